@@ -1,0 +1,80 @@
+/**
+ * Assertions for checks. Each one separates the three ways a step can go:
+ * the server broke the rule (ConformanceFailure → FAIL), the harness or the
+ * network could not get an answer (HarnessError → ERROR / NOT-TESTED), or all
+ * is well.
+ */
+import type { ApiResponse } from '../client/directory-client.ts';
+import { HarnessError } from '../client/errors.ts';
+import { validateSchema, type SchemaName } from '../schemas/index.ts';
+import type { Violation } from '../rules/types.ts';
+import { ConformanceFailure } from './conformance-failure.ts';
+
+export function fail(where: string, message: string, expected?: unknown, actual?: unknown): never {
+  throw new ConformanceFailure([{ where, message, expected, actual }]);
+}
+
+export function failAll(violations: Violation[]): void {
+  if (violations.length > 0) throw new ConformanceFailure(violations);
+}
+
+/** Statuses that mean "no verdict can be had", whatever the rule expected. */
+function harnessFaultFor(res: ApiResponse, step: string): HarnessError | undefined {
+  if (res.status === 429) {
+    return new HarnessError('DC_ERR_RATE_LIMITED', `${step}: rate limited (429) after retries`);
+  }
+  if (res.status === 401) {
+    return new HarnessError('DC_ERR_UNAUTHENTICATED', `${step}: the credential was refused (401)`);
+  }
+  if (res.status >= 500) {
+    return new HarnessError('DC_ERR_SERVER_5XX', `${step}: server error ${res.status}`);
+  }
+  return undefined;
+}
+
+/**
+ * The step sent a request the spec documents as valid: it must succeed.
+ * A 4xx is the server refusing a valid request (FAIL); 401/429/5xx are harness
+ * faults (ERROR), because no verdict on this rule can be drawn from them.
+ */
+export function expectSuccess(res: ApiResponse, step: string, statuses?: number[]): void {
+  if (statuses ? statuses.includes(res.status) : res.status >= 200 && res.status < 300) return;
+  const fault = harnessFaultFor(res, step);
+  if (fault) throw fault;
+  fail(
+    'response.status',
+    `must accept a valid ${step} request`,
+    statuses ? statuses.join(' or ') : '2xx',
+    `${res.status} ${summariseBody(res)}`,
+  );
+}
+
+/**
+ * The step sent a request the spec says is rejected: any 4xx will do (the
+ * status of most rejections is "not shown"). A 2xx or a 5xx is a departure.
+ * 401/429 still mean no verdict.
+ */
+export function expectRejected(res: ApiResponse, step: string, status?: number): void {
+  if (res.status === 429 || res.status === 401) throw harnessFaultFor(res, step)!;
+  if (status !== undefined ? res.status === status : res.status >= 400 && res.status < 500) return;
+  fail(
+    'response.status',
+    `must reject ${step}${status !== undefined ? ` with ${status}` : ' with a 4xx status'}`,
+    status ?? '4xx',
+    `${res.status} ${summariseBody(res)}`,
+  );
+}
+
+/** The response body must parse as JSON and match the schema of spec §2. */
+export function expectBody(res: ApiResponse, schema: SchemaName, where = 'response.body'): unknown {
+  if (res.json === undefined) {
+    fail(where, 'must be a JSON document', schema, summariseBody(res) || '(empty body)');
+  }
+  failAll(validateSchema(schema, res.json, where));
+  return res.json;
+}
+
+export function summariseBody(res: ApiResponse, max = 300): string {
+  const text = res.text.replace(/\s+/g, ' ').trim();
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

@@ -1,0 +1,229 @@
+import { Agent, type Dispatcher } from 'undici';
+import { DirectoryClient } from '../client/directory-client.ts';
+import { HarnessError, isHarnessError } from '../client/errors.ts';
+import type { Exchange } from '../client/exchange.ts';
+import { Redactor } from '../client/redact.ts';
+import { RequestBudget } from '../client/request-budget.ts';
+import type {
+  CheckContext,
+  Need,
+  Observation,
+  PropertyReplay,
+  Rule,
+  RuleGroup,
+  RuleResult,
+  RunOptions,
+  RunResult,
+  Verdict,
+} from '../rules/types.ts';
+import type { TargetProfile } from '../target/profile.ts';
+import { summarise } from '../report/summarise.ts';
+import { isConformanceFailure } from './conformance-failure.ts';
+import { unmetNeed } from './needs.ts';
+import { ResourceClaims } from './resource-claims.ts';
+
+export interface RunTarget {
+  baseUrl: string;
+  serviceVersion: string;
+  apiKey?: string;
+  profile: TargetProfile;
+}
+
+export interface EngineOptions extends RunOptions {
+  /** Rules run side by side (each mutating rule owns its resources). */
+  concurrency: number;
+  /** Deadline of one HTTP attempt. */
+  requestTimeoutMs: number;
+  /** Deadline of one rule, all its requests included. */
+  ruleTimeoutMs: number;
+  /** Requests per second across the run; 0 = no cap. */
+  ratePerSecond: number;
+  /** Total requests the run may send; 0 = no cap. */
+  maxRequests: number;
+  /** Only rules that do not mutate run. */
+  readOnly: boolean;
+  onRuleStart?: (rule: Rule, group: RuleGroup) => void;
+  onRuleEnd?: (result: RuleResult) => void;
+  dispatcher?: Dispatcher;
+}
+
+export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
+  numRuns: 25,
+  seed: 42,
+  allowMutations: false,
+  concurrency: 4,
+  requestTimeoutMs: 15_000,
+  ruleTimeoutMs: 120_000,
+  ratePerSecond: 0,
+  maxRequests: 0,
+  readOnly: false,
+};
+
+const TOOL = { name: 'directory-conformance', version: '0.1.0' };
+
+/** Needs implied by what a rule mutates, on top of what it declares. */
+function needsOf(rule: Rule): Need[] {
+  const needs = [...rule.needs];
+  if (rule.mutates !== 'none') needs.push('mutableResource');
+  if (rule.mutates === 'irreversible') needs.push('roleRevocation');
+  return [...new Set(needs)];
+}
+
+export async function runRules(groups: RuleGroup[], target: RunTarget, options: EngineOptions): Promise<RunResult> {
+  const startedAt = new Date().toISOString();
+  const redactor = new Redactor();
+  redactor.add(target.apiKey, '$DIRECTORY_API_KEY');
+  redactor.add(target.profile.restrictedApiKey, '$DIRECTORY_RESTRICTED_API_KEY');
+  const dispatcher = options.dispatcher ?? new Agent({ connections: Math.max(8, options.concurrency * 2), keepAliveTimeout: 10_000 });
+  const budget = new RequestBudget({ ratePerSecond: options.ratePerSecond, maxRequests: options.maxRequests });
+  const base = new DirectoryClient({
+    baseUrl: target.baseUrl,
+    serviceVersion: target.serviceVersion,
+    dispatcher,
+    redactor,
+    timeoutMs: options.requestTimeoutMs,
+    budget,
+    ...(target.apiKey ? { credential: { apiKey: target.apiKey, placeholder: '$DIRECTORY_API_KEY' } } : {}),
+  });
+  const claims = new ResourceClaims(target.profile.mutableResources);
+  const queue = groups.flatMap((group) => group.rules.map((rule) => ({ rule, group })));
+  const results: RuleResult[] = new Array<RuleResult>(queue.length);
+  let next = 0;
+
+  const worker = async (): Promise<void> => {
+    while (next < queue.length) {
+      const index = next++;
+      const { rule, group } = queue[index]!;
+      options.onRuleStart?.(rule, group);
+      const result = await runOne(rule, group, { target, options, base, claims, redactor });
+      results[index] = result;
+      options.onRuleEnd?.(result);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  } finally {
+    if (!options.dispatcher) await dispatcher.close();
+  }
+  return {
+    tool: TOOL,
+    target: {
+      baseUrl: redactor.redact(target.baseUrl),
+      serviceVersion: target.serviceVersion,
+      ...(target.profile.name ? { profileName: target.profile.name } : {}),
+    },
+    options: { numRuns: options.numRuns, seed: options.seed, allowMutations: options.allowMutations, ...(options.path ? { path: options.path } : {}) },
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    results,
+    summary: summarise(results),
+  };
+}
+
+interface RunEnv {
+  target: RunTarget;
+  options: EngineOptions;
+  base: DirectoryClient;
+  claims: ResourceClaims;
+  redactor: Redactor;
+}
+
+async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleResult> {
+  const { options, target } = env;
+  const started = performance.now();
+  const exchanges: Exchange[] = [];
+  const observations: Observation[] = [];
+  let replay: PropertyReplay | undefined;
+  const result = (verdict: Verdict, extra: Partial<RuleResult> = {}): RuleResult => ({
+    ruleId: rule.id,
+    clause: rule.clause,
+    sentence: rule.sentence,
+    section: group.section,
+    group: group.title,
+    level: rule.level,
+    kind: rule.kind,
+    mutates: rule.mutates,
+    verdict,
+    violations: [],
+    observations,
+    exchanges,
+    ...(replay ? { replay } : {}),
+    requestCount: exchanges.reduce((n, e) => n + e.attempts, 0),
+    durationMs: Math.round(performance.now() - started),
+    ...extra,
+  });
+
+  if (options.readOnly && rule.mutates !== 'none') return result('SKIP', { reason: 'read-only run: this rule changes state' });
+  for (const need of needsOf(rule)) {
+    const reason = unmetNeed(need, target.profile, options);
+    if (reason) return result('SKIP', { reason });
+  }
+
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), options.ruleTimeoutMs);
+  const record = (e: Exchange): void => {
+    exchanges.push(e);
+  };
+  const client = env.base.derive({ onExchange: record, signal: controller.signal });
+  const restrictedKey = target.profile.restrictedApiKey;
+  const claimed: string[] = [];
+  const ctx: CheckContext = {
+    ruleId: rule.id,
+    client,
+    anonymous: client.derive({ credential: undefined }),
+    restricted: restrictedKey
+      ? client.derive({ credential: { apiKey: restrictedKey, placeholder: '$DIRECTORY_RESTRICTED_API_KEY' } })
+      : undefined,
+    profile: target.profile,
+    options,
+    signal: controller.signal,
+    observe(subject, value) {
+      observations.push({ subject, value: redactDeep(value, env.redactor) });
+    },
+    setReplay(r) {
+      replay = r;
+    },
+    claimResource(predicate) {
+      const id = env.claims.claim(predicate);
+      if (id !== undefined) claimed.push(id);
+      return id;
+    },
+  };
+
+  try {
+    await rule.check(ctx);
+    return result(rule.level === 'OBSERVED' ? 'OBSERVED' : 'PASS');
+  } catch (error) {
+    if (isConformanceFailure(error)) {
+      const violations = error.violations.map((v) => redactDeep(v, env.redactor));
+      if (rule.level === 'OBSERVED') {
+        for (const v of violations) observations.push({ subject: v.where, value: v });
+        return result('OBSERVED');
+      }
+      return result('FAIL', { violations });
+    }
+    const harness = toHarness(error, controller.signal.aborted, options.ruleTimeoutMs);
+    const verdict: Verdict = harness.code === 'DC_ERR_BUDGET' || harness.code === 'DC_ERR_RATE_LIMITED' ? 'NOT-TESTED' : 'ERROR';
+    return result(verdict, { reason: env.redactor.redact(harness.message), errorCode: harness.code });
+  } finally {
+    clearTimeout(timer);
+    // Resources a rule restored can serve the next rule; revoked roles cannot be given back.
+    if (rule.mutates !== 'irreversible') env.claims.release(claimed);
+  }
+}
+
+function toHarness(error: unknown, timedOut: boolean, ruleTimeoutMs: number): HarnessError {
+  if (isHarnessError(error)) {
+    if (error.code === 'DC_ERR_ABORTED' && timedOut) {
+      return new HarnessError('DC_ERR_TIMEOUT', `rule did not finish within ${ruleTimeoutMs} ms`);
+    }
+    return error;
+  }
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return new HarnessError('DC_ERR_HARNESS', `the check itself failed: ${message}`);
+}
+
+function redactDeep<T>(value: T, redactor: Redactor): T {
+  if (value === undefined) return value;
+  return JSON.parse(redactor.redact(JSON.stringify(value))) as T;
+}

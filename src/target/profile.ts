@@ -1,0 +1,61 @@
+/**
+ * A target profile names what the suite cannot discover through the documented
+ * operations: which kinds exist and support roles, which roles and teams exist,
+ * which resources the suite may change. Format documented by
+ * fixtures/target-profile.schema.json.
+ */
+export interface ProfileKind {
+  id: string;
+  name: string;
+  /** Employees and integrations support roles (spec §1, §4.1 rule 1). */
+  supportsRoles: boolean;
+  /** The role that defines this kind (spec §4.1 rule 2), for role-supporting kinds. */
+  definingRoleId?: string;
+}
+
+export interface ProfileRole {
+  id: string;
+  name?: string;
+  /** Set on a kind-defining role: the kind it defines. */
+  definesKindId?: string;
+}
+
+export interface ProfileTeam {
+  id: string;
+  name?: string;
+  /** Disabled teams must not reappear when a `*` role becomes an explicit list (§4.1 rule 6). */
+  enabled: boolean;
+}
+
+export interface ProfileResource {
+  id: string;
+  kindId: string;
+}
+
+export interface TargetProfile {
+  /** Free text shown in reports, e.g. "embedded reference server". */
+  name?: string;
+  kinds: ProfileKind[];
+  roles: ProfileRole[];
+  teams: ProfileTeam[];
+  /** Work regimes that may be referenced by assign-activity-rate. */
+  workRegimeIds?: string[];
+  /** Kind whose resources are listed by the pagination checks; defaults to the first kind. */
+  listKindId?: string;
+  /** An attribute name that every resource of listKindId has, usable in `orders` and `resource.text` filters. */
+  sortAttribute?: string;
+  /** Resources the suite may change (team assignments, activity rates, roles). Nothing else is ever mutated. */
+  mutableResources: ProfileResource[];
+  /** Role revocation cannot be undone with documented operations: opt in explicitly. */
+  allowRoleRevocation?: boolean;
+  /** A second credential with fewer permissions, to observe redaction (§2.1, §5). */
+  restrictedApiKey?: string;
+}
+
+export function kindById(profile: TargetProfile, id: string): ProfileKind | undefined {
+  return profile.kinds.find((k) => k.id === id);
+}
+
+export function listKindId(profile: TargetProfile): string | undefined {
+  return profile.listKindId ?? profile.kinds[0]?.id;
+}

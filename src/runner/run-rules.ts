@@ -203,13 +203,20 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
       return result('FAIL', { violations });
     }
     const harness = toHarness(error, controller.signal.aborted, options.ruleTimeoutMs);
-    const verdict: Verdict = harness.code === 'DC_ERR_BUDGET' || harness.code === 'DC_ERR_RATE_LIMITED' ? 'NOT-TESTED' : 'ERROR';
+    const verdict = verdictOfHarnessFault(harness.code);
     return result(verdict, { reason: env.redactor.redact(harness.message), errorCode: harness.code });
   } finally {
     clearTimeout(timer);
     // Resources a rule restored can serve the next rule; revoked roles cannot be given back.
     if (rule.mutates !== 'irreversible') env.claims.release(claimed);
   }
+}
+
+/** A target that lacks what the rule needs is a SKIP; a spent budget leaves the rule NOT-TESTED. */
+function verdictOfHarnessFault(code: HarnessError['code']): Verdict {
+  if (code === 'DC_ERR_PRECONDITION') return 'SKIP';
+  if (code === 'DC_ERR_BUDGET' || code === 'DC_ERR_RATE_LIMITED') return 'NOT-TESTED';
+  return 'ERROR';
 }
 
 function toHarness(error: unknown, timedOut: boolean, ruleTimeoutMs: number): HarnessError {

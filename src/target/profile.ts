@@ -50,6 +50,13 @@ export interface TargetProfile {
   allowRoleRevocation?: boolean;
   /** A second credential with fewer permissions, to observe redaction (§2.1, §5). */
   restrictedApiKey?: string;
+  /**
+   * Fields the restricted credential may not view (permission names are "not
+   * shown" in the spec, so the user declares them): any of regrouping,
+   * contract_number, external_id (show-teams), indemnity_enabled,
+   * compensation_enabled (show-activity-rates).
+   */
+  restrictedRedactedFields?: string[];
 }
 
 export function kindById(profile: TargetProfile, id: string): ProfileKind | undefined {

@@ -72,6 +72,8 @@ export async function listPage(client: DirectoryClient, body: ListBody, step = '
 export interface PageThroughOptions {
   /** Guard against servers whose pages never end: more pages than this is a failure. */
   maxPages: number;
+  /** Stop quietly after this many pages (a rule that only looks at the first pages). */
+  stopAfterPages?: number;
   /** Called with every page, in order. */
   onPage?: (page: ListPage, index: number) => void;
 }
@@ -92,6 +94,7 @@ export async function pageThrough(client: DirectoryClient, body: ListBody, optio
     const page = await listPage(client, { ...body, pagination: { limit, next_token: token } }, `resources.list page ${index + 1}`);
     options.onPage?.(page, index);
     if (page.next_token === null || page.data.length === 0) return index + 1;
+    if (options.stopAfterPages !== undefined && index + 1 >= options.stopAfterPages) return index + 1;
     if (seenTokens.has(page.next_token)) {
       fail(`page ${index + 1}.next_token`, 'must move forward: a next_token came back that was already followed', 'a new token', page.next_token);
     }

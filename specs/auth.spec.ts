@@ -1,0 +1,149 @@
+/**
+ * §5 Authentication and permissions, §2.1 Redacted value, §9 versioning.
+ */
+import { defineRuleGroup, rule } from '../src/rules/define.ts';
+import { expectRejected, expectSuccess, fail } from '../src/runner/expect.ts';
+import { listPage, precondition, showActivityRates, showTeams } from '../src/rules/operations.ts';
+import type { CheckContext } from '../src/rules/types.ts';
+import { listKindId } from '../src/target/profile.ts';
+
+const WIDE = '2000-01-01/2099-12-31';
+const TEAM_FIELDS = ['regrouping', 'contract_number', 'external_id'];
+const RATE_FIELDS = ['indemnity_enabled', 'compensation_enabled'];
+
+function listBody(ctx: CheckContext): Record<string, unknown> {
+  const kind = listKindId(ctx.profile);
+  precondition(kind, 'the target profile names no kind to list');
+  return { kind_id: kind, pagination: { limit: 1, next_token: null } };
+}
+
+function isRedacted(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 1 && (v as Record<string, unknown>).redacted === 'forbidden';
+}
+
+type Records = Record<string, unknown>[];
+
+/**
+ * A profile resource with team assignations and activity rates, as the
+ * restricted key sees them. With `validate`, the §2.4/§2.5 schemas are checked
+ * (a redactable field is its plain type or exactly the Redacted value);
+ * without, only the fields this rule is about are looked at.
+ */
+async function resourceWithRecords(ctx: CheckContext, validate: boolean): Promise<{ id: string; teams: Records; rates: Records }> {
+  const restricted = ctx.restricted!;
+  for (const r of ctx.profile.mutableResources) {
+    const body = { resource_id: r.id, date_range: WIDE };
+    let teams: Records;
+    let rates: Records;
+    if (validate) {
+      teams = (await showTeams(restricted, body, 'show-teams with the restricted key')) as unknown as Records;
+      rates = (await showActivityRates(restricted, body, 'show-activity-rates with the restricted key')) as unknown as Records;
+    } else {
+      const t = await restricted.post('resources.show-teams', body);
+      expectSuccess(t, 'show-teams with the restricted key', [200]);
+      const a = await restricted.post('resources.show-activity-rates', body);
+      expectSuccess(a, 'show-activity-rates with the restricted key', [200]);
+      teams = Array.isArray(t.json) ? (t.json as Records) : [];
+      rates = Array.isArray(a.json) ? (a.json as Records) : [];
+    }
+    if (teams.length > 0 && rates.length > 0) return { id: r.id, teams, rates };
+  }
+  precondition(false, 'no profile resource has both team assignations and activity rates');
+}
+
+export default defineRuleGroup({
+  section: '§5',
+  title: 'Authentication and permissions',
+  file: 'specs/auth.spec.ts',
+  rules: [
+    rule({
+      id: 'auth.missing-credentials-rejected',
+      clause: '§5',
+      sentence: 'The request carries an `Authorization` header with the scheme `Bearer` and an API key value.',
+      level: 'MUST',
+      needs: ['listKind'],
+      async check(ctx) {
+        const res = await ctx.anonymous.post('resources.list', listBody(ctx));
+        ctx.observe('status without credentials', res.status);
+        if (res.status >= 200 && res.status < 300) fail('response.status', 'must refuse a request that carries no credentials', '4xx', res.status);
+        expectRejected(res, 'a request without credentials');
+      },
+    }),
+    rule({
+      id: 'auth.unknown-key-rejected',
+      clause: '§5',
+      sentence: 'The request carries an `Authorization` header with the scheme `Bearer` and an API key value.',
+      level: 'MUST',
+      needs: ['listKind'],
+      async check(ctx) {
+        const res = await ctx.anonymous.post('resources.list', listBody(ctx), { headers: { authorization: 'Bearer dc-not-a-real-key-0000000000' } });
+        ctx.observe('status with an unknown key', res.status);
+        if (res.status >= 200 && res.status < 300) fail('response.status', 'must refuse a request whose API key is unknown', '4xx', res.status);
+        expectRejected(res, 'a request with an unknown API key');
+      },
+    }),
+    rule({
+      id: 'auth.redacted-marker-shape',
+      clause: '§2.1 Redacted value; §4.4; §4.5',
+      sentence: 'Redacted value: object with field `redacted` whose value is the string `forbidden`; it stands in place of a field value that the caller is not allowed to view.',
+      level: 'MUST',
+      needs: ['restrictedKey', 'roleKindResource'],
+      async check(ctx) {
+        // showTeams / showActivityRates validate the §2.4/§2.5 schemas, where a
+        // redactable field is its plain type or exactly the Redacted value.
+        const { teams, rates } = await resourceWithRecords(ctx, true);
+        const markers = [...teams.flatMap((t) => TEAM_FIELDS.map((f) => t[f])), ...rates.flatMap((r) => RATE_FIELDS.map((f) => r[f]))].filter(
+          (v) => typeof v === 'object' && v !== null,
+        );
+        ctx.observe('redacted markers seen by the restricted key', markers.length);
+      },
+    }),
+    rule({
+      id: 'auth.restricted-fields-redacted',
+      clause: '§5; §2.1',
+      sentence: 'Individual fields are replaced by a Redacted value (section 2.1) when the caller may not view them.',
+      level: 'MUST',
+      needs: ['restrictedKey', 'roleKindResource'],
+      async check(ctx) {
+        const fields = ctx.profile.restrictedRedactedFields ?? [];
+        precondition(fields.length > 0, 'the target profile declares no field the restricted key may not view (restrictedRedactedFields)');
+        const { id, teams, rates } = await resourceWithRecords(ctx, false);
+        teams.forEach((t, i) => {
+          for (const f of TEAM_FIELDS.filter((x) => fields.includes(x))) {
+            if (!isRedacted(t[f])) fail(`show-teams(${id})[${i}].${f}`, 'must be the Redacted value for a caller that may not view it', { redacted: 'forbidden' }, t[f]);
+          }
+        });
+        rates.forEach((r, i) => {
+          for (const f of RATE_FIELDS.filter((x) => fields.includes(x))) {
+            if (!isRedacted(r[f])) fail(`show-activity-rates(${id})[${i}].${f}`, 'must be the Redacted value for a caller that may not view it', { redacted: 'forbidden' }, r[f]);
+          }
+        });
+      },
+    }),
+    rule({
+      id: 'auth.basic-scheme',
+      clause: '§5',
+      sentence: 'The interface description also declares a basic authentication scheme as its security requirement. How credentials are issued: not shown.',
+      level: 'OBSERVED',
+      needs: ['listKind'],
+      async check(ctx) {
+        const res = await ctx.anonymous.post('resources.list', listBody(ctx), { headers: { authorization: `Basic ${Buffer.from('user:dc-not-a-real-key').toString('base64')}` } });
+        ctx.observe('status with unknown Basic credentials', res.status);
+      },
+    }),
+    rule({
+      id: 'versioning.service-version-header',
+      clause: '§9',
+      sentence: 'A request carries a version header named `Service-Version`. Behaviour when the version header is absent: not shown.',
+      level: 'OBSERVED',
+      needs: ['listKind'],
+      async check(ctx) {
+        const absent = await ctx.client.post('resources.list', listBody(ctx), { headers: { 'service-version': null } });
+        ctx.observe('status without Service-Version', absent.status);
+        const unknown = await ctx.client.post('resources.list', listBody(ctx), { headers: { 'service-version': '1999.01.01' } });
+        ctx.observe('status with an unknown Service-Version', unknown.status);
+        await listPage(ctx.client, listBody(ctx) as never);
+      },
+    }),
+  ],
+});

@@ -1,0 +1,98 @@
+/**
+ * §7 Errors, and the request format every operation shares (§4, §2.1).
+ */
+import { defineRuleGroup, rule } from '../src/rules/define.ts';
+import { expectRejected, fail } from '../src/runner/expect.ts';
+import { errorMessage, listPage, precondition } from '../src/rules/operations.ts';
+import type { CheckContext } from '../src/rules/types.ts';
+import { listKindId } from '../src/target/profile.ts';
+
+function anyResourceId(ctx: CheckContext): string {
+  const id = ctx.profile.mutableResources[0]?.id;
+  precondition(id, 'the target profile lists no resource');
+  return id;
+}
+
+/** DateRange values that are not "two dates separated by `/`" (§2.1). */
+const NOT_DATE_RANGES = ['not-a-range', '2026-01-01', '2026-02-30/2026-03-01', '2026-01-01/2026-13-01', '2026-01-01/2026-01-05/2026-02-01', '01/02/2026', ''];
+
+export default defineRuleGroup({
+  section: '§7',
+  title: 'Errors and request format',
+  file: 'specs/errors.spec.ts',
+  rules: [
+    rule({
+      id: 'errors.message-present',
+      clause: '§7',
+      sentence: 'The error response body contains a message describing the problem.',
+      level: 'MUST',
+      needs: ['listKind'],
+      async check(ctx) {
+        const kind = listKindId(ctx.profile)!;
+        const first = await listPage(ctx.client, { kind_id: kind, pagination: { limit: 1, next_token: null } });
+        precondition(first.data.length > 0, 'the listed kind has no resources');
+        const res = await ctx.client.post('resources.list', { kind_id: kind, pagination: { limit: 1, next_token: 'dc-forged-token' } });
+        expectRejected(res, 'a forged next_token', 422);
+        const message = errorMessage(res);
+        if (!message) fail('response.body', 'must contain a message describing the problem', '{"message": "..."} (or problem details)', res.text.slice(0, 300) || '(empty)');
+        ctx.observe('message of an invalid next_token error', message);
+      },
+    }),
+    rule({
+      id: 'errors.malformed-json-rejected',
+      clause: '§4',
+      sentence: 'All operations: method POST, request header `Content-Type: application/json`, JSON request body.',
+      level: 'MUST',
+      needs: ['listKind'],
+      async check(ctx) {
+        for (const raw of ['{"kind_id": ', 'kind_id=1', '[]{}']) {
+          const res = await ctx.client.post('resources.list', undefined, { rawBody: raw });
+          expectRejected(res, `a body that is not JSON (${JSON.stringify(raw)})`);
+        }
+      },
+    }),
+    rule({
+      id: 'errors.invalid-date-range-rejected',
+      clause: '§2.1 DateRange',
+      sentence: 'DateRange: string made of two dates separated by `/`: `<start_date>/<end_date>`.',
+      level: 'MUST',
+      needs: ['roleKindResource'],
+      async check(ctx) {
+        const resourceId = anyResourceId(ctx);
+        for (const range of NOT_DATE_RANGES) {
+          for (const operation of ['resources.show-teams', 'resources.show-activity-rates'] as const) {
+            const res = await ctx.client.post(operation, { resource_id: resourceId, date_range: range });
+            expectRejected(res, `${operation} with date_range ${JSON.stringify(range)}`);
+          }
+        }
+      },
+    }),
+    rule({
+      id: 'errors.reversed-date-range',
+      clause: '§2.1 DateRange',
+      sentence: 'DateRange: `<start_date>/<end_date>`. Whether a range whose end precedes its start is rejected: not shown.',
+      level: 'OBSERVED',
+      needs: ['roleKindResource'],
+      async check(ctx) {
+        const res = await ctx.client.post('resources.show-teams', { resource_id: anyResourceId(ctx), date_range: '2026-03-10/2026-03-01' });
+        ctx.observe('status of show-teams with a reversed date_range', res.status);
+      },
+    }),
+    rule({
+      id: 'errors.status-codes',
+      clause: '§7',
+      sentence: 'Status codes for authentication, permission, unknown identifier and validation failures: not shown.',
+      level: 'OBSERVED',
+      needs: ['listKind'],
+      async check(ctx) {
+        const kind = listKindId(ctx.profile)!;
+        const unknownKind = await ctx.client.post('resources.list', { kind_id: '1', pagination: { limit: 1, next_token: null } });
+        ctx.observe('status of resources.list with an unknown kind_id', unknownKind.status);
+        const wrongType = await ctx.client.post('resources.list', { kind_id: kind, with_teams: 'yes', pagination: { limit: 1, next_token: null } });
+        ctx.observe('status of resources.list with a wrongly typed field', wrongType.status);
+        const unknownResource = await ctx.client.post('resources.show-teams', { resource_id: '1', date_range: '2026-01-01/2026-01-31' });
+        ctx.observe('status of show-teams for an unknown resource_id', unknownResource.status);
+      },
+    }),
+  ],
+});

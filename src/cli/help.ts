@@ -1,0 +1,74 @@
+export const MAIN_HELP = `directory-conformance — conformance suite for the Directory Service interface
+
+Usage:
+  directory-conformance run [options]     run the rule catalogue against a server
+  directory-conformance serve [options]   start the embedded reference server
+  directory-conformance rules [options]   list the rule catalogue
+  directory-conformance <command> --help  options of a command
+
+Exit codes: 0 conformant, 1 not conformant, 2 usage or configuration error,
+or a target that cannot be reached or authenticated.
+`;
+
+export const RUN_HELP = `directory-conformance run [options]
+
+With no --base-url, starts the embedded reference server and runs against it.
+
+Target:
+  --base-url URL             server to test (env DIRECTORY_BASE_URL)
+  --api-key KEY              API key (env DIRECTORY_API_KEY; prefer the env var)
+  --restricted-api-key KEY   a key with fewer permissions (env DIRECTORY_RESTRICTED_API_KEY)
+  --profile FILE             target profile (JSON, see fixtures/target-profile.schema.json);
+                             required with --base-url (env DIRECTORY_PROFILE)
+  --service-version V        Service-Version header (default 26.06.25)
+
+Safety:
+  --allow-mutations          let mutating rules run against an external target, on the
+                             profile's mutableResources only (always on for the embedded server)
+  --read-only                run only rules that do not change state
+  --dry-run                  print the plan (rules, mutations, resources) and send nothing
+  --concurrency N            rules run side by side (default 4)
+  --rate N                   at most N requests per second (default: no cap; 0 = no cap)
+  --max-requests N           stop sending after N requests; the rest is NOT-TESTED
+  --timeout MS               deadline of one HTTP request (default 15000)
+
+Selection:
+  --rule ID                  a rule id or prefix ending in * (repeatable)
+  --section S                a spec section such as 4.9 (repeatable)
+  --level MUST|OBSERVED      only rules of this level
+
+Properties:
+  --seed N                   fast-check seed (default: random, printed in the reports)
+  --num-runs N               runs per property (default 25)
+  --path P                   fast-check path, with --seed, to replay one counterexample
+
+Embedded server:
+  --resources N              size of the generated directory (default 200)
+  --fault NAME               start the embedded server with a named fault (repeatable)
+
+Output:
+  --reports DIR              where junit.xml, index.html and results.json go (default reports)
+  --quiet                    no per-rule lines
+`;
+
+export const SERVE_HELP = `directory-conformance serve [options]
+
+Starts the embedded reference server and prints its URL, API keys and the
+target profile the suite needs.
+
+  --port N          port (default 8080; 0 picks a free one)
+  --host H          interface (default 127.0.0.1)
+  --seed N          seed of the generated directory (default 1)
+  --resources N     number of resources (default 200)
+  --fault NAME      break one documented rule on purpose (repeatable)
+  --profile-out F   also write the target profile (without keys) to this file
+`;
+
+export const RULES_HELP = `directory-conformance rules [options]
+
+Lists the rule catalogue: id, level, clause, and what the rule needs.
+
+  --json              print the manifest as JSON
+  --write-manifest    regenerate specs/manifest.json
+  --rule/--section/--level   filter as with run
+`;

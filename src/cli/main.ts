@@ -1,0 +1,49 @@
+import { MAIN_HELP } from './help.ts';
+import { rulesCommand } from './rules-command.ts';
+import { runCommand, type Output } from './run-command.ts';
+import { serveCommand } from './serve-command.ts';
+import { UsageError } from './usage-error.ts';
+import { ProfileError } from '../target/load-profile.ts';
+
+const stdio: Output = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+}
+
+/** Runs one command and returns its exit code: 0 conformant, 1 not conformant, 2 usage/configuration. */
+export async function main(argv: string[], io: Output = stdio): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'run':
+        return await runCommand(rest, io);
+      case 'serve':
+        return await serveCommand(rest, io, untilSignal());
+      case 'rules':
+        return await rulesCommand(rest, io.out);
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        io.out(MAIN_HELP);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof ProfileError) {
+      io.err(`error: ${e.message}`);
+      io.err('see `directory-conformance --help`');
+      return 2;
+    }
+    io.err(`internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+    return 2;
+  }
+}

@@ -1,0 +1,43 @@
+import { writeFile } from 'node:fs/promises';
+import { CATALOGUE, selectRules } from '../rules/catalogue.ts';
+import { MANIFEST_PATH, renderManifest } from '../rules/manifest.ts';
+import { RULES_HELP } from './help.ts';
+import { parseOptions } from './options.ts';
+
+export async function rulesCommand(argv: string[], out: (line: string) => void): Promise<number> {
+  const { values } = parseOptions(argv, {
+    json: { type: 'boolean' },
+    'write-manifest': { type: 'boolean' },
+    rule: { type: 'string', multiple: true },
+    section: { type: 'string', multiple: true },
+    level: { type: 'string', multiple: true },
+  });
+  if (values.help) {
+    out(RULES_HELP);
+    return 0;
+  }
+  if (values['write-manifest']) {
+    await writeFile(MANIFEST_PATH, renderManifest(CATALOGUE));
+    out(`wrote ${MANIFEST_PATH}`);
+    return 0;
+  }
+  const groups = selectRules(CATALOGUE, {
+    rules: values.rule ?? [],
+    sections: values.section ?? [],
+    levels: (values.level ?? []) as Array<'MUST' | 'OBSERVED'>,
+  });
+  if (values.json) {
+    out(renderManifest(groups));
+    return 0;
+  }
+  for (const g of groups) {
+    out(`${g.section} ${g.title}  (${g.file})`);
+    for (const r of g.rules) {
+      const flags = [r.kind === 'property' ? 'property' : '', r.mutates !== 'none' ? `mutates:${r.mutates}` : '', r.needs.length ? `needs:${r.needs.join(',')}` : '']
+        .filter(Boolean)
+        .join(' ');
+      out(`  ${r.level.padEnd(8)} ${r.id.padEnd(48)} ${r.clause}${flags ? `  [${flags}]` : ''}`);
+    }
+  }
+  return 0;
+}

@@ -1,0 +1,160 @@
+import { randomInt } from 'node:crypto';
+import { startReferenceServer, type ReferenceServer } from '../reference-server/index.ts';
+import { CATALOGUE, selectRules } from '../rules/catalogue.ts';
+import type { RuleGroup, RuleResult, RunResult } from '../rules/types.ts';
+import { writeReports } from '../report/write-reports.ts';
+import { preflight } from '../runner/preflight.ts';
+import { DEFAULT_ENGINE_OPTIONS, runRules, type EngineOptions, type RunTarget } from '../runner/run-rules.ts';
+import { loadProfile } from '../target/load-profile.ts';
+import { RUN_HELP } from './help.ts';
+import { intOption, parseOptions } from './options.ts';
+import { UsageError } from './usage-error.ts';
+
+export const DEFAULT_SERVICE_VERSION = '26.06.25';
+
+export interface Output {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+const RUN_OPTIONS = {
+  'base-url': { type: 'string' },
+  'api-key': { type: 'string' },
+  'restricted-api-key': { type: 'string' },
+  profile: { type: 'string' },
+  'service-version': { type: 'string' },
+  'allow-mutations': { type: 'boolean' },
+  'read-only': { type: 'boolean' },
+  'dry-run': { type: 'boolean' },
+  concurrency: { type: 'string' },
+  rate: { type: 'string' },
+  'max-requests': { type: 'string' },
+  timeout: { type: 'string' },
+  rule: { type: 'string', multiple: true },
+  section: { type: 'string', multiple: true },
+  level: { type: 'string', multiple: true },
+  seed: { type: 'string' },
+  'num-runs': { type: 'string' },
+  path: { type: 'string' },
+  resources: { type: 'string' },
+  fault: { type: 'string', multiple: true },
+  reports: { type: 'string' },
+  quiet: { type: 'boolean' },
+} as const;
+
+export async function runCommand(argv: string[], io: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const { values } = parseOptions(argv, RUN_OPTIONS);
+  if (values.help) {
+    io.out(RUN_HELP);
+    return 0;
+  }
+  for (const level of values.level ?? []) {
+    if (level !== 'MUST' && level !== 'OBSERVED') throw new UsageError(`--level must be MUST or OBSERVED, got ${JSON.stringify(level)}`);
+  }
+  const groups = selectRules(CATALOGUE, {
+    rules: values.rule ?? [],
+    sections: values.section ?? [],
+    levels: (values.level ?? []) as Array<'MUST' | 'OBSERVED'>,
+  });
+  if (groups.length === 0) throw new UsageError('the selection matches no rule (see `directory-conformance rules`)');
+
+  const baseUrl = values['base-url'] ?? env.DIRECTORY_BASE_URL;
+  const external = baseUrl !== undefined;
+  if (external && values.fault?.length) throw new UsageError('--fault applies to the embedded server only (omit --base-url)');
+  const options: EngineOptions = {
+    ...DEFAULT_ENGINE_OPTIONS,
+    numRuns: intOption(values['num-runs'], 'num-runs', DEFAULT_ENGINE_OPTIONS.numRuns, 1),
+    seed: intOption(values.seed, 'seed', randomInt(0, 2 ** 31 - 1)),
+    ...(values.path ? { path: values.path } : {}),
+    allowMutations: external ? values['allow-mutations'] === true : true,
+    readOnly: values['read-only'] === true,
+    concurrency: intOption(values.concurrency, 'concurrency', DEFAULT_ENGINE_OPTIONS.concurrency, 1),
+    ratePerSecond: intOption(values.rate, 'rate', 0),
+    maxRequests: intOption(values['max-requests'], 'max-requests', 0),
+    requestTimeoutMs: intOption(values.timeout, 'timeout', DEFAULT_ENGINE_OPTIONS.requestTimeoutMs, 1),
+  };
+  const serviceVersion = values['service-version'] ?? DEFAULT_SERVICE_VERSION;
+
+  let server: ReferenceServer | undefined;
+  let target: RunTarget;
+  if (external) {
+    const profilePath = values.profile ?? env.DIRECTORY_PROFILE;
+    if (!profilePath) throw new UsageError('--profile is required with --base-url (see fixtures/example-profile.json)');
+    const profile = await loadProfile(profilePath);
+    const restricted = values['restricted-api-key'] ?? env.DIRECTORY_RESTRICTED_API_KEY;
+    if (restricted) profile.restrictedApiKey = restricted;
+    const apiKey = values['api-key'] ?? env.DIRECTORY_API_KEY;
+    target = { baseUrl, serviceVersion, profile, ...(apiKey ? { apiKey } : {}) };
+  } else {
+    if (values['dry-run']) {
+      io.out('dry run against the embedded reference server (it is started only for a real run)');
+    }
+    server = await startReferenceServer({
+      ...(values.resources ? { resources: intOption(values.resources, 'resources', 200, 10) } : {}),
+      ...(values.fault?.length ? { faults: values.fault } : {}),
+    });
+    target = { baseUrl: server.url, serviceVersion, apiKey: server.apiKey, profile: server.profile };
+    io.out(`embedded reference server at ${server.url}${values.fault?.length ? ` with fault(s) ${values.fault.join(', ')}` : ''}`);
+  }
+
+  try {
+    if (values['dry-run']) {
+      printPlan(groups, target, options, io);
+      return 0;
+    }
+    const reachable = await preflight(target, options.requestTimeoutMs);
+    if (!reachable.ok) {
+      io.err(`cannot run: ${reachable.reason}`);
+      return 2;
+    }
+    const total = groups.reduce((n, g) => n + g.rules.length, 0);
+    let done = 0;
+    const run = await runRules(groups, target, {
+      ...options,
+      onRuleEnd(result) {
+        done += 1;
+        if (!values.quiet) io.out(progressLine(result, done, total));
+      },
+    });
+    const paths = await writeReports(run, values.reports ?? 'reports');
+    printSummary(run, io);
+    io.out(`reports: ${paths.html}  ${paths.junit}  ${paths.json}`);
+    if (!external && !run.results.some((r) => r.verdict === 'PASS')) return 1;
+    return run.summary.conformant ? 0 : 1;
+  } finally {
+    await server?.close();
+  }
+}
+
+function progressLine(r: RuleResult, done: number, total: number): string {
+  const detail = r.verdict === 'FAIL' ? ` — ${r.violations[0]?.where}: ${r.violations[0]?.message}` : r.reason ? ` — ${r.reason}` : '';
+  return `[${String(done).padStart(3)}/${total}] ${r.verdict.padEnd(10)} ${r.ruleId} (${r.clause}, ${r.requestCount} req, ${r.durationMs} ms)${detail}`;
+}
+
+function printSummary(run: RunResult, io: Output): void {
+  const s = run.summary;
+  const counts = Object.entries(s.byVerdict)
+    .filter(([, n]) => n > 0)
+    .map(([v, n]) => `${n} ${v}`)
+    .join(', ');
+  io.out('');
+  io.out(`${s.conformant ? 'CONFORMANT' : 'NOT CONFORMANT'}: ${counts} of ${s.total} rules`);
+  io.out(`score ${(s.score * 100).toFixed(1)}% of MUST rules that ran; coverage ${(s.coverage * 100).toFixed(1)}% of the catalogue; seed ${run.options.seed}`);
+  const failed = run.results.filter((r) => r.verdict === 'FAIL' || r.verdict === 'ERROR');
+  for (const r of failed) io.out(`  ${r.verdict} ${r.ruleId}: ${r.violations[0]?.message ?? r.reason ?? ''}`);
+}
+
+function printPlan(groups: RuleGroup[], target: RunTarget, options: EngineOptions, io: Output): void {
+  io.out(`plan against ${target.baseUrl} (Service-Version ${target.serviceVersion}); nothing is sent`);
+  for (const g of groups) {
+    for (const r of g.rules) {
+      const runs = options.readOnly && r.mutates !== 'none' ? 'skip (read-only)' : r.mutates !== 'none' && !options.allowMutations ? 'skip (mutations not allowed)' : 'run';
+      io.out(`  ${runs.padEnd(28)} ${r.id} [${r.level}, ${r.mutates === 'none' ? 'read' : `mutates: ${r.mutates}`}]`);
+    }
+  }
+  const mutating = groups.flatMap((g) => g.rules).filter((r) => r.mutates !== 'none');
+  if (mutating.length > 0 && options.allowMutations && !options.readOnly) {
+    io.out(`mutating rules may send resources.revoke-roles, resources.assign-team, resources.assign-activity-rate and resources.unassign-activity-rate`);
+    io.out(`to these resources only: ${target.profile.mutableResources.map((r) => r.id).join(', ') || '(none)'}`);
+  }
+}

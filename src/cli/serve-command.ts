@@ -1,0 +1,47 @@
+import { writeFile } from 'node:fs/promises';
+import { startReferenceServer } from '../reference-server/index.ts';
+import { SERVE_HELP } from './help.ts';
+import { intOption, parseOptions } from './options.ts';
+import type { Output } from './run-command.ts';
+
+export async function serveCommand(argv: string[], io: Output, stop: Promise<void>): Promise<number> {
+  const { values } = parseOptions(argv, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    seed: { type: 'string' },
+    resources: { type: 'string' },
+    fault: { type: 'string', multiple: true },
+    'profile-out': { type: 'string' },
+  });
+  if (values.help) {
+    io.out(SERVE_HELP);
+    return 0;
+  }
+  const server = await startReferenceServer({
+    port: intOption(values.port, 'port', 8080),
+    host: values.host ?? '127.0.0.1',
+    seed: intOption(values.seed, 'seed', 1),
+    resources: intOption(values.resources, 'resources', 200, 10),
+    ...(values.fault?.length ? { faults: values.fault } : {}),
+  });
+  const { restrictedApiKey: _hidden, ...profile } = server.profile;
+  io.out(`Directory reference server listening at ${server.url}`);
+  if (values.fault?.length) io.out(`faults: ${values.fault.join(', ')} (this server breaks the spec on purpose)`);
+  io.out(`API key:            ${server.apiKey}`);
+  io.out(`restricted API key: ${server.restrictedApiKey}`);
+  io.out('');
+  io.out('Run the suite against it:');
+  io.out(`  DIRECTORY_API_KEY=<API key> DIRECTORY_RESTRICTED_API_KEY=<restricted API key> \\`);
+  io.out(`  npx directory-conformance run --base-url ${server.url} --profile profile.json --allow-mutations`);
+  if (values['profile-out']) {
+    await writeFile(values['profile-out'], `${JSON.stringify(profile, null, 2)}\n`);
+    io.out(`target profile written to ${values['profile-out']}`);
+  } else {
+    io.out('');
+    io.out('Target profile (save as profile.json):');
+    io.out(JSON.stringify(profile, null, 2));
+  }
+  await stop;
+  await server.close();
+  return 0;
+}

@@ -1,0 +1,41 @@
+/**
+ * The rule catalogue: every spec file and property file, in report order.
+ * Adding a rule group means adding its import here (see CONTRIBUTING.md).
+ */
+import type { Rule, RuleGroup } from './types.ts';
+import pagination from '../../specs/pagination.spec.ts';
+import list from '../../specs/list.spec.ts';
+import listRoles from '../../specs/list-roles.spec.ts';
+import revokeRoles from '../../specs/revoke-roles.spec.ts';
+import auth from '../../specs/auth.spec.ts';
+import errors from '../../specs/errors.spec.ts';
+
+export const CATALOGUE: readonly RuleGroup[] = [pagination, list, listRoles, revokeRoles, auth, errors];
+
+export function allRules(groups: readonly RuleGroup[] = CATALOGUE): Rule[] {
+  return groups.flatMap((g) => g.rules);
+}
+
+export interface Selection {
+  /** Rule ids, or id prefixes ending in `*` (e.g. `pagination.*`). */
+  rules?: string[];
+  /** Spec sections, e.g. `§4.9` or `4.9`. */
+  sections?: string[];
+  levels?: Array<'MUST' | 'OBSERVED'>;
+}
+
+/** The groups, each cut down to the rules the selection keeps (empty groups dropped). */
+export function selectRules(groups: readonly RuleGroup[], selection: Selection): RuleGroup[] {
+  const idMatches = (id: string): boolean =>
+    !selection.rules?.length ||
+    selection.rules.some((pattern) => (pattern.endsWith('*') ? id.startsWith(pattern.slice(0, -1)) : id === pattern));
+  const sections = selection.sections?.map((s) => (s.startsWith('§') ? s : `§${s}`));
+  const sectionMatches = (g: RuleGroup, r: Rule): boolean =>
+    !sections?.length || sections.some((s) => g.section === s || r.clause.includes(s));
+  return groups
+    .map((g) => ({
+      ...g,
+      rules: g.rules.filter((r) => idMatches(r.id) && sectionMatches(g, r) && (!selection.levels?.length || selection.levels.includes(r.level))),
+    }))
+    .filter((g) => g.rules.length > 0);
+}

@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { clauseCoverage, type ClauseCoverage } from './clauses.ts';
 import type { RuleGroup } from './types.ts';
 
 export interface ManifestEntry {
@@ -12,8 +15,17 @@ export interface ManifestEntry {
   file: string;
 }
 
+export interface Manifest {
+  rules: ManifestEntry[];
+  /** Every clause of the spec and the rules that check it (or why none can). */
+  clauses: ClauseCoverage[];
+}
+
+export const SPEC_PATH = fileURLToPath(new URL('../../docs/spec.md', import.meta.url));
+export const MANIFEST_PATH = fileURLToPath(new URL('../../specs/manifest.json', import.meta.url));
+
 /** The committed manifest of the catalogue (specs/manifest.json): plain data, stable order. */
-export function buildManifest(groups: readonly RuleGroup[]): { rules: ManifestEntry[] } {
+export function buildManifest(groups: readonly RuleGroup[], specText = readFileSync(SPEC_PATH, 'utf8')): Manifest {
   return {
     rules: groups.flatMap((g) =>
       g.rules.map((r) => ({
@@ -28,11 +40,10 @@ export function buildManifest(groups: readonly RuleGroup[]): { rules: ManifestEn
         file: g.file,
       })),
     ),
+    clauses: clauseCoverage(specText, groups.flatMap((g) => g.rules)),
   };
 }
 
 export function renderManifest(groups: readonly RuleGroup[]): string {
   return `${JSON.stringify(buildManifest(groups), null, 2)}\n`;
 }
-
-export const MANIFEST_PATH = 'specs/manifest.json';

@@ -5,7 +5,7 @@
  */
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import { expectRejected, expectSuccess, fail } from '../src/runner/expect.ts';
-import { listRoles, precondition, roleOf, type RoleAssociation } from '../src/rules/operations.ts';
+import { OWNERS, listRoles, precondition, roleOf, type RoleAssociation } from '../src/rules/operations.ts';
 import type { CheckContext } from '../src/rules/types.ts';
 import { kindById } from '../src/target/profile.ts';
 
@@ -33,7 +33,7 @@ async function claimHolding(ctx: CheckContext, pick: (a: RoleAssociation) => boo
 }
 
 async function revoke(ctx: CheckContext, body: Record<string, unknown>, step: string): Promise<void> {
-  expectSuccess(await ctx.client.post('resources.revoke-roles', body), step);
+  expectSuccess(await ctx.client.post('resources.revoke-roles', body), step, undefined, OWNERS.revoke);
 }
 
 const onStar = (ctx: CheckContext) => (a: RoleAssociation) => a.team_ids === '*' && !isDefiningRole(ctx, a.role_id);

@@ -63,10 +63,23 @@ export interface ActivityRatePeriod {
   compensation_enabled: unknown;
 }
 
+/**
+ * The rule that owns each shared step: a departure in a step is charged to its
+ * owner; other rules that need the step are SKIPped as blocked by it.
+ */
+export const OWNERS = {
+  list: 'pagination.envelope',
+  listRoles: 'list-roles.plain-array',
+  roleAssociation: 'list-roles.association-shape',
+  showTeams: 'show-teams.response-shape',
+  showActivityRates: 'show-activity-rates.response-shape',
+  revoke: 'revoke-roles.no-content',
+} as const;
+
 export async function listPage(client: DirectoryClient, body: ListBody, step = 'resources.list'): Promise<ListPage> {
   const res = await client.post('resources.list', body);
-  expectSuccess(res, step, [200]);
-  return expectBody(res, 'ListEnvelope') as ListPage;
+  expectSuccess(res, step, [200], OWNERS.list);
+  return expectBody(res, 'ListEnvelope', `${step}: response.body`, OWNERS.list) as ListPage;
 }
 
 export interface PageThroughOptions {
@@ -109,8 +122,9 @@ export async function listRoles(
   step = 'resources.list-roles',
 ): Promise<RoleAssociation[]> {
   const res = await client.post('resources.list-roles', body);
-  expectSuccess(res, step, [200]);
-  return expectBody(res, 'RoleAssociationList') as RoleAssociation[];
+  expectSuccess(res, step, [200], OWNERS.listRoles);
+  if (!Array.isArray(res.json)) expectBody(res, 'RoleAssociationList', `${step}: response.body`, OWNERS.listRoles);
+  return expectBody(res, 'RoleAssociationList', `${step}: response.body`, OWNERS.roleAssociation) as RoleAssociation[];
 }
 
 /** The association of one role of one resource that is assigned, if any. */
@@ -125,8 +139,8 @@ export async function showTeams(
   step = 'resources.show-teams',
 ): Promise<TeamAssignation[]> {
   const res = await client.post('resources.show-teams', body);
-  expectSuccess(res, step, [200]);
-  return expectBody(res, 'TeamAssignationList') as TeamAssignation[];
+  expectSuccess(res, step, [200], OWNERS.showTeams);
+  return expectBody(res, 'TeamAssignationList', `${step}: response.body`, OWNERS.showTeams) as TeamAssignation[];
 }
 
 export async function showActivityRates(
@@ -135,8 +149,8 @@ export async function showActivityRates(
   step = 'resources.show-activity-rates',
 ): Promise<ActivityRatePeriod[]> {
   const res = await client.post('resources.show-activity-rates', body);
-  expectSuccess(res, step, [200]);
-  return expectBody(res, 'ActivityRatePeriodList') as ActivityRatePeriod[];
+  expectSuccess(res, step, [200], OWNERS.showActivityRates);
+  return expectBody(res, 'ActivityRatePeriodList', `${step}: response.body`, OWNERS.showActivityRates) as ActivityRatePeriod[];
 }
 
 /** Text of a JSON error body's message, whatever field the server uses for it. */

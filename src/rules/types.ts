@@ -130,6 +130,8 @@ export interface RuleResult {
   reason?: string;
   /** Stable machine code of a harness fault (ERROR). */
   errorCode?: string;
+  /** A SKIP because a shared step failed: the rule that owns that step (and FAILs on it). */
+  blockedBy?: string;
   violations: Violation[];
   observations: Observation[];
   exchanges: Exchange[];

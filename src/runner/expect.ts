@@ -37,15 +37,20 @@ function harnessFaultFor(res: ApiResponse, step: string): HarnessError | undefin
  * A 4xx is the server refusing a valid request (FAIL); 401/429/5xx are harness
  * faults (ERROR), because no verdict on this rule can be drawn from them.
  */
-export function expectSuccess(res: ApiResponse, step: string, statuses?: number[]): void {
+export function expectSuccess(res: ApiResponse, step: string, statuses?: number[], owner?: string): void {
   if (statuses ? statuses.includes(res.status) : res.status >= 200 && res.status < 300) return;
   const fault = harnessFaultFor(res, step);
   if (fault) throw fault;
-  fail(
-    'response.status',
-    `must accept a valid ${step} request`,
-    statuses ? statuses.join(' or ') : '2xx',
-    `${res.status} ${summariseBody(res)}`,
+  throw new ConformanceFailure(
+    [
+      {
+        where: `${step}: response.status`,
+        message: `must accept a valid ${step} request`,
+        expected: statuses ? statuses.join(' or ') : '2xx',
+        actual: `${res.status} ${summariseBody(res)}`,
+      },
+    ],
+    owner,
   );
 }
 
@@ -66,11 +71,12 @@ export function expectRejected(res: ApiResponse, step: string, status?: number):
 }
 
 /** The response body must parse as JSON and match the schema of spec §2. */
-export function expectBody(res: ApiResponse, schema: SchemaName, where = 'response.body'): unknown {
+export function expectBody(res: ApiResponse, schema: SchemaName, where = 'response.body', owner?: string): unknown {
   if (res.json === undefined) {
-    fail(where, 'must be a JSON document', schema, summariseBody(res) || '(empty body)');
+    throw new ConformanceFailure([{ where, message: 'must be a JSON document', expected: schema, actual: summariseBody(res) || '(empty body)' }], owner);
   }
-  failAll(validateSchema(schema, res.json, where));
+  const violations = validateSchema(schema, res.json, where);
+  if (violations.length > 0) throw new ConformanceFailure(violations, owner);
   return res.json;
 }
 

@@ -196,6 +196,13 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
   } catch (error) {
     if (isConformanceFailure(error)) {
       const violations = error.violations.map((v) => redactDeep(v, env.redactor));
+      if (error.owner && error.owner !== rule.id) {
+        const first = violations[0];
+        return result('SKIP', {
+          reason: `blocked by ${error.owner}: ${first ? `${first.where} ${first.message}` : 'a shared step does not conform'}`,
+          blockedBy: error.owner,
+        });
+      }
       if (rule.level === 'OBSERVED') {
         for (const v of violations) observations.push({ subject: v.where, value: v });
         return result('OBSERVED');

@@ -1,0 +1,155 @@
+import { Agent } from 'undici';
+import { afterEach, describe, expect, test } from 'vitest';
+import { DirectoryClient, retryDelayMs } from '../../src/client/directory-client.ts';
+import { HarnessError } from '../../src/client/errors.ts';
+import type { Exchange } from '../../src/client/exchange.ts';
+import { Redactor } from '../../src/client/redact.ts';
+import { RequestBudget } from '../../src/client/request-budget.ts';
+import { json, startTestServer, type TestServer } from '../helpers/http-server.ts';
+
+const KEY = 'sk-live-very-secret-0123456789';
+let server: TestServer | undefined;
+let agent: Agent | undefined;
+
+afterEach(async () => {
+  await agent?.close();
+  agent = undefined;
+  await server?.close();
+  server = undefined;
+});
+
+function clientFor(url: string, extra: Partial<ConstructorParameters<typeof DirectoryClient>[0]> = {}): { client: DirectoryClient; exchanges: Exchange[] } {
+  const redactor = new Redactor();
+  redactor.add(KEY, '$DIRECTORY_API_KEY');
+  agent = new Agent();
+  const exchanges: Exchange[] = [];
+  const client = new DirectoryClient({
+    baseUrl: url,
+    serviceVersion: '26.06.25',
+    dispatcher: agent,
+    redactor,
+    credential: { apiKey: KEY, placeholder: '$DIRECTORY_API_KEY' },
+    onExchange: (e) => exchanges.push(e),
+    ...extra,
+  });
+  return { client, exchanges };
+}
+
+async function codeOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return 'no error';
+  } catch (e) {
+    return e instanceof HarnessError ? e.code : String(e);
+  }
+}
+
+describe('DirectoryClient', () => {
+  test('sends the documented headers and records the exchange without the key', async () => {
+    server = await startTestServer((_req, res) => json(res, 200, { echo: KEY }));
+    const { client, exchanges } = clientFor(`${server.url}/prefix/`);
+    const res = await client.post('resources.list', { kind_id: '1' });
+    expect(res.status).toBe(200);
+    const got = server.requests[0]!;
+    expect(got.url).toBe('/prefix/api/directory/resources.list');
+    expect(got.headers['service-version']).toBe('26.06.25');
+    expect(got.headers.accept).toBe('application/json');
+    expect(got.headers['content-type']).toBe('application/json');
+    expect(got.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(exchanges).toHaveLength(1);
+    const recorded = JSON.stringify(exchanges[0]);
+    expect(recorded).not.toContain(KEY);
+    expect(exchanges[0]!.request.headers.authorization).toBe('Bearer $DIRECTORY_API_KEY');
+    expect(exchanges[0]!.response!.body).toContain('$DIRECTORY_API_KEY');
+  });
+
+  test('a status is an answer, not an error', async () => {
+    server = await startTestServer((_req, res) => json(res, 500, { message: 'boom' }));
+    const { client } = clientFor(server.url);
+    const res = await client.post('resources.assign-team', {});
+    expect(res.status).toBe(500);
+    expect(res.json).toEqual({ message: 'boom' });
+  });
+
+  test('non-JSON bodies are kept as text', async () => {
+    server = await startTestServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html>hi</html>');
+    });
+    const { client } = clientFor(server.url);
+    const res = await client.post('resources.list', {});
+    expect(res.json).toBeUndefined();
+    expect(res.text).toBe('<html>hi</html>');
+  });
+
+  test('a server that never answers is a timeout', async () => {
+    server = await startTestServer(() => undefined);
+    const { client, exchanges } = clientFor(server.url, { timeoutMs: 150 });
+    expect(await codeOf(client.post('resources.list', {}))).toBe('DC_ERR_TIMEOUT');
+    expect(exchanges[0]?.error?.code).toBe('DC_ERR_TIMEOUT');
+  });
+
+  test('a reset connection is a network fault', async () => {
+    server = await startTestServer((req) => req.socket.destroy());
+    const { client } = clientFor(server.url);
+    expect(await codeOf(client.post('resources.list', {}))).toBe('DC_ERR_NETWORK');
+  });
+
+  test('an oversized body is cut off', async () => {
+    server = await startTestServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(`"${'x'.repeat(64 * 1024)}"`);
+    });
+    const { client } = clientFor(server.url, { maxBodyBytes: 1024 });
+    expect(await codeOf(client.post('resources.list', {}))).toBe('DC_ERR_BODY_TOO_LARGE');
+  });
+
+  test('429 on a read is retried after Retry-After; a mutation is not retried', async () => {
+    let calls = 0;
+    server = await startTestServer((_req, res) => {
+      calls += 1;
+      if (calls === 1) json(res, 429, { message: 'slow down' }, { 'retry-after': '0' });
+      else json(res, 200, []);
+    });
+    const { client, exchanges } = clientFor(server.url);
+    const read = await client.post('resources.list-roles', {});
+    expect(read.status).toBe(200);
+    expect(exchanges[0]!.attempts).toBe(2);
+    calls = 0;
+    const write = await client.post('resources.revoke-roles', {});
+    expect(write.status).toBe(429);
+  });
+
+  test('retries are bounded', async () => {
+    server = await startTestServer((_req, res) => json(res, 503, { message: 'down' }, { 'retry-after': '0' }));
+    const { client } = clientFor(server.url, { maxAttempts: 3 });
+    const res = await client.post('resources.list', {});
+    expect(res.status).toBe(503);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  test('a spent request budget stops sending', async () => {
+    server = await startTestServer((_req, res) => json(res, 200, []));
+    const { client } = clientFor(server.url, { budget: new RequestBudget({ ratePerSecond: 0, maxRequests: 2 }) });
+    await client.post('resources.list', {});
+    await client.post('resources.list', {});
+    expect(await codeOf(client.post('resources.list', {}))).toBe('DC_ERR_BUDGET');
+    expect(server.requests).toHaveLength(2);
+  });
+
+  test('retryDelayMs reads seconds and HTTP dates', () => {
+    expect(retryDelayMs('2', 1)).toBe(2000);
+    expect(retryDelayMs(undefined, 2)).toBe(400);
+    const inFuture = new Date(Date.now() + 5000).toUTCString();
+    expect(retryDelayMs(inFuture, 1)).toBeGreaterThan(3000);
+  });
+});
+
+describe('Redactor', () => {
+  test('replaces the key and its Basic form', () => {
+    const r = new Redactor();
+    r.add(KEY, '$DIRECTORY_API_KEY');
+    const basic = Buffer.from(`:${KEY}`).toString('base64');
+    expect(r.redact(`a ${KEY} b ${basic}`)).toBe('a $DIRECTORY_API_KEY b $DIRECTORY_API_KEY');
+  });
+});

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { HarnessError } from '../../src/client/errors.ts';
+import { defineRuleGroup, rule } from '../../src/rules/define.ts';
+import type { Rule, RuleResult } from '../../src/rules/types.ts';
+import { expectSuccess, fail } from '../../src/runner/expect.ts';
+import { DEFAULT_ENGINE_OPTIONS, runRules, type EngineOptions } from '../../src/runner/run-rules.ts';
+import type { TargetProfile } from '../../src/target/profile.ts';
+import { json, startTestServer, type TestServer } from '../helpers/http-server.ts';
+
+const KEY = 'engine-test-key-abcdef123456';
+const profile: TargetProfile = {
+  kinds: [{ id: '1', name: 'employee', supportsRoles: true }],
+  roles: [],
+  teams: [],
+  allowRoleRevocation: true,
+  mutableResources: [
+    { id: '10', kindId: '1' },
+    { id: '11', kindId: '1' },
+  ],
+};
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer((req, res) => {
+    if (req.url?.endsWith('resources.show-teams')) return json(res, 500, { message: `oops ${KEY}` });
+    json(res, 200, { data: [], next_token: null });
+  });
+});
+afterAll(() => server.close());
+
+async function run(rules: Rule[], options: Partial<EngineOptions> = {}): Promise<Record<string, RuleResult>> {
+  const group = defineRuleGroup({ section: '§0', title: 'engine test', file: 'test', rules });
+  const result = await runRules([group], { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: KEY, profile }, { ...DEFAULT_ENGINE_OPTIONS, ...options });
+  expect(JSON.stringify(result)).not.toContain(KEY);
+  return Object.fromEntries(result.results.map((r) => [r.ruleId, r]));
+}
+
+const base = { clause: '§4.9 rule 1', sentence: 'a sentence long enough', level: 'MUST' as const };
+
+describe('engine verdicts', () => {
+  test('PASS, FAIL, ERROR, SKIP, OBSERVED and NOT-TESTED are told apart', async () => {
+    const results = await run(
+      [
+        rule({ ...base, id: 't.pass', check: async (ctx) => expectSuccess(await ctx.client.post('resources.list', {}), 'list') }),
+        rule({ ...base, id: 't.fail', check: async () => fail('response.status', 'must be 204', 204, 200) }),
+        rule({ ...base, id: 't.server-error', check: async (ctx) => expectSuccess(await ctx.client.post('resources.show-teams', {}), 'show-teams') }),
+        rule({ ...base, id: 't.bug', check: () => Promise.reject(new TypeError('x is undefined')) }),
+        rule({ ...base, id: 't.needs', needs: ['restrictedKey'], check: () => Promise.resolve() }),
+        rule({ ...base, id: 't.precondition', check: () => Promise.reject(new HarnessError('DC_ERR_PRECONDITION', 'no data')) }),
+        rule({
+          ...base,
+          id: 't.observed',
+          level: 'OBSERVED',
+          check: async (ctx) => {
+            ctx.observe('status', 200);
+            fail('x', 'must not matter for an open point');
+          },
+        }),
+        rule({ ...base, id: 't.budget', check: () => Promise.reject(new HarnessError('DC_ERR_BUDGET', 'spent')) }),
+      ],
+      { concurrency: 3 },
+    );
+    expect(results['t.pass']!.verdict).toBe('PASS');
+    expect(results['t.pass']!.requestCount).toBe(1);
+    expect(results['t.fail']!.verdict).toBe('FAIL');
+    expect(results['t.fail']!.violations[0]).toMatchObject({ where: 'response.status', expected: 204, actual: 200 });
+    expect(results['t.server-error']!).toMatchObject({ verdict: 'ERROR', errorCode: 'DC_ERR_SERVER_5XX' });
+    expect(results['t.bug']!).toMatchObject({ verdict: 'ERROR', errorCode: 'DC_ERR_HARNESS' });
+    expect(results['t.needs']!.verdict).toBe('SKIP');
+    expect(results['t.needs']!.reason).toMatch(/restricted/);
+    expect(results['t.precondition']!).toMatchObject({ verdict: 'SKIP', reason: 'no data' });
+    expect(results['t.observed']!.verdict).toBe('OBSERVED');
+    expect(results['t.observed']!.observations.map((o) => o.subject)).toContain('status');
+    expect(results['t.budget']!.verdict).toBe('NOT-TESTED');
+  });
+
+  test('mutating rules are skipped in read-only runs and without permission', async () => {
+    const mutating = rule({ ...base, id: 't.mutates', mutates: 'reversible', check: () => Promise.resolve() });
+    expect((await run([mutating], { readOnly: true, allowMutations: true }))['t.mutates']!.verdict).toBe('SKIP');
+    expect((await run([mutating], { allowMutations: false }))['t.mutates']!.reason).toMatch(/allow-mutations/);
+    expect((await run([mutating], { allowMutations: true }))['t.mutates']!.verdict).toBe('PASS');
+  });
+
+  test('a rule that outlives its deadline is an ERROR with a timeout code', async () => {
+    const slow = rule({ ...base, id: 't.slow', check: (ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new HarnessError('DC_ERR_ABORTED', 'aborted')))) });
+    expect((await run([slow], { ruleTimeoutMs: 50 }))['t.slow']!).toMatchObject({ verdict: 'ERROR', errorCode: 'DC_ERR_TIMEOUT' });
+  });
+
+  test('side-by-side rules never hold the same mutable resource', async () => {
+    const held: string[][] = [];
+    const make = (id: string): Rule =>
+      rule({
+        ...base,
+        id,
+        mutates: 'irreversible',
+        check: async (ctx) => {
+          const r = ctx.claimResource();
+          held.push([id, r ?? 'none']);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        },
+      });
+    await run([make('t.a'), make('t.b'), make('t.c')], { concurrency: 3, allowMutations: true });
+    const claimed = held.map(([, r]) => r).filter((r) => r !== 'none');
+    expect(new Set(claimed).size).toBe(claimed.length);
+    expect(held.filter(([, r]) => r === 'none')).toHaveLength(1);
+  });
+});

@@ -5,7 +5,8 @@
  */
 import type { ApiResponse, DirectoryClient } from '../client/directory-client.ts';
 import { HarnessError } from '../client/errors.ts';
-import { expectBody, expectSuccess, fail } from '../runner/expect.ts';
+import { ConformanceFailure } from '../runner/conformance-failure.ts';
+import { expectBody, expectSuccess } from '../runner/expect.ts';
 
 export interface ListBody {
   kind_id: string;
@@ -74,6 +75,7 @@ export const OWNERS = {
   showTeams: 'show-teams.response-shape',
   showActivityRates: 'show-activity-rates.response-shape',
   revoke: 'revoke-roles.no-content',
+  paging: 'pagination.each-resource-once',
 } as const;
 
 export async function listPage(client: DirectoryClient, body: ListBody, step = 'resources.list'): Promise<ListPage> {
@@ -83,7 +85,7 @@ export async function listPage(client: DirectoryClient, body: ListBody, step = '
 }
 
 export interface PageThroughOptions {
-  /** Guard against servers whose pages never end: more pages than this is a failure. */
+  /** Guard against servers whose pages never end: more pages than this is a departure. */
   maxPages: number;
   /** Stop quietly after this many pages (a rule that only looks at the first pages). */
   stopAfterPages?: number;
@@ -94,22 +96,39 @@ export interface PageThroughOptions {
 /**
  * Follows §4.9: the first request carries next_token null, each following one
  * repeats it with only next_token replaced, and iteration stops on a null
- * token or an empty page. Memory stays bounded by what the caller keeps.
+ * token or an empty page. Memory stays bounded by the ids seen.
+ *
+ * A resource repeated across pages, a token that comes back, or pages that
+ * never end are departures from §4.9 rules 1-3, charged to the rule that owns
+ * them; returns the ids in the order they came.
  */
-export async function pageThrough(client: DirectoryClient, body: ListBody, options: PageThroughOptions): Promise<number> {
+export async function pageThrough(client: DirectoryClient, body: ListBody, options: PageThroughOptions): Promise<string[]> {
   const limit = body.pagination?.limit ?? null;
   let token: string | null = null;
   const seenTokens = new Set<string>();
+  const seenIds = new Map<string, number>();
+  const order: string[] = [];
+  const departure = (where: string, message: string, expected: unknown, actual: unknown): never => {
+    throw new ConformanceFailure([{ where, message, expected, actual }], OWNERS.paging);
+  };
   for (let index = 0; ; index++) {
     if (index >= options.maxPages) {
-      fail(`page ${index + 1}`, 'must end: pagination did not stop (next_token never null, data never empty)', `at most ${options.maxPages} pages`, 'more');
+      departure(`limit ${limit}, page ${index + 1}`, 'must end: next_token never null and data never empty', `at most ${options.maxPages} pages`, 'more');
     }
     const page = await listPage(client, { ...body, pagination: { limit, next_token: token } }, `resources.list page ${index + 1}`);
+    for (const r of page.data) {
+      const first = seenIds.get(r.id);
+      if (first !== undefined) {
+        departure(`limit ${limit}, page ${index + 1}`, 'must not repeat a resource already returned on an earlier page', `resource ${r.id} once`, `again (first on page ${first + 1})`);
+      }
+      seenIds.set(r.id, index);
+      order.push(r.id);
+    }
     options.onPage?.(page, index);
-    if (page.next_token === null || page.data.length === 0) return index + 1;
-    if (options.stopAfterPages !== undefined && index + 1 >= options.stopAfterPages) return index + 1;
+    if (page.next_token === null || page.data.length === 0) return order;
+    if (options.stopAfterPages !== undefined && index + 1 >= options.stopAfterPages) return order;
     if (seenTokens.has(page.next_token)) {
-      fail(`page ${index + 1}.next_token`, 'must move forward: a next_token came back that was already followed', 'a new token', page.next_token);
+      departure(`limit ${limit}, page ${index + 1}.next_token`, 'must move forward: a next_token came back that was already followed', 'a new token', page.next_token);
     }
     seenTokens.add(page.next_token);
     token = page.next_token;

@@ -1,0 +1,175 @@
+/**
+ * A misbehaving server for the suite's own robustness tests: a proxy in front
+ * of a working server that breaks the transport or the protocol in one chosen
+ * way. The suite must finish in bounded time against every mode, never crash,
+ * name the problem in the affected rules and keep its reports valid.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request } from 'undici';
+
+export type HostileMode =
+  | 'hang'
+  | 'reset'
+  | 'dribble'
+  | 'html'
+  | 'huge-body'
+  | 'wrong-content-type'
+  | 'cycling-token'
+  | 'endless-pagination'
+  | 'unauthorized-halfway';
+
+export const HOSTILE_MODES: readonly HostileMode[] = [
+  'hang',
+  'reset',
+  'dribble',
+  'html',
+  'huge-body',
+  'wrong-content-type',
+  'cycling-token',
+  'endless-pagination',
+  'unauthorized-halfway',
+];
+
+export interface HostileProxy {
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface HostileOptions {
+  mode: HostileMode;
+  /** The working server behind the proxy. */
+  upstream: string;
+  /** Transport faults hit every `every`-th request (the first request always passes, so preflight works). */
+  every?: number;
+  /** For unauthorized-halfway: requests answered before every answer becomes 401. */
+  after?: number;
+}
+
+export async function startHostileProxy(options: HostileOptions): Promise<HostileProxy> {
+  const every = options.every ?? 3;
+  const after = options.after ?? 40;
+  let count = 0;
+  const hanging = new Set<ServerResponse>();
+  const timers = new Set<NodeJS.Timeout>();
+
+  const server = createServer((req, res) => {
+    void handle(req, res).catch(() => res.destroy());
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    count += 1;
+    const n = count;
+    const body = await readBody(req);
+    const hit = n > 1 && n % every === 0;
+    switch (options.mode) {
+      case 'hang':
+        if (hit) {
+          hanging.add(res);
+          return;
+        }
+        break;
+      case 'reset':
+        if (hit) {
+          req.socket.destroy();
+          return;
+        }
+        break;
+      case 'dribble':
+        if (hit) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          const timer = setInterval(() => res.write(' '), 200);
+          timers.add(timer);
+          res.on('close', () => clearInterval(timer));
+          return;
+        }
+        break;
+      case 'html':
+        if (hit) {
+          res.writeHead(200, { 'content-type': 'text/html' });
+          res.end('<!doctype html><html><body><h1>Gateway says hello</h1><script>alert(1)</script></body></html>');
+          return;
+        }
+        break;
+      case 'huge-body':
+        if (hit) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          const chunk = Buffer.alloc(1024 * 1024, 0x20);
+          let sent = 0;
+          const pump = (): void => {
+            while (sent < 50 && res.write(chunk)) sent += 1;
+            if (sent >= 50) res.end();
+            else res.once('drain', () => ((sent += 1), pump()));
+          };
+          pump();
+          return;
+        }
+        break;
+      case 'unauthorized-halfway':
+        if (n > after) {
+          res.writeHead(401, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ message: 'token expired' }));
+          return;
+        }
+        break;
+      default:
+        break;
+    }
+    const upstream = await request(`${options.upstream}${req.url ?? '/'}`, {
+      method: 'POST',
+      headers: forwardHeaders(req),
+      body,
+    });
+    let text = await upstream.body.text();
+    let contentType = String(upstream.headers['content-type'] ?? 'application/json');
+    if (options.mode === 'wrong-content-type' && hit) contentType = 'text/plain';
+    if ((options.mode === 'cycling-token' || options.mode === 'endless-pagination') && req.url?.endsWith('/resources.list')) {
+      text = rewritePage(text, options.mode, n);
+    }
+    res.writeHead(upstream.statusCode, { 'content-type': contentType });
+    res.end(text);
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const t of timers) clearInterval(t);
+        for (const r of hanging) r.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Pages whose token never ends or comes back around. */
+function rewritePage(text: string, mode: HostileMode, n: number): string {
+  try {
+    const page = JSON.parse(text) as { data?: unknown[]; next_token?: unknown };
+    if (!Array.isArray(page.data) || page.data.length === 0) return text;
+    if (mode === 'endless-pagination') page.next_token = page.next_token ?? `endless-${n}`;
+    if (mode === 'cycling-token' && page.next_token !== null) page.next_token = n % 2 === 0 ? 'cycle-a' : 'cycle-b';
+    return JSON.stringify(page);
+  } catch {
+    return text;
+  }
+}
+
+function forwardHeaders(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v !== undefined && !['host', 'connection', 'content-length'].includes(k)) out[k] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  return out;
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}

@@ -86,9 +86,6 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     const apiKey = values['api-key'] ?? env.DIRECTORY_API_KEY;
     target = { baseUrl, serviceVersion, profile, ...(apiKey ? { apiKey } : {}) };
   } else {
-    if (values['dry-run']) {
-      io.out('dry run against the embedded reference server (it is started only for a real run)');
-    }
     server = await startReferenceServer({
       ...(values.resources ? { resources: intOption(values.resources, 'resources', 200, 10) } : {}),
       ...(values.fault?.length ? { faults: values.fault } : {}),
@@ -119,7 +116,10 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     const paths = await writeReports(run, values.reports ?? 'reports');
     printSummary(run, io);
     io.out(`reports: ${paths.html}  ${paths.junit}  ${paths.json}`);
-    if (!external && !run.results.some((r) => r.verdict === 'PASS')) return 1;
+    if (run.results.some((r) => r.errorCode === 'DC_ERR_UNAUTHENTICATED')) {
+      io.err('the target refused the credential during the run (401): the verdicts are incomplete');
+      return 2;
+    }
     return run.summary.conformant ? 0 : 1;
   } finally {
     await server?.close();

@@ -90,7 +90,7 @@ describe('DirectoryClient', () => {
   });
 
   test('a reset connection is a network fault', async () => {
-    server = await startTestServer((req) => req.socket.destroy());
+    server = await startTestServer((req) => void req.socket.destroy());
     const { client } = clientFor(server.url);
     expect(await codeOf(client.post('resources.list', {}))).toBe('DC_ERR_NETWORK');
   });

@@ -1,0 +1,101 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Violation } from '../rules/types.ts';
+import { DEFINITIONS } from './definitions.ts';
+import { isDateRange, isDuration, isLocalDate } from './formats.ts';
+
+export { isDateRange, isDuration, isLocalDate, parseDateRange } from './formats.ts';
+
+export type SchemaName =
+  | 'Snowflake'
+  | 'LocalDate'
+  | 'DateRange'
+  | 'Duration'
+  | 'TeamList'
+  | 'Label'
+  | 'Redacted'
+  | 'Resource'
+  | 'RoleAssociation'
+  | 'TeamAssignation'
+  | 'ActivityRatePeriod'
+  | 'ActivityRatePattern'
+  | 'WorkRegime'
+  | 'ListEnvelope'
+  | 'AssignTeamWarning'
+  | 'ErrorBody'
+  | 'RoleAssociationList'
+  | 'TeamAssignationList'
+  | 'ActivityRatePeriodList'
+  | 'RevokeRolesRequest'
+  | 'AssignActivityRateRequest'
+  | 'AssignTeamRequest'
+  | 'ListRequest'
+  | 'ShowTeamsRequest'
+  | 'ShowActivityRatesRequest'
+  | 'ListRolesRequest'
+  | 'UnassignActivityRateRequest';
+
+const ajv = new Ajv({ strict: true, allErrors: true, allowUnionTypes: true });
+ajv.addFormat('local-date', { type: 'string', validate: isLocalDate });
+ajv.addFormat('date-range', { type: 'string', validate: isDateRange });
+ajv.addFormat('iso-duration', { type: 'string', validate: isDuration });
+ajv.addSchema({ $id: 'directory', definitions: DEFINITIONS });
+
+const compiled = new Map<SchemaName, ValidateFunction>();
+
+function validatorOf(name: SchemaName): ValidateFunction {
+  let fn = compiled.get(name);
+  if (!fn) {
+    fn = ajv.getSchema(`directory#/definitions/${name}`);
+    if (!fn) throw new Error(`unknown schema ${name}`);
+    compiled.set(name, fn);
+  }
+  return fn;
+}
+
+export function schemaOf(name: SchemaName): object {
+  const schema = DEFINITIONS[name];
+  if (!schema) throw new Error(`unknown schema ${name}`);
+  return schema;
+}
+
+/** Violations of a §2 schema, one per ajv error, with paths in JS notation. */
+export function validateSchema(name: SchemaName, value: unknown, where = 'response.body'): Violation[] {
+  const fn = validatorOf(name);
+  if (fn(value)) return [];
+  return pruneAnyOf(fn.errors ?? []).map((e) => ({
+    where: where + jsPath(e.instancePath),
+    message: e.message?.startsWith('must') ? e.message : `must ${e.message ?? 'match the schema'}`,
+    expected: `${name}: ${e.keyword}${Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`,
+    actual: truncate(valueAt(value, e.instancePath)),
+  }));
+}
+
+/** anyOf reports every branch; keep the summary error unless it is the only one at its path. */
+function pruneAnyOf(errors: ErrorObject[]): ErrorObject[] {
+  const anyOfPaths = new Set(errors.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
+  return errors.filter((e) => e.keyword === 'anyOf' || !anyOfPaths.has(e.instancePath));
+}
+
+function jsPath(pointer: string): string {
+  return pointer
+    .split('/')
+    .slice(1)
+    .map((p) => p.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`))
+    .join('');
+}
+
+function valueAt(root: unknown, pointer: string): unknown {
+  let v: unknown = root;
+  for (const p of pointer.split('/').slice(1)) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[p.replace(/~1/g, '/').replace(/~0/g, '~')];
+  }
+  return v;
+}
+
+function truncate(v: unknown): unknown {
+  const text = JSON.stringify(v);
+  if (text === undefined || text.length <= 300) return v;
+  return `${text.slice(0, 300)}…`;
+}

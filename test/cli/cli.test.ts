@@ -1,0 +1,86 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { main } from '../../src/cli/main.ts';
+
+interface Captured {
+  code: number;
+  out: string;
+  err: string;
+}
+
+async function cli(args: string[]): Promise<Captured> {
+  let out = '';
+  let err = '';
+  const code = await main(args, { out: (l) => (out += `${l}\n`), err: (l) => (err += `${l}\n`) });
+  return { code, out, err };
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'dc-cli-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('CLI', () => {
+  test('--help for every command exits 0', async () => {
+    for (const args of [['--help'], ['run', '--help'], ['serve', '--help'], ['rules', '--help']]) {
+      const r = await cli(args);
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.out).toMatch(/directory-conformance/);
+    }
+  });
+
+  test('usage mistakes exit 2 with a clear message', async () => {
+    expect((await cli(['nope'])).code).toBe(2);
+    const badFlag = await cli(['run', '--no-such-flag']);
+    expect(badFlag.code).toBe(2);
+    expect(badFlag.err).toMatch(/no-such-flag/);
+    const noProfile = await cli(['run', '--base-url', 'http://127.0.0.1:9']);
+    expect(noProfile.code).toBe(2);
+    expect(noProfile.err).toMatch(/--profile/);
+    expect((await cli(['run', '--level', 'SHOULD'])).code).toBe(2);
+    expect((await cli(['run', '--rule', 'no.such.rule'])).code).toBe(2);
+  });
+
+  test('an unreachable target exits 2, never 0', async () => {
+    const r = await cli(['run', '--base-url', 'http://127.0.0.1:9', '--profile', 'fixtures/example-profile.json', '--api-key', 'k-0123456789', '--timeout', '500', '--reports', dir]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/cannot be reached/);
+    expect(r.out + r.err).not.toContain('k-0123456789');
+  });
+
+  test('rules lists the catalogue', async () => {
+    const r = await cli(['rules', '--section', '4.9']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/pagination\.exact-multiple-empty-page/);
+    expect(r.out).not.toMatch(/revoke-roles\./);
+  });
+
+  test('run against the embedded server writes the three reports and exits 0', async () => {
+    const r = await cli(['run', '--section', '4.9', '--reports', dir, '--seed', '7', '--num-runs', '3', '--quiet']);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/CONFORMANT/);
+    const results = JSON.parse(await readFile(join(dir, 'results.json'), 'utf8')) as { results: Array<{ ruleId: string; verdict: string }> };
+    expect(results.results.some((x) => x.ruleId === 'pagination.exact-multiple-empty-page' && x.verdict === 'PASS')).toBe(true);
+    expect(await readFile(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuites/);
+    expect(await readFile(join(dir, 'index.html'), 'utf8')).toMatch(/<html/i);
+  });
+
+  test('a server with a fault exits 1 and names the rule', async () => {
+    const r = await cli(['run', '--rule', 'pagination.exact-multiple-empty-page', '--fault', 'pagination-no-trailing-empty-page', '--reports', dir, '--quiet']);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/FAIL pagination\.exact-multiple-empty-page/);
+  });
+
+  test('--dry-run sends nothing and lists the plan', async () => {
+    const r = await cli(['run', '--dry-run', '--section', '4.1']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/revoke-roles\.star-to-explicit-enabled/);
+    expect(r.out).toMatch(/nothing is sent/);
+  });
+});

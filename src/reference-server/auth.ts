@@ -1,0 +1,35 @@
+/**
+ * §5: `Authorization: Bearer <key>`, or Basic (the interface description
+ * declares it) with the key as the password. Two keys per instance: a full
+ * one and a restricted, read-only one that sees Redacted values.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Caller } from './operation.ts';
+
+export class ApiKeys {
+  readonly full = `dcfull_${randomBytes(18).toString('base64url')}`;
+  readonly restricted = `dcrestricted_${randomBytes(18).toString('base64url')}`;
+
+  /** The caller a header authenticates, or undefined. */
+  callerOf(header: string | undefined): Caller | undefined {
+    if (!header) return undefined;
+    const [scheme, value = ''] = header.trim().split(/\s+/, 2);
+    let key: string | undefined;
+    if (scheme?.toLowerCase() === 'bearer') key = value;
+    if (scheme?.toLowerCase() === 'basic') {
+      const decoded = Buffer.from(value, 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      key = colon >= 0 ? decoded.slice(colon + 1) : undefined;
+    }
+    if (key === undefined) return undefined;
+    if (same(key, this.full)) return 'full';
+    if (same(key, this.restricted)) return 'restricted';
+    return undefined;
+  }
+}
+
+function same(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

@@ -1,0 +1,123 @@
+/**
+ * The HTTP layer: routing, authentication, Service-Version, content type,
+ * body size and JSON parsing, then one operation. Any refusal is a 4xx JSON
+ * body `{ message, field }`; an unexpected exception is caught and answered
+ * with a 500 only when a named fault asks for one (the reference never does:
+ * its tests fuzz every operation).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { ApiKeys } from './auth.ts';
+import { ApiError } from './errors.ts';
+import type { Operation, OperationContext } from './operation.ts';
+import { list } from './operations/list.ts';
+import { assignActivityRate, showActivityRates, unassignActivityRate } from './operations/rates.ts';
+import { listRoles, revokeRoles } from './operations/roles.ts';
+import { assignTeam, showTeams } from './operations/teams.ts';
+import type { PageTokens } from './page-token.ts';
+import type { Store } from './store.ts';
+
+export const SUPPORTED_SERVICE_VERSIONS: readonly string[] = ['26.06.25'];
+export const MAX_BODY_BYTES = 1024 * 1024;
+const PREFIX = '/api/directory/';
+
+const OPERATIONS: Record<string, Operation> = {
+  'resources.list': list,
+  'resources.list-roles': listRoles,
+  'resources.revoke-roles': revokeRoles,
+  'resources.show-teams': showTeams,
+  'resources.assign-team': assignTeam,
+  'resources.show-activity-rates': showActivityRates,
+  'resources.assign-activity-rate': assignActivityRate,
+  'resources.unassign-activity-rate': unassignActivityRate,
+};
+
+export interface HttpDeps {
+  store: Store;
+  tokens: PageTokens;
+  keys: ApiKeys;
+  faults: ReadonlySet<string>;
+}
+
+function send(res: ServerResponse, status: number, body?: unknown): void {
+  if (res.headersSent) return;
+  if (body === undefined) {
+    res.writeHead(status);
+    res.end();
+    return;
+  }
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new ApiError(413, `request body exceeds ${MAX_BODY_BYTES} bytes`));
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, deps: HttpDeps): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  const name = url.pathname.startsWith(PREFIX) ? url.pathname.slice(PREFIX.length) : '';
+  const operation = OPERATIONS[name];
+  if (!operation) throw new ApiError(404, `unknown operation ${JSON.stringify(url.pathname)}; operations are POST ${PREFIX}<operation>`);
+  if (req.method !== 'POST') {
+    res.setHeader('allow', 'POST');
+    throw new ApiError(405, `method ${req.method ?? ''} not allowed: every operation is a POST`);
+  }
+  const header = req.headers.authorization;
+  let caller = deps.keys.callerOf(header);
+  if (!caller && !header && deps.faults.has('auth-anonymous-accepted')) caller = 'full';
+  if (!caller && /^bearer\s+\S/i.test(header ?? '') && deps.faults.has('auth-any-bearer-accepted')) caller = 'full';
+  if (!caller) {
+    res.setHeader('www-authenticate', 'Bearer, Basic');
+    throw new ApiError(401, header ? 'the credentials are not valid' : 'missing Authorization header (Bearer <API key>)', 'Authorization');
+  }
+  const version = req.headers['service-version'];
+  if (version !== undefined && !SUPPORTED_SERVICE_VERSIONS.includes(String(version))) {
+    throw new ApiError(400, `Service-Version ${JSON.stringify(version)} is not supported (supported: ${SUPPORTED_SERVICE_VERSIONS.join(', ')})`, 'Service-Version');
+  }
+  const contentType = String(req.headers['content-type'] ?? '');
+  if (!/^application\/json\s*(;|$)/i.test(contentType)) {
+    throw new ApiError(415, `Content-Type must be application/json, got ${JSON.stringify(contentType)}`, 'Content-Type');
+  }
+  const raw = await readBody(req);
+  let body: unknown;
+  try {
+    body = JSON.parse(raw.toString('utf8'));
+  } catch {
+    if (deps.faults.has('malformed-json-500')) throw new Error('unexpected token in JSON');
+    throw new ApiError(400, 'the request body is not valid JSON', 'body');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError(400, 'the request body must be a JSON object', 'body');
+  const ctx: OperationContext = { store: deps.store, tokens: deps.tokens, faults: deps.faults, caller };
+  const result = operation(body as Record<string, unknown>, ctx);
+  send(res, result.status, result.body);
+}
+
+export function createHttpServer(deps: HttpDeps): Server {
+  return createServer((req, res) => {
+    handle(req, res, deps).catch((error: unknown) => {
+      if (error instanceof ApiError) {
+        send(res, error.status, error.body ?? { message: error.message, ...(error.field ? { field: error.field } : {}) });
+      } else if (deps.faults.size > 0) {
+        send(res, 500, { message: 'internal server error' });
+      } else {
+        // The reference never answers 5xx: an unexpected exception is a bug, answered as a refusal.
+        send(res, 400, { message: `the request could not be processed: ${error instanceof Error ? error.message : String(error)}` });
+      }
+    });
+  });
+}

@@ -1,0 +1,88 @@
+/**
+ * The embedded reference server: follows docs/spec.md, the suite's default
+ * target and oracle. Every choice where the spec says "not shown" is
+ * written down in docs/reference-server.md.
+ */
+import type { AddressInfo } from 'node:net';
+import type { TargetProfile } from '../target/profile.ts';
+import { ApiKeys } from './auth.ts';
+import { FAULTS, isFaultName } from './faults.ts';
+import { generateDomain, type Domain } from './generate-domain.ts';
+import { createHttpServer } from './http-server.ts';
+import { PageTokens } from './page-token.ts';
+import { Store } from './store.ts';
+import { RESTRICTED_TEAM_FIELDS } from './operations/teams.ts';
+
+export { SUPPORTED_SERVICE_VERSIONS } from './http-server.ts';
+export { FAULTS, type Fault, type FaultName } from './faults.ts';
+
+export interface ReferenceServerOptions {
+  port?: number;
+  host?: string;
+  seed?: number;
+  /** Resources across all kinds (default 200). */
+  resources?: number;
+  /** Named faults from FAULTS; none for the reference. */
+  faults?: string[];
+}
+
+export interface ReferenceServer {
+  url: string;
+  apiKey: string;
+  restrictedApiKey: string;
+  profile: TargetProfile;
+  close(): Promise<void>;
+}
+
+export class UnknownFaultError extends Error {
+  readonly code = 'DC_ERR_UNKNOWN_FAULT';
+}
+
+export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
+  const faults = new Set(options.faults ?? []);
+  for (const f of faults) {
+    if (!isFaultName(f)) throw new UnknownFaultError(`unknown fault ${JSON.stringify(f)}; known faults: ${Object.keys(FAULTS).join(', ')}`);
+  }
+  const domain = generateDomain(options.seed ?? 1, options.resources ?? 200);
+  const keys = new ApiKeys();
+  const server = createHttpServer({ store: new Store(domain), tokens: new PageTokens(), keys, faults });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const { port, address } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+  return {
+    url: `http://${host}:${port}`,
+    apiKey: keys.full,
+    restrictedApiKey: keys.restricted,
+    profile: { ...profileOf(domain), restrictedApiKey: keys.restricted },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** What the suite needs to know about the generated directory. */
+export function profileOf(domain: Domain): TargetProfile {
+  const roleKinds = new Set(domain.kinds.filter((k) => k.supportsRoles).map((k) => k.id));
+  const roleResources = domain.resources.filter((r) => roleKinds.has(r.kindId));
+  const others = domain.resources.filter((r) => !roleKinds.has(r.kindId));
+  // Interleave employees and integrations; the first resources of each kind stay untouched for list checks.
+  const mutable = [...roleResources.filter((_, i) => i % 2 === 1).slice(0, 60), ...others.slice(-6)];
+  return {
+    name: 'embedded reference server',
+    kinds: domain.kinds.map((k) => ({ id: k.id, name: k.name, supportsRoles: k.supportsRoles, ...(k.definingRoleId ? { definingRoleId: k.definingRoleId } : {}) })),
+    roles: domain.roles.map((r) => ({ id: r.id, name: r.name, ...(r.definesKindId ? { definesKindId: r.definesKindId } : {}) })),
+    teams: domain.teams.map((t) => ({ id: t.id, name: t.name, enabled: t.enabled })),
+    workRegimeIds: domain.workRegimes.map((w) => w.id),
+    listKindId: domain.kinds[0]!.id,
+    sortAttribute: 'last_name',
+    mutableResources: mutable.map((r) => ({ id: r.id, kindId: r.kindId })),
+    allowRoleRevocation: true,
+    restrictedRedactedFields: [...RESTRICTED_TEAM_FIELDS, 'indemnity_enabled', 'compensation_enabled'],
+  };
+}

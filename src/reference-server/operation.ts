@@ -1,0 +1,23 @@
+import type { PageTokens } from './page-token.ts';
+import type { Store } from './store.ts';
+import type { Body } from './validate.ts';
+
+export type Caller = 'full' | 'restricted';
+
+export interface OperationContext {
+  store: Store;
+  tokens: PageTokens;
+  /** Named faults this instance runs with (empty for the reference). */
+  faults: ReadonlySet<string>;
+  caller: Caller;
+}
+
+export interface OperationResult {
+  status: number;
+  body?: unknown;
+}
+
+/** Validates everything first, then changes state synchronously: a request is atomic. */
+export type Operation = (body: Body, ctx: OperationContext) => OperationResult;
+
+export const REDACTED = Object.freeze({ redacted: 'forbidden' });

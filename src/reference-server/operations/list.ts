@@ -1,0 +1,210 @@
+/** §4.8 resources.list with the §4.9 pagination protocol. */
+import { ApiError, badRequest, notFound } from '../errors.ts';
+import { toDay, todayDay } from '../days.ts';
+import type { Resource } from '../model.ts';
+import type { Operation, OperationContext } from '../operation.ts';
+import { queryHash, type TokenPayload } from '../page-token.ts';
+import { positionAfter, sortKey, type OrderKey } from '../store.ts';
+import { array, boolean, localDate, object, optional, required, snowflake, snowflakes, string, type Body } from '../validate.ts';
+
+const MAX_LIMIT = 10_000;
+
+type Filter = { kind: 'ids'; ids: Set<string> } | { kind: 'text'; attribute: string; prefix: string };
+
+interface ListQuery {
+  kindId: string;
+  limit: number | null;
+  token: string | null;
+  filters: Filter[];
+  orders: OrderKey[];
+  attributes: string[];
+  withTeams: boolean;
+  withRelations: boolean;
+  withTotalCount: boolean;
+  approximate: boolean;
+  atDay: number;
+  /** What a token is bound to. */
+  rawFilters: unknown;
+  rawOrders: unknown;
+}
+
+function readFilters(value: unknown): Filter[] {
+  return array(value, 'filters').map((f, i) => {
+    const field = `filters[${i}]`;
+    const filter = object(f, field);
+    const key = required(filter, 'key', string);
+    if (key === 'resource.ids') return { kind: 'ids', ids: new Set(required(filter, 'value', (v) => snowflakes(v, `${field}.value`))) };
+    if (key === 'resource.text') {
+      const value = object(filter.value, `${field}.value`);
+      const operator = required(value, 'operator', (v) => string(v, `${field}.value.operator`));
+      if (operator !== 'starts_with') throw badRequest(`${field}.value.operator`, `unsupported operator ${JSON.stringify(operator)} (supported: starts_with)`);
+      return {
+        kind: 'text',
+        attribute: required(value, 'attribute', (v) => string(v, `${field}.value.attribute`)),
+        prefix: required(value, 'value', (v) => string(v, `${field}.value.value`)),
+      };
+    }
+    throw badRequest(`${field}.key`, `unsupported filter key ${JSON.stringify(key)} (supported: resource.ids, resource.text)`);
+  });
+}
+
+function readOrders(value: unknown): OrderKey[] {
+  return array(value, 'orders').map((o, i) => {
+    const field = `orders[${i}]`;
+    const order = object(o, field);
+    const key = required(order, 'key', (v) => string(v, `${field}.key`));
+    if (key !== 'resource.attribute') throw badRequest(`${field}.key`, `unsupported order key ${JSON.stringify(key)} (supported: resource.attribute)`);
+    const direction = required(order, 'direction', (v) => string(v, `${field}.direction`));
+    if (direction !== 'asc' && direction !== 'desc') throw badRequest(`${field}.direction`, 'must be "asc" or "desc"');
+    return { attribute: required(order, 'attribute', (v) => string(v, `${field}.attribute`)), descending: direction === 'desc' };
+  });
+}
+
+function readQuery(body: Body, ctx: OperationContext): ListQuery {
+  const faults = ctx.faults;
+  const kindId = faults.has('list-kind-id-optional') && body.kind_id === undefined ? '' : required(body, 'kind_id', snowflake);
+  if (kindId && !ctx.store.kindsById.has(kindId)) throw notFound('kind_id', `unknown kind ${kindId}`);
+  let limit: number | null = null;
+  let token: string | null = null;
+  if (body.pagination !== undefined) {
+    const p = object(body.pagination, 'pagination');
+    if (!('limit' in p)) throw badRequest('pagination.limit', 'is required (null for the whole collection)');
+    if (!('next_token' in p)) throw badRequest('pagination.next_token', 'is required (null for the first page)');
+    if (p.limit !== null) {
+      if (typeof p.limit !== 'number' || !Number.isInteger(p.limit) || p.limit < 1 || p.limit > MAX_LIMIT) {
+        throw badRequest('pagination.limit', `must be null or an integer from 1 to ${MAX_LIMIT}`);
+      }
+      limit = p.limit;
+    }
+    if (p.next_token !== null) token = string(p.next_token, 'pagination.next_token');
+  }
+  const countingMode = optional(body, 'counting_mode', string);
+  if (countingMode !== undefined && countingMode !== 'strict' && countingMode !== 'approximate') {
+    throw badRequest('counting_mode', 'must be "strict" or "approximate"');
+  }
+  const withRelations = body.with_relations === null ? false : (optional(body, 'with_relations', boolean) ?? false);
+  return {
+    kindId,
+    limit,
+    token,
+    filters: body.filters === undefined ? [] : readFilters(body.filters),
+    orders: body.orders === undefined ? [] : readOrders(body.orders),
+    attributes: body.attributes === undefined ? [] : array(body.attributes, 'attributes').map((a, i) => string(a, `attributes[${i}]`)),
+    withTeams: optional(body, 'with_teams', boolean) ?? false,
+    withRelations,
+    withTotalCount: optional(body, 'with_total_count', boolean) ?? false,
+    approximate: countingMode === 'approximate',
+    atDay: body.at_date === undefined ? todayDay() : toDay(localDate(body.at_date, 'at_date')),
+    rawFilters: body.filters ?? [],
+    rawOrders: body.orders ?? [],
+  };
+}
+
+function invalidToken(ctx: OperationContext, why: string): ApiError {
+  return new ApiError(422, `pagination.next_token: the next_token is invalid (${why})`, 'pagination.next_token', ctx.faults.has('pagination-422-without-message') ? {} : undefined);
+}
+
+function collection(q: ListQuery, ctx: OperationContext): Resource[] {
+  const { store, faults } = ctx;
+  let base = q.kindId ? store.orderedResources(q.kindId, q.orders) : [...store.resourcesById.values()];
+  if (faults.has('list-orders-descending') && q.orders.length > 0) base = [...base].reverse();
+  if (faults.has('list-includes-other-kinds') && q.kindId) {
+    const foreign = ctx.store.domain.resources.find((r) => r.kindId !== q.kindId);
+    if (foreign) base = [foreign, ...base];
+  }
+  const filters = faults.has('list-text-filter-ignored') ? q.filters.filter((f) => f.kind !== 'text') : q.filters;
+  if (filters.length === 0) return base;
+  return base.filter((r) =>
+    filters.every((f) => (f.kind === 'ids' ? f.ids.has(r.id) : (r.attributes[f.attribute] ?? '').startsWith(f.prefix))),
+  );
+}
+
+function boundTo(q: ListQuery, faults: ReadonlySet<string>): string {
+  return queryHash({
+    kind: q.kindId,
+    filters: faults.has('pagination-filters-change-accepted') ? null : q.rawFilters,
+    orders: faults.has('pagination-orders-change-accepted') ? null : q.rawOrders,
+  });
+}
+
+/** Where the page starts: 0 for the first page, after the token's keyset otherwise. */
+function startOf(q: ListQuery, items: Resource[], ctx: OperationContext): number {
+  if (q.token === null) return 0;
+  const { faults } = ctx;
+  if (faults.has('pagination-malformed-token-first-page') && /[^A-Za-z0-9+/=_.-]/.test(q.token)) return 0;
+  if (faults.has('pagination-offset-token')) {
+    try {
+      const parsed = JSON.parse(Buffer.from(q.token, 'base64').toString('utf8')) as { offset?: unknown; q?: unknown };
+      if (typeof parsed.offset !== 'number' || !Number.isInteger(parsed.offset) || parsed.offset < 0) throw new Error('no offset');
+      if (parsed.q !== undefined && parsed.q !== boundTo(q, faults)) throw invalidToken(ctx, 'it belongs to another query');
+      return parsed.offset;
+    } catch (e) {
+      if (e instanceof ApiError) throw e;
+      throw invalidToken(ctx, 'it is malformed');
+    }
+  }
+  const payload: TokenPayload | undefined = ctx.tokens.verify(q.token);
+  if (!payload) throw invalidToken(ctx, 'it is malformed or was not issued by this server');
+  if (payload.q !== boundTo(q, faults)) throw invalidToken(ctx, 'filters, orders or kind_id differ from the request that produced it');
+  const position = positionAfter(items, payload.last, q.orders);
+  if (faults.has('pagination-keyset-without-id') && q.orders.length > 0) {
+    // Skips every resource that ties with the last one on the sort values.
+    let p = position;
+    while (p < items.length && sortKey(items[p]!, q.orders).slice(0, -1).join('\u0000') === payload.last.slice(0, -1).join('\u0000')) p++;
+    return p;
+  }
+  return faults.has('pagination-repeats-last-item') && position > 0 ? position - 1 : position;
+}
+
+function nextTokenFor(q: ListQuery, items: Resource[], start: number, page: Resource[], ctx: OperationContext): string | null {
+  if (q.limit === null || page.length < q.limit || page.length === 0) return null;
+  const end = start + page.length;
+  if (ctx.faults.has('pagination-no-trailing-empty-page') && end >= items.length) return null;
+  if (ctx.faults.has('pagination-offset-token')) {
+    return Buffer.from(JSON.stringify({ offset: end, q: boundTo(q, ctx.faults) })).toString('base64');
+  }
+  return ctx.tokens.sign({ q: boundTo(q, ctx.faults), last: sortKey(page[page.length - 1]!, q.orders) });
+}
+
+function render(r: Resource, q: ListQuery, ctx: OperationContext): Record<string, unknown> {
+  const { faults } = ctx;
+  const attributes: Record<string, string> = {};
+  if (!faults.has('list-attributes-ignored')) {
+    for (const name of q.attributes) if (name in r.attributes) attributes[name] = r.attributes[name]!;
+  }
+  const out: Record<string, unknown> = {
+    id: r.id,
+    kind_id: r.kindId,
+    label: r.label,
+    short_label: r.shortLabel,
+    sort_label: r.sortLabel,
+    picture: { shape: 'round', initial: r.label.slice(0, 1).toUpperCase(), url: r.pictureUrl },
+    attributes,
+  };
+  if (faults.has('list-resource-without-picture')) delete out.picture;
+  if (q.withTeams && !faults.has('list-with-teams-ignored')) {
+    out.teams = ctx.store
+      .detailsOf(r)
+      .teams.filter((t) => t.span.start <= q.atDay && q.atDay <= t.span.end)
+      .map((t) => ({ id: t.teamId, head: t.head, name: ctx.store.teamsById.get(t.teamId)?.name ?? '' }));
+  }
+  if (q.withRelations && !faults.has('list-with-relations-ignored')) out.relations = ctx.store.detailsOf(r).relations;
+  return out;
+}
+
+export const list: Operation = (body, ctx) => {
+  const q = readQuery(body, ctx);
+  const items = collection(q, ctx);
+  const start = startOf(q, items, ctx);
+  const limit = q.limit === null && ctx.faults.has('pagination-limit-null-pages') ? 5 : q.limit;
+  const page = items.slice(start, limit === null ? undefined : start + limit);
+  const response: Record<string, unknown> = {
+    data: page.map((r) => render(r, q, ctx)),
+    next_token: nextTokenFor({ ...q, limit }, items, start, page, ctx),
+  };
+  if (q.withTotalCount || ctx.faults.has('list-total-count-always')) {
+    response.total_count = ctx.faults.has('list-total-count-of-page') ? page.length : items.length;
+    response.total_count_approximate = q.approximate;
+  }
+  return { status: 200, body: response };
+};

@@ -1,0 +1,113 @@
+/** §4.4 show-activity-rates, §4.2 assign-activity-rate, §4.7 unassign-activity-rate. */
+import { ApiError, badRequest, notFound } from '../errors.ts';
+import { formatSpan, overlaps, subtract, type Span } from '../days.ts';
+import { evenPattern } from '../generate-domain.ts';
+import { WEEKDAYS, type Pattern, type RatePeriod, type Resource } from '../model.ts';
+import { REDACTED, type Operation, type OperationContext } from '../operation.ts';
+import { array, boolean, dateRange, finiteNumber, object, optional, required, snowflake, string, type Body } from '../validate.ts';
+import { resourceOf } from './teams.ts';
+
+function renderPeriod(p: RatePeriod, ctx: OperationContext): Record<string, unknown> {
+  const regime = ctx.store.domain.workRegimes.find((w) => w.id === p.workRegimeId)!;
+  const restricted = ctx.caller === 'restricted';
+  const out: Record<string, unknown> = {
+    average_rate: Math.round(p.averageRate),
+    date_range: formatSpan(p.span),
+    activity_rate_patterns: p.patterns.map((x) => ({ ...x })),
+    work_regime: { ...regime, label: { ...regime.label } },
+    paid_hourly: p.paidHourly,
+    apprentice: p.apprentice,
+    trainee: p.trainee,
+    indemnity_enabled: restricted ? REDACTED : p.indemnityEnabled,
+    compensation_enabled: restricted ? REDACTED : p.compensationEnabled,
+  };
+  if (ctx.faults.has('show-rates-without-work-regime')) delete out.work_regime;
+  return out;
+}
+
+export const showActivityRates: Operation = (body, ctx) => {
+  const resource = resourceOf(body, ctx);
+  const span = optional(body, 'date_range', dateRange);
+  const periods = ctx.store
+    .detailsOf(resource)
+    .rates.filter((p) => !span || overlaps(p.span, span))
+    .map((p) => renderPeriod(p, ctx));
+  return { status: 200, body: periods };
+};
+
+function readPattern(value: unknown, field: string): Pattern {
+  const o = object(value, field);
+  return Object.fromEntries(
+    WEEKDAYS.map((d) => {
+      const n = required(o, d, (v) => finiteNumber(v, `${field}.${d}`));
+      if (n < 0 || n > 1000) throw badRequest(`${field}.${d}`, 'must be between 0 and 1000');
+      return [d, n];
+    }),
+  ) as Pattern;
+}
+
+function roleKindResource(body: Body, ctx: OperationContext): Resource {
+  const resource = resourceOf(body, ctx);
+  if (ctx.caller === 'restricted') throw new ApiError(403, 'this API key may not change activity rates');
+  return resource;
+}
+
+/** Takes `span` out of every period of the resource (trimming or splitting them). */
+function carve(periods: RatePeriod[], span: Span): RatePeriod[] {
+  return periods.flatMap((p) => subtract(p.span, span).map((piece) => ({ ...p, span: piece })));
+}
+
+export const assignActivityRate: Operation = (body, ctx) => {
+  const resource = roleKindResource(body, ctx);
+  const span = required(body, 'date_range', dateRange);
+  const averageRate = required(body, 'average_rate', finiteNumber);
+  if (averageRate < 0 || averageRate > 1000) throw badRequest('average_rate', 'must be between 0 and 1000');
+  const sector = ctx.store.domain.sectors.find((s) => s.id === resource.sectorId)!;
+  const regimeId = body.work_regime_id === null || body.work_regime_id === undefined ? sector.workRegimeId : snowflake(body.work_regime_id, 'work_regime_id');
+  const regime = ctx.store.domain.workRegimes.find((w) => w.id === regimeId);
+  if (!regime) throw notFound('work_regime_id', `unknown work regime ${regimeId}`);
+  const patterns =
+    body.activity_rate_patterns === undefined
+      ? [evenPattern(averageRate, regime.weekly_worked_days)]
+      : array(body.activity_rate_patterns, 'activity_rate_patterns').map((p, i) => readPattern(p, `activity_rate_patterns[${i}]`));
+  if (patterns.length === 0) throw badRequest('activity_rate_patterns', 'must hold at least one week');
+  const externalId = optional(body, 'external_id', string);
+  const defaults = ctx.store.domain.instanceDefaults;
+  const period: RatePeriod = {
+    span,
+    averageRate,
+    patterns,
+    workRegimeId: regimeId,
+    paidHourly: optional(body, 'paid_hourly', boolean) ?? false,
+    apprentice: optional(body, 'apprentice', boolean) ?? false,
+    trainee: optional(body, 'trainee', boolean) ?? false,
+    indemnityEnabled: optional(body, 'indemnity_enabled', boolean) ?? defaults.indemnityEnabled,
+    compensationEnabled: optional(body, 'compensation_enabled', boolean) ?? defaults.compensationEnabled,
+    ...(externalId !== undefined ? { externalId } : {}),
+  };
+  const details = ctx.store.detailsOf(resource);
+  const remaining = ctx.faults.has('activity-rate-overlap') ? details.rates : carve(details.rates, span);
+  if (externalId !== undefined && !ctx.faults.has('activity-rate-external-id-not-unique')) {
+    // Generated contracts are named C-<resource id>-<n>: build that resource's state before comparing.
+    const owner = /^C-(\d+)-\d+$/.exec(externalId)?.[1];
+    const ownerResource = owner ? ctx.store.resourcesById.get(owner) : undefined;
+    if (ownerResource) ctx.store.detailsOf(ownerResource);
+    for (const [id, other] of ctx.store.materialisedDetails()) {
+      const survivors = id === resource.id ? remaining : other.rates;
+      if (survivors.some((p) => p.externalId === externalId)) {
+        throw new ApiError(409, `external_id: ${JSON.stringify(externalId)} is already the external reference of another contract`, 'external_id');
+      }
+    }
+  }
+  details.rates = [...remaining, period].sort((a, b) => a.span.start - b.span.start);
+  if (ctx.faults.has('activity-rate-assign-200')) return { status: 200, body: { status: 'assigned' } };
+  return { status: 204 };
+};
+
+export const unassignActivityRate: Operation = (body, ctx) => {
+  const resource = roleKindResource(body, ctx);
+  const span = required(body, 'date_range', dateRange);
+  const details = ctx.store.detailsOf(resource);
+  if (!ctx.faults.has('activity-rate-unassign-noop')) details.rates = carve(details.rates, span);
+  return { status: 204 };
+};

@@ -1,0 +1,103 @@
+/** §4.6 resources.list-roles and §4.1 resources.revoke-roles. */
+import { ApiError, badRequest, notFound, unprocessable } from '../errors.ts';
+import type { RoleHolding } from '../model.ts';
+import type { Operation, OperationContext } from '../operation.ts';
+import { optional, required, snowflakes, type Body } from '../validate.ts';
+
+function renderTeams(teams: RoleHolding['teams'], ctx: OperationContext): unknown {
+  if (teams !== '*' && ctx.faults.has('list-roles-team-ids-as-string')) return teams.join(',');
+  return teams === '*' ? '*' : [...teams];
+}
+
+export const listRoles: Operation = (body, ctx) => {
+  const resourceIds = optional(body, 'resource_ids', snowflakes);
+  const roleIds = optional(body, 'role_ids', snowflakes);
+  const roleFilter = roleIds && !ctx.faults.has('list-roles-ignores-role-filter') ? new Set(roleIds) : undefined;
+  const resources = resourceIds
+    ? resourceIds.map((id) => ctx.store.resourcesById.get(id)).filter((r) => r !== undefined)
+    : ctx.store.domain.resources;
+  const out: unknown[] = [];
+  for (const resource of resources) {
+    if (!ctx.store.kindsById.get(resource.kindId)?.supportsRoles) continue;
+    for (const holding of ctx.store.detailsOf(resource).roles) {
+      if (roleFilter && !roleFilter.has(holding.roleId)) continue;
+      if (ctx.caller === 'restricted' && ctx.store.rolesById.get(holding.roleId)?.hiddenFromRestricted) continue;
+      out.push({ resource_id: resource.id, role_id: holding.roleId, is_assigned: true, team_ids: renderTeams(holding.teams, ctx) });
+    }
+  }
+  if (ctx.faults.has('list-roles-envelope')) return { status: 200, body: { data: out, next_token: null } };
+  return { status: 200, body: out };
+};
+
+function readTeamIds(body: Body, ctx: OperationContext): '*' | string[] | undefined {
+  if (body.team_ids === undefined) return undefined;
+  if (body.team_ids === '*') return '*';
+  const ids = snowflakes(body.team_ids, 'team_ids');
+  if (ids.length === 0) {
+    if (ctx.faults.has('revoke-empty-team-ids-as-star')) return '*';
+    throw unprocessable('team_ids', 'must not be empty: omit it to remove the role, or send "*" to revoke every team');
+  }
+  for (const id of ids) if (!ctx.store.teamsById.has(id)) throw notFound('team_ids', `unknown team ${id}`);
+  return ids;
+}
+
+/** The holding after revoking `revoked` from it; undefined means the role is gone. */
+function narrowed(holding: RoleHolding, revoked: '*' | string[] | undefined, ctx: OperationContext): RoleHolding | undefined {
+  const { faults } = ctx;
+  if (revoked === undefined) return faults.has('revoke-omitted-team-ids-as-star') ? { ...holding, teams: [] } : undefined;
+  if (revoked === '*') return faults.has('revoke-star-removes-role') ? undefined : { ...holding, teams: [] };
+  const gone = new Set(revoked);
+  let remaining: string[];
+  if (holding.teams === '*') {
+    const source = faults.has('revoke-star-list-includes-disabled') ? ctx.store.domain.teams.map((t) => t.id) : ctx.store.enabledTeamIds();
+    remaining = source.filter((t) => !gone.has(t));
+  } else {
+    const held = holding.teams;
+    if (!held.some((t) => gone.has(t))) {
+      return faults.has('revoke-absent-team-clears-list') ? { ...holding, teams: [] } : holding;
+    }
+    remaining = faults.has('revoke-narrow-drops-all') ? [] : held.filter((t) => !gone.has(t));
+  }
+  if (remaining.length === 0 && faults.has('revoke-last-teams-removes-role')) return undefined;
+  return { ...holding, teams: remaining };
+}
+
+export const revokeRoles: Operation = (body, ctx) => {
+  const resourceIds = required(body, 'resource_ids', snowflakes);
+  const roleIds = required(body, 'role_ids', snowflakes);
+  if (resourceIds.length === 0) throw badRequest('resource_ids', 'must not be empty');
+  if (roleIds.length === 0) throw badRequest('role_ids', 'must not be empty');
+  const teamIds = readTeamIds(body, ctx);
+  if (ctx.caller === 'restricted') throw new ApiError(403, 'this API key may not revoke roles');
+  const resources = resourceIds.map((id) => {
+    const r = ctx.store.resourcesById.get(id);
+    if (!r) throw notFound('resource_ids', `unknown resource ${id}`);
+    return r;
+  });
+  for (const id of roleIds) if (!ctx.store.rolesById.has(id)) throw notFound('role_ids', `unknown role ${id}`);
+  for (const r of resources) {
+    const kind = ctx.store.kindsById.get(r.kindId)!;
+    if (!kind.supportsRoles) {
+      if (ctx.faults.has('revoke-non-role-kind-500')) throw new Error('resource kind has no role table');
+      throw unprocessable('resource_ids', `resource ${r.id} is a ${kind.name}, a kind that does not support roles`);
+    }
+    if (teamIds === undefined && roleIds.includes(kind.definingRoleId!) && !ctx.faults.has('revoke-defining-role-removed')) {
+      throw unprocessable('role_ids', `role ${kind.definingRoleId} defines the kind of resource ${r.id}: only its teams can be revoked`);
+    }
+  }
+  // Everything is valid: apply all changes in one synchronous step.
+  for (const r of resources) {
+    const details = ctx.store.detailsOf(r);
+    const next: RoleHolding[] = [];
+    for (const holding of details.roles) {
+      if (!roleIds.includes(holding.roleId)) next.push(holding);
+      else {
+        const kept = narrowed(holding, teamIds, ctx);
+        if (kept) next.push(kept);
+      }
+    }
+    details.roles = next;
+  }
+  if (ctx.faults.has('revoke-returns-200')) return { status: 200, body: { status: 'revoked' } };
+  return { status: 204 };
+};

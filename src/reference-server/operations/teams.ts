@@ -1,0 +1,136 @@
+/** §4.5 resources.show-teams and §4.3 resources.assign-team. */
+import { ApiError, notFound } from '../errors.ts';
+import { formatSpan, overlaps, subtract, type Span } from '../days.ts';
+import type { Resource, TeamAssignation } from '../model.ts';
+import { REDACTED, type Operation, type OperationContext } from '../operation.ts';
+import { boolean, dateRange, optional, required, snowflake, snowflakes, string, type Body } from '../validate.ts';
+
+export function resourceOf(body: Body, ctx: OperationContext): Resource {
+  const id = required(body, 'resource_id', snowflake);
+  const r = ctx.store.resourcesById.get(id);
+  if (!r) throw notFound('resource_id', `unknown resource ${id}`);
+  return r;
+}
+
+/** Fields the restricted key may not view (docs/reference-server.md). */
+export const RESTRICTED_TEAM_FIELDS = ['contract_number', 'external_id'] as const;
+
+function renderAssignation(a: TeamAssignation, ctx: OperationContext): Record<string, unknown> {
+  const restricted = ctx.caller === 'restricted';
+  const marker = ctx.faults.has('redaction-wrong-marker') ? { redacted: true } : REDACTED;
+  const out: Record<string, unknown> = {
+    team: { id: a.teamId, name: ctx.store.teamsById.get(a.teamId)?.name ?? '' },
+    head: ctx.faults.has('show-teams-head-as-string') ? String(a.head) : a.head,
+    date_range: formatSpan(a.span),
+    regrouping: a.regrouping,
+    contract_number: restricted ? marker : a.contractNumber,
+    external_id: restricted && !ctx.faults.has('redaction-leaks-external-id') ? marker : a.externalId,
+  };
+  return out;
+}
+
+export const showTeams: Operation = (body, ctx) => {
+  const resource = resourceOf(body, ctx);
+  const teamIds = optional(body, 'team_ids', snowflakes);
+  const head = optional(body, 'head', boolean);
+  const span = optional(body, 'date_range', (v, f) => {
+    if (ctx.faults.has('malformed-date-500') && typeof v === 'string' && /^\d{4}-02-3[01]/.test(v)) throw new Error('Invalid time value');
+    return dateRange(v, f);
+  });
+  const items = ctx.store
+    .detailsOf(resource)
+    .teams.filter((a) => !teamIds || ctx.faults.has('show-teams-team-filter-ignored') || teamIds.includes(a.teamId))
+    .filter((a) => head === undefined || ctx.faults.has('show-teams-head-filter-ignored') || a.head === head)
+    .filter((a) => !span || overlaps(a.span, span))
+    .sort((a, b) => a.span.start - b.span.start || (a.teamId < b.teamId ? -1 : 1))
+    .map((a) => renderAssignation(a, ctx));
+  return { status: 200, body: items };
+};
+
+interface Plan {
+  modifications: Array<{ team_id: string; head: boolean; date_range: string; new_date_range: string }>;
+  deletions: Array<{ team_id: string; head: boolean; date_range: string }>;
+  next: TeamAssignation[];
+}
+
+/**
+ * An assignation of the same team and role that starts on the same day is
+ * updated to the new range (extended or shortened); one that overlaps or
+ * touches it is merged (extended). Otherwise a resource has at most one head
+ * team on any day and one assignation per team on any day: the new one trims
+ * (modification) or removes (deletion) those it conflicts with.
+ */
+function plan(existing: TeamAssignation[], incoming: TeamAssignation): Plan {
+  const modifications: Plan['modifications'] = [];
+  const deletions: Plan['deletions'] = [];
+  const next: TeamAssignation[] = [];
+  const merged = { ...incoming, span: { ...incoming.span } };
+  for (const a of existing) {
+    const sameTeam = a.teamId === incoming.teamId;
+    if (sameTeam && a.head === incoming.head) {
+      if (a.span.start === incoming.span.start) continue;
+      const touches = a.span.start <= incoming.span.end + 1 && incoming.span.start <= a.span.end + 1;
+      if (touches) {
+        merged.span = { start: Math.min(merged.span.start, a.span.start), end: Math.max(merged.span.end, a.span.end) };
+        continue;
+      }
+    }
+    const conflicts = overlaps(a.span, incoming.span) && (sameTeam || (a.head && incoming.head));
+    if (!conflicts) {
+      next.push(a);
+      continue;
+    }
+    const pieces = subtract(a.span, incoming.span);
+    if (pieces.length === 0) deletions.push({ team_id: a.teamId, head: a.head, date_range: formatSpan(a.span) });
+    for (const piece of pieces) {
+      modifications.push({ team_id: a.teamId, head: a.head, date_range: formatSpan(a.span), new_date_range: formatSpan(piece) });
+      next.push({ ...a, span: piece });
+    }
+  }
+  next.push(merged);
+  next.sort((x, y) => x.span.start - y.span.start);
+  return { modifications, deletions, next };
+}
+
+export const assignTeam: Operation = (body, ctx) => {
+  const resource = resourceOf(body, ctx);
+  const teamId = required(body, 'team_id', snowflake);
+  const team = ctx.store.teamsById.get(teamId);
+  if (!team) throw notFound('team_id', `unknown team ${teamId}`);
+  const span: Span = required(body, 'date_range', dateRange);
+  const head = optional(body, 'head', boolean) ?? false;
+  const aware = optional(body, 'warning_aware', boolean) ?? false;
+  const regrouping = optional(body, 'regrouping', string);
+  const contractNumber = optional(body, 'contract_number', string);
+  const externalId = optional(body, 'external_id', string);
+  if (ctx.caller === 'restricted') throw new ApiError(403, 'this API key may not assign teams');
+  if (!team.enabled) throw new ApiError(422, `team_id: team ${teamId} is disabled`, 'team_id');
+  const details = ctx.store.detailsOf(resource);
+  const same = details.teams.find((a) => a.teamId === teamId && a.head === head && overlaps(a.span, span));
+  const incoming: TeamAssignation = {
+    teamId,
+    head,
+    span,
+    regrouping: regrouping ?? same?.regrouping ?? '',
+    contractNumber: contractNumber ?? same?.contractNumber ?? '',
+    externalId: externalId ?? same?.externalId ?? '',
+  };
+  const result = plan(details.teams, incoming);
+  const conflicting = result.modifications.length + result.deletions.length > 0;
+  if (conflicting && !aware && !ctx.faults.has('assign-team-aware-ignored')) {
+    if (ctx.faults.has('assign-team-warning-applied')) details.teams = result.next;
+    return { status: 409, body: warning(result) };
+  }
+  if (conflicting && ctx.faults.has('assign-team-aware-ignored')) return { status: 409, body: warning(result) };
+  details.teams = result.next;
+  return { status: 200, body: { resource_id: resource.id, team_id: teamId, head, date_range: formatSpan(span) } };
+};
+
+function warning(result: Plan): Record<string, unknown> {
+  return {
+    warning_type: 'assign-conflicting-resource-teams',
+    description: 'The assignment conflicts with existing team assignments of the resource; they would be modified or deleted.',
+    details: { modifications: result.modifications, deletions: result.deletions },
+    required_action: 'resend the request with warning_aware set to true to apply these changes',
+  };
+}

@@ -1,0 +1,59 @@
+/**
+ * Opaque, authenticated keyset cursors. A token carries the sort values of
+ * the last resource of its page (never an offset) and a hash of the query it
+ * belongs to (kind, filters, orders), signed with HMAC-SHA256 under a secret
+ * drawn when the server starts, so a token cannot be built by hand.
+ */
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+export interface TokenPayload {
+  /** Hash of kind_id, filters and orders. */
+  q: string;
+  /** Sort values of the last resource returned, ending with its id. */
+  last: string[];
+}
+
+export function queryHash(parts: unknown): string {
+  return createHash('sha256').update(canonicalJson(parts)).digest('base64url').slice(0, 22);
+}
+
+/** JSON with object keys sorted, so equal queries hash equally whatever the key order. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export class PageTokens {
+  private readonly secret = randomBytes(32);
+
+  sign(payload: TokenPayload): string {
+    const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+    return `${body}.${this.mac(body)}`;
+  }
+
+  /** The payload of a token this server signed, or undefined for anything else. */
+  verify(token: string): TokenPayload | undefined {
+    const dot = token.indexOf('.');
+    if (dot <= 0 || dot !== token.lastIndexOf('.')) return undefined;
+    const body = token.slice(0, dot);
+    const given = Buffer.from(token.slice(dot + 1), 'base64url');
+    const expected = Buffer.from(this.mac(body), 'base64url');
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
+    try {
+      const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as TokenPayload;
+      if (typeof payload.q !== 'string' || !Array.isArray(payload.last) || !payload.last.every((v) => typeof v === 'string')) return undefined;
+      return payload;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private mac(body: string): string {
+    return createHmac('sha256', this.secret).update(body).digest('base64url');
+  }
+}

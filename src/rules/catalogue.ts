@@ -9,8 +9,10 @@ import listRoles from '../../specs/list-roles.spec.ts';
 import revokeRoles from '../../specs/revoke-roles.spec.ts';
 import auth from '../../specs/auth.spec.ts';
 import errors from '../../specs/errors.spec.ts';
+import teams from '../../specs/teams.spec.ts';
+import activityRates from '../../specs/activity-rates.spec.ts';
 
-export const CATALOGUE: readonly RuleGroup[] = [pagination, list, listRoles, revokeRoles, auth, errors];
+export const CATALOGUE: readonly RuleGroup[] = [pagination, list, listRoles, revokeRoles, teams, activityRates, auth, errors];
 
 export function allRules(groups: readonly RuleGroup[] = CATALOGUE): Rule[] {
   return groups.flatMap((g) => g.rules);

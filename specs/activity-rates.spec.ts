@@ -118,7 +118,8 @@ export default defineRuleGroup({
           const shown = await showActivityRates(ctx.client, { resource_id: resourceId, date_range: body.date_range as string });
           const carrying = shown.filter((p) => covers(splitRange(p.date_range)!, range));
           const match = carrying.find(
-            (p) => p.average_rate === body.average_rate && p.trainee === true && p.paid_hourly === true && p.apprentice === false && p.work_regime.id === body.work_regime_id,
+            // "Shown as an integer": a rate may come back rounded.
+            (p) => Math.abs(p.average_rate - (body.average_rate as number)) <= 0.5 && p.trainee === true && p.paid_hourly === true && p.apprentice === false && p.work_regime.id === body.work_regime_id,
           );
           if (!match) {
             fail('show-activity-rates after assignment', 'must show a period covering the assigned range with the assigned average_rate, work regime and flags', { date_range: body.date_range, average_rate: body.average_rate, trainee: true, paid_hourly: true, apprentice: false }, shown);

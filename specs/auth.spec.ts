@@ -2,8 +2,9 @@
  * §5 Authentication and permissions, §2.1 Redacted value, §9 versioning.
  */
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
-import { expectRejected, expectSuccess, fail } from '../src/runner/expect.ts';
-import { listPage, precondition, showActivityRates, showTeams } from '../src/rules/operations.ts';
+import { expectRejected, expectSuccess, fail, failAll } from '../src/runner/expect.ts';
+import { validateSchema } from '../src/schemas/index.ts';
+import { listPage, precondition } from '../src/rules/operations.ts';
 import type { CheckContext } from '../src/rules/types.ts';
 import { listKindId } from '../src/target/profile.ts';
 
@@ -17,35 +18,24 @@ function listBody(ctx: CheckContext): Record<string, unknown> {
   return { kind_id: kind, pagination: { limit: 1, next_token: null } };
 }
 
+/** Some Redacted marker stands in place of the value (its exact shape is auth.redacted-marker-shape's business). */
 function isRedacted(v: unknown): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 1 && (v as Record<string, unknown>).redacted === 'forbidden';
+  return typeof v === 'object' && v !== null && !Array.isArray(v) && 'redacted' in v;
 }
 
 type Records = Record<string, unknown>[];
 
-/**
- * A profile resource with team assignations and activity rates, as the
- * restricted key sees them. With `validate`, the §2.4/§2.5 schemas are checked
- * (a redactable field is its plain type or exactly the Redacted value);
- * without, only the fields this rule is about are looked at.
- */
-async function resourceWithRecords(ctx: CheckContext, validate: boolean): Promise<{ id: string; teams: Records; rates: Records }> {
+/** A profile resource with team assignations and activity rates, as the restricted key sees them. */
+async function resourceWithRecords(ctx: CheckContext): Promise<{ id: string; teams: Records; rates: Records }> {
   const restricted = ctx.restricted!;
   for (const r of ctx.profile.mutableResources) {
     const body = { resource_id: r.id, date_range: WIDE };
-    let teams: Records;
-    let rates: Records;
-    if (validate) {
-      teams = (await showTeams(restricted, body, 'show-teams with the restricted key')) as unknown as Records;
-      rates = (await showActivityRates(restricted, body, 'show-activity-rates with the restricted key')) as unknown as Records;
-    } else {
-      const t = await restricted.post('resources.show-teams', body);
-      expectSuccess(t, 'show-teams with the restricted key', [200]);
-      const a = await restricted.post('resources.show-activity-rates', body);
-      expectSuccess(a, 'show-activity-rates with the restricted key', [200]);
-      teams = Array.isArray(t.json) ? (t.json as Records) : [];
-      rates = Array.isArray(a.json) ? (a.json as Records) : [];
-    }
+    const t = await restricted.post('resources.show-teams', body);
+    expectSuccess(t, 'show-teams with the restricted key', [200]);
+    const a = await restricted.post('resources.show-activity-rates', body);
+    expectSuccess(a, 'show-activity-rates with the restricted key', [200]);
+    const teams = Array.isArray(t.json) ? (t.json as Records) : [];
+    const rates = Array.isArray(a.json) ? (a.json as Records) : [];
     if (teams.length > 0 && rates.length > 0) return { id: r.id, teams, rates };
   }
   precondition(false, 'no profile resource has both team assignations and activity rates');
@@ -89,12 +79,14 @@ export default defineRuleGroup({
       level: 'MUST',
       needs: ['restrictedKey', 'roleKindResource'],
       async check(ctx) {
-        // showTeams / showActivityRates validate the §2.4/§2.5 schemas, where a
-        // redactable field is its plain type or exactly the Redacted value.
-        const { teams, rates } = await resourceWithRecords(ctx, true);
-        const markers = [...teams.flatMap((t) => TEAM_FIELDS.map((f) => t[f])), ...rates.flatMap((r) => RATE_FIELDS.map((f) => r[f]))].filter(
-          (v) => typeof v === 'object' && v !== null,
-        );
+        // A redactable field holds its plain value or exactly the Redacted value.
+        const { teams, rates } = await resourceWithRecords(ctx);
+        const fields = [
+          ...teams.flatMap((t, i) => TEAM_FIELDS.map((f) => ({ where: `show-teams[${i}].${f}`, value: t[f] }))),
+          ...rates.flatMap((r, i) => RATE_FIELDS.map((f) => ({ where: `show-activity-rates[${i}].${f}`, value: r[f] }))),
+        ];
+        const markers = fields.filter((f) => typeof f.value === 'object' && f.value !== null);
+        failAll(markers.flatMap((m) => validateSchema('Redacted', m.value, m.where)));
         ctx.observe('redacted markers seen by the restricted key', markers.length);
       },
     }),
@@ -107,7 +99,7 @@ export default defineRuleGroup({
       async check(ctx) {
         const fields = ctx.profile.restrictedRedactedFields ?? [];
         precondition(fields.length > 0, 'the target profile declares no field the restricted key may not view (restrictedRedactedFields)');
-        const { id, teams, rates } = await resourceWithRecords(ctx, false);
+        const { id, teams, rates } = await resourceWithRecords(ctx);
         teams.forEach((t, i) => {
           for (const f of TEAM_FIELDS.filter((x) => fields.includes(x))) {
             if (!isRedacted(t[f])) fail(`show-teams(${id})[${i}].${f}`, 'must be the Redacted value for a caller that may not view it', { redacted: 'forbidden' }, t[f]);

@@ -76,6 +76,9 @@ export default defineRuleGroup({
         const known = new Set(full.map(key));
         const extra = limited.filter((a) => !known.has(key(a)));
         if (extra.length > 0) fail('restricted response.body', 'must show a restricted caller no association beyond what a fully permitted caller sees', '(a subset)', extra.slice(0, 3));
+        const hidden = new Set(ctx.profile.restrictedHiddenRoleIds ?? []);
+        const leaked = limited.filter((a) => hidden.has(a.role_id));
+        if (leaked.length > 0) fail('restricted response.body', 'must not show associations of roles the restricted caller may not view (restrictedHiddenRoleIds)', '(none)', leaked.slice(0, 3));
         ctx.observe('associations seen by the restricted key vs the main key', { restricted: limited.length, main: full.length });
       },
     }),

@@ -198,8 +198,9 @@ export default defineRuleGroup({
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
-        const ids = (await firstPage(ctx, 7)).map((r) => r.id);
-        precondition(ids.length >= 5, 'the listed kind has fewer than 5 resources');
+        // Ids from further down the collection, so a page that ignores the filter shows it.
+        const ids = (await firstPage(ctx, 14)).map((r) => r.id).slice(7);
+        precondition(ids.length >= 5, 'the listed kind has fewer than 12 resources');
         const page = await listPage(ctx.client, body(ctx, {
           filters: [{ key: 'resource.ids', value: ids }],
           with_total_count: true,

@@ -23,6 +23,9 @@ export const FAULTS = {
   'pagination-malformed-token-first-page': { clause: '§4.9 rule 6', rule: 'pagination.malformed-token-422', description: 'A token with characters outside base64 is treated as null (first page) instead of 422.' },
   'pagination-limit-null-pages': { clause: '§4.9 limit', rule: 'pagination.limit-null-whole-collection', description: 'limit null still pages, 5 resources at a time.' },
   'pagination-keyset-without-id': { clause: '§4.9 rule 7', rule: 'pagination.stable-with-orders', description: 'With orders, the cursor keeps only the sort value: resources that tie with the last one are skipped.' },
+  'pagination-envelope-without-next-token': { clause: '§4.8 Response', rule: 'pagination.envelope', description: 'The last page omits next_token instead of sending null (the field is required).' },
+  'pagination-limit-exceeded': { clause: '§4.8 Response; §4.9', rule: 'pagination.limit-respected', description: 'Off by one: every page holds limit + 1 resources.' },
+  'list-ids-filter-ignored': { clause: '§4.8 Filter shapes', rule: 'list.ids-filter', description: 'The resource.ids filter is ignored.' },
   'pagination-422-without-message': { clause: '§7', rule: 'errors.message-present', description: 'The 422 for an invalid next_token has an empty JSON body.' },
   // §4.8 list
   'list-total-count-of-page': { clause: '§4.8 Response', rule: 'list.total-count-of-filtered-set', description: 'total_count counts the page, not the filtered set.' },
@@ -38,6 +41,7 @@ export const FAULTS = {
   // §4.6 list-roles
   'list-roles-envelope': { clause: '§4.6; §4.9 rule 8', rule: 'list-roles.plain-array', description: 'list-roles is wrapped in a pagination envelope.' },
   'list-roles-ignores-role-filter': { clause: '§4.6 Request body', rule: 'list-roles.filters-respected', description: 'role_ids is ignored.' },
+  'list-roles-restricted-sees-hidden': { clause: '§4.6; §5', rule: 'list-roles.restricted-sees-subset', description: 'The restricted key sees the associations of roles hidden from it.' },
   'list-roles-team-ids-as-string': { clause: '§2.3', rule: 'list-roles.association-shape', description: 'Explicit team lists are sent as a comma-joined string.' },
   // §4.1 revoke-roles
   'revoke-star-removes-role': { clause: '§4.1 rule 5', rule: 'revoke-roles.star-leaves-no-team', description: 'team_ids "*" removes the role entirely.' },
@@ -60,6 +64,7 @@ export const FAULTS = {
   'malformed-json-500': { clause: '§4', rule: 'errors.malformed-json-rejected', description: 'A body that is not JSON gets a 500.' },
   // §4.3 / §4.5 teams
   'assign-team-warning-applied': { clause: '§4.3', rule: 'assign-team.warning-changes-nothing', description: 'A conflict warning is returned but the assignment is applied anyway.' },
+  'assign-team-warning-wrong-type': { clause: '§4.3 Responses', rule: 'assign-team.warning-shape', description: 'The conflict warning has warning_type "conflict".' },
   'assign-team-aware-ignored': { clause: '§4.3', rule: 'assign-team.warning-aware-applies', description: 'warning_aware true still gets the warning and nothing is applied.' },
   'show-teams-head-filter-ignored': { clause: '§4.5', rule: 'show-teams.head-filter', description: 'The head filter of show-teams is ignored.' },
   'show-teams-team-filter-ignored': { clause: '§4.5', rule: 'show-teams.team-filter', description: 'The team_ids filter of show-teams is ignored.' },
@@ -67,6 +72,8 @@ export const FAULTS = {
   // §4.2 / §4.4 / §4.7 / §8 activity rates
   'activity-rate-overlap': { clause: '§4.2', rule: 'activity-rates.no-overlap', description: 'A new rate is added without trimming the periods it overlaps.' },
   'activity-rate-assign-200': { clause: '§4.2 Response', rule: 'activity-rates.assign-no-content', description: 'assign-activity-rate answers 200 with a body instead of 204.' },
+  'rates-average-rate-unrounded': { clause: '§2.5', rule: 'show-activity-rates.average-rate-integer', description: 'average_rate is shown with a fraction (x.25).' },
+  'rates-assign-ignores-flags': { clause: '§4.2; §4.4', rule: 'activity-rates.assigned-rate-shown', description: 'assign-activity-rate ignores trainee and paid_hourly.' },
   'activity-rate-unassign-noop': { clause: '§4.7', rule: 'activity-rates.unassign-removes-coverage', description: 'unassign-activity-rate answers 204 and changes nothing.' },
   'activity-rate-external-id-not-unique': { clause: '§8 Uniqueness', rule: 'activity-rates.external-id-unique', description: 'A contract external_id already used by another resource is accepted.' },
   'show-rates-without-work-regime': { clause: '§2.5', rule: 'show-activity-rates.response-shape', description: 'Activity rate periods lack work_regime.' },

@@ -84,5 +84,6 @@ export function profileOf(domain: Domain): TargetProfile {
     mutableResources: mutable.map((r) => ({ id: r.id, kindId: r.kindId })),
     allowRoleRevocation: true,
     restrictedRedactedFields: [...RESTRICTED_TEAM_FIELDS, 'indemnity_enabled', 'compensation_enabled'],
+    restrictedHiddenRoleIds: domain.roles.filter((r) => r.hiddenFromRestricted).map((r) => r.id),
   };
 }

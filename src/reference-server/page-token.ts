@@ -5,6 +5,7 @@
  * drawn when the server starts, so a token cannot be built by hand.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { canonicalJson } from '../util/canonical-json.ts';
 
 export interface TokenPayload {
   /** Hash of kind_id, filters and orders. */
@@ -15,17 +16,6 @@ export interface TokenPayload {
 
 export function queryHash(parts: unknown): string {
   return createHash('sha256').update(canonicalJson(parts)).digest('base64url').slice(0, 22);
-}
-
-/** JSON with object keys sorted, so equal queries hash equally whatever the key order. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 export class PageTokens {

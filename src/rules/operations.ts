@@ -76,12 +76,38 @@ export const OWNERS = {
   showActivityRates: 'show-activity-rates.response-shape',
   revoke: 'revoke-roles.no-content',
   paging: 'pagination.each-resource-once',
+  limit: 'pagination.limit-respected',
+  idsFilter: 'list.ids-filter',
 } as const;
+
+function idsFilterOf(body: ListBody): Set<string> | undefined {
+  for (const f of body.filters ?? []) {
+    const filter = f as { key?: unknown; value?: unknown };
+    if (filter.key === 'resource.ids' && Array.isArray(filter.value)) return new Set(filter.value as string[]);
+  }
+  return undefined;
+}
 
 export async function listPage(client: DirectoryClient, body: ListBody, step = 'resources.list'): Promise<ListPage> {
   const res = await client.post('resources.list', body);
   expectSuccess(res, step, [200], OWNERS.list);
-  return expectBody(res, 'ListEnvelope', `${step}: response.body`, OWNERS.list) as ListPage;
+  const page = expectBody(res, 'ListEnvelope', `${step}: response.body`, OWNERS.list) as ListPage;
+  const limit = body.pagination?.limit;
+  if (typeof limit === 'number' && page.data.length > limit) {
+    throw new ConformanceFailure(
+      [{ where: `${step}: response.body.data`, message: `must hold at most limit (${limit}) entries`, expected: `<= ${limit}`, actual: page.data.length }],
+      OWNERS.limit,
+    );
+  }
+  const ids = idsFilterOf(body);
+  const stray = ids ? page.data.filter((r) => !ids.has(r.id)) : [];
+  if (stray.length > 0) {
+    throw new ConformanceFailure(
+      [{ where: `${step}: response.body.data`, message: 'must hold only resources whose ids are in the resource.ids filter', expected: [...ids!], actual: stray.map((r) => r.id) }],
+      OWNERS.idsFilter,
+    );
+  }
+  return page;
 }
 
 export interface PageThroughOptions {

@@ -6,12 +6,13 @@
  */
 import type { DirectoryClient } from '../client/directory-client.ts';
 import { HarnessError } from '../client/errors.ts';
+import { canonicalJson } from '../util/canonical-json.ts';
 import { type ActivityRatePeriod, type TeamAssignation, showActivityRates, showTeams } from './operations.ts';
 
 export const WIDE_RANGE = '1900-01-01/2199-12-31';
 
 function canonical(items: unknown[]): string[] {
-  return items.map((i) => JSON.stringify(i, Object.keys(i as object).sort())).sort();
+  return items.map(canonicalJson).sort();
 }
 
 function difference(before: unknown[], after: unknown[]): string {

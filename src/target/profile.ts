@@ -57,6 +57,8 @@ export interface TargetProfile {
    * compensation_enabled (show-activity-rates).
    */
   restrictedRedactedFields?: string[];
+  /** Roles whose associations the restricted credential may not view in list-roles (§4.6, §5). */
+  restrictedHiddenRoleIds?: string[];
 }
 
 export function kindById(profile: TargetProfile, id: string): ProfileKind | undefined {

@@ -4,7 +4,7 @@ import { toDay, todayDay } from '../days.ts';
 import type { Resource } from '../model.ts';
 import type { Operation, OperationContext } from '../operation.ts';
 import { queryHash, type TokenPayload } from '../page-token.ts';
-import { positionAfter, sortKey, type OrderKey } from '../store.ts';
+import { compareKeys, positionAfter, sortKey, type OrderKey } from '../store.ts';
 import { array, boolean, localDate, object, optional, required, snowflake, snowflakes, string, type Body } from '../validate.ts';
 
 const MAX_LIMIT = 10_000;
@@ -106,17 +106,22 @@ function invalidToken(ctx: OperationContext, why: string): ApiError {
 
 function collection(q: ListQuery, ctx: OperationContext): Resource[] {
   const { store, faults } = ctx;
-  let base = q.kindId ? store.orderedResources(q.kindId, q.orders) : [...store.resourcesById.values()];
-  if (faults.has('list-orders-descending') && q.orders.length > 0) base = [...base].reverse();
+  const orders = faults.has('list-orders-descending') ? q.orders.map((o) => ({ ...o, descending: !o.descending })) : q.orders;
+  let base = q.kindId ? store.orderedResources(q.kindId, orders) : [...store.resourcesById.values()];
   if (faults.has('list-includes-other-kinds') && q.kindId) {
-    const foreign = ctx.store.domain.resources.find((r) => r.kindId !== q.kindId);
-    if (foreign) base = [foreign, ...base];
+    // Lists the kind together with the next kind, in one consistent order.
+    const other = store.domain.kinds.find((k) => k.id !== q.kindId)!;
+    base = [...base, ...store.orderedResources(other.id, orders)].sort((a, b) => compareKeys(sortKey(a, orders), sortKey(b, orders), orders));
   }
-  const filters = faults.has('list-text-filter-ignored') ? q.filters.filter((f) => f.kind !== 'text') : q.filters;
+  const filters = q.filters.filter((f) => !(f.kind === 'text' && faults.has('list-text-filter-ignored')) && !(f.kind === 'ids' && faults.has('list-ids-filter-ignored')));
   if (filters.length === 0) return base;
   return base.filter((r) =>
     filters.every((f) => (f.kind === 'ids' ? f.ids.has(r.id) : (r.attributes[f.attribute] ?? '').startsWith(f.prefix))),
   );
+}
+
+function effectiveOrders(q: ListQuery, faults: ReadonlySet<string>): OrderKey[] {
+  return faults.has('list-orders-descending') ? q.orders.map((o) => ({ ...o, descending: !o.descending })) : q.orders;
 }
 
 function boundTo(q: ListQuery, faults: ReadonlySet<string>): string {
@@ -146,7 +151,7 @@ function startOf(q: ListQuery, items: Resource[], ctx: OperationContext): number
   const payload: TokenPayload | undefined = ctx.tokens.verify(q.token);
   if (!payload) throw invalidToken(ctx, 'it is malformed or was not issued by this server');
   if (payload.q !== boundTo(q, faults)) throw invalidToken(ctx, 'filters, orders or kind_id differ from the request that produced it');
-  const position = positionAfter(items, payload.last, q.orders);
+  const position = positionAfter(items, payload.last, effectiveOrders(q, faults));
   if (faults.has('pagination-keyset-without-id') && q.orders.length > 0) {
     // Skips every resource that ties with the last one on the sort values.
     let p = position;
@@ -163,7 +168,7 @@ function nextTokenFor(q: ListQuery, items: Resource[], start: number, page: Reso
   if (ctx.faults.has('pagination-offset-token')) {
     return Buffer.from(JSON.stringify({ offset: end, q: boundTo(q, ctx.faults) })).toString('base64');
   }
-  return ctx.tokens.sign({ q: boundTo(q, ctx.faults), last: sortKey(page[page.length - 1]!, q.orders) });
+  return ctx.tokens.sign({ q: boundTo(q, ctx.faults), last: sortKey(page[page.length - 1]!, effectiveOrders(q, ctx.faults)) });
 }
 
 function render(r: Resource, q: ListQuery, ctx: OperationContext): Record<string, unknown> {
@@ -197,11 +202,13 @@ export const list: Operation = (body, ctx) => {
   const items = collection(q, ctx);
   const start = startOf(q, items, ctx);
   const limit = q.limit === null && ctx.faults.has('pagination-limit-null-pages') ? 5 : q.limit;
-  const page = items.slice(start, limit === null ? undefined : start + limit);
+  const size = limit !== null && ctx.faults.has('pagination-limit-exceeded') ? limit + 1 : limit;
+  const page = items.slice(start, size === null ? undefined : start + size);
   const response: Record<string, unknown> = {
     data: page.map((r) => render(r, q, ctx)),
     next_token: nextTokenFor({ ...q, limit }, items, start, page, ctx),
   };
+  if (response.next_token === null && ctx.faults.has('pagination-envelope-without-next-token')) delete response.next_token;
   if (q.withTotalCount || ctx.faults.has('list-total-count-always')) {
     response.total_count = ctx.faults.has('list-total-count-of-page') ? page.length : items.length;
     response.total_count_approximate = q.approximate;

@@ -21,7 +21,7 @@ export const listRoles: Operation = (body, ctx) => {
     if (!ctx.store.kindsById.get(resource.kindId)?.supportsRoles) continue;
     for (const holding of ctx.store.detailsOf(resource).roles) {
       if (roleFilter && !roleFilter.has(holding.roleId)) continue;
-      if (ctx.caller === 'restricted' && ctx.store.rolesById.get(holding.roleId)?.hiddenFromRestricted) continue;
+      if (ctx.caller === 'restricted' && ctx.store.rolesById.get(holding.roleId)?.hiddenFromRestricted && !ctx.faults.has('list-roles-restricted-sees-hidden')) continue;
       out.push({ resource_id: resource.id, role_id: holding.roleId, is_assigned: true, team_ids: renderTeams(holding.teams, ctx) });
     }
   }
@@ -44,8 +44,9 @@ function readTeamIds(body: Body, ctx: OperationContext): '*' | string[] | undefi
 /** The holding after revoking `revoked` from it; undefined means the role is gone. */
 function narrowed(holding: RoleHolding, revoked: '*' | string[] | undefined, ctx: OperationContext): RoleHolding | undefined {
   const { faults } = ctx;
+  const defining = ctx.store.rolesById.get(holding.roleId)?.definesKindId !== undefined;
   if (revoked === undefined) return faults.has('revoke-omitted-team-ids-as-star') ? { ...holding, teams: [] } : undefined;
-  if (revoked === '*') return faults.has('revoke-star-removes-role') ? undefined : { ...holding, teams: [] };
+  if (revoked === '*') return faults.has('revoke-star-removes-role') && !defining ? undefined : { ...holding, teams: [] };
   const gone = new Set(revoked);
   let remaining: string[];
   if (holding.teams === '*') {
@@ -58,7 +59,7 @@ function narrowed(holding: RoleHolding, revoked: '*' | string[] | undefined, ctx
     }
     remaining = faults.has('revoke-narrow-drops-all') ? [] : held.filter((t) => !gone.has(t));
   }
-  if (remaining.length === 0 && faults.has('revoke-last-teams-removes-role')) return undefined;
+  if (remaining.length === 0 && faults.has('revoke-last-teams-removes-role') && !defining) return undefined;
   return { ...holding, teams: remaining };
 }
 

@@ -30,7 +30,7 @@ describe('every fault is caught by the rule it breaks', () => {
 });
 
 test('every MUST rule of the catalogue has a fault that proves its check can fail', () => {
-  const faulted = new Set(Object.values(FAULTS).map((f) => f.rule));
+  const faulted = new Set<string>(Object.values(FAULTS).map((f) => f.rule));
   const unproven = allRules().filter((r) => r.level === 'MUST' && !faulted.has(r.id)).map((r) => r.id);
   expect(unproven).toEqual([]);
   expect(Object.keys(FAULTS).length).toBeGreaterThanOrEqual(40);

@@ -10,9 +10,10 @@ export function optional<T>(body: Body, field: string, read: (value: unknown, fi
   return body[field] === undefined ? undefined : read(body[field], field);
 }
 
-export function required<T>(body: Body, field: string, read: (value: unknown, field: string) => T): T {
-  if (body[field] === undefined || body[field] === null) throw badRequest(field, 'is required');
-  return read(body[field], field);
+/** `path` names the field in messages when it sits inside another object (e.g. `filters[0].key`). */
+export function required<T>(body: Body, field: string, read: (value: unknown, field: string) => T, path = field): T {
+  if (body[field] === undefined || body[field] === null) throw badRequest(path, 'is required');
+  return read(body[field], path);
 }
 
 export function snowflake(value: unknown, field: string): string {

@@ -32,16 +32,16 @@ function readFilters(value: unknown): Filter[] {
   return array(value, 'filters').map((f, i) => {
     const field = `filters[${i}]`;
     const filter = object(f, field);
-    const key = required(filter, 'key', string);
-    if (key === 'resource.ids') return { kind: 'ids', ids: new Set(required(filter, 'value', (v) => snowflakes(v, `${field}.value`))) };
+    const key = required(filter, 'key', string, `${field}.key`);
+    if (key === 'resource.ids') return { kind: 'ids', ids: new Set(required(filter, 'value', snowflakes, `${field}.value`)) };
     if (key === 'resource.text') {
       const value = object(filter.value, `${field}.value`);
-      const operator = required(value, 'operator', (v) => string(v, `${field}.value.operator`));
+      const operator = required(value, 'operator', string, `${field}.value.operator`);
       if (operator !== 'starts_with') throw badRequest(`${field}.value.operator`, `unsupported operator ${JSON.stringify(operator)} (supported: starts_with)`);
       return {
         kind: 'text',
-        attribute: required(value, 'attribute', (v) => string(v, `${field}.value.attribute`)),
-        prefix: required(value, 'value', (v) => string(v, `${field}.value.value`)),
+        attribute: required(value, 'attribute', string, `${field}.value.attribute`),
+        prefix: required(value, 'value', string, `${field}.value.value`),
       };
     }
     throw badRequest(`${field}.key`, `unsupported filter key ${JSON.stringify(key)} (supported: resource.ids, resource.text)`);
@@ -52,11 +52,11 @@ function readOrders(value: unknown): OrderKey[] {
   return array(value, 'orders').map((o, i) => {
     const field = `orders[${i}]`;
     const order = object(o, field);
-    const key = required(order, 'key', (v) => string(v, `${field}.key`));
+    const key = required(order, 'key', string, `${field}.key`);
     if (key !== 'resource.attribute') throw badRequest(`${field}.key`, `unsupported order key ${JSON.stringify(key)} (supported: resource.attribute)`);
-    const direction = required(order, 'direction', (v) => string(v, `${field}.direction`));
+    const direction = required(order, 'direction', string, `${field}.direction`);
     if (direction !== 'asc' && direction !== 'desc') throw badRequest(`${field}.direction`, 'must be "asc" or "desc"');
-    return { attribute: required(order, 'attribute', (v) => string(v, `${field}.attribute`)), descending: direction === 'desc' };
+    return { attribute: required(order, 'attribute', string, `${field}.attribute`), descending: direction === 'desc' };
   });
 }
 

@@ -39,7 +39,7 @@ function readPattern(value: unknown, field: string): Pattern {
   const o = object(value, field);
   return Object.fromEntries(
     WEEKDAYS.map((d) => {
-      const n = required(o, d, (v) => finiteNumber(v, `${field}.${d}`));
+      const n = required(o, d, finiteNumber, `${field}.${d}`);
       if (n < 0 || n > 1000) throw badRequest(`${field}.${d}`, 'must be between 0 and 1000');
       return [d, n];
     }),

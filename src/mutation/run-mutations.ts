@@ -6,6 +6,7 @@
  */
 import { startReferenceServer } from '../reference-server/index.ts';
 import { CATALOGUE } from '../rules/catalogue.ts';
+import { citedClauses } from '../rules/clauses.ts';
 import type { RuleGroup, RunResult } from '../rules/types.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules, type EngineOptions } from '../runner/run-rules.ts';
 
@@ -45,14 +46,28 @@ export async function runAgainstReference(faults: string[], groups: readonly Rul
   }
 }
 
+/**
+ * Rules are related when they cite a common clause (a property and the
+ * example rule of the same clause both catch its fault); any other MUST rule
+ * that fails is collateral: its check is too broad.
+ */
+function relatedTo(target: string, groups: readonly RuleGroup[]): (clause: string) => boolean {
+  const rule = groups.flatMap((g) => g.rules).find((r) => r.id === target);
+  const cited = new Set(rule ? citedClauses(rule.clause).filter((c) => c.includes(' rule ') || !rule.clause.includes(' rule ')) : []);
+  return (clause) => citedClauses(clause).some((c) => cited.has(c));
+}
+
 export async function runMutation(fault: FaultUnderTest, groups: readonly RuleGroup[] = CATALOGUE): Promise<MutationOutcome> {
   const started = performance.now();
   const run = await runAgainstReference([fault.name], groups);
   const verdicts = Object.fromEntries(run.results.map((r) => [r.ruleId, r.verdict]));
+  const related = relatedTo(fault.rule, groups);
   return {
     fault,
     caught: verdicts[fault.rule] === 'FAIL',
-    collateral: run.results.filter((r) => r.level === 'MUST' && r.verdict === 'FAIL' && r.ruleId !== fault.rule).map((r) => r.ruleId),
+    collateral: run.results
+      .filter((r) => r.level === 'MUST' && r.verdict === 'FAIL' && r.ruleId !== fault.rule && !related(r.clause))
+      .map((r) => r.ruleId),
     errors: run.results.filter((r) => r.verdict === 'ERROR').map((r) => `${r.ruleId}: ${r.reason ?? ''}`),
     durationMs: Math.round(performance.now() - started),
     verdicts,

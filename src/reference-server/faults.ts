@@ -25,6 +25,7 @@ export const FAULTS = {
   'pagination-keyset-without-id': { clause: '§4.9 rule 7', rule: 'pagination.stable-with-orders', description: 'With orders, the cursor keeps only the sort value: resources that tie with the last one are skipped.' },
   'pagination-envelope-without-next-token': { clause: '§4.8 Response', rule: 'pagination.envelope', description: 'The last page omits next_token instead of sending null (the field is required).' },
   'pagination-limit-exceeded': { clause: '§4.8 Response; §4.9', rule: 'pagination.limit-respected', description: 'Off by one: every page holds limit + 1 resources.' },
+  'pagination-invalid-limit-accepted': { clause: '§4.9 table', rule: 'errors.prop.invalid-limit-rejected', description: 'A limit that is not a positive integer (0, -3, "10") is served as limit null.' },
   'list-ids-filter-ignored': { clause: '§4.8 Filter shapes', rule: 'list.ids-filter', description: 'The resource.ids filter is ignored.' },
   'pagination-422-without-message': { clause: '§7', rule: 'errors.message-present', description: 'The 422 for an invalid next_token has an empty JSON body.' },
   // §4.8 list
@@ -51,6 +52,7 @@ export const FAULTS = {
   'revoke-empty-team-ids-as-star': { clause: '§4.1 rule 7', rule: 'revoke-roles.empty-team-ids-rejected', description: 'An empty team_ids is treated as "*" instead of rejected.' },
   'revoke-omitted-team-ids-as-star': { clause: '§4.1 rule 4', rule: 'revoke-roles.omitted-team-ids-removes-role', description: 'Omitted team_ids revokes every team but keeps the role.' },
   'revoke-absent-team-clears-list': { clause: '§4.1 rule 3', rule: 'revoke-roles.absent-role-no-change', description: 'Revoking a team the role does not have empties its team list.' },
+  'revoke-star-twice-removes-role': { clause: '§4.1 rule 3', rule: 'revoke-roles.prop.idempotent', description: 'Revoking "*" from a role already on no team removes the role: revoking twice differs from once.' },
   'revoke-returns-200': { clause: '§4.1 Response', rule: 'revoke-roles.no-content', description: 'revoke-roles answers 200 with a body instead of 204.' },
   'revoke-non-role-kind-500': { clause: '§4.1 rule 1', rule: 'revoke-roles.kind-must-support-roles', description: 'Revoking for a kind without roles crashes with a 500.' },
   'revoke-narrow-drops-all': { clause: '§4.1', rule: 'revoke-roles.narrows-explicit-list', description: 'Revoking one listed team drops every team.' },
@@ -61,6 +63,7 @@ export const FAULTS = {
   'redaction-wrong-marker': { clause: '§2.1 Redacted value', rule: 'auth.redacted-marker-shape', description: 'The Redacted marker of team assignations is {"redacted": true}.' },
   // §7 and request format
   'malformed-date-500': { clause: '§2.1 DateRange', rule: 'errors.invalid-date-range-rejected', description: 'show-teams crashes (500) on a date_range starting on 30 or 31 February.' },
+  'mutations-ignore-malformed-date-range': { clause: '§2.1 DateRange', rule: 'errors.prop.malformed-date-range-rejected', description: 'assign-team, assign-activity-rate and unassign-activity-rate answer success to a date_range that is not a DateRange, changing nothing.' },
   'malformed-json-500': { clause: '§4', rule: 'errors.malformed-json-rejected', description: 'A body that is not JSON gets a 500.' },
   // §4.3 / §4.5 teams
   'assign-team-warning-applied': { clause: '§4.3', rule: 'assign-team.warning-changes-nothing', description: 'A conflict warning is returned but the assignment is applied anyway.' },

@@ -8,6 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { ApiKeys } from './auth.ts';
 import { ApiError } from './errors.ts';
+import { parseSpan } from './days.ts';
 import type { Operation, OperationContext } from './operation.ts';
 import { list } from './operations/list.ts';
 import { assignActivityRate, showActivityRates, unassignActivityRate } from './operations/rates.ts';
@@ -19,6 +20,11 @@ import type { Store } from './store.ts';
 export const SUPPORTED_SERVICE_VERSIONS: readonly string[] = ['26.06.25'];
 export const MAX_BODY_BYTES = 1024 * 1024;
 const PREFIX = '/api/directory/';
+const MUTATIONS_WITH_RANGE = new Set(['resources.assign-team', 'resources.assign-activity-rate', 'resources.unassign-activity-rate']);
+
+function isDateRange(value: unknown): boolean {
+  return typeof value === 'string' && typeof parseSpan(value) !== 'string';
+}
 
 const OPERATIONS: Record<string, Operation> = {
   'resources.list': list,
@@ -103,6 +109,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: HttpDeps)
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError(400, 'the request body must be a JSON object', 'body');
   const ctx: OperationContext = { store: deps.store, tokens: deps.tokens, faults: deps.faults, caller };
+  if (deps.faults.has('mutations-ignore-malformed-date-range') && MUTATIONS_WITH_RANGE.has(name) && !isDateRange((body as { date_range?: unknown }).date_range)) {
+    send(res, name === 'resources.assign-team' ? 200 : 204, name === 'resources.assign-team' ? {} : undefined);
+    return;
+  }
   const result = operation(body as Record<string, unknown>, ctx);
   send(res, result.status, result.body);
 }

@@ -3,6 +3,7 @@
  * Adding a rule group means adding its import here (see CONTRIBUTING.md).
  */
 import type { Rule, RuleGroup } from './types.ts';
+import { citedClauses } from './clauses.ts';
 import pagination from '../../specs/pagination.spec.ts';
 import list from '../../specs/list.spec.ts';
 import listRoles from '../../specs/list-roles.spec.ts';
@@ -11,8 +12,23 @@ import auth from '../../specs/auth.spec.ts';
 import errors from '../../specs/errors.spec.ts';
 import teams from '../../specs/teams.spec.ts';
 import activityRates from '../../specs/activity-rates.spec.ts';
+import paginationProperties from '../../properties/pagination.properties.ts';
+import rolesAndRatesProperties from '../../properties/roles-and-rates.properties.ts';
+import invalidInputProperties from '../../properties/invalid-input.properties.ts';
 
-export const CATALOGUE: readonly RuleGroup[] = [pagination, list, listRoles, revokeRoles, teams, activityRates, auth, errors];
+export const CATALOGUE: readonly RuleGroup[] = [
+  pagination,
+  list,
+  listRoles,
+  revokeRoles,
+  teams,
+  activityRates,
+  auth,
+  errors,
+  paginationProperties,
+  rolesAndRatesProperties,
+  invalidInputProperties,
+];
 
 export function allRules(groups: readonly RuleGroup[] = CATALOGUE): Rule[] {
   return groups.flatMap((g) => g.rules);
@@ -32,12 +48,12 @@ export function selectRules(groups: readonly RuleGroup[], selection: Selection):
     !selection.rules?.length ||
     selection.rules.some((pattern) => (pattern.endsWith('*') ? id.startsWith(pattern.slice(0, -1)) : id === pattern));
   const sections = selection.sections?.map((s) => (s.startsWith('§') ? s : `§${s}`));
-  const sectionMatches = (g: RuleGroup, r: Rule): boolean =>
-    !sections?.length || sections.some((s) => g.section === s || r.clause.includes(s));
+  const sectionMatches = (r: Rule): boolean =>
+    !sections?.length || citedClauses(r.clause).some((c) => sections.some((s) => c === s || c.startsWith(`${s} `) || c.startsWith(`${s}.`)));
   return groups
     .map((g) => ({
       ...g,
-      rules: g.rules.filter((r) => idMatches(r.id) && sectionMatches(g, r) && (!selection.levels?.length || selection.levels.includes(r.level))),
+      rules: g.rules.filter((r) => idMatches(r.id) && sectionMatches(r) && (!selection.levels?.length || selection.levels.includes(r.level))),
     }))
     .filter((g) => g.rules.length > 0);
 }

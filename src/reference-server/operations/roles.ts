@@ -46,7 +46,10 @@ function narrowed(holding: RoleHolding, revoked: '*' | string[] | undefined, ctx
   const { faults } = ctx;
   const defining = ctx.store.rolesById.get(holding.roleId)?.definesKindId !== undefined;
   if (revoked === undefined) return faults.has('revoke-omitted-team-ids-as-star') ? { ...holding, teams: [] } : undefined;
-  if (revoked === '*') return faults.has('revoke-star-removes-role') && !defining ? undefined : { ...holding, teams: [] };
+  if (revoked === '*') {
+    if (faults.has('revoke-star-twice-removes-role') && !defining && Array.isArray(holding.teams) && holding.teams.length === 0) return undefined;
+    return faults.has('revoke-star-removes-role') && !defining ? undefined : { ...holding, teams: [] };
+  }
   const gone = new Set(revoked);
   let remaining: string[];
   if (holding.teams === '*') {

@@ -1,0 +1,50 @@
+/**
+ * The one way properties run against a target: fast-check with the run's
+ * seed, numRuns and path, so a failure replays with `--seed S --path P`.
+ * A departure is shrunk to a minimal counterexample; a harness fault (or a
+ * shared step that another rule owns) stops the exploration at once and is
+ * rethrown as it is, never shrunk and never reported as this rule's failure.
+ */
+import fc from 'fast-check';
+import { isHarnessError } from '../client/errors.ts';
+import { ConformanceFailure, isConformanceFailure } from '../runner/conformance-failure.ts';
+import type { CheckContext } from './types.ts';
+
+export async function checkProperty<T>(ctx: CheckContext, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>): Promise<void> {
+  let interruption: unknown;
+  const property = fc.asyncProperty(arbitrary, async (value) => {
+    if (interruption !== undefined) return;
+    try {
+      await predicate(value);
+    } catch (error) {
+      if (fc.PreconditionFailure.isFailure(error)) throw error;
+      const foreign = isConformanceFailure(error) && error.owner !== undefined && error.owner !== ctx.ruleId;
+      if (isHarnessError(error) || foreign || !isConformanceFailure(error)) {
+        interruption = error;
+        return;
+      }
+      throw error;
+    }
+  });
+  const path = ctx.options.path;
+  const details = await fc.check(property, {
+    seed: ctx.options.seed,
+    numRuns: ctx.options.numRuns,
+    ...(path ? { path, endOnFailure: true } : {}),
+  });
+  if (interruption !== undefined) throw interruption;
+  if (!details.failed) return;
+  const counterexample = details.counterexample ? fc.stringify(details.counterexample[0]) : undefined;
+  ctx.setReplay({
+    seed: details.seed,
+    ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}),
+    ...(counterexample !== undefined ? { counterexample } : {}),
+    numShrinks: details.numShrinks,
+    numRuns: ctx.options.numRuns,
+  });
+  const error = details.errorInstance;
+  const violations = isConformanceFailure(error)
+    ? error.violations.map((v) => ({ ...v, where: `counterexample ${counterexample ?? ''}: ${v.where}` }))
+    : [{ where: `counterexample ${counterexample ?? ''}`, message: 'must hold for every generated value', actual: String(error) }];
+  throw new ConformanceFailure(violations);
+}

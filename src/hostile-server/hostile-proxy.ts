@@ -118,7 +118,7 @@ export async function startHostileProxy(options: HostileOptions): Promise<Hostil
     const upstream = await request(`${options.upstream}${req.url ?? '/'}`, {
       method: 'POST',
       headers: forwardHeaders(req),
-      body,
+      body: restartOnOwnTokens(body),
     });
     let text = await upstream.body.text();
     let contentType = String(upstream.headers['content-type'] ?? 'application/json');
@@ -142,6 +142,11 @@ export async function startHostileProxy(options: HostileOptions): Promise<Hostil
         server.close(() => resolve());
       }),
   };
+}
+
+/** The proxy's own tokens lead back to the first page: the collection comes round again. */
+function restartOnOwnTokens(body: string): string {
+  return body.replace(/"next_token":"(?:cycle-[ab]|endless-\d+)"/, '"next_token":null');
 }
 
 /** Pages whose token never ends or comes back around. */

@@ -1,0 +1,91 @@
+/**
+ * Against servers that misbehave, the suite finishes in bounded time, never
+ * crashes, calls transport faults ERROR (never FAIL), names protocol
+ * departures in the rules they break, and keeps its reports valid.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { startHostileProxy, type HostileMode } from '../../src/hostile-server/hostile-proxy.ts';
+import { renderHtml } from '../../src/report/html.ts';
+import { renderJUnit } from '../../src/report/junit.ts';
+import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
+import { CATALOGUE } from '../../src/rules/catalogue.ts';
+import type { RunResult } from '../../src/rules/types.ts';
+import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
+import { xmlProblems } from '../helpers/xml.ts';
+
+let upstream: ReferenceServer;
+beforeAll(async () => {
+  upstream = await startReferenceServer({ resources: 80 });
+});
+afterAll(() => upstream.close());
+
+async function runThrough(mode: HostileMode): Promise<RunResult> {
+  const proxy = await startHostileProxy({ mode, upstream: upstream.url, every: 5, after: 60 });
+  try {
+    return await runRules([...CATALOGUE], { baseUrl: proxy.url, serviceVersion: '26.06.25', apiKey: upstream.apiKey, profile: upstream.profile }, {
+      ...DEFAULT_ENGINE_OPTIONS,
+      allowMutations: false,
+      numRuns: 3,
+      seed: 5,
+      requestTimeoutMs: 400,
+      ruleTimeoutMs: 8_000,
+      concurrency: 4,
+    });
+  } finally {
+    await proxy.close();
+  }
+}
+
+function verdictsOf(run: RunResult): Record<string, number> {
+  return run.summary.byVerdict;
+}
+
+function expectValidReports(run: RunResult): void {
+  expect(xmlProblems(renderJUnit(run))).toEqual([]);
+  expect(renderHtml(run)).toMatch(/<\/html>\s*$/);
+}
+
+describe('transport faults are ERRORs, never FAILs', () => {
+  for (const mode of ['hang', 'reset', 'dribble', 'huge-body'] as const) {
+    test(mode, async () => {
+      const run = await runThrough(mode);
+      expectValidReports(run);
+      expect(verdictsOf(run).FAIL, JSON.stringify(run.results.filter((r) => r.verdict === 'FAIL').map((r) => [r.ruleId, r.violations]))).toBe(0);
+      expect(verdictsOf(run).ERROR).toBeGreaterThan(0);
+      const codes = new Set(run.results.map((r) => r.errorCode).filter(Boolean));
+      expect([...codes].some((c) => ['DC_ERR_TIMEOUT', 'DC_ERR_NETWORK', 'DC_ERR_BODY_TOO_LARGE'].includes(c!))).toBe(true);
+    }, 120_000);
+  }
+});
+
+describe('protocol departures are named in the rules they break', () => {
+  test('a wrong response content type alone is tolerated', async () => {
+    const run = await runThrough('wrong-content-type');
+    expect(verdictsOf(run).FAIL).toBe(0);
+    expect(verdictsOf(run).ERROR).toBe(0);
+  }, 60_000);
+
+  test('HTML bodies fail the rules whose answers they replace', async () => {
+    const run = await runThrough('html');
+    expectValidReports(run);
+    const failures = run.results.filter((r) => r.verdict === 'FAIL');
+    expect(failures.length).toBeGreaterThan(0);
+    expect(failures.some((r) => r.violations.some((v) => /JSON/.test(v.message) || /array/.test(v.message)))).toBe(true);
+  }, 60_000);
+
+  for (const mode of ['cycling-token', 'endless-pagination'] as const) {
+    test(`${mode} is caught by pagination.each-resource-once and the run ends`, async () => {
+      const run = await runThrough(mode);
+      expectValidReports(run);
+      expect(run.results.find((r) => r.ruleId === 'pagination.each-resource-once')!.verdict).toBe('FAIL');
+    }, 60_000);
+  }
+
+  test('a credential refused halfway gives ERRORs, not FAILs', async () => {
+    const run = await runThrough('unauthorized-halfway');
+    expectValidReports(run);
+    expect(run.results.some((r) => r.errorCode === 'DC_ERR_UNAUTHENTICATED')).toBe(true);
+    const failing = run.results.filter((r) => r.verdict === 'FAIL' && !r.ruleId.startsWith('auth.'));
+    expect(failing.map((r) => r.ruleId)).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,43 @@
+/**
+ * API keys never appear in reports, console output, error messages or
+ * transcripts: a run with known keys against a failing server, then every
+ * output file and stream is scanned.
+ */
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { main } from '../../src/cli/main.ts';
+import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
+
+let server: ReferenceServer;
+let dir: string;
+beforeAll(async () => {
+  server = await startReferenceServer({ faults: ['pagination-no-trailing-empty-page', 'redaction-leaks-external-id'] });
+  dir = await mkdtemp(join(tmpdir(), 'dc-secrets-'));
+});
+afterAll(async () => {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+test('no key in any output of a failing run', async () => {
+  const { restrictedApiKey: _omit, ...profile } = server.profile;
+  const profilePath = join(dir, 'profile.json');
+  await writeFile(profilePath, JSON.stringify(profile));
+  let out = '';
+  const code = await main(
+    ['run', '--base-url', server.url, '--profile', profilePath, '--api-key', server.apiKey, '--restricted-api-key', server.restrictedApiKey, '--allow-mutations', '--reports', join(dir, 'reports'), '--num-runs', '3'],
+    { out: (l) => (out += `${l}\n`), err: (l) => (out += `${l}\n`) },
+  );
+  expect(code).toBe(1);
+  expect(out).toMatch(/FAIL pagination\.exact-multiple-empty-page/);
+  const secrets = [server.apiKey, server.restrictedApiKey, Buffer.from(`:${server.apiKey}`).toString('base64')];
+  const files = await readdir(join(dir, 'reports'));
+  expect(files.sort()).toEqual(['index.html', 'junit.xml', 'results.json']);
+  const texts = [out, ...(await Promise.all(files.map((f) => readFile(join(dir, 'reports', f), 'utf8'))))];
+  for (const text of texts) for (const secret of secrets) expect(text.includes(secret)).toBe(false);
+  // The evidence is there, with placeholders instead of keys.
+  const junit = await readFile(join(dir, 'reports', 'junit.xml'), 'utf8');
+  expect(junit).toContain('$DIRECTORY_API_KEY');
+});

@@ -51,7 +51,11 @@ function send(res: ServerResponse, status: number, body?: unknown): void {
     res.end();
     return;
   }
-  const text = JSON.stringify(body);
+  sendJson(res, status, JSON.stringify(body));
+}
+
+function sendJson(res: ServerResponse, status: number, text: string): void {
+  if (res.headersSent) return;
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
   res.end(text);
 }
@@ -75,10 +79,10 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, deps: HttpDeps): Promise<void> {
-  const url = new URL(req.url ?? '/', 'http://localhost');
-  const name = url.pathname.startsWith(PREFIX) ? url.pathname.slice(PREFIX.length) : '';
-  const operation = OPERATIONS[name];
-  if (!operation) throw new ApiError(404, `unknown operation ${JSON.stringify(url.pathname)}; operations are POST ${PREFIX}<operation>`);
+  const pathname = (req.url ?? '/').split('?', 1)[0]!;
+  const name = pathname.startsWith(PREFIX) ? pathname.slice(PREFIX.length) : '';
+  const operation = Object.hasOwn(OPERATIONS, name) ? OPERATIONS[name] : undefined;
+  if (!operation) throw new ApiError(404, `unknown operation ${JSON.stringify(pathname)}; operations are POST ${PREFIX}<operation>`);
   if (req.method !== 'POST') {
     res.setHeader('allow', 'POST');
     throw new ApiError(405, `method ${req.method ?? ''} not allowed: every operation is a POST`);
@@ -114,7 +118,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: HttpDeps)
     return;
   }
   const result = operation(body as Record<string, unknown>, ctx);
-  send(res, result.status, result.body);
+  if (result.json !== undefined) sendJson(res, result.status, result.json);
+  else send(res, result.status, result.body);
 }
 
 export function createHttpServer(deps: HttpDeps): Server {

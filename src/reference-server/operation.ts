@@ -15,6 +15,8 @@ export interface OperationContext {
 export interface OperationResult {
   status: number;
   body?: unknown;
+  /** The body already serialised (hot paths build it from cached fragments). */
+  json?: string;
 }
 
 /** Validates everything first, then changes state synchronously: a request is atomic. */

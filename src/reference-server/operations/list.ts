@@ -199,6 +199,28 @@ function render(r: Resource, q: ListQuery, ctx: OperationContext): Record<string
   return out;
 }
 
+/**
+ * Serialised resources, per requested attribute set, for the most recently
+ * listed resources. Only what the API cannot change is cached (teams and
+ * relations are rendered fresh); the bound keeps memory flat however much of
+ * a large collection is read.
+ */
+const FRAGMENT_CACHE_SIZE = 20_000;
+const fragments = new Map<string, string>();
+
+function fragmentOf(r: Resource, q: ListQuery, ctx: OperationContext): string {
+  if (q.withTeams || q.withRelations || ctx.faults.size > 0) return JSON.stringify(render(r, q, ctx));
+  const key = `${r.id}\u0001${q.attributes.join('\u0000')}`;
+  let text = fragments.get(key);
+  if (text === undefined) {
+    text = JSON.stringify(render(r, q, ctx));
+    // Dropped wholesale when full: cheaper than per-entry eviction on a Map.
+    if (fragments.size >= FRAGMENT_CACHE_SIZE) fragments.clear();
+    fragments.set(key, text);
+  }
+  return text;
+}
+
 export const list: Operation = (body, ctx) => {
   const q = readQuery(body, ctx);
   const items = collection(q, ctx);
@@ -206,14 +228,11 @@ export const list: Operation = (body, ctx) => {
   const limit = q.limit === null && ctx.faults.has('pagination-limit-null-pages') ? 5 : q.limit;
   const size = limit !== null && ctx.faults.has('pagination-limit-exceeded') ? limit + 1 : limit;
   const page = items.slice(start, size === null ? undefined : start + size);
-  const response: Record<string, unknown> = {
-    data: page.map((r) => render(r, q, ctx)),
-    next_token: nextTokenFor({ ...q, limit }, items, start, page, ctx),
-  };
-  if (response.next_token === null && ctx.faults.has('pagination-envelope-without-next-token')) delete response.next_token;
+  const nextToken = nextTokenFor({ ...q, limit }, items, start, page, ctx);
+  const parts = [`{"data":[${page.map((r) => fragmentOf(r, q, ctx)).join(',')}]`];
+  if (!(nextToken === null && ctx.faults.has('pagination-envelope-without-next-token'))) parts.push(`"next_token":${JSON.stringify(nextToken)}`);
   if (q.withTotalCount || ctx.faults.has('list-total-count-always')) {
-    response.total_count = ctx.faults.has('list-total-count-of-page') ? page.length : items.length;
-    response.total_count_approximate = q.approximate;
+    parts.push(`"total_count":${ctx.faults.has('list-total-count-of-page') ? page.length : items.length}`, `"total_count_approximate":${q.approximate}`);
   }
-  return { status: 200, body: response };
+  return { status: 200, json: `${parts.join(',')}}` };
 };

@@ -1,0 +1,206 @@
+/**
+ * `npm run bench`: ratios measured side by side in one run, printed as a
+ * Markdown table (the README carries the latest one) and written to
+ * reports/bench.json. Goals (2 cores): a full default run under 20 s; the
+ * suite's HTTP layer at least 0.7 of a bare undici loop; the reference
+ * server at least 0.5 of a bare node:http server sending the same bytes;
+ * page time at 1,000,000 resources within 1.5x of 10,000.
+ */
+import { createServer } from 'node:http';
+import { mkdir, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { Agent, request } from 'undici';
+import { DirectoryClient } from '../src/client/directory-client.ts';
+import { Redactor } from '../src/client/redact.ts';
+import { main } from '../src/cli/main.ts';
+import { startReferenceServer, type ReferenceServer } from '../src/reference-server/index.ts';
+import { validateSchema } from '../src/schemas/index.ts';
+
+interface Row {
+  measure: string;
+  value: string;
+  goal: string;
+  met: boolean;
+}
+
+const rows: Row[] = [];
+const CONCURRENCY = 8;
+
+async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const t = performance.now();
+  const v = await fn();
+  return [v, performance.now() - t];
+}
+
+/** Best of three interleaved rounds for each variant, after a warm-up: JIT and noise hit both alike. */
+async function compare(total: number, a: () => Promise<void>, b: () => Promise<void>): Promise<[number, number]> {
+  await throughput(total / 4, a);
+  await throughput(total / 4, b);
+  let bestA = 0;
+  let bestB = 0;
+  for (let round = 0; round < 3; round++) {
+    bestA = Math.max(bestA, await throughput(total, a));
+    bestB = Math.max(bestB, await throughput(total, b));
+  }
+  return [bestA, bestB];
+}
+
+/** Requests per second of `send`, CONCURRENCY loops for `total` requests. */
+async function throughput(total: number, send: () => Promise<void>): Promise<number> {
+  let left = total;
+  const [, ms] = await timed(() =>
+    Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        while (left-- > 0) await send();
+      }),
+    ),
+  );
+  return (total / ms) * 1000;
+}
+
+async function post(agent: Agent, url: string, key: string, body: unknown): Promise<string> {
+  const res = await request(url, {
+    method: 'POST',
+    dispatcher: agent,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, 'service-version': '26.06.25' },
+    body: JSON.stringify(body),
+  });
+  return res.body.text();
+}
+
+async function fullRun(): Promise<void> {
+  let requests = 0;
+  const [code, ms] = await timed(() =>
+    main(['run', '--quiet', '--seed', '1', '--reports', 'reports/bench-run'], {
+      out: () => undefined,
+      err: () => undefined,
+    }),
+  );
+  const results = JSON.parse(await import('node:fs/promises').then((fs) => fs.readFile('reports/bench-run/results.json', 'utf8'))) as { results: Array<{ requestCount: number }> };
+  requests = results.results.reduce((n, r) => n + r.requestCount, 0);
+  rows.push({ measure: 'full default run against the embedded server (start-up included)', value: `${(ms / 1000).toFixed(1)} s, ${requests} requests, exit ${code}`, goal: '< 20 s', met: ms < 20_000 });
+}
+
+/** Walks pages of 100 from the middle of the collection, timing each request. */
+class PageWalker {
+  private token: string | null = null;
+  private readonly agent = new Agent({ connections: 1 });
+  private readonly url: string;
+
+  constructor(private readonly server: ReferenceServer) {
+    this.url = `${server.url}/api/directory/resources.list`;
+  }
+
+  private async page(limit: number): Promise<number> {
+    const t = performance.now();
+    const page = JSON.parse(await post(this.agent, this.url, this.server.apiKey, { kind_id: this.server.profile.listKindId, pagination: { limit, next_token: this.token } })) as { next_token: string | null };
+    this.token = page.next_token;
+    return performance.now() - t;
+  }
+
+  async skip(resources: number): Promise<void> {
+    for (let skipped = 0; skipped + 10_000 <= resources; skipped += 10_000) await this.page(10_000);
+  }
+
+  /** Median time of `n` consecutive pages. */
+  async median(n: number): Promise<number> {
+    const times: number[] = [];
+    for (let i = 0; i < n; i++) times.push(await this.page(100));
+    times.sort((a, b) => a - b);
+    return times[Math.floor(n / 2)]!;
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}
+
+async function pageScaling(): Promise<void> {
+  const small = await startReferenceServer({ resources: 10_000 });
+  const big = await startReferenceServer({ resources: 1_000_000 });
+  const smallWalker = new PageWalker(small);
+  const bigWalker = new PageWalker(big);
+  await bigWalker.skip(300_000);
+  // Interleaved rounds after a warm-up; the best median of each size is kept, so noise hits both alike.
+  await smallWalker.median(10);
+  await bigWalker.median(10);
+  let smallMs = Infinity;
+  let bigMs = Infinity;
+  for (let round = 0; round < 4; round++) {
+    smallMs = Math.min(smallMs, await smallWalker.median(15));
+    bigMs = Math.min(bigMs, await bigWalker.median(15));
+  }
+  await Promise.all([smallWalker.close(), bigWalker.close()]);
+  await Promise.all([small.close(), big.close()]);
+  const ratio = bigMs / smallMs;
+  rows.push({ measure: 'median page time (limit 100), 1,000,000 vs 10,000 resources', value: `${bigMs.toFixed(2)} ms vs ${smallMs.toFixed(2)} ms = ${ratio.toFixed(2)}x`, goal: '<= 1.5x', met: ratio <= 1.5 });
+}
+
+async function serverVsBare(server: ReferenceServer): Promise<void> {
+  const body = { kind_id: server.profile.listKindId, pagination: { limit: 100, next_token: null } };
+  const agent = new Agent({ connections: CONCURRENCY });
+  const url = `${server.url}/api/directory/resources.list`;
+  const bytes = await post(agent, url, server.apiKey, body);
+  const bare = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(bytes) });
+      res.end(bytes);
+    });
+  });
+  await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+  const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/api/directory/resources.list`;
+  const [reference, plain] = await compare(
+    2000,
+    async () => void (await post(agent, url, server.apiKey, body)),
+    async () => void (await post(agent, bareUrl, server.apiKey, body)),
+  );
+  bare.closeAllConnections();
+  bare.close();
+  await agent.close();
+  const ratio = reference / plain;
+  rows.push({ measure: 'resources.list (limit 100) req/s: reference server vs bare node:http, same bytes', value: `${reference.toFixed(0)} vs ${plain.toFixed(0)} = ${ratio.toFixed(2)}`, goal: '>= 0.5', met: ratio >= 0.5 });
+}
+
+async function clientOverhead(server: ReferenceServer): Promise<void> {
+  const body = { kind_id: server.profile.listKindId, pagination: { limit: 100, next_token: null } };
+  const agent = new Agent({ connections: CONCURRENCY });
+  const redactor = new Redactor();
+  redactor.add(server.apiKey, '$DIRECTORY_API_KEY');
+  const transcript: unknown[] = [];
+  const client = new DirectoryClient({
+    baseUrl: server.url,
+    serviceVersion: '26.06.25',
+    dispatcher: agent,
+    redactor,
+    credential: { apiKey: server.apiKey, placeholder: '$DIRECTORY_API_KEY' },
+    onExchange: (e) => {
+      transcript.push(e);
+      if (transcript.length > 1000) transcript.length = 0;
+    },
+  });
+  const url = `${server.url}/api/directory/resources.list`;
+  const [suite, bare] = await compare(
+    2000,
+    async () => {
+      const res = await client.post('resources.list', body);
+      validateSchema('ListEnvelope', res.json);
+    },
+    async () => void JSON.parse(await post(agent, url, server.apiKey, body)),
+  );
+  await agent.close();
+  const ratio = suite / bare;
+  rows.push({ measure: 'suite HTTP layer (transcripts + schema validation) vs bare undici loop, req/s', value: `${suite.toFixed(0)} vs ${bare.toFixed(0)} = ${ratio.toFixed(2)}`, goal: '>= 0.7', met: ratio >= 0.7 });
+}
+
+const server = await startReferenceServer({ resources: 2_000 });
+await serverVsBare(server);
+await clientOverhead(server);
+await server.close();
+await fullRun();
+await pageScaling();
+
+const table = ['| measure | value | goal | met |', '|---|---|---|---|', ...rows.map((r) => `| ${r.measure} | ${r.value} | ${r.goal} | ${r.met ? 'yes' : 'no'} |`)].join('\n');
+process.stdout.write(`${table}\n`);
+await mkdir('reports', { recursive: true });
+await writeFile('reports/bench.json', `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, rows }, null, 2)}\n`);

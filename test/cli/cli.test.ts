@@ -84,3 +84,22 @@ describe('CLI', () => {
     expect(r.out).toMatch(/nothing is sent/);
   });
 });
+
+describe('serve', () => {
+  test('prints the URL, both keys and the profile, serves until stopped', async () => {
+    const { serveCommand } = await import('../../src/cli/serve-command.ts');
+    let out = '';
+    let stop!: () => void;
+    const stopped = new Promise<void>((resolve) => (stop = resolve));
+    const done = serveCommand(['--port', '0', '--resources', '50'], { out: (l) => (out += `${l}\n`), err: () => undefined }, stopped);
+    for (let i = 0; i < 50 && !out.includes('Target profile'); i++) await new Promise((r) => setTimeout(r, 20));
+    const url = /listening at (\S+)/.exec(out)![1]!;
+    const key = /API key:\s+(\S+)/.exec(out)![1]!;
+    expect(out).toMatch(/restricted API key:\s+\S+/);
+    expect(out).toMatch(/"mutableResources"/);
+    const res = await fetch(`${url}/api/directory/resources.list-roles`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: '{}' });
+    expect(res.status).toBe(200);
+    stop();
+    expect(await done).toBe(0);
+  });
+});

@@ -88,7 +88,8 @@ export default defineRuleGroup({
             const span = splitRange(a.range)!;
             const shown = await showActivityRates(ctx.client, { resource_id: resourceId, date_range: a.range });
             const match = shown.find(
-              (p) => covers(splitRange(p.date_range)!, span) && p.average_rate === a.rate && p.trainee === a.trainee && p.apprentice === a.apprentice && p.paid_hourly === a.paidHourly && p.work_regime.id === a.regime,
+              // "Shown as an integer" is another rule's business: a rounded rate matches.
+              (p) => covers(splitRange(p.date_range)!, span) && Math.abs(p.average_rate - a.rate) <= 0.5 && p.trainee === a.trainee && p.apprentice === a.apprentice && p.paid_hourly === a.paidHourly && p.work_regime.id === a.regime,
             );
             if (!match) fail('show-activity-rates', 'must show a period over the assigned range carrying the assigned values', a, shown);
             const all = await showActivityRates(ctx.client, { resource_id: resourceId, date_range: WIDE_RANGE });

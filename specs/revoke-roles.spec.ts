@@ -36,6 +36,15 @@ async function revoke(ctx: CheckContext, body: Record<string, unknown>, step: st
   expectSuccess(await ctx.client.post('resources.revoke-roles', body), step, undefined, OWNERS.revoke);
 }
 
+/** §4.1 rule 5: the role stays assigned, on no team. */
+async function expectAssignedOnNoTeam(ctx: CheckContext, resourceId: string, roleId: string, after: string): Promise<void> {
+  const held = await roleOf(ctx.client, resourceId, roleId);
+  if (!held) fail('list-roles after', `must still show the role as assigned (on no team) after ${after}`, { is_assigned: true, team_ids: [] }, '(role gone)');
+  if (!Array.isArray(held.team_ids) || held.team_ids.length !== 0) {
+    fail('list-roles after.team_ids', `must be an empty list after ${after}`, [], held.team_ids);
+  }
+}
+
 const onStar = (ctx: CheckContext) => (a: RoleAssociation) => a.team_ids === '*' && !isDefiningRole(ctx, a.role_id);
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
@@ -161,11 +170,7 @@ export default defineRuleGroup({
       async check(ctx) {
         const { resourceId, association } = await claimHolding(ctx, (a) => !isDefiningRole(ctx, a.role_id), 'a role that does not define its kind');
         await revoke(ctx, { resource_ids: [resourceId], role_ids: [association.role_id], team_ids: '*' }, 'revoking `*`');
-        const after = await roleOf(ctx.client, resourceId, association.role_id);
-        if (!after) fail('list-roles after', 'must still show the role as assigned (on no team) after revoking `*`', { is_assigned: true, team_ids: [] }, '(role gone)');
-        if (!Array.isArray(after.team_ids) || after.team_ids.length !== 0) {
-          fail('list-roles after.team_ids', 'must be an empty list after revoking `*`', [], after.team_ids);
-        }
+        await expectAssignedOnNoTeam(ctx, resourceId, association.role_id, 'revoking `*`');
       },
     }),
     rule({
@@ -182,11 +187,7 @@ export default defineRuleGroup({
           'a role on an explicit list of teams',
         );
         await revoke(ctx, { resource_ids: [resourceId], role_ids: [association.role_id], team_ids: association.team_ids }, 'revoking every listed team');
-        const after = await roleOf(ctx.client, resourceId, association.role_id);
-        if (!after) fail('list-roles after', 'must still show the role as assigned (on no team) after revoking its last teams', { is_assigned: true, team_ids: [] }, '(role gone)');
-        if (!Array.isArray(after.team_ids) || after.team_ids.length !== 0) {
-          fail('list-roles after.team_ids', 'must be an empty list after revoking the last remaining teams', [], after.team_ids);
-        }
+        await expectAssignedOnNoTeam(ctx, resourceId, association.role_id, 'revoking the last remaining teams');
       },
     }),
     rule({

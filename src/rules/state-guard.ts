@@ -29,18 +29,27 @@ async function verify(what: string, before: unknown[], after: unknown[]): Promis
   }
 }
 
-/** Runs `change`, then puts the resource's activity rates back as they were. */
-export async function withRestoredRates<T>(client: DirectoryClient, resourceId: string, change: () => Promise<T>): Promise<T> {
-  const before = await showActivityRates(client, { resource_id: resourceId, date_range: WIDE_RANGE }, 'snapshot of activity rates');
+/** Runs `change`, then `restore`, whatever `change` did; a departure found by `change` wins over a restore fault. */
+async function guarded<T>(change: () => Promise<T>, restore: () => Promise<void>): Promise<T> {
   let outcome: { value: T } | { error: unknown };
   try {
     outcome = { value: await change() };
   } catch (error) {
     outcome = { error };
   }
-  await restoreRates(client, resourceId, before);
+  try {
+    await restore();
+  } catch (restoreError) {
+    if (!('error' in outcome)) throw restoreError;
+  }
   if ('error' in outcome) throw outcome.error;
   return outcome.value;
+}
+
+/** Runs `change`, then puts the resource's activity rates back as they were. */
+export async function withRestoredRates<T>(client: DirectoryClient, resourceId: string, change: () => Promise<T>): Promise<T> {
+  const before = await showActivityRates(client, { resource_id: resourceId, date_range: WIDE_RANGE }, 'snapshot of activity rates');
+  return guarded(change, () => restoreRates(client, resourceId, before));
 }
 
 async function restoreRates(client: DirectoryClient, resourceId: string, before: ActivityRatePeriod[]): Promise<void> {
@@ -66,15 +75,7 @@ async function restoreRates(client: DirectoryClient, resourceId: string, before:
 /** Runs `change`, then re-assigns every team assignation the resource had (warning_aware) and verifies. */
 export async function withRestoredTeams<T>(client: DirectoryClient, resourceId: string, change: () => Promise<T>): Promise<T> {
   const before = await showTeams(client, { resource_id: resourceId, date_range: WIDE_RANGE }, 'snapshot of team assignations');
-  let outcome: { value: T } | { error: unknown };
-  try {
-    outcome = { value: await change() };
-  } catch (error) {
-    outcome = { error };
-  }
-  await restoreTeams(client, resourceId, before);
-  if ('error' in outcome) throw outcome.error;
-  return outcome.value;
+  return guarded(change, () => restoreTeams(client, resourceId, before));
 }
 
 async function restoreTeams(client: DirectoryClient, resourceId: string, before: TeamAssignation[]): Promise<void> {

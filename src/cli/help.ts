@@ -4,6 +4,8 @@ Usage:
   directory-conformance run [options]     run the rule catalogue against a server
   directory-conformance serve [options]   start the embedded reference server
   directory-conformance rules [options]   list the rule catalogue
+  directory-conformance compare OLD.json NEW.json   what newly fails between two runs
+  directory-conformance expectations update --from results.json --file F
   directory-conformance <command> --help  options of a command
 
 Exit codes: 0 conformant, 1 not conformant, 2 usage or configuration error,
@@ -46,6 +48,11 @@ Embedded server:
   --resources N              size of the generated directory (default 200)
   --fault NAME               start the embedded server with a named fault (repeatable)
 
+Gate:
+  --expectations FILE        known failures of this target (rule, reason, optional expiry):
+                             they do not fail the run; new failures do; unexpected passes
+                             and expired entries are reported
+
 Output:
   --reports DIR              where junit.xml, index.html and results.json go (default reports)
   --quiet                    no per-rule lines
@@ -71,4 +78,24 @@ Lists the rule catalogue: id, level, clause, and what the rule needs.
   --json              print the manifest as JSON
   --write-manifest    regenerate specs/manifest.json
   --rule/--section/--level   filter as with run
+`;
+
+export const COMPARE_HELP = `directory-conformance compare OLD.json NEW.json [--reports DIR]
+
+Compares two results.json files rule by rule: what newly fails (a regression),
+what was fixed, new harness errors, and which observations changed. Writes
+compare.html and compare-junit.xml to DIR (default reports). Exit 1 on a
+regression, 0 otherwise.
+
+Two gates it serves:
+  before a version upgrade: run with --service-version CURRENT, then with
+    --service-version CANDIDATE against the same server, and compare;
+  a regression run against staging: compare the last good run with today's.
+`;
+
+export const EXPECTATIONS_HELP = `directory-conformance expectations update --from results.json --file expectations.json
+
+Writes the expectations file a target needs: every MUST rule that failed in the
+run, keeping the reasons and expiry dates already in the file. Edit the reasons,
+commit the file, and pass it to run --expectations.
 `;

@@ -4,9 +4,9 @@ import { UsageError } from './usage-error.ts';
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 /** node:util parseArgs, with mistakes turned into a UsageError (exit 2). */
-export function parseOptions<T extends Options>(argv: string[], options: T) {
+export function parseOptions<T extends Options>(argv: string[], options: T, allowPositionals = false) {
   try {
-    return parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: false, strict: true });
+    return parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals, strict: true });
   } catch (e) {
     throw new UsageError(e instanceof Error ? e.message : String(e));
   }

@@ -6,6 +6,7 @@ import { writeReports } from '../report/write-reports.ts';
 import { preflight } from '../runner/preflight.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules, type EngineOptions, type RunTarget } from '../runner/run-rules.ts';
 import { loadProfile } from '../target/load-profile.ts';
+import { applyExpectations, loadExpectations, renderGate } from '../gate/expectations.ts';
 import { RUN_HELP } from './help.ts';
 import { intOption, parseOptions } from './options.ts';
 import { UsageError } from './usage-error.ts';
@@ -40,6 +41,7 @@ const RUN_OPTIONS = {
   fault: { type: 'string', multiple: true },
   reports: { type: 'string' },
   quiet: { type: 'boolean' },
+  expectations: { type: 'string' },
 } as const;
 
 export async function runCommand(argv: string[], io: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -74,6 +76,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     requestTimeoutMs: intOption(values.timeout, 'timeout', DEFAULT_ENGINE_OPTIONS.requestTimeoutMs, 1),
   };
   const serviceVersion = values['service-version'] ?? DEFAULT_SERVICE_VERSION;
+  const expectations = values.expectations ? await loadExpectations(values.expectations) : undefined;
 
   let server: ReferenceServer | undefined;
   let target: RunTarget;
@@ -119,6 +122,11 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     if (run.results.some((r) => r.errorCode === 'DC_ERR_UNAUTHENTICATED')) {
       io.err('the target refused the credential during the run (401): the verdicts are incomplete');
       return 2;
+    }
+    if (expectations) {
+      const gate = applyExpectations(run.results, expectations, new Date().toISOString().slice(0, 10));
+      for (const line of renderGate(gate)) io.out(line);
+      return gate.passed ? 0 : 1;
     }
     return run.summary.conformant ? 0 : 1;
   } finally {

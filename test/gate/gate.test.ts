@@ -1,0 +1,79 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { main } from '../../src/cli/main.ts';
+import { xmlProblems } from '../helpers/xml.ts';
+
+let dir: string;
+const RULE = 'pagination.exact-multiple-empty-page';
+const FAULT = 'pagination-no-trailing-empty-page';
+
+async function cli(args: string[]): Promise<{ code: number; out: string }> {
+  let out = '';
+  const code = await main(args, { out: (l) => (out += `${l}\n`), err: (l) => (out += `${l}\n`) });
+  return { code, out };
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'dc-gate-'));
+  expect((await cli(['run', '--section', '4.9', '--quiet', '--seed', '1', '--reports', join(dir, 'good')])).code).toBe(0);
+  expect((await cli(['run', '--section', '4.9', '--quiet', '--seed', '1', '--fault', FAULT, '--reports', join(dir, 'bad')])).code).toBe(1);
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+describe('compare', () => {
+  test('a rule that newly fails is a regression: exit 1, named, written as HTML and JUnit', async () => {
+    const r = await cli(['compare', join(dir, 'good/results.json'), join(dir, 'bad/results.json'), '--reports', join(dir, 'cmp')]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(new RegExp(`NEWLY FAILING \\(\\d+\\):\\n  ${RULE.replace(/\./g, '\\.')}`));
+    expect(r.out).toMatch(/REGRESSION/);
+    const junit = await readFile(join(dir, 'cmp/compare-junit.xml'), 'utf8');
+    expect(xmlProblems(junit)).toEqual([]);
+    expect(junit).toMatch(new RegExp(`<testcase name="${RULE}" classname="regression"><failure`));
+    expect(await readFile(join(dir, 'cmp/compare.html'), 'utf8')).toContain(RULE);
+  });
+
+  test('the other way round it is a fix: exit 0', async () => {
+    const r = await cli(['compare', join(dir, 'bad/results.json'), join(dir, 'good/results.json'), '--reports', join(dir, 'cmp2')]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/fixed \(\d+\):/);
+    expect(r.out).toMatch(/no regression/);
+  });
+
+  test('usage mistakes exit 2', async () => {
+    expect((await cli(['compare', join(dir, 'good/results.json')])).code).toBe(2);
+    expect((await cli(['compare', join(dir, 'nope.json'), join(dir, 'nope.json')])).code).toBe(2);
+  });
+});
+
+describe('expectations', () => {
+  test('update records the failures of a run', async () => {
+    const file = join(dir, 'expectations.json');
+    const r = await cli(['expectations', 'update', '--from', join(dir, 'bad/results.json'), '--file', file]);
+    expect(r.code).toBe(0);
+    const written = JSON.parse(await readFile(file, 'utf8')) as { expectations: Array<{ rule: string }> };
+    expect(written.expectations.map((e) => e.rule)).toContain(RULE);
+  });
+
+  test('a known failure does not fail the gate; an unexpected pass is reported', async () => {
+    const file = join(dir, 'known.json');
+    const recorded = JSON.parse(await readFile(join(dir, 'expectations.json'), 'utf8')) as { expectations: Array<{ rule: string; reason: string }> };
+    const others = recorded.expectations.filter((e) => e.rule !== RULE);
+    await writeFile(file, JSON.stringify({ expectations: [{ rule: RULE, reason: 'vendor bug 123' }, ...others, { rule: 'pagination.malformed-token-422', reason: 'stale entry' }] }));
+    const r = await cli(['run', '--section', '4.9', '--quiet', '--seed', '1', '--fault', FAULT, '--reports', join(dir, 'gate'), '--expectations', file]);
+    expect(r.out).toMatch(/gate: PASSED/);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/known failure: pagination\.exact-multiple-empty-page — vendor bug 123/);
+    expect(r.out).toMatch(/unexpected pass: pagination\.malformed-token-422/);
+  });
+
+  test('an expired expectation no longer excuses the failure', async () => {
+    const file = join(dir, 'expired.json');
+    await writeFile(file, JSON.stringify({ expectations: [{ rule: RULE, reason: 'vendor bug 123', expires: '2020-01-01' }] }));
+    const r = await cli(['run', '--section', '4.9', '--quiet', '--seed', '1', '--fault', FAULT, '--reports', join(dir, 'gate2'), '--expectations', file]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/new failure: pagination\.exact-multiple-empty-page/);
+    expect(r.out).toMatch(/expired expectation/);
+  });
+});

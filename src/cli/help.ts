@@ -55,7 +55,9 @@ Gate:
 
 Output:
   --reports DIR              where junit.xml, index.html and results.json go (default reports)
-  --quiet                    no per-rule lines
+  --quiet                    no progress output
+  --verbose                  one line per rule (default: a live line in a terminal,
+                             a line per rule group elsewhere)
 `;
 
 export const SERVE_HELP = `directory-conformance serve [options]

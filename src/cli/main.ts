@@ -6,9 +6,22 @@ import { serveCommand } from './serve-command.ts';
 import { UsageError } from './usage-error.ts';
 import { ProfileError } from '../target/load-profile.ts';
 
+let liveShown = false;
 const stdio: Output = {
-  out: (line) => process.stdout.write(`${line}\n`),
+  out: (line) => {
+    if (liveShown) process.stdout.write('\r\x1b[2K');
+    liveShown = false;
+    process.stdout.write(`${line}\n`);
+  },
   err: (line) => process.stderr.write(`${line}\n`),
+  ...(process.stdout.isTTY
+    ? {
+        live: (text: string) => {
+          process.stdout.write(`\r\x1b[2K${text.slice(0, (process.stdout.columns || 100) - 1)}`);
+          liveShown = text !== '';
+        },
+      }
+    : {}),
 };
 
 function untilSignal(): Promise<void> {

@@ -8,6 +8,7 @@ import { DEFAULT_ENGINE_OPTIONS, runRules, type EngineOptions, type RunTarget } 
 import { loadProfile } from '../target/load-profile.ts';
 import { applyExpectations, loadExpectations, renderGate } from '../gate/expectations.ts';
 import { RUN_HELP } from './help.ts';
+import { Progress } from './progress.ts';
 import { intOption, parseOptions } from './options.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -16,6 +17,8 @@ export const DEFAULT_SERVICE_VERSION = '26.06.25';
 export interface Output {
   out(line: string): void;
   err(line: string): void;
+  /** A terminal's live status line; absent when output is not a terminal. */
+  live?(text: string): void;
 }
 
 const RUN_OPTIONS = {
@@ -41,6 +44,7 @@ const RUN_OPTIONS = {
   fault: { type: 'string', multiple: true },
   reports: { type: 'string' },
   quiet: { type: 'boolean' },
+  verbose: { type: 'boolean' },
   expectations: { type: 'string' },
 } as const;
 
@@ -109,13 +113,18 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     }
     const total = groups.reduce((n, g) => n + g.rules.length, 0);
     let done = 0;
+    const progress = values.quiet || values.verbose ? undefined : new Progress(total, groups, { line: io.out, ...(io.live ? { live: io.live } : {}) });
     const run = await runRules(groups, target, {
       ...options,
+      onRuleStart(rule) {
+        progress?.ruleStarted(rule);
+      },
       onRuleEnd(result) {
         done += 1;
-        if (!values.quiet) io.out(progressLine(result, done, total));
+        progress?.ruleEnded(result);
+        if (values.verbose) io.out(progressLine(result, done, total));
       },
-    });
+    }).finally(() => progress?.stop());
     const paths = await writeReports(run, values.reports ?? 'reports');
     printSummary(run, io);
     io.out(`reports: ${paths.html}  ${paths.junit}  ${paths.json}`);

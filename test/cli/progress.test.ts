@@ -1,0 +1,42 @@
+import { describe, expect, test } from 'vitest';
+import { Progress } from '../../src/cli/progress.ts';
+import { defineRuleGroup, rule } from '../../src/rules/define.ts';
+import type { RuleResult } from '../../src/rules/types.ts';
+
+const mk = (id: string) => rule({ id, clause: '§4.9 rule 1', sentence: 'a sentence long enough', level: 'MUST', check: () => Promise.resolve() });
+const group = defineRuleGroup({ section: '§4.9', title: 'Pagination protocol', file: 'x', rules: [mk('a.one'), mk('a.two')] });
+const result = (ruleId: string, verdict: RuleResult['verdict']): RuleResult => ({
+  ruleId, clause: '§4.9 rule 1', sentence: '', section: '§4.9', group: 'Pagination protocol', level: 'MUST', kind: 'example', mutates: 'none', verdict,
+  violations: [], observations: [], exchanges: [], requestCount: 3, durationMs: 1,
+});
+
+describe('progress', () => {
+  test('outside a terminal: one line per finished group, naming what failed', () => {
+    const lines: string[] = [];
+    const p = new Progress(2, [group], { line: (l) => lines.push(l) });
+    p.ruleStarted(group.rules[0]!);
+    p.ruleEnded(result('a.one', 'PASS'));
+    expect(lines).toEqual([]);
+    p.ruleEnded(result('a.two', 'FAIL'));
+    p.stop();
+    expect(lines).toEqual(['§4.9 Pagination protocol: 1 PASS, 1 FAIL — FAIL a.two']);
+  });
+
+  test('in a terminal: a live line with done/total, current rule, rate and failures', () => {
+    const live: string[] = [];
+    const p = new Progress(2, [group], { line: () => undefined, live: (t) => live.push(t) });
+    p.ruleStarted(group.rules[1]!);
+    p.ruleEnded(result('a.two', 'FAIL'));
+    p.stop();
+    expect(live.some((t) => /^\[1\/2\] a\.two\s+\d+ req\/s\s+1 failing$/.test(t))).toBe(true);
+  });
+
+  test('a heartbeat when nothing was printed for a while', async () => {
+    const lines: string[] = [];
+    const p = new Progress(2, [group], { line: (l) => lines.push(l) }, 20);
+    p.ruleStarted(group.rules[0]!);
+    await new Promise((r) => setTimeout(r, 60));
+    p.stop();
+    expect(lines.some((l) => /running a\.one/.test(l))).toBe(true);
+  });
+});

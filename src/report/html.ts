@@ -35,7 +35,7 @@ th:first-child,td:first-child{text-align:left}.bar{display:flex;height:14px;widt
 .badge{display:inline-block;color:#fff;border-radius:10px;padding:0 8px;font-size:12px;margin-right:8px;vertical-align:middle}
 .clause{color:#57606a}.sentence{margin:4px 0;font-style:italic}pre{background:var(--bg);padding:8px;overflow:auto;max-height:320px;font-size:12px;white-space:pre-wrap;word-break:break-all}
 details{margin:6px 0}.violation{border-left:3px solid var(--fail);padding-left:8px;margin:6px 0}
-button.copy{font-size:12px;margin-left:6px}.hidden{display:none}
+button.copy{font-size:12px;margin-left:6px}#observations td,#observations th{text-align:left}.hidden{display:none}
 `;
 
 const SCRIPT = `
@@ -102,6 +102,22 @@ function card(r: RuleResult, seed: number): string {
   return parts.join('\n');
 }
 
+/** Mean and slowest latency per operation, from the recorded exchanges, drawn as bars. */
+function latencyChart(run: RunResult): string {
+  const byOperation = new Map<string, number[]>();
+  for (const r of run.results) for (const e of r.exchanges) byOperation.set(e.operation, [...(byOperation.get(e.operation) ?? []), e.durationMs]);
+  if (byOperation.size === 0) return '<p>No exchanges recorded.</p>';
+  const rows = [...byOperation].map(([op, times]) => ({ op, n: times.length, mean: times.reduce((a, b) => a + b, 0) / times.length, max: Math.max(...times) }));
+  const scale = Math.max(1, ...rows.map((r) => r.max));
+  return `<table id="latency"><thead><tr><th>operation</th><th>requests</th><th>mean ms</th><th>max ms</th><th></th></tr></thead><tbody>${rows
+    .sort((a, b) => a.op.localeCompare(b.op))
+    .map(
+      (r) =>
+        `<tr><td>${esc(r.op)}</td><td>${r.n}</td><td>${r.mean.toFixed(1)}</td><td>${r.max}</td><td><div class="bar" title="mean ${r.mean.toFixed(1)} ms, max ${r.max} ms"><span class="v-OBSERVED" style="width:${((r.mean / scale) * 100).toFixed(1)}%"></span><span class="v-SKIP" style="width:${(((r.max - r.mean) / scale) * 100).toFixed(1)}%"></span></div></td></tr>`,
+    )
+    .join('')}</tbody></table>`;
+}
+
 /** One self-contained page: no network, opens from disk. */
 export function renderHtml(run: RunResult): string {
   preId = 0;
@@ -139,6 +155,8 @@ ${VERDICTS.map((v) => `<div class="figure" data-count="${v}"><span>${v}</span><b
 <table id="matrix"><thead><tr><th>section</th>${VERDICTS.map((v) => `<th>${v}</th>`).join('')}<th></th></tr></thead><tbody>
 ${matrix}
 </tbody></table>
+<h2>Latency per operation</h2>
+${latencyChart(run)}
 <h2>Rules</h2>
 <div class="filters">
 <label><input type="checkbox" id="filter-failed"> failed only</label>

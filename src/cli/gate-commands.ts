@@ -4,6 +4,9 @@ import { compareRuns, renderComparisonText } from '../gate/compare-runs.ts';
 import { loadExpectations, updateExpectations } from '../gate/expectations.ts';
 import { readResults } from '../gate/results-file.ts';
 import { renderComparisonHtml, renderComparisonJUnit } from '../report/compare-report.ts';
+import { mergeRuns } from '../report/merge-runs.ts';
+import { writeReports } from '../report/write-reports.ts';
+import type { RunResult } from '../rules/types.ts';
 import { COMPARE_HELP, EXPECTATIONS_HELP } from './help.ts';
 import { parseOptions } from './options.ts';
 import type { Output } from './run-command.ts';
@@ -41,4 +44,27 @@ export async function expectationsCommand(argv: string[], io: Output): Promise<n
   const written = await updateExpectations(values.file, (await readResults(values.from)).results, previous);
   io.out(`wrote ${values.file}: ${written.expectations.length} known failure(s)`);
   return 0;
+}
+
+/** `merge A.json B.json …`: one set of reports from the results of shards. */
+export async function mergeCommand(argv: string[], io: Output): Promise<number> {
+  const { values, positionals } = parseOptions(argv, { reports: { type: 'string' } }, true);
+  if (values.help) {
+    io.out('directory-conformance merge A.json B.json … [--reports DIR]\n\nRebuilds junit.xml, index.html and results.json from the results of shards.');
+    return 0;
+  }
+  if (positionals.length < 1) throw new UsageError('merge needs at least one results file');
+  const files = await Promise.all(positionals.map((p) => readResults(p)));
+  const seen = new Set<string>();
+  for (const f of files) {
+    for (const r of f.results) {
+      if (seen.has(r.ruleId)) throw new UsageError(`rule ${r.ruleId} is in more than one shard`);
+      seen.add(r.ruleId);
+    }
+  }
+  const run = mergeRuns(files as unknown as RunResult[]);
+  const paths = await writeReports(run, values.reports ?? 'reports');
+  io.out(`merged ${files.length} shard(s), ${run.results.length} rules: ${run.summary.conformant ? 'conformant' : 'not conformant'}`);
+  io.out(`reports: ${paths.html}  ${paths.junit}  ${paths.json}`);
+  return run.summary.conformant ? 0 : 1;
 }

@@ -5,6 +5,7 @@ Usage:
   directory-conformance serve [options]   start the embedded reference server
   directory-conformance rules [options]   list the rule catalogue
   directory-conformance compare OLD.json NEW.json   what newly fails between two runs
+  directory-conformance merge A.json B.json… [--reports DIR]   one set of reports from shards
   directory-conformance expectations update --from results.json --file F
   directory-conformance <command> --help  options of a command
 
@@ -38,6 +39,8 @@ Selection:
   --rule ID                  a rule id or prefix ending in * (repeatable)
   --section S                a spec section such as 4.9 (repeatable)
   --level MUST|OBSERVED      only rules of this level
+  --shard i/n                run the i-th of n shares of the selection (merge the
+                             shards' results.json with the merge command)
 
 Properties:
   --seed N                   fast-check seed (default: random, printed in the reports)

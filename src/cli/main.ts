@@ -1,5 +1,5 @@
 import { MAIN_HELP } from './help.ts';
-import { compareCommand, expectationsCommand } from './gate-commands.ts';
+import { compareCommand, expectationsCommand, mergeCommand } from './gate-commands.ts';
 import { rulesCommand } from './rules-command.ts';
 import { runCommand, type Output } from './run-command.ts';
 import { serveCommand } from './serve-command.ts';
@@ -44,6 +44,8 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
         return await rulesCommand(rest, io.out);
       case 'compare':
         return await compareCommand(rest, io);
+      case 'merge':
+        return await mergeCommand(rest, io);
       case 'expectations':
         return await expectationsCommand(rest, io);
       case undefined:

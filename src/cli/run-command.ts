@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/index.ts';
-import { CATALOGUE, selectRules } from '../rules/catalogue.ts';
+import { CATALOGUE, selectRules, shardRules } from '../rules/catalogue.ts';
 import type { RuleGroup, RuleResult, RunResult } from '../rules/types.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { preflight } from '../runner/preflight.ts';
@@ -46,6 +46,7 @@ const RUN_OPTIONS = {
   quiet: { type: 'boolean' },
   verbose: { type: 'boolean' },
   expectations: { type: 'string' },
+  shard: { type: 'string' },
 } as const;
 
 export async function runCommand(argv: string[], io: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -57,11 +58,16 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
   for (const level of values.level ?? []) {
     if (level !== 'MUST' && level !== 'OBSERVED') throw new UsageError(`--level must be MUST or OBSERVED, got ${JSON.stringify(level)}`);
   }
-  const groups = selectRules(CATALOGUE, {
+  const selected = selectRules(CATALOGUE, {
     rules: values.rule ?? [],
     sections: values.section ?? [],
     levels: (values.level ?? []) as Array<'MUST' | 'OBSERVED'>,
   });
+  const shard = values.shard === undefined ? undefined : /^(\d+)\/(\d+)$/.exec(values.shard);
+  if (values.shard !== undefined && (!shard || Number(shard[1]) < 1 || Number(shard[1]) > Number(shard[2]))) {
+    throw new UsageError(`--shard must be i/n with 1 <= i <= n, got ${JSON.stringify(values.shard)}`);
+  }
+  const groups = shard ? shardRules(selected, Number(shard[1]), Number(shard[2])) : selected;
   if (groups.length === 0) throw new UsageError('the selection matches no rule (see `directory-conformance rules`)');
 
   const baseUrl = values['base-url'] ?? env.DIRECTORY_BASE_URL;

@@ -35,7 +35,7 @@ th:first-child,td:first-child{text-align:left}.bar{display:flex;height:14px;widt
 .badge{display:inline-block;color:#fff;border-radius:10px;padding:0 8px;font-size:12px;margin-right:8px;vertical-align:middle}
 .clause{color:#57606a}.sentence{margin:4px 0;font-style:italic}pre{background:var(--bg);padding:8px;overflow:auto;max-height:320px;font-size:12px;white-space:pre-wrap;word-break:break-all}
 details{margin:6px 0}.violation{border-left:3px solid var(--fail);padding-left:8px;margin:6px 0}
-button.copy{font-size:12px;margin-left:6px}#observations td,#observations th{text-align:left}.hidden{display:none}
+button.copy{font-size:12px;margin-left:6px}#observations td,#observations th{text-align:left}#observations code{word-break:break-all}.hidden{display:none}
 `;
 
 const SCRIPT = `

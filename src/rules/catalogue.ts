@@ -57,3 +57,11 @@ export function selectRules(groups: readonly RuleGroup[], selection: Selection):
     }))
     .filter((g) => g.rules.length > 0);
 }
+
+/** Shard `index` of `count` (1-based), dealt rule by rule so each shard gets a share of every section. */
+export function shardRules(groups: readonly RuleGroup[], index: number, count: number): RuleGroup[] {
+  let position = 0;
+  return groups
+    .map((g) => ({ ...g, rules: g.rules.filter(() => position++ % count === index - 1) }))
+    .filter((g) => g.rules.length > 0);
+}

@@ -77,3 +77,23 @@ describe('expectations', () => {
     expect(r.out).toMatch(/expired expectation/);
   });
 });
+
+describe('sharding', () => {
+  test('two shards cover the selection once, and merge rebuilds one set of reports', async () => {
+    const a = await cli(['run', '--quiet', '--seed', '1', '--shard', '1/2', '--reports', join(dir, 's1')]);
+    const b = await cli(['run', '--quiet', '--seed', '1', '--shard', '2/2', '--reports', join(dir, 's2')]);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    const m = await cli(['merge', join(dir, 's1/results.json'), join(dir, 's2/results.json'), '--reports', join(dir, 'merged')]);
+    expect(m.code).toBe(0);
+    const merged = JSON.parse(await readFile(join(dir, 'merged/results.json'), 'utf8')) as { results: Array<{ ruleId: string }>; summary: { total: number } };
+    const full = JSON.parse(await readFile(join(dir, 'good/results.json'), 'utf8')) as { results: unknown[] };
+    const rules = (await cli(['rules', '--json'])).out;
+    const catalogue = (JSON.parse(rules) as { rules: Array<{ id: string }> }).rules.map((r) => r.id).sort();
+    expect(merged.results.map((r) => r.ruleId).sort()).toEqual(catalogue);
+    expect(merged.summary.total).toBe(catalogue.length);
+    expect(full.results.length).toBeLessThan(catalogue.length);
+    expect(xmlProblems(await readFile(join(dir, 'merged/junit.xml'), 'utf8'))).toEqual([]);
+    expect((await cli(['merge', join(dir, 's1/results.json'), join(dir, 's1/results.json')])).code).toBe(2);
+    expect((await cli(['run', '--shard', '3/2'])).code).toBe(2);
+  });
+});

@@ -133,6 +133,7 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
   const started = performance.now();
   const exchanges: Exchange[] = [];
   const observations: Observation[] = [];
+  let requestCount = 0;
   let replay: PropertyReplay | undefined;
   const result = (verdict: Verdict, extra: Partial<RuleResult> = {}): RuleResult => ({
     ruleId: rule.id,
@@ -148,7 +149,7 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     observations,
     exchanges,
     ...(replay ? { replay } : {}),
-    requestCount: exchanges.reduce((n, e) => n + e.attempts, 0),
+    requestCount,
     durationMs: Math.round(performance.now() - started),
     ...extra,
   });
@@ -162,7 +163,8 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(), options.ruleTimeoutMs);
   const record = (e: Exchange): void => {
-    exchanges.push(e);
+    requestCount += e.attempts;
+    keepForReport(exchanges, e);
   };
   const client = env.base.derive({ onExchange: record, signal: controller.signal });
   const restrictedKey = target.profile.restrictedApiKey;
@@ -217,6 +219,19 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     // Resources a rule restored can serve the next rule; revoked roles cannot be given back.
     if (rule.mutates !== 'irreversible') env.claims.release(claimed);
   }
+}
+
+/**
+ * A rule's transcript keeps its first exchanges and its most recent ones: the
+ * evidence of a failure is at the end, and a paging rule over a million
+ * resources must not hold every page in memory.
+ */
+const KEEP_FIRST = 10;
+const KEEP_LAST = 40;
+
+function keepForReport(exchanges: Exchange[], e: Exchange): void {
+  exchanges.push(e);
+  if (exchanges.length > KEEP_FIRST + KEEP_LAST) exchanges.splice(KEEP_FIRST, 1);
 }
 
 /** A target that lacks what the rule needs is a SKIP; a spent budget leaves the rule NOT-TESTED. */

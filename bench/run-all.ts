@@ -9,6 +9,7 @@
 import { createServer } from 'node:http';
 import { mkdir, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
 import { Agent, request } from 'undici';
 import { DirectoryClient } from '../src/client/directory-client.ts';
 import { Redactor } from '../src/client/redact.ts';
@@ -162,6 +163,19 @@ async function serverVsBare(server: ReferenceServer): Promise<void> {
   rows.push({ measure: 'resources.list (limit 100) req/s: reference server vs bare node:http, same bytes', value: `${reference.toFixed(0)} vs ${plain.toFixed(0)} = ${ratio.toFixed(2)}`, goal: '>= 0.5', met: ratio >= 0.5 });
 }
 
+/** autocannon's figure for the same request, same connection count, for scale. */
+async function autocannonRate(url: string, key: string, body: unknown): Promise<number> {
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    connections: CONCURRENCY,
+    duration: 3,
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}`, 'service-version': '26.06.25' },
+    body: JSON.stringify(body),
+  });
+  return result.requests.average;
+}
+
 async function clientOverhead(server: ReferenceServer): Promise<void> {
   const body = { kind_id: server.profile.listKindId, pagination: { limit: 100, next_token: null } };
   const agent = new Agent({ connections: CONCURRENCY });
@@ -190,7 +204,13 @@ async function clientOverhead(server: ReferenceServer): Promise<void> {
   );
   await agent.close();
   const ratio = suite / bare;
-  rows.push({ measure: 'suite HTTP layer (transcripts + schema validation) vs bare undici loop, req/s', value: `${suite.toFixed(0)} vs ${bare.toFixed(0)} = ${ratio.toFixed(2)}`, goal: '>= 0.7', met: ratio >= 0.7 });
+  const cannon = await autocannonRate(url, server.apiKey, body);
+  rows.push({
+    measure: 'suite HTTP layer (transcripts + schema validation) vs bare undici loop, req/s (autocannon for scale)',
+    value: `${suite.toFixed(0)} vs ${bare.toFixed(0)} = ${ratio.toFixed(2)} (autocannon: ${cannon.toFixed(0)})`,
+    goal: '>= 0.7',
+    met: ratio >= 0.7,
+  });
 }
 
 /** The full-paging rule against a million resources: resources per second and peak memory. */

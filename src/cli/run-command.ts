@@ -13,6 +13,8 @@ import { intOption, parseOptions } from './options.ts';
 import { UsageError } from './usage-error.ts';
 
 export const DEFAULT_SERVICE_VERSION = '26.06.25';
+/** Requests per second against an external target unless --rate says otherwise. */
+export const EXTERNAL_DEFAULT_RATE = 25;
 
 export interface Output {
   out(line: string): void;
@@ -81,7 +83,8 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     allowMutations: external ? values['allow-mutations'] === true : true,
     readOnly: values['read-only'] === true,
     concurrency: intOption(values.concurrency, 'concurrency', DEFAULT_ENGINE_OPTIONS.concurrency, 1),
-    ratePerSecond: intOption(values.rate, 'rate', 0),
+    // Polite by default against someone else's server; the embedded one needs no cap.
+    ratePerSecond: intOption(values.rate, 'rate', external ? EXTERNAL_DEFAULT_RATE : 0),
     maxRequests: intOption(values['max-requests'], 'max-requests', 0),
     requestTimeoutMs: intOption(values.timeout, 'timeout', DEFAULT_ENGINE_OPTIONS.requestTimeoutMs, 1),
   };

@@ -60,7 +60,7 @@ export default defineRuleGroup({
     property({
       id: 'errors.prop.invalid-limit-rejected',
       clause: '§4.9 table; §4.8',
-      sentence: '`limit`: integer or null, the maximum entries in this page. Any other value is rejected.',
+      sentence: '`limit`: integer or null, the maximum entries in this page. A value of another type is rejected.',
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {

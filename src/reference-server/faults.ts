@@ -25,7 +25,7 @@ export const FAULTS = {
   'pagination-keyset-without-id': { clause: '§4.9 rule 7', rule: 'pagination.stable-with-orders', description: 'With orders, the cursor keeps only the sort value: resources that tie with the last one are skipped.' },
   'pagination-envelope-without-next-token': { clause: '§4.8 Response', rule: 'pagination.envelope', description: 'The last page omits next_token instead of sending null (the field is required).' },
   'pagination-limit-exceeded': { clause: '§4.8 Response; §4.9', rule: 'pagination.limit-respected', description: 'Off by one: every page holds limit + 1 resources.' },
-  'pagination-invalid-limit-accepted': { clause: '§4.9 table', rule: 'errors.prop.invalid-limit-rejected', description: 'A limit that is not a positive integer (0, -3, "10") is served as limit null.' },
+  'pagination-invalid-limit-accepted': { clause: '§4.9 table', rule: 'errors.prop.invalid-limit-rejected', description: 'A limit that is not an integer ("10", true, 2.5) is served as limit null.' },
   'list-ids-filter-ignored': { clause: '§4.8 Filter shapes', rule: 'list.ids-filter', description: 'The resource.ids filter is ignored.' },
   'pagination-422-without-message': { clause: '§7', rule: 'errors.message-present', description: 'The 422 for an invalid next_token has an empty JSON body.' },
   // §4.8 list
@@ -67,7 +67,7 @@ export const FAULTS = {
   'malformed-json-500': { clause: '§4', rule: 'errors.malformed-json-rejected', description: 'A body that is not JSON gets a 500.' },
   // §4.3 / §4.5 teams
   'assign-team-warning-applied': { clause: '§4.3', rule: 'assign-team.warning-changes-nothing', description: 'A conflict warning is returned but the assignment is applied anyway.' },
-  'assign-team-warning-wrong-type': { clause: '§4.3 Responses', rule: 'assign-team.warning-shape', description: 'The conflict warning has warning_type "conflict".' },
+  'assign-team-warning-without-details': { clause: '§4.3 Responses', rule: 'assign-team.warning-shape', description: 'The conflict warning has no details object.' },
   'assign-team-aware-ignored': { clause: '§4.3', rule: 'assign-team.warning-aware-applies', description: 'warning_aware true still gets the warning and nothing is applied.' },
   'show-teams-head-filter-ignored': { clause: '§4.5', rule: 'show-teams.head-filter', description: 'The head filter of show-teams is ignored.' },
   'show-teams-team-filter-ignored': { clause: '§4.5', rule: 'show-teams.team-filter', description: 'The team_ids filter of show-teams is ignored.' },

@@ -130,7 +130,7 @@ export const DEFINITIONS: Record<string, Schema> = {
     filters: arrayOf(record(['key', 'value'], { key: { type: 'string' }, value: {} })),
     orders: arrayOf(record(['key', 'direction', 'attribute'], { key: { type: 'string' }, direction: { type: 'string' }, attribute: { type: 'string' } })),
     pagination: record(['limit', 'next_token'], {
-      limit: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'null' }] },
+      limit: { anyOf: [{ type: 'integer' }, { type: 'null' }] },
       next_token: { type: ['string', 'null'] },
     }),
     counting_mode: { enum: ['strict', 'approximate'] },

@@ -70,7 +70,7 @@ function readQuery(body: Body, ctx: OperationContext): ListQuery {
     const p = object(body.pagination, 'pagination');
     if (!('limit' in p)) throw badRequest('pagination.limit', 'is required (null for the whole collection)');
     if (!('next_token' in p)) throw badRequest('pagination.next_token', 'is required (null for the first page)');
-    if (p.limit !== null && ctx.faults.has('pagination-invalid-limit-accepted') && !(typeof p.limit === 'number' && p.limit >= 1)) {
+    if (p.limit !== null && ctx.faults.has('pagination-invalid-limit-accepted') && !Number.isInteger(p.limit)) {
       limit = null;
     } else if (p.limit !== null) {
       if (typeof p.limit !== 'number' || !Number.isInteger(p.limit) || p.limit < 1 || p.limit > MAX_LIMIT) {

@@ -119,18 +119,18 @@ export const assignTeam: Operation = (body, ctx) => {
   const conflicting = result.modifications.length + result.deletions.length > 0;
   if (conflicting && !aware && !ctx.faults.has('assign-team-aware-ignored')) {
     if (ctx.faults.has('assign-team-warning-applied')) details.teams = result.next;
-    return { status: 409, body: warning(result, ctx.faults.has('assign-team-warning-wrong-type')) };
+    return { status: 409, body: warning(result, ctx.faults.has('assign-team-warning-without-details')) };
   }
   if (conflicting && ctx.faults.has('assign-team-aware-ignored')) return { status: 409, body: warning(result, false) };
   details.teams = result.next;
   return { status: 200, body: { resource_id: resource.id, team_id: teamId, head, date_range: formatSpan(span) } };
 };
 
-function warning(result: Plan, faulty: boolean): Record<string, unknown> {
+function warning(result: Plan, withoutDetails: boolean): Record<string, unknown> {
   return {
-    warning_type: faulty ? 'conflict' : 'assign-conflicting-resource-teams',
+    warning_type: 'assign-conflicting-resource-teams',
     description: 'The assignment conflicts with existing team assignments of the resource; they would be modified or deleted.',
-    details: { modifications: result.modifications, deletions: result.deletions },
+    ...(withoutDetails ? {} : { details: { modifications: result.modifications, deletions: result.deletions } }),
     required_action: 'resend the request with warning_aware set to true to apply these changes',
   };
 }

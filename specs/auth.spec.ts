@@ -55,7 +55,6 @@ export default defineRuleGroup({
       async check(ctx) {
         const res = await ctx.anonymous.post('resources.list', listBody(ctx));
         ctx.observe('status without credentials', res.status);
-        if (res.status >= 200 && res.status < 300) fail('response.status', 'must refuse a request that carries no credentials', '4xx', res.status);
         expectRejected(res, 'a request without credentials', undefined, { credentialsUnderTest: true });
       },
     }),
@@ -68,7 +67,6 @@ export default defineRuleGroup({
       async check(ctx) {
         const res = await ctx.anonymous.post('resources.list', listBody(ctx), { headers: { authorization: 'Bearer dc-not-a-real-key-0000000000' } });
         ctx.observe('status with an unknown key', res.status);
-        if (res.status >= 200 && res.status < 300) fail('response.status', 'must refuse a request whose API key is unknown', '4xx', res.status);
         expectRejected(res, 'a request with an unknown API key', undefined, { credentialsUnderTest: true });
       },
     }),

@@ -4,9 +4,10 @@
  * build, a new one does, and an unexpected pass or an expired expectation is
  * reported so the file gets tightened.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import type { RuleResult } from '../rules/types.ts';
 import { UsageError } from '../cli/usage-error.ts';
+import { readJsonFile } from './read-json-file.ts';
 
 export interface Expectation {
   rule: string;
@@ -29,12 +30,7 @@ export interface GateOutcome {
 }
 
 export async function loadExpectations(path: string): Promise<ExpectationsFile> {
-  let data: unknown;
-  try {
-    data = JSON.parse(await readFile(path, 'utf8'));
-  } catch (e) {
-    throw new UsageError(`cannot read expectations file ${path}: ${(e as Error).message}`);
-  }
+  const data = await readJsonFile(path, 'expectations file');
   const file = data as Partial<ExpectationsFile>;
   const ok =
     Array.isArray(file.expectations) &&

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import type { RuleResult } from '../rules/types.ts';
 import { UsageError } from '../cli/usage-error.ts';
+import { readJsonFile } from './read-json-file.ts';
 
 export interface ResultsFile {
   schemaVersion: number;
@@ -11,12 +11,7 @@ export interface ResultsFile {
 
 /** A results.json written by `run` (see src/report/json.ts). */
 export async function readResults(path: string): Promise<ResultsFile> {
-  let data: unknown;
-  try {
-    data = JSON.parse(await readFile(path, 'utf8'));
-  } catch (e) {
-    throw new UsageError(`cannot read results file ${path}: ${(e as Error).message}`);
-  }
+  const data = await readJsonFile(path, 'results file');
   const file = data as Partial<ResultsFile>;
   if (file.schemaVersion !== 1 || !Array.isArray(file.results)) throw new UsageError(`${path} is not a results.json of this tool (schemaVersion 1)`);
   return file as ResultsFile;

@@ -1,0 +1,11 @@
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../cli/usage-error.ts';
+
+/** A JSON file the user named; a missing or broken one is a usage error (exit 2). */
+export async function readJsonFile(path: string, what: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as unknown;
+  } catch (e) {
+    throw new UsageError(`cannot read ${what} ${path}: ${(e as Error).message}`);
+  }
+}

@@ -53,6 +53,19 @@ describe('CLI', () => {
     expect(r.out + r.err).not.toContain('k-0123456789');
   });
 
+  test('a target that refuses the credential exits 2 before any rule runs', async () => {
+    const { startReferenceServer } = await import('../../src/reference-server/index.ts');
+    const server = await startReferenceServer({ resources: 50 });
+    try {
+      const r = await cli(['run', '--base-url', server.url, '--profile', 'fixtures/example-profile.json', '--api-key', 'dc-wrong-key-0123456789', '--reports', dir]);
+      expect(r.code).toBe(2);
+      expect(r.err).toMatch(/refused the credential \(401\)/);
+      expect(r.out + r.err).not.toContain('dc-wrong-key-0123456789');
+    } finally {
+      await server.close();
+    }
+  });
+
   test('rules lists the catalogue', async () => {
     const r = await cli(['rules', '--section', '4.9']);
     expect(r.code).toBe(0);

@@ -51,6 +51,8 @@ Properties:
 Embedded server:
   --resources N              size of the generated directory (default 200)
   --fault NAME               start the embedded server with a named fault (repeatable)
+  --variant NAME             start it with another conformant choice on an open point
+                             (src/reference-server/variants.ts; repeatable)
 
 Gate:
   --expectations FILE        known failures of this target (rule, reason, optional expiry):
@@ -74,6 +76,7 @@ target profile the suite needs.
   --seed N          seed of the generated directory (default 1)
   --resources N     number of resources (default 200)
   --fault NAME      break one documented rule on purpose (repeatable)
+  --variant NAME    take another conformant choice where the spec is open (repeatable)
   --profile-out F   also write the target profile (without keys) to this file
 `;
 

@@ -44,6 +44,7 @@ const RUN_OPTIONS = {
   path: { type: 'string' },
   resources: { type: 'string' },
   fault: { type: 'string', multiple: true },
+  variant: { type: 'string', multiple: true },
   reports: { type: 'string' },
   quiet: { type: 'boolean' },
   verbose: { type: 'boolean' },
@@ -74,7 +75,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
 
   const baseUrl = values['base-url'] ?? env.DIRECTORY_BASE_URL;
   const external = baseUrl !== undefined;
-  if (external && values.fault?.length) throw new UsageError('--fault applies to the embedded server only (omit --base-url)');
+  if (external && (values.fault?.length || values.variant?.length)) throw new UsageError('--fault and --variant apply to the embedded server only (omit --base-url)');
   const options: EngineOptions = {
     ...DEFAULT_ENGINE_OPTIONS,
     numRuns: intOption(values['num-runs'], 'num-runs', DEFAULT_ENGINE_OPTIONS.numRuns, 1),
@@ -105,6 +106,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     server = await startReferenceServer({
       ...(values.resources ? { resources: intOption(values.resources, 'resources', 200, 10) } : {}),
       ...(values.fault?.length ? { faults: values.fault } : {}),
+      ...(values.variant?.length ? { variants: values.variant } : {}),
     });
     target = { baseUrl: server.url, serviceVersion, apiKey: server.apiKey, profile: server.profile };
     io.out(`embedded reference server at ${server.url}${values.fault?.length ? ` with fault(s) ${values.fault.join(', ')}` : ''}`);

@@ -11,6 +11,7 @@ export async function serveCommand(argv: string[], io: Output, stop: Promise<voi
     seed: { type: 'string' },
     resources: { type: 'string' },
     fault: { type: 'string', multiple: true },
+    variant: { type: 'string', multiple: true },
     'profile-out': { type: 'string' },
   });
   if (values.help) {
@@ -23,6 +24,7 @@ export async function serveCommand(argv: string[], io: Output, stop: Promise<voi
     seed: intOption(values.seed, 'seed', 1),
     resources: intOption(values.resources, 'resources', 200, 10),
     ...(values.fault?.length ? { faults: values.fault } : {}),
+    ...(values.variant?.length ? { variants: values.variant } : {}),
   });
   const { restrictedApiKey: _hidden, ...profile } = server.profile;
   io.out(`Directory reference server listening at ${server.url}`);

@@ -42,6 +42,7 @@ export interface HttpDeps {
   tokens: PageTokens;
   keys: ApiKeys;
   faults: ReadonlySet<string>;
+  variants: ReadonlySet<string>;
 }
 
 function send(res: ServerResponse, status: number, body?: unknown): void {
@@ -96,6 +97,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: HttpDeps)
     throw new ApiError(401, header ? 'the credentials are not valid' : 'missing Authorization header (Bearer <API key>)', 'Authorization');
   }
   const version = req.headers['service-version'];
+  if (version === undefined && deps.variants.has('version-required')) throw new ApiError(400, 'the Service-Version header is required', 'Service-Version');
   if (version !== undefined && !SUPPORTED_SERVICE_VERSIONS.includes(String(version))) {
     throw new ApiError(400, `Service-Version ${JSON.stringify(version)} is not supported (supported: ${SUPPORTED_SERVICE_VERSIONS.join(', ')})`, 'Service-Version');
   }
@@ -112,7 +114,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: HttpDeps)
     throw new ApiError(400, 'the request body is not valid JSON', 'body');
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError(400, 'the request body must be a JSON object', 'body');
-  const ctx: OperationContext = { store: deps.store, tokens: deps.tokens, faults: deps.faults, caller };
+  const ctx: OperationContext = { store: deps.store, tokens: deps.tokens, faults: deps.faults, variants: deps.variants, caller };
   if (deps.faults.has('mutations-ignore-malformed-date-range') && MUTATIONS_WITH_RANGE.has(name) && !isDateRange((body as { date_range?: unknown }).date_range)) {
     send(res, name === 'resources.assign-team' ? 200 : 204, name === 'resources.assign-team' ? {} : undefined);
     return;
@@ -126,7 +128,8 @@ export function createHttpServer(deps: HttpDeps): Server {
   return createServer((req, res) => {
     handle(req, res, deps).catch((error: unknown) => {
       if (error instanceof ApiError) {
-        send(res, error.status, error.body ?? { message: error.message, ...(error.field ? { field: error.field } : {}) });
+        const status = deps.variants.has('status-422') && error.field && error.field !== 'Authorization' && [400, 404].includes(error.status) ? 422 : error.status;
+        send(res, status, error.body ?? { message: error.message, ...(error.field ? { field: error.field } : {}) });
       } else if (deps.faults.size > 0) {
         send(res, 500, { message: 'internal server error' });
       } else {

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { TargetProfile } from '../target/profile.ts';
 import { ApiKeys } from './auth.ts';
 import { FAULTS, isFaultName } from './faults.ts';
+import { VARIANTS, isVariantName } from './variants.ts';
 import { generateDomain, type Domain } from './generate-domain.ts';
 import { createHttpServer } from './http-server.ts';
 import { PageTokens } from './page-token.ts';
@@ -15,6 +16,7 @@ import { RESTRICTED_TEAM_FIELDS } from './operations/teams.ts';
 
 export { SUPPORTED_SERVICE_VERSIONS } from './http-server.ts';
 export { FAULTS, type Fault, type FaultName } from './faults.ts';
+export { VARIANTS, type VariantName } from './variants.ts';
 
 export interface ReferenceServerOptions {
   port?: number;
@@ -24,6 +26,8 @@ export interface ReferenceServerOptions {
   resources?: number;
   /** Named faults from FAULTS; none for the reference. */
   faults?: string[];
+  /** Conformant alternative choices from VARIANTS; none for the reference. */
+  variants?: string[];
 }
 
 export interface ReferenceServer {
@@ -43,9 +47,13 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   for (const f of faults) {
     if (!isFaultName(f)) throw new UnknownFaultError(`unknown fault ${JSON.stringify(f)}; known faults: ${Object.keys(FAULTS).join(', ')}`);
   }
+  const variants = new Set(options.variants ?? []);
+  for (const v of variants) {
+    if (!isVariantName(v)) throw new UnknownFaultError(`unknown variant ${JSON.stringify(v)}; known variants: ${Object.keys(VARIANTS).join(', ')}`);
+  }
   const domain = generateDomain(options.seed ?? 1, options.resources ?? 200);
   const keys = new ApiKeys();
-  const server = createHttpServer({ store: new Store(domain), tokens: new PageTokens(), keys, faults });
+  const server = createHttpServer({ store: new Store(domain), tokens: new PageTokens(), keys, faults, variants });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

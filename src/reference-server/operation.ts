@@ -9,6 +9,8 @@ export interface OperationContext {
   tokens: PageTokens;
   /** Named faults this instance runs with (empty for the reference). */
   faults: ReadonlySet<string>;
+  /** Conformant alternative choices on open points (variants.ts); empty for the reference. */
+  variants: ReadonlySet<string>;
   caller: Caller;
 }
 

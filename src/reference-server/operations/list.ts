@@ -64,7 +64,7 @@ function readQuery(body: Body, ctx: OperationContext): ListQuery {
   const faults = ctx.faults;
   const kindId = faults.has('list-kind-id-optional') && body.kind_id === undefined ? '' : required(body, 'kind_id', snowflake);
   if (kindId && !ctx.store.kindsById.has(kindId)) throw notFound('kind_id', `unknown kind ${kindId}`);
-  let limit: number | null = null;
+  let limit: number | null = ctx.variants.has('default-page') && body.pagination === undefined ? 50 : null;
   let token: string | null = null;
   if (body.pagination !== undefined) {
     const p = object(body.pagination, 'pagination');
@@ -209,7 +209,7 @@ const FRAGMENT_CACHE_SIZE = 20_000;
 const fragments = new Map<string, string>();
 
 function fragmentOf(r: Resource, q: ListQuery, ctx: OperationContext): string {
-  if (q.withTeams || q.withRelations || ctx.faults.size > 0) return JSON.stringify(render(r, q, ctx));
+  if (q.withTeams || q.withRelations || ctx.faults.size > 0 || ctx.variants.size > 0) return JSON.stringify(render(r, q, ctx));
   const key = `${r.id}\u0001${q.attributes.join('\u0000')}`;
   let text = fragments.get(key);
   if (text === undefined) {
@@ -232,7 +232,9 @@ export const list: Operation = (body, ctx) => {
   const parts = [`{"data":[${page.map((r) => fragmentOf(r, q, ctx)).join(',')}]`];
   if (!(nextToken === null && ctx.faults.has('pagination-envelope-without-next-token'))) parts.push(`"next_token":${JSON.stringify(nextToken)}`);
   if (q.withTotalCount || ctx.faults.has('list-total-count-always')) {
-    parts.push(`"total_count":${ctx.faults.has('list-total-count-of-page') ? page.length : items.length}`, `"total_count_approximate":${q.approximate}`);
+    const exact = ctx.faults.has('list-total-count-of-page') ? page.length : items.length;
+    const rounded = q.approximate && ctx.variants.has('rounded-approximate-count');
+    parts.push(`"total_count":${rounded ? Math.round(exact / 10) * 10 : exact}`, `"total_count_approximate":${q.approximate}`);
   }
   return { status: 200, json: `${parts.join(',')}}` };
 };

@@ -5,7 +5,7 @@ import { evenPattern } from '../generate-domain.ts';
 import { WEEKDAYS, type Pattern, type RatePeriod, type Resource } from '../model.ts';
 import { REDACTED, type Operation, type OperationContext } from '../operation.ts';
 import { array, boolean, dateRange, finiteNumber, object, optional, required, snowflake, string, type Body } from '../validate.ts';
-import { resourceOf } from './teams.ts';
+import { clip, resourceOf } from './teams.ts';
 
 function renderPeriod(p: RatePeriod, ctx: OperationContext): Record<string, unknown> {
   const regime = ctx.store.domain.workRegimes.find((w) => w.id === p.workRegimeId)!;
@@ -31,7 +31,7 @@ export const showActivityRates: Operation = (body, ctx) => {
   const periods = ctx.store
     .detailsOf(resource)
     .rates.filter((p) => !span || overlaps(p.span, span))
-    .map((p) => renderPeriod(p, ctx));
+    .map((p) => renderPeriod(span && ctx.variants.has('clip-ranges') ? { ...p, span: clip(p.span, span) } : p, ctx));
   return { status: 200, body: periods };
 };
 

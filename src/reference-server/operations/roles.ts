@@ -83,18 +83,23 @@ export const revokeRoles: Operation = (body, ctx) => {
     const kind = ctx.store.kindsById.get(r.kindId)!;
     if (!kind.supportsRoles) {
       if (ctx.faults.has('revoke-non-role-kind-500')) throw new Error('resource kind has no role table');
+      if (ctx.variants.has('lenient-revoke')) continue;
       throw unprocessable('resource_ids', `resource ${r.id} is a ${kind.name}, a kind that does not support roles`);
     }
-    if (teamIds === undefined && roleIds.includes(kind.definingRoleId!) && !ctx.faults.has('revoke-defining-role-removed')) {
+    if (teamIds === undefined && roleIds.includes(kind.definingRoleId!) && !ctx.faults.has('revoke-defining-role-removed') && !ctx.variants.has('lenient-revoke')) {
       throw unprocessable('role_ids', `role ${kind.definingRoleId} defines the kind of resource ${r.id}: only its teams can be revoked`);
     }
   }
   // Everything is valid: apply all changes in one synchronous step.
   for (const r of resources) {
+    const kind = ctx.store.kindsById.get(r.kindId)!;
+    if (!kind.supportsRoles) continue;
     const details = ctx.store.detailsOf(r);
     const next: RoleHolding[] = [];
     for (const holding of details.roles) {
-      if (!roleIds.includes(holding.roleId)) next.push(holding);
+      // lenient-revoke: a kind-defining role is never removed entirely; the request leaves it as it is.
+      const keepDefining = ctx.variants.has('lenient-revoke') && teamIds === undefined && holding.roleId === kind.definingRoleId;
+      if (!roleIds.includes(holding.roleId) || keepDefining) next.push(holding);
       else {
         const kept = narrowed(holding, teamIds, ctx);
         if (kept) next.push(kept);

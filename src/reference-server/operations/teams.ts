@@ -5,6 +5,10 @@ import type { Resource, TeamAssignation } from '../model.ts';
 import { REDACTED, type Operation, type OperationContext } from '../operation.ts';
 import { boolean, dateRange, optional, required, snowflake, snowflakes, string, type Body } from '../validate.ts';
 
+export function clip(span: Span, to: Span): Span {
+  return { start: Math.max(span.start, to.start), end: Math.min(span.end, to.end) };
+}
+
 export function resourceOf(body: Body, ctx: OperationContext): Resource {
   const id = required(body, 'resource_id', snowflake);
   const r = ctx.store.resourcesById.get(id);
@@ -43,7 +47,7 @@ export const showTeams: Operation = (body, ctx) => {
     .filter((a) => head === undefined || ctx.faults.has('show-teams-head-filter-ignored') || a.head === head)
     .filter((a) => !span || overlaps(a.span, span))
     .sort((a, b) => a.span.start - b.span.start || (a.teamId < b.teamId ? -1 : 1))
-    .map((a) => renderAssignation(a, ctx));
+    .map((a) => renderAssignation(span && ctx.variants.has('clip-ranges') ? { ...a, span: clip(a.span, span) } : a, ctx));
   return { status: 200, body: items };
 };
 
@@ -119,10 +123,11 @@ export const assignTeam: Operation = (body, ctx) => {
   const conflicting = result.modifications.length + result.deletions.length > 0;
   if (conflicting && !aware && !ctx.faults.has('assign-team-aware-ignored')) {
     if (ctx.faults.has('assign-team-warning-applied')) details.teams = result.next;
-    return { status: 409, body: warning(result, ctx.faults.has('assign-team-warning-without-details')) };
+    return { status: ctx.variants.has('assign-team-204') ? 200 : 409, body: warning(result, ctx.faults.has('assign-team-warning-without-details')) };
   }
   if (conflicting && ctx.faults.has('assign-team-aware-ignored')) return { status: 409, body: warning(result, false) };
   details.teams = result.next;
+  if (ctx.variants.has('assign-team-204')) return { status: 204 };
   return { status: 200, body: { resource_id: resource.id, team_id: teamId, head, date_range: formatSpan(span) } };
 };
 

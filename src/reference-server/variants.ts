@@ -1,0 +1,20 @@
+/**
+ * Variants: other choices where the spec says "not shown", each still
+ * conformant. The suite must pass against every one of them; that proves its
+ * checks do not lean on the reference server's own choices.
+ */
+export const VARIANTS = {
+  'assign-team-204': 'assign-team answers 204 without a body on success, and 200 with the warning body on a conflict.',
+  'clip-ranges': 'show-teams and show-activity-rates clip the returned date ranges to the requested one.',
+  'status-422': 'validation failures and unknown identifiers answer 422 instead of 400 and 404.',
+  'lenient-revoke': 'revoking for a kind without roles, or removing a kind-defining role entirely, answers 204 and changes nothing.',
+  'version-required': 'a request without Service-Version is refused (400).',
+  'default-page': 'resources.list without a pagination object returns a first page of 50 with a next_token.',
+  'rounded-approximate-count': 'counting_mode approximate rounds total_count to a multiple of 10 and says so.',
+} as const;
+
+export type VariantName = keyof typeof VARIANTS;
+
+export function isVariantName(name: string): name is VariantName {
+  return Object.hasOwn(VARIANTS, name);
+}

@@ -50,6 +50,8 @@ export interface RoleHolding {
   roleId: string;
   /** '*' follows every team, also those created later; an array is an explicit list. */
   teams: '*' | string[];
+  /** Variant 'unassigned-rows': a removed role still listed with is_assigned false. */
+  unassigned?: boolean;
 }
 
 export interface TeamAssignation {

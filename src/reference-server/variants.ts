@@ -10,6 +10,7 @@ export const VARIANTS = {
   'lenient-revoke': 'revoking for a kind without roles, or removing a kind-defining role entirely, answers 204 and changes nothing.',
   'version-required': 'a request without Service-Version is refused (400).',
   'default-page': 'resources.list without a pagination object returns a first page of 50 with a next_token.',
+  'unassigned-rows': 'list-roles keeps listing a role removed from a resource, with is_assigned false and no team.',
   'rounded-approximate-count': 'counting_mode approximate rounds total_count to a multiple of 10 and says so.',
 } as const;
 

@@ -22,7 +22,7 @@ export const listRoles: Operation = (body, ctx) => {
     for (const holding of ctx.store.detailsOf(resource).roles) {
       if (roleFilter && !roleFilter.has(holding.roleId)) continue;
       if (ctx.caller === 'restricted' && ctx.store.rolesById.get(holding.roleId)?.hiddenFromRestricted && !ctx.faults.has('list-roles-restricted-sees-hidden')) continue;
-      out.push({ resource_id: resource.id, role_id: holding.roleId, is_assigned: true, team_ids: renderTeams(holding.teams, ctx) });
+      out.push({ resource_id: resource.id, role_id: holding.roleId, is_assigned: !holding.unassigned, team_ids: renderTeams(holding.teams, ctx) });
     }
   }
   if (ctx.faults.has('list-roles-envelope')) return { status: 200, body: { data: out, next_token: null } };
@@ -99,10 +99,11 @@ export const revokeRoles: Operation = (body, ctx) => {
     for (const holding of details.roles) {
       // lenient-revoke: a kind-defining role is never removed entirely; the request leaves it as it is.
       const keepDefining = ctx.variants.has('lenient-revoke') && teamIds === undefined && holding.roleId === kind.definingRoleId;
-      if (!roleIds.includes(holding.roleId) || keepDefining) next.push(holding);
+      if (!roleIds.includes(holding.roleId) || keepDefining || holding.unassigned) next.push(holding);
       else {
         const kept = narrowed(holding, teamIds, ctx);
         if (kept) next.push(kept);
+        else if (ctx.variants.has('unassigned-rows')) next.push({ roleId: holding.roleId, teams: [], unassigned: true });
       }
     }
     details.roles = next;

@@ -30,7 +30,7 @@ export async function preflight(target: RunTarget, timeoutMs: number): Promise<P
     if (res.status === 401 || res.status === 403) {
       return { ok: false, reason: `the target refused the credential (${res.status}); check --api-key / DIRECTORY_API_KEY` };
     }
-    if (res.status === 404 && !kind) return { ok: true };
+    // Any other answer means the target is reachable and took the credential; the rules judge the rest.
     return { ok: true };
   } catch (e) {
     const message = isHarnessError(e) ? `${e.code}: ${e.message}` : String(e);

@@ -2,7 +2,7 @@
  * The mutation run: for every fault of the catalogue, the suite runs against
  * the reference server with that fault and must (a) FAIL the rule the fault
  * targets, (b) FAIL no other MUST rule. The reference itself must pass with
- * no FAIL and no ERROR (test/conformance-reference.test.ts). The fault × rule
+ * no FAIL and no ERROR (test/conformance.test.ts). The fault × rule
  * matrix is written to reports/mutation-matrix.{md,json}.
  */
 import { mkdir, writeFile } from 'node:fs/promises';

@@ -234,10 +234,14 @@ function keepForReport(exchanges: Exchange[], e: Exchange): void {
   if (exchanges.length > KEEP_FIRST + KEEP_LAST) exchanges.splice(KEEP_FIRST, 1);
 }
 
-/** A target that lacks what the rule needs is a SKIP; a spent budget leaves the rule NOT-TESTED. */
+/**
+ * A target that lacks what the rule needs is a SKIP; a spent request budget
+ * leaves the rule NOT-TESTED; anything else (network, timeouts, 5xx, 429 after
+ * the retries) is an ERROR: never a verdict on the server.
+ */
 function verdictOfHarnessFault(code: HarnessError['code']): Verdict {
   if (code === 'DC_ERR_PRECONDITION') return 'SKIP';
-  if (code === 'DC_ERR_BUDGET' || code === 'DC_ERR_RATE_LIMITED') return 'NOT-TESTED';
+  if (code === 'DC_ERR_BUDGET') return 'NOT-TESTED';
   return 'ERROR';
 }
 

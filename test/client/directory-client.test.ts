@@ -153,3 +153,20 @@ describe('Redactor', () => {
     expect(r.redact(`a ${KEY} b ${basic}`)).toBe('a $DIRECTORY_API_KEY b $DIRECTORY_API_KEY');
   });
 });
+
+describe('rate limits', () => {
+  test('a read still answered 429 after the retries ends the rule in ERROR, never FAIL', async () => {
+    const { defineRuleGroup, rule } = await import('../../src/rules/define.ts');
+    const { expectSuccess } = await import('../../src/runner/expect.ts');
+    const { DEFAULT_ENGINE_OPTIONS, runRules } = await import('../../src/runner/run-rules.ts');
+    server = await startTestServer((_req, res) => json(res, 429, { message: 'slow down' }, { 'retry-after': '0' }));
+    const group = defineRuleGroup({
+      section: '§4.9',
+      title: 't',
+      file: 't',
+      rules: [rule({ id: 't.rate', clause: '§4.9 rule 1', sentence: 'a sentence long enough', level: 'MUST', check: async (ctx) => expectSuccess(await ctx.client.post('resources.list', {}), 'list') })],
+    });
+    const run = await runRules([group], { baseUrl: server.url, serviceVersion: '26.06.25', profile: { kinds: [], roles: [], teams: [], mutableResources: [] } }, DEFAULT_ENGINE_OPTIONS);
+    expect(run.results[0]).toMatchObject({ verdict: 'ERROR', errorCode: 'DC_ERR_RATE_LIMITED', requestCount: 3 });
+  });
+});

@@ -61,8 +61,14 @@ export default defineRuleGroup({
       async check(ctx) {
         const resourceId = claimRoleResource(ctx);
         const regimes = ctx.profile.workRegimeIds!;
+        // Inside the resource's longest existing period: dates a server already accepts for it.
+        const periods = await showActivityRates(ctx.client, { resource_id: resourceId, date_range: WIDE_RANGE });
+        const longest = periods
+          .map((p) => splitRange(p.date_range)!)
+          .sort((a, b) => Date.parse(b.end) - Date.parse(b.start) - (Date.parse(a.end) - Date.parse(a.start)))[0];
+        precondition(longest && longest.start < longest.end, 'the resource has no activity rate period to assign inside');
         const assignment = fc.record({
-          range: dateRange({ min: '2031-01-01', max: '2035-12-31', maxLengthDays: 200 }),
+          range: dateRange({ min: longest.start, max: longest.end, maxLengthDays: 60 }),
           rate: fc.integer({ min: 0, max: 100 }),
           pattern: activityRatePattern(),
           regime: fc.constantFrom(...regimes),

@@ -68,7 +68,7 @@ export default defineRuleGroup({
           .sort((a, b) => Date.parse(b.end) - Date.parse(b.start) - (Date.parse(a.end) - Date.parse(a.start)))[0];
         precondition(longest && longest.start < longest.end, 'the resource has no activity rate period to assign inside');
         const assignment = fc.record({
-          range: dateRange({ min: longest.start, max: longest.end, maxLengthDays: 60 }),
+          range: dateRange({ min: longest.start, max: longest.end, minLengthDays: 1, maxLengthDays: 60 }),
           rate: fc.integer({ min: 0, max: 100 }),
           pattern: activityRatePattern(),
           regime: fc.constantFrom(...regimes),

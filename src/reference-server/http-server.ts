@@ -8,7 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { ApiKeys } from './auth.ts';
 import { ApiError } from './errors.ts';
-import { parseSpan } from './days.ts';
+import { fromDay, parseSpan } from './days.ts';
 import type { Operation, OperationContext } from './operation.ts';
 import { list } from './operations/list.ts';
 import { assignActivityRate, showActivityRates, unassignActivityRate } from './operations/rates.ts';
@@ -21,6 +21,22 @@ export const SUPPORTED_SERVICE_VERSIONS: readonly string[] = ['26.06.25'];
 export const MAX_BODY_BYTES = 1024 * 1024;
 const PREFIX = '/api/directory/';
 const MUTATIONS_WITH_RANGE = new Set(['resources.assign-team', 'resources.assign-activity-rate', 'resources.unassign-activity-rate']);
+
+/**
+ * Variant 'exclusive-end': the server speaks DateRanges whose end is exclusive,
+ * by moving every date_range end by one day at the boundary (the store keeps
+ * inclusive ends).
+ */
+function shiftRanges(value: unknown, days: number): unknown {
+  if (Array.isArray(value)) return value.map((v) => shiftRanges(v, days));
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    const span = (k === 'date_range' || k === 'new_date_range') && typeof v === 'string' ? parseSpan(v) : undefined;
+    out[k] = span && typeof span !== 'string' ? `${fromDay(span.start)}/${fromDay(span.end + days)}` : shiftRanges(v, days);
+  }
+  return out;
+}
 
 function isDateRange(value: unknown): boolean {
   return typeof value === 'string' && typeof parseSpan(value) !== 'string';
@@ -117,6 +133,12 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: HttpDeps)
   const ctx: OperationContext = { store: deps.store, tokens: deps.tokens, faults: deps.faults, variants: deps.variants, caller };
   if (deps.faults.has('mutations-ignore-malformed-date-range') && MUTATIONS_WITH_RANGE.has(name) && !isDateRange((body as { date_range?: unknown }).date_range)) {
     send(res, name === 'resources.assign-team' ? 200 : 204, name === 'resources.assign-team' ? {} : undefined);
+    return;
+  }
+  if (deps.variants.has('exclusive-end')) {
+    const result = operation(shiftRanges(body, -1) as Record<string, unknown>, ctx);
+    const out = result.json !== undefined ? (JSON.parse(result.json) as unknown) : result.body;
+    send(res, result.status, out === undefined ? undefined : shiftRanges(out, 1));
     return;
   }
   const result = operation(body as Record<string, unknown>, ctx);

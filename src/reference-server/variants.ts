@@ -11,6 +11,7 @@ export const VARIANTS = {
   'version-required': 'a request without Service-Version is refused (400).',
   'default-page': 'resources.list without a pagination object returns a first page of 50 with a next_token.',
   'unassigned-rows': 'list-roles keeps listing a role removed from a resource, with is_assigned false and no team.',
+  'exclusive-end': 'DateRange ends are exclusive (the range 2026-01-01/2026-02-01 is January).',
   'rounded-approximate-count': 'counting_mode approximate rounds total_count to a multiple of 10 and says so.',
 } as const;
 

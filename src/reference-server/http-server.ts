@@ -151,7 +151,10 @@ export function createHttpServer(deps: HttpDeps): Server {
     handle(req, res, deps).catch((error: unknown) => {
       if (error instanceof ApiError) {
         const status = deps.variants.has('status-422') && error.field && error.field !== 'Authorization' && [400, 404].includes(error.status) ? 422 : error.status;
-        send(res, status, error.body ?? { message: error.message, ...(error.field ? { field: error.field } : {}) });
+        const body = deps.variants.has('problem-details')
+          ? { type: 'about:blank', title: 'Request refused', status, detail: error.message }
+          : { message: error.message, ...(error.field ? { field: error.field } : {}) };
+        send(res, status, error.body ?? body);
       } else if (deps.faults.size > 0) {
         send(res, 500, { message: 'internal server error' });
       } else {

@@ -9,7 +9,11 @@ import type { Kind, Resource, ResourceDetails, Role, Team } from './model.ts';
 export interface OrderKey {
   attribute: string;
   descending: boolean;
+  /** Variant 'locale-collation': compare with a case-insensitive locale collation instead of code units. */
+  locale?: boolean;
 }
+
+const COLLATOR = new Intl.Collator('en', { sensitivity: 'base' });
 
 export class Store {
   readonly resourcesById = new Map<string, Resource>();
@@ -41,7 +45,7 @@ export class Store {
   /** Resources of a kind sorted by the given orders, then id; built once per order and cached. */
   orderedResources(kindId: string, orders: OrderKey[]): Resource[] {
     if (orders.length === 0) return this.resourcesOfKind(kindId);
-    const key = `${kindId}|${orders.map((o) => `${o.attribute}:${o.descending ? 'd' : 'a'}`).join(',')}`;
+    const key = `${kindId}|${orders.map((o) => `${o.attribute}:${o.descending ? 'd' : 'a'}${o.locale ? 'l' : ''}`).join(',')}`;
     let index = this.sortedIndexes.get(key);
     if (!index) {
       index = [...this.resourcesOfKind(kindId)].sort((a, b) => compareKeys(sortKey(a, orders), sortKey(b, orders), orders));
@@ -83,7 +87,9 @@ export function compareKeys(a: readonly string[], b: readonly string[], orders: 
   for (let i = 0; i < orders.length; i++) {
     const x = a[i] ?? '';
     const y = b[i] ?? '';
-    if (x !== y) return (x < y ? -1 : 1) * (orders[i]!.descending ? -1 : 1);
+    const order = orders[i]!;
+    const c = order.locale ? COLLATOR.compare(x, y) : x === y ? 0 : x < y ? -1 : 1;
+    if (c !== 0) return c * (order.descending ? -1 : 1);
   }
   return compareIds(a[orders.length] ?? '', b[orders.length] ?? '');
 }

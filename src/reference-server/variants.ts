@@ -12,6 +12,8 @@ export const VARIANTS = {
   'default-page': 'resources.list without a pagination object returns a first page of 50 with a next_token.',
   'unassigned-rows': 'list-roles keeps listing a role removed from a resource, with is_assigned false and no team.',
   'exclusive-end': 'DateRange ends are exclusive (the range 2026-01-01/2026-02-01 is January).',
+  'locale-collation': 'orders on an attribute use a case-insensitive locale collation instead of code units.',
+  'problem-details': 'error bodies are RFC 9457 problem details ({type, title, status, detail}) without a message field.',
   'rounded-approximate-count': 'counting_mode approximate rounds total_count to a multiple of 10 and says so.',
 } as const;
 

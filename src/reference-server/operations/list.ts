@@ -48,7 +48,7 @@ function readFilters(value: unknown): Filter[] {
   });
 }
 
-function readOrders(value: unknown): OrderKey[] {
+function readOrders(value: unknown, locale: boolean): OrderKey[] {
   return array(value, 'orders').map((o, i) => {
     const field = `orders[${i}]`;
     const order = object(o, field);
@@ -56,7 +56,7 @@ function readOrders(value: unknown): OrderKey[] {
     if (key !== 'resource.attribute') throw badRequest(`${field}.key`, `unsupported order key ${JSON.stringify(key)} (supported: resource.attribute)`);
     const direction = required(order, 'direction', string, `${field}.direction`);
     if (direction !== 'asc' && direction !== 'desc') throw badRequest(`${field}.direction`, 'must be "asc" or "desc"');
-    return { attribute: required(order, 'attribute', string, `${field}.attribute`), descending: direction === 'desc' };
+    return { attribute: required(order, 'attribute', string, `${field}.attribute`), descending: direction === 'desc', ...(locale ? { locale } : {}) };
   });
 }
 
@@ -90,7 +90,7 @@ function readQuery(body: Body, ctx: OperationContext): ListQuery {
     limit,
     token,
     filters: body.filters === undefined ? [] : readFilters(body.filters),
-    orders: body.orders === undefined ? [] : readOrders(body.orders),
+    orders: body.orders === undefined ? [] : readOrders(body.orders, ctx.variants.has('locale-collation')),
     attributes: body.attributes === undefined ? [] : array(body.attributes, 'attributes').map((a, i) => string(a, `attributes[${i}]`)),
     withTeams: optional(body, 'with_teams', boolean) ?? false,
     withRelations,

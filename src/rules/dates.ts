@@ -14,10 +14,6 @@ export function addDays(date: string, days: number): string {
   return new Date(t).toISOString().slice(0, 10);
 }
 
-export function formatRange(span: DateSpan): string {
-  return `${span.start}/${span.end}`;
-}
-
 export function splitRange(range: string): DateSpan | undefined {
   const parts = range.split('/');
   if (parts.length !== 2 || !parts[0] || !parts[1]) return undefined;
@@ -32,9 +28,4 @@ export function overlapsStrictly(a: DateSpan, b: DateSpan): boolean {
 /** True when `outer` covers every day of `inner`. */
 export function covers(outer: DateSpan, inner: DateSpan): boolean {
   return outer.start <= inner.start && outer.end >= inner.end;
-}
-
-/** Today as a LocalDate. */
-export function today(): string {
-  return new Date().toISOString().slice(0, 10);
 }

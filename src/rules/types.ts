@@ -23,7 +23,6 @@ export type Need =
   | 'roleKindResource'
   | 'nonRoleKindResource'
   | 'definingRole'
-  | 'disabledTeam'
   | 'restrictedKey'
   | 'mutableResource'
   | 'roleRevocation'

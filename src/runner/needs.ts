@@ -21,8 +21,6 @@ export function unmetNeed(need: Need, profile: TargetProfile, options: RunOption
       return profile.kinds.some((k) => k.supportsRoles && k.definingRoleId)
         ? undefined
         : 'the target profile names no kind-defining role';
-    case 'disabledTeam':
-      return profile.teams.some((t) => !t.enabled) ? undefined : 'the target profile names no disabled team';
     case 'restrictedKey':
       return profile.restrictedApiKey ? undefined : 'no restricted API key was given (--restricted-api-key or DIRECTORY_RESTRICTED_API_KEY)';
     case 'mutableResource':

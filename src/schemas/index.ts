@@ -52,12 +52,6 @@ function validatorOf(name: SchemaName): ValidateFunction {
   return fn;
 }
 
-export function schemaOf(name: SchemaName): object {
-  const schema = DEFINITIONS[name];
-  if (!schema) throw new Error(`unknown schema ${name}`);
-  return schema;
-}
-
 /** Violations of a §2 schema, one per ajv error, with paths in JS notation. */
 export function validateSchema(name: SchemaName, value: unknown, where = 'response.body'): Violation[] {
   const fn = validatorOf(name);

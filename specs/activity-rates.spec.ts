@@ -191,6 +191,35 @@ export default defineRuleGroup({
       },
     }),
     rule({
+      id: 'activity-rates.default-pattern-even',
+      clause: '§4.2 activity_rate_patterns',
+      sentence: '`activity_rate_patterns`: when not specified, the rate is spread evenly over the worked days of the work regime.',
+      level: 'MUST',
+      mutates: 'reversible',
+      needs: ['workRegime'],
+      async check(ctx) {
+        const { resourceId, span } = await resourceWithPeriod(ctx);
+        await withRestoredRates(ctx.client, resourceId, async () => {
+          const range = `${addDays(span.start, 30)}/${addDays(span.start, 59)}`;
+          const regimeId = ctx.profile.workRegimeIds![0]!;
+          expectSuccess(
+            await ctx.client.post('resources.assign-activity-rate', { resource_id: resourceId, date_range: range, average_rate: 60, work_regime_id: regimeId, indemnity_enabled: true, compensation_enabled: false, trainee: false, apprentice: false, paid_hourly: false }),
+            'an assignment without activity_rate_patterns',
+          );
+          const shown = (await showActivityRates(ctx.client, { resource_id: resourceId, date_range: range })).find((p) => covers(splitRange(p.date_range)!, splitRange(range)!));
+          if (!shown) fail('show-activity-rates', 'must show the assigned period', range, '(none)');
+          const days = shown.work_regime.weekly_worked_days;
+          for (const [week, pattern] of shown.activity_rate_patterns.entries()) {
+            const worked = Object.values(pattern).filter((v) => v > 0);
+            // Which weekdays are worked is not shown: only how many, and that they share the rate evenly.
+            if (worked.length !== days || new Set(worked).size > 1) {
+              fail(`activity_rate_patterns[${week}]`, `must spread the rate evenly over the ${days} worked days of the work regime`, `${days} equal non-zero days`, pattern);
+            }
+          }
+        });
+      },
+    }),
+    rule({
       id: 'activity-rates.defaults-observed',
       clause: '§4.2 Request body; §4.2 rule 3',
       sentence: 'Which fields are required: not shown. When not specified, the instance indemnity and compensation configuration and an even spread of the rate are adopted.',

@@ -191,6 +191,20 @@ export default defineRuleGroup({
       },
     }),
     rule({
+      id: 'list.documented-values-accepted',
+      clause: '§4.8 Request body',
+      sentence: '`with_relations`: boolean or null, default false. `at_date`: LocalDate. `counting_mode`: allowed values `strict`, `approximate`.',
+      level: 'MUST',
+      needs: ['listKind'],
+      async check(ctx) {
+        // Values the request table documents must be accepted (what they change is another rule's business).
+        for (const extra of [{ with_relations: null }, { at_date: '2024-02-29' }, { counting_mode: 'strict' as const, with_total_count: true }]) {
+          const res = await ctx.client.post('resources.list', body(ctx, { ...extra, pagination: { limit: 2, next_token: null } }));
+          expectSuccess(res, `resources.list with ${JSON.stringify(extra)}`, [200]);
+        }
+      },
+    }),
+    rule({
       id: 'list.total-count-of-filtered-set',
       clause: '§4.8 Response',
       sentence:

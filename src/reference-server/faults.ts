@@ -38,6 +38,7 @@ export const FAULTS = {
   'list-attributes-ignored': { clause: '§4.8 attributes', rule: 'list.attributes-returned', description: 'Requested attributes are never returned.' },
   'list-with-teams-ignored': { clause: '§4.8 with_teams', rule: 'list.with-teams', description: 'with_teams adds nothing.' },
   'list-with-relations-ignored': { clause: '§4.8 with_relations', rule: 'list.with-relations', description: 'with_relations adds nothing.' },
+  'list-with-relations-null-rejected': { clause: '§4.8 Request body', rule: 'list.documented-values-accepted', description: 'with_relations null (documented as boolean or null) is refused.' },
   'list-resource-without-picture': { clause: '§2.2', rule: 'list.resource-shape', description: 'Resources lack the picture field.' },
   // §4.6 list-roles
   'list-roles-envelope': { clause: '§4.6; §4.9 rule 8', rule: 'list-roles.plain-array', description: 'list-roles is wrapped in a pagination envelope.' },
@@ -77,6 +78,7 @@ export const FAULTS = {
   'activity-rate-assign-200': { clause: '§4.2 Response', rule: 'activity-rates.assign-no-content', description: 'assign-activity-rate answers 200 with a body instead of 204.' },
   'rates-average-rate-unrounded': { clause: '§2.5', rule: 'show-activity-rates.average-rate-integer', description: 'average_rate is shown with a fraction (x.25).' },
   'rates-assign-ignores-flags': { clause: '§4.2; §4.4', rule: 'activity-rates.assigned-rate-shown', description: 'assign-activity-rate ignores trainee and paid_hourly.' },
+  'rates-default-pattern-monday-only': { clause: '§4.2 activity_rate_patterns', rule: 'activity-rates.default-pattern-even', description: 'Without activity_rate_patterns, the whole week is put on Monday.' },
   'activity-rate-unassign-noop': { clause: '§4.7', rule: 'activity-rates.unassign-removes-coverage', description: 'unassign-activity-rate answers 204 and changes nothing.' },
   'activity-rate-external-id-not-unique': { clause: '§8 Uniqueness', rule: 'activity-rates.external-id-unique', description: 'A contract external_id already used by another resource is accepted.' },
   'show-rates-without-work-regime': { clause: '§2.5', rule: 'show-activity-rates.response-shape', description: 'Activity rate periods lack work_regime.' },

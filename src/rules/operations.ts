@@ -56,7 +56,7 @@ export interface ActivityRatePeriod {
   average_rate: number;
   date_range: string;
   activity_rate_patterns: Array<Record<string, number>>;
-  work_regime: { id: string };
+  work_regime: { id: string; weekly_worked_days: number };
   paid_hourly: boolean;
   apprentice: boolean;
   trainee: boolean;

@@ -84,6 +84,7 @@ function readQuery(body: Body, ctx: OperationContext): ListQuery {
   if (countingMode !== undefined && countingMode !== 'strict' && countingMode !== 'approximate') {
     throw badRequest('counting_mode', 'must be "strict" or "approximate"');
   }
+  if (body.with_relations === null && ctx.faults.has('list-with-relations-null-rejected')) throw badRequest('with_relations', 'must be a boolean');
   const withRelations = body.with_relations === null ? false : (optional(body, 'with_relations', boolean) ?? false);
   return {
     kindId,

@@ -68,7 +68,7 @@ export const assignActivityRate: Operation = (body, ctx) => {
   if (!regime) throw notFound('work_regime_id', `unknown work regime ${regimeId}`);
   const patterns =
     body.activity_rate_patterns === undefined
-      ? [evenPattern(averageRate, regime.weekly_worked_days)]
+      ? [ctx.faults.has('rates-default-pattern-monday-only') ? evenPattern(averageRate * regime.weekly_worked_days, 1) : evenPattern(averageRate, regime.weekly_worked_days)]
       : array(body.activity_rate_patterns, 'activity_rate_patterns').map((p, i) => readPattern(p, `activity_rate_patterns[${i}]`));
   if (patterns.length === 0) throw badRequest('activity_rate_patterns', 'must hold at least one week');
   const externalId = optional(body, 'external_id', string);

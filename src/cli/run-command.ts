@@ -101,14 +101,16 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     const restricted = values['restricted-api-key'] ?? env.DIRECTORY_RESTRICTED_API_KEY;
     if (restricted) profile.restrictedApiKey = restricted;
     const apiKey = values['api-key'] ?? env.DIRECTORY_API_KEY;
-    target = { baseUrl, serviceVersion, profile, ...(apiKey ? { apiKey } : {}) };
+    const replayArgs = [`--base-url ${baseUrl}`, `--profile ${profilePath}`, ...(options.allowMutations ? ['--allow-mutations'] : []), ...(serviceVersion !== DEFAULT_SERVICE_VERSION ? [`--service-version ${serviceVersion}`] : [])].join(' ');
+    target = { baseUrl, serviceVersion, profile, replayArgs, ...(apiKey ? { apiKey } : {}) };
   } else {
     server = await startReferenceServer({
       ...(values.resources ? { resources: intOption(values.resources, 'resources', 200, 10) } : {}),
       ...(values.fault?.length ? { faults: values.fault } : {}),
       ...(values.variant?.length ? { variants: values.variant } : {}),
     });
-    target = { baseUrl: server.url, serviceVersion, apiKey: server.apiKey, profile: server.profile };
+    const replayArgs = [...(values.fault ?? []).map((f) => `--fault ${f}`), ...(values.variant ?? []).map((v) => `--variant ${v}`)].join(' ');
+    target = { baseUrl: server.url, serviceVersion, apiKey: server.apiKey, profile: server.profile, ...(replayArgs ? { replayArgs } : {}) };
     io.out(`embedded reference server at ${server.url}${values.fault?.length ? ` with fault(s) ${values.fault.join(', ')}` : ''}`);
   }
 

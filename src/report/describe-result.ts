@@ -1,4 +1,4 @@
-import type { PropertyReplay, RuleResult } from '../rules/types.ts';
+import type { PropertyReplay, RuleResult, RunResult } from '../rules/types.ts';
 import { toCurl } from './curl.ts';
 
 export function show(value: unknown): string {
@@ -8,19 +8,19 @@ export function show(value: unknown): string {
 }
 
 /** The command that reruns one rule, with the property's seed and path when there are some. */
-export function replayCommand(r: RuleResult, seed: number): string {
+export function replayCommand(r: RuleResult, run: Pick<RunResult, 'options' | 'target'>): string {
   const replay: PropertyReplay | undefined = r.replay;
-  const args = ['npx directory-conformance run', `--rule ${r.ruleId}`];
+  const args = ['npx directory-conformance run', ...(run.target.replayArgs ? [run.target.replayArgs] : []), `--rule ${r.ruleId}`];
   if (r.kind === 'property') {
-    args.push(`--seed ${replay?.seed ?? seed}`);
+    args.push(`--seed ${replay?.seed ?? run.options.seed}`);
     if (replay?.path) args.push(`--path '${replay.path}'`);
   }
   return args.join(' ');
 }
 
 /** Plain-text account of a failure: replay first, then the evidence (fast-check's order). */
-export function failureText(r: RuleResult, seed: number, maxExchanges = 3): string {
-  const lines = [`Replay: ${replayCommand(r, seed)}`];
+export function failureText(r: RuleResult, run: Pick<RunResult, 'options' | 'target'>, maxExchanges = 3): string {
+  const lines = [`Replay: ${replayCommand(r, run)}`];
   if (r.replay?.counterexample) lines.push(`Counterexample (after ${r.replay.numShrinks ?? 0} shrinks): ${r.replay.counterexample}`);
   lines.push('', `${r.ruleId} (${r.clause}): ${r.sentence}`, '');
   for (const v of r.violations) {

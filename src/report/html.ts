@@ -76,7 +76,7 @@ function exchangeHtml(e: Exchange, i: number): string {
   return `<details><summary>#${i + 1} ${esc(e.operation)} (${e.durationMs} ms${e.attempts > 1 ? `, ${e.attempts} attempts` : ''})</summary><pre>${esc(pretty(e.request.body))}</pre>${response}${copyable(toCurl(e), 'curl')}</details>`;
 }
 
-function card(r: RuleResult, seed: number): string {
+function card(r: RuleResult, run: RunResult): string {
   const parts = [
     `<div class="card" data-rule-id="${esc(r.ruleId)}" data-verdict="${r.verdict}" data-section="${esc(r.section)}" data-level="${r.level}">`,
     `<h3><span class="badge v-${r.verdict}">${r.verdict}</span>${esc(r.ruleId)} <span class="clause">${esc(r.clause)} · ${r.level} · ${r.requestCount} requests · ${r.durationMs} ms</span></h3>`,
@@ -92,7 +92,7 @@ function card(r: RuleResult, seed: number): string {
     parts.push(`<div>property: seed ${r.replay.seed}${r.replay.path ? `, path ${esc(r.replay.path)}` : ''}, ${r.replay.numRuns} runs${r.replay.counterexample ? `; counterexample <code>${esc(r.replay.counterexample)}</code>` : ''}</div>`);
   }
   if (r.verdict === 'FAIL' || r.verdict === 'ERROR') {
-    parts.push(copyable(replayCommand(r, seed), 'replay'));
+    parts.push(copyable(replayCommand(r, run), 'replay'));
     parts.push(...r.exchanges.slice(-5).map((e, i) => exchangeHtml(e, r.exchanges.length - Math.min(5, r.exchanges.length) + i)));
   }
   if (r.observations.length > 0) {
@@ -165,7 +165,7 @@ ${latencyChart(run)}
 <span><span id="shown-count">${sorted.length}</span> shown</span>
 </div>
 <div id="rules">
-${sorted.map((r) => card(r, run.options.seed)).join('\n')}
+${sorted.map((r) => card(r, run)).join('\n')}
 </div>
 <h2>Observations</h2>
 <p>Where the spec leaves a choice open, the suite records what the server did; these never count as failures.</p>

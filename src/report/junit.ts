@@ -6,7 +6,7 @@ function seconds(ms: number): string {
   return (ms / 1000).toFixed(3);
 }
 
-function testcase(r: RuleResult, seed: number): string {
+function testcase(r: RuleResult, run: RunResult): string {
   const props = [
     ['clause', r.clause],
     ['level', r.level],
@@ -21,11 +21,11 @@ function testcase(r: RuleResult, seed: number): string {
   switch (r.verdict) {
     case 'FAIL': {
       const first = r.violations[0];
-      body = `\n      <failure message="${xmlAttr(first ? `${first.where}: ${first.message}` : 'rule failed')}" type="${xmlAttr(r.clause)}">${cdata(failureText(r, seed))}</failure>`;
+      body = `\n      <failure message="${xmlAttr(first ? `${first.where}: ${first.message}` : 'rule failed')}" type="${xmlAttr(r.clause)}">${cdata(failureText(r, run))}</failure>`;
       break;
     }
     case 'ERROR':
-      body = `\n      <error message="${xmlAttr(r.reason ?? 'harness fault')}" type="${xmlAttr(r.errorCode ?? 'DC_ERR_HARNESS')}">${cdata(failureText(r, seed))}</error>`;
+      body = `\n      <error message="${xmlAttr(r.reason ?? 'harness fault')}" type="${xmlAttr(r.errorCode ?? 'DC_ERR_HARNESS')}">${cdata(failureText(r, run))}</error>`;
       break;
     case 'SKIP':
     case 'NOT-TESTED':
@@ -47,7 +47,7 @@ export function renderJUnit(run: RunResult): string {
   const count = (rs: RuleResult[], ...v: string[]): number => rs.filter((r) => v.includes(r.verdict)).length;
   const suites = [...groups].map(([name, rs]) => {
     const time = rs.reduce((t, r) => t + r.durationMs, 0);
-    return `  <testsuite name="${xmlAttr(name)}" tests="${rs.length}" failures="${count(rs, 'FAIL')}" errors="${count(rs, 'ERROR')}" skipped="${count(rs, 'SKIP', 'NOT-TESTED')}" time="${seconds(time)}">\n${rs.map((r) => testcase(r, run.options.seed)).join('\n')}\n  </testsuite>`;
+    return `  <testsuite name="${xmlAttr(name)}" tests="${rs.length}" failures="${count(rs, 'FAIL')}" errors="${count(rs, 'ERROR')}" skipped="${count(rs, 'SKIP', 'NOT-TESTED')}" time="${seconds(time)}">\n${rs.map((r) => testcase(r, run)).join('\n')}\n  </testsuite>`;
   });
   const all = run.results;
   const total = Date.parse(run.finishedAt) - Date.parse(run.startedAt);

@@ -151,7 +151,8 @@ export interface RunSummary {
 
 export interface RunResult {
   tool: { name: string; version: string };
-  target: { baseUrl: string; serviceVersion: string; profileName?: string };
+  /** `replayArgs`: what `run` needs to reach the same target again (e.g. `--base-url … --profile …`). */
+  target: { baseUrl: string; serviceVersion: string; profileName?: string; replayArgs?: string };
   options: RunOptions;
   startedAt: string;
   finishedAt: string;

@@ -27,6 +27,8 @@ export interface RunTarget {
   serviceVersion: string;
   apiKey?: string;
   profile: TargetProfile;
+  /** Arguments of `run` that reach this target again, for replay commands in the reports. */
+  replayArgs?: string;
 }
 
 export interface EngineOptions extends RunOptions {
@@ -111,6 +113,7 @@ export async function runRules(groups: RuleGroup[], target: RunTarget, options: 
       baseUrl: redactor.redact(target.baseUrl),
       serviceVersion: target.serviceVersion,
       ...(target.profile.name ? { profileName: target.profile.name } : {}),
+      ...(target.replayArgs ? { replayArgs: redactor.redact(target.replayArgs) } : {}),
     },
     options: { numRuns: options.numRuns, seed: options.seed, allowMutations: options.allowMutations, ...(options.path ? { path: options.path } : {}) },
     startedAt,

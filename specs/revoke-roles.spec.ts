@@ -36,6 +36,11 @@ async function revoke(ctx: CheckContext, body: Record<string, unknown>, step: st
   expectSuccess(await ctx.client.post('resources.revoke-roles', body), step, undefined, OWNERS.revoke);
 }
 
+async function expectRolesUnchanged(ctx: CheckContext, resourceId: string, before: RoleAssociation[], message: string): Promise<void> {
+  const after = await listRoles(ctx.client, { resource_ids: [resourceId] });
+  if (snapshot(after) !== snapshot(before)) fail('list-roles after', message, before, after);
+}
+
 /** §4.1 rule 5: the role stays assigned, on no team. */
 async function expectAssignedOnNoTeam(ctx: CheckContext, resourceId: string, roleId: string, after: string): Promise<void> {
   const held = await roleOf(ctx.client, resourceId, roleId);
@@ -98,8 +103,7 @@ export default defineRuleGroup({
         const res = await ctx.client.post('resources.revoke-roles', { resource_ids: [resourceId], role_ids: [roleId] });
         if (res.status >= 500) fail('response.status', 'must answer a revocation for a kind without roles without a server error', '2xx or 4xx', res.status);
         ctx.observe('status of revoke-roles for a kind without roles', res.status);
-        const after = await listRoles(ctx.client, { resource_ids: [resourceId] });
-        if (snapshot(after) !== snapshot(before)) fail('list-roles after', 'must not change anything for a resource whose kind does not support roles', before, after);
+        await expectRolesUnchanged(ctx, resourceId, before, 'must not change anything for a resource whose kind does not support roles');
       },
     }),
     rule({
@@ -142,8 +146,7 @@ export default defineRuleGroup({
             await revoke(ctx, { resource_ids: [resourceId], role_ids: [explicit.role_id], team_ids: [absentTeam.id] }, 'revoking a team the role does not have');
           }
         }
-        const after = await listRoles(ctx.client, { resource_ids: [resourceId] });
-        if (snapshot(after) !== snapshot(before)) fail('list-roles after', 'must be unchanged after revoking a role or team the resource does not have', before, after);
+        await expectRolesUnchanged(ctx, resourceId, before, 'must be unchanged after revoking a role or team the resource does not have');
       },
     }),
     rule({
@@ -250,8 +253,7 @@ export default defineRuleGroup({
         const res = await ctx.client.post('resources.revoke-roles', { resource_ids: [resourceId], role_ids: [association.role_id], team_ids: [] });
         ctx.observe('status of rejecting an empty team_ids', res.status);
         expectRejected(res, 'an empty team_ids array');
-        const after = await listRoles(ctx.client, { resource_ids: [resourceId] });
-        if (snapshot(after) !== snapshot(before)) fail('list-roles after', 'must be unchanged after a rejected request', before, after);
+        await expectRolesUnchanged(ctx, resourceId, before, 'must be unchanged after a rejected request');
       },
     }),
   ],

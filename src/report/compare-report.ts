@@ -1,9 +1,6 @@
 import type { Comparison, RuleChange } from '../gate/compare-runs.ts';
+import { escapeHtml as esc } from './html-escape.ts';
 import { cdata, xmlAttr } from './xml.ts';
-
-function esc(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
 
 /** JUnit: one testcase per changed rule; a regression is a <failure>. */
 export function renderComparisonJUnit(c: Comparison): string {

@@ -1,25 +1,59 @@
 import type { Exchange } from '../client/exchange.ts';
+import { singleQuote } from './shell-quote.ts';
 
-/** Placeholders that stay expandable by the shell in a replayed command. */
-const PLACEHOLDER = /\$(DIRECTORY_API_KEY|DIRECTORY_RESTRICTED_API_KEY)\b/;
+/**
+ * Placeholders the recorder writes instead of credentials. In a header they
+ * must stay expandable, so the replay uses the user's own key. The lookahead
+ * keeps `$DIRECTORY_API_KEY_X` from being read as one.
+ */
+const PLACEHOLDER = /(\$(?:DIRECTORY_API_KEY|DIRECTORY_RESTRICTED_API_KEY))(?![A-Za-z0-9_])/;
 
-function singleQuoted(text: string): string {
-  return `'${text.replace(/'/g, `'\\''`)}'`;
+/** Text that means the same inside double quotes in POSIX sh and in interactive bash (where `!` expands history). */
+const SAME_IN_DOUBLE_QUOTES = /^[^"$`\\!]*$/;
+
+/**
+ * Headers curl adds on its own when the request names none. A recorded
+ * request without them (a rule that drops Content-Type, say) replays
+ * faithfully only if curl is told to leave them out.
+ */
+const CURL_DEFAULT_HEADERS = ['Accept', 'Content-Type'] as const;
+
+/** Quotes `text` so the shell expands the placeholders in it and nothing else. */
+export function quoteExpandingPlaceholders(text: string): string {
+  // With a capturing group, split keeps the placeholders at the odd indexes.
+  const pieces = text.split(PLACEHOLDER);
+  if (pieces.length === 1) return singleQuote(text);
+  const literals = pieces.filter((_, i) => i % 2 === 0);
+  // The common case stays readable: "authorization: Bearer $DIRECTORY_API_KEY".
+  if (literals.every((p) => SAME_IN_DOUBLE_QUOTES.test(p))) return `"${text}"`;
+  return pieces.map((p, i) => (i % 2 === 1 ? `"${p}"` : p === '' ? '' : singleQuote(p))).join('');
 }
 
-/** Double quotes, escaping everything the shell would expand except the placeholder variables. */
-function withPlaceholder(text: string): string {
-  const escaped = text.replace(/[\\"`]/g, (c) => `\\${c}`).replace(/\$(?!DIRECTORY_(?:RESTRICTED_)?API_KEY\b)/g, '\\$');
-  return `"${escaped}"`;
+/** curl drops a header given as "Name:"; an empty value is sent only as "Name;". */
+function headerArgument(name: string, value: string): string {
+  return quoteExpandingPlaceholders(value.trim() === '' ? `${name};` : `${name}: ${value}`);
 }
 
-/** A POSIX shell command that replays the request; credentials stay `$DIRECTORY_API_KEY`. */
+/** printf %b reads backslash escapes; every backslash is doubled and NUL becomes an octal escape. */
+function printfBinary(body: string): string {
+  return body.replace(/\\/g, '\\\\').replace(/\0/g, '\\0000');
+}
+
+/**
+ * A POSIX shell command that replays the request: the method, URL, every
+ * recorded header (credentials stay `$DIRECTORY_API_KEY` and
+ * `$DIRECTORY_RESTRICTED_API_KEY`, expanded by the shell) and the body byte
+ * for byte. `-i` prints the status line, which is what most violations are about.
+ */
 export function toCurl(exchange: Exchange): string {
-  const parts = ['curl', '-sS', '-X', 'POST', singleQuoted(exchange.request.url)];
-  for (const [name, value] of Object.entries(exchange.request.headers)) {
-    const header = `${name}: ${value}`;
-    parts.push('-H', PLACEHOLDER.test(header) ? withPlaceholder(header) : singleQuoted(header));
-  }
-  parts.push('--data-raw', singleQuoted(exchange.request.body));
-  return parts.join(' ');
+  const { request } = exchange;
+  const args = [`curl -sS -i -X ${request.method} ${singleQuote(request.url)}`];
+  const named = new Set(Object.keys(request.headers).map((n) => n.toLowerCase()));
+  for (const [name, value] of Object.entries(request.headers)) args.push(`-H ${headerArgument(name, value)}`);
+  for (const name of CURL_DEFAULT_HEADERS) if (!named.has(name.toLowerCase())) args.push(`-H ${singleQuote(`${name}:`)}`);
+  // A command-line argument cannot hold NUL: such a body goes through stdin.
+  const binary = request.body.includes('\0');
+  args.push(binary ? '--data-binary @-' : `--data-raw ${singleQuote(request.body)}`);
+  const command = args.join(' \\\n  ');
+  return binary ? `printf '%b' ${singleQuote(printfBinary(request.body))} | ${command}` : command;
 }

@@ -1,179 +1,258 @@
 import type { Exchange } from '../client/exchange.ts';
 import type { RuleResult, RunResult, Verdict } from '../rules/types.ts';
 import { toCurl } from './curl.ts';
-import { replayCommand, show } from './describe-result.ts';
+import { clip, replayCommand, show } from './describe-result.ts';
+import { CONTENT_SECURITY_POLICY, CSS, SCRIPT } from './html-assets.ts';
+import { escapeHtml as esc } from './html-escape.ts';
+import { prettyJson } from './pretty-json.ts';
+import { compareSections, compareText } from './sections.ts';
 import { VERDICTS } from './summarise.ts';
 
-/** Every server-provided string goes through here: it is hostile input. */
-function esc(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+/** Longest body or value shown; the JSON report keeps everything. */
+const MAX_SHOWN = 4000;
+/** Exchanges shown per failing rule, counted from the last. */
+const MAX_EXCHANGES = 5;
+/** Cards in the order a reader needs them: what is broken first. */
+const CARD_ORDER: readonly Verdict[] = ['FAIL', 'ERROR', 'NOT-TESTED', 'SKIP', 'OBSERVED', 'PASS'];
+
+type Counts = Record<Verdict, number>;
+
+function countsOf(results: readonly RuleResult[]): Counts {
+  const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Counts;
+  for (const r of results) counts[r.verdict] += 1;
+  return counts;
 }
 
-function pretty(body: string, max = 4000): string {
-  let text = body;
-  try {
-    text = JSON.stringify(JSON.parse(body), null, 2);
-  } catch {
-    /* not JSON: shown as it came */
-  }
-  return text.length > max ? `${text.slice(0, max)}\n… (${text.length - max} more characters)` : text;
+function percent(share: number): string {
+  return `${(share * 100).toFixed(1)}%`;
 }
 
-const CSS = `
-:root{--pass:#1a7f37;--fail:#cf222e;--error:#9a6700;--skip:#6e7781;--observed:#0969da;--nt:#8250df;--bg:#f6f8fa;--fg:#1f2328}
-*{box-sizing:border-box}body{font:14px/1.5 system-ui,-apple-system,Segoe UI,sans-serif;margin:0;color:var(--fg);background:#fff}
-header{padding:20px 28px;background:var(--bg);border-bottom:1px solid #d0d7de}h1{margin:0 0 4px;font-size:22px}
-.meta{color:#57606a}.figures{display:flex;gap:16px;margin-top:14px;flex-wrap:wrap}
-.figure{background:#fff;border:1px solid #d0d7de;border-radius:8px;padding:10px 16px;min-width:120px}
-.figure b{display:block;font-size:24px}.ok{color:var(--pass)}.bad{color:var(--fail)}
-main{padding:20px 28px}table{border-collapse:collapse;margin:8px 0 20px}th,td{border:1px solid #d0d7de;padding:4px 10px;text-align:right}
-th:first-child,td:first-child{text-align:left}.bar{display:flex;height:14px;width:320px;border-radius:4px;overflow:hidden;background:#eee}
-.bar span{display:block;height:100%}.v-PASS{background:var(--pass)}.v-FAIL{background:var(--fail)}.v-ERROR{background:var(--error)}
-.v-SKIP{background:var(--skip)}.v-OBSERVED{background:var(--observed)}.v-NOT-TESTED{background:var(--nt)}
-.filters{display:flex;gap:12px;align-items:center;margin:12px 0;flex-wrap:wrap}
-.card{border:1px solid #d0d7de;border-radius:8px;margin:10px 0;padding:10px 14px}.card h3{margin:0;font-size:15px;font-family:ui-monospace,monospace}
-.badge{display:inline-block;color:#fff;border-radius:10px;padding:0 8px;font-size:12px;margin-right:8px;vertical-align:middle}
-.clause{color:#57606a}.sentence{margin:4px 0;font-style:italic}pre{background:var(--bg);padding:8px;overflow:auto;max-height:320px;font-size:12px;white-space:pre-wrap;word-break:break-all}
-details{margin:6px 0}.violation{border-left:3px solid var(--fail);padding-left:8px;margin:6px 0}
-button.copy{font-size:12px;margin-left:6px}#observations td,#observations th{text-align:left}#observations code{word-break:break-all}.hidden{display:none}
-`;
-
-const SCRIPT = `
-(function(){
-  var failed=document.getElementById('filter-failed'),section=document.getElementById('filter-section'),level=document.getElementById('filter-level');
-  function apply(){
-    var cards=document.querySelectorAll('.card[data-rule-id]');var shown=0;
-    for(var i=0;i<cards.length;i++){var c=cards[i];
-      var ok=(!failed.checked||c.getAttribute('data-verdict')==='FAIL'||c.getAttribute('data-verdict')==='ERROR')
-        &&(!section.value||c.getAttribute('data-section')===section.value)&&(!level.value||c.getAttribute('data-level')===level.value);
-      c.classList.toggle('hidden',!ok);if(ok)shown++;}
-    document.getElementById('shown-count').textContent=shown;
+/** Copy buttons point at their text by id; ids are numbered per page so a render is deterministic. */
+class Ids {
+  private next = 0;
+  take(prefix: string): string {
+    this.next += 1;
+    return `${prefix}-${this.next}`;
   }
-  failed.addEventListener('change',apply);section.addEventListener('change',apply);level.addEventListener('change',apply);
-  document.addEventListener('click',function(e){var t=e.target;if(t&&t.classList&&t.classList.contains('copy')){
-    var pre=document.getElementById(t.getAttribute('data-target'));if(pre&&navigator.clipboard){navigator.clipboard.writeText(pre.textContent);t.textContent='copied';}}});
-  apply();
-})();
-`;
+}
 
-function bar(counts: Record<Verdict, number>, total: number): string {
+function copyable(ids: Ids, label: string, text: string, cls: string): string {
+  const id = ids.take(cls);
+  return `<div class="command"><b>${esc(label)}</b><button type="button" class="copy" data-copy-target="${id}">copy</button></div><pre id="${id}" class="${cls}">${esc(text)}</pre>`;
+}
+
+function verdictBar(counts: Counts, total: number, cls = ''): string {
   if (total === 0) return '';
-  return `<div class="bar" role="img" aria-label="${VERDICTS.map((v) => `${counts[v]} ${v}`).join(', ')}">${VERDICTS.filter((v) => counts[v] > 0)
+  const label = VERDICTS.map((v) => `${counts[v]} ${v}`).join(', ');
+  const spans = VERDICTS.filter((v) => counts[v] > 0)
     .map((v) => `<span class="v-${v}" style="width:${((counts[v] / total) * 100).toFixed(2)}%" title="${counts[v]} ${v}"></span>`)
-    .join('')}</div>`;
+    .join('');
+  return `<div class="bar${cls ? ` ${cls}` : ''}" role="img" aria-label="${label}">${spans}</div>`;
 }
 
-let preId = 0;
-function copyable(text: string, label: string): string {
-  const id = `pre-${++preId}`;
-  return `<div>${label}<button class="copy" data-target="${id}">copy</button></div><pre id="${id}">${esc(text)}</pre>`;
-}
-
-function exchangeHtml(e: Exchange, i: number): string {
-  const response = e.response
-    ? `<div>→ ${e.response.status}${e.response.truncated ? ' (body truncated)' : ''}</div><pre>${esc(pretty(e.response.body))}</pre>`
-    : `<div>→ no response: ${esc(e.error?.code ?? '')} ${esc(e.error?.message ?? '')}</div>`;
-  return `<details><summary>#${i + 1} ${esc(e.operation)} (${e.durationMs} ms${e.attempts > 1 ? `, ${e.attempts} attempts` : ''})</summary><pre>${esc(pretty(e.request.body))}</pre>${response}${copyable(toCurl(e), 'curl')}</details>`;
-}
-
-function card(r: RuleResult, run: RunResult): string {
-  const parts = [
-    `<div class="card" data-rule-id="${esc(r.ruleId)}" data-verdict="${r.verdict}" data-section="${esc(r.section)}" data-level="${r.level}">`,
-    `<h3><span class="badge v-${r.verdict}">${r.verdict}</span>${esc(r.ruleId)} <span class="clause">${esc(r.clause)} · ${r.level} · ${r.requestCount} requests · ${r.durationMs} ms</span></h3>`,
-    `<div class="sentence">${esc(r.sentence)}</div>`,
-  ];
-  if (r.reason) parts.push(`<div class="reason">${esc(r.reason)}</div>`);
-  for (const v of r.violations) {
-    parts.push(
-      `<div class="violation"><b>${esc(v.where)}</b>: ${esc(v.message)}${v.expected !== undefined ? `<br>expected: <code>${esc(show(v.expected))}</code>` : ''}${v.actual !== undefined ? `<br>actual: <code>${esc(show(v.actual))}</code>` : ''}</div>`,
-    );
-  }
-  if (r.replay) {
-    parts.push(`<div>property: seed ${r.replay.seed}${r.replay.path ? `, path ${esc(r.replay.path)}` : ''}, ${r.replay.numRuns} runs${r.replay.counterexample ? `; counterexample <code>${esc(r.replay.counterexample)}</code>` : ''}</div>`);
-  }
-  if (r.verdict === 'FAIL' || r.verdict === 'ERROR') {
-    parts.push(copyable(replayCommand(r, run), 'replay'));
-    parts.push(...r.exchanges.slice(-5).map((e, i) => exchangeHtml(e, r.exchanges.length - Math.min(5, r.exchanges.length) + i)));
-  }
-  if (r.observations.length > 0) {
-    parts.push(`<ul class="observations">${r.observations.map((o) => `<li>${esc(o.subject)}: <code>${esc(show(o.value))}</code></li>`).join('')}</ul>`);
-  }
-  parts.push('</div>');
-  return parts.join('\n');
-}
-
-/** Mean and slowest latency per operation, from the recorded exchanges, drawn as bars. */
-function latencyChart(run: RunResult): string {
-  const byOperation = new Map<string, number[]>();
-  for (const r of run.results) for (const e of r.exchanges) byOperation.set(e.operation, [...(byOperation.get(e.operation) ?? []), e.durationMs]);
-  if (byOperation.size === 0) return '<p>No exchanges recorded.</p>';
-  const rows = [...byOperation].map(([op, times]) => ({ op, n: times.length, mean: times.reduce((a, b) => a + b, 0) / times.length, max: Math.max(...times) }));
-  const scale = Math.max(1, ...rows.map((r) => r.max));
-  return `<table id="latency"><thead><tr><th>operation</th><th>requests</th><th>mean ms</th><th>max ms</th><th></th></tr></thead><tbody>${rows
-    .sort((a, b) => a.op.localeCompare(b.op))
-    .map(
-      (r) =>
-        `<tr><td>${esc(r.op)}</td><td>${r.n}</td><td>${r.mean.toFixed(1)}</td><td>${r.max}</td><td><div class="bar" title="mean ${r.mean.toFixed(1)} ms, max ${r.max} ms"><span class="v-OBSERVED" style="width:${((r.mean / scale) * 100).toFixed(1)}%"></span><span class="v-SKIP" style="width:${(((r.max - r.mean) / scale) * 100).toFixed(1)}%"></span></div></td></tr>`,
-    )
-    .join('')}</tbody></table>`;
-}
-
-/** One self-contained page: no network, opens from disk. */
-export function renderHtml(run: RunResult): string {
-  preId = 0;
+function header(run: RunResult): string {
   const s = run.summary;
-  const sections = [...new Set(run.results.map((r) => r.section))];
-  const countsOf = (rs: RuleResult[]): Record<Verdict, number> => {
-    const c = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
-    for (const r of rs) c[r.verdict] += 1;
-    return c;
-  };
-  const matrix = sections
-    .map((sec) => {
-      const rs = run.results.filter((r) => r.section === sec);
-      const c = countsOf(rs);
-      return `<tr><td>${esc(sec)} ${esc(rs[0]?.group ?? '')}</td>${VERDICTS.map((v) => `<td>${c[v] || ''}</td>`).join('')}<td>${bar(c, rs.length)}</td></tr>`;
+  const mustJudged = run.results.filter((r) => r.level === 'MUST' && (r.verdict === 'PASS' || r.verdict === 'FAIL'));
+  const mustPassed = mustJudged.filter((r) => r.verdict === 'PASS').length;
+  const ran = s.total - s.byVerdict.SKIP - s.byVerdict['NOT-TESTED'];
+  const elapsed = Date.parse(run.finishedAt) - Date.parse(run.startedAt);
+  const meta: Array<[string, string]> = [
+    ['Target', run.target.baseUrl + (run.target.profileName ? ` (${run.target.profileName})` : '')],
+    ['Service-Version', run.target.serviceVersion],
+    ['Started', run.startedAt],
+    ...(Number.isFinite(elapsed) ? ([['Duration', `${(elapsed / 1000).toFixed(1)} s`]] as Array<[string, string]>) : []),
+    ['Seed', `${run.options.seed} (${run.options.numRuns} runs per property)`],
+    ['Mutations', run.options.allowMutations ? 'allowed' : 'not allowed'],
+    ['Tool', `${run.tool.name} ${run.tool.version}`],
+  ];
+  return `<header id="top">
+<h1>Directory Service conformance</h1>
+<dl class="run-meta">${meta.map(([k, v]) => `<div><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`).join('')}</dl>
+<div class="figures">
+<div class="figure" id="verdict"><span>verdict</span><b class="${s.conformant ? 'ok' : 'bad'}">${s.conformant ? 'conformant' : 'not conformant'}</b><small>no MUST rule may fail or error</small></div>
+<div class="figure" id="score"><span>score</span><b>${percent(s.score)}</b><small>${mustPassed} of ${mustJudged.length} MUST rules passed</small></div>
+<div class="figure" id="coverage"><span>coverage</span><b>${percent(s.coverage)}</b><small>${ran} of ${s.total} rules ran</small></div>
+${VERDICTS.map((v) => `<div class="figure v-${v}" data-count="${v}"><span>${v}</span><b>${s.byVerdict[v]}</b></div>`).join('\n')}
+</div>
+${verdictBar(s.byVerdict, s.total, 'wide')}
+</header>`;
+}
+
+function matrix(run: RunResult, sections: readonly string[]): string {
+  if (sections.length === 0) return '<p>No rule ran.</p>';
+  const rows = sections.map((section) => {
+    const rs = run.results.filter((r) => r.section === section);
+    const counts = countsOf(rs);
+    const title = [...new Set(rs.map((r) => r.group))].join(' · ');
+    const cells = VERDICTS.map((v) => `<td class="n v-${v}${counts[v] > 0 ? ' has' : ''}" data-verdict="${v}">${counts[v]}</td>`).join('');
+    return `<tr data-section="${esc(section)}" title="show only ${esc(section)}"><td>${esc(section)} ${esc(title)}</td>${cells}<td>${rs.length}</td><td>${verdictBar(counts, rs.length)}</td></tr>`;
+  });
+  return `<table id="matrix"><thead><tr><th>section</th>${VERDICTS.map((v) => `<th>${v}</th>`).join('')}<th>rules</th><th></th></tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody></table>`;
+}
+
+/** Mean and slowest latency per operation, from the recorded exchanges. */
+function latency(run: RunResult): string {
+  const byOperation = new Map<string, { n: number; sum: number; max: number }>();
+  for (const r of run.results) {
+    for (const e of r.exchanges) {
+      const t = byOperation.get(e.operation) ?? { n: 0, sum: 0, max: 0 };
+      byOperation.set(e.operation, { n: t.n + 1, sum: t.sum + e.durationMs, max: Math.max(t.max, e.durationMs) });
+    }
+  }
+  if (byOperation.size === 0) return '<p>No exchanges recorded.</p>';
+  const rows = [...byOperation]
+    .map(([operation, t]) => ({ operation, n: t.n, mean: t.sum / t.n, max: t.max }))
+    .sort((a, b) => compareText(a.operation, b.operation));
+  const scale = rows.reduce((m, r) => Math.max(m, r.max), 1);
+  const body = rows
+    .map((r) => {
+      const mean = `<span class="v-OBSERVED" style="width:${((r.mean / scale) * 100).toFixed(1)}%"></span>`;
+      const tail = `<span class="v-SKIP" style="width:${(((r.max - r.mean) / scale) * 100).toFixed(1)}%"></span>`;
+      return `<tr><td>${esc(r.operation)}</td><td>${r.n}</td><td>${r.mean.toFixed(1)}</td><td>${r.max}</td><td><div class="bar" title="mean ${r.mean.toFixed(1)} ms, max ${r.max} ms">${mean}${tail}</div></td></tr>`;
     })
     .join('\n');
-  const order: Verdict[] = ['FAIL', 'ERROR', 'NOT-TESTED', 'PASS', 'OBSERVED', 'SKIP'];
-  const sorted = [...run.results].sort((a, b) => order.indexOf(a.verdict) - order.indexOf(b.verdict) || a.ruleId.localeCompare(b.ruleId));
-  const observed = run.results.filter((r) => r.observations.length > 0);
+  return `<table id="latency"><thead><tr><th>operation</th><th>requests</th><th>mean ms</th><th>max ms</th><th>mean / max</th></tr></thead><tbody>
+${body}
+</tbody></table>`;
+}
+
+function filters(sections: readonly string[], total: number): string {
+  return `<div id="filters">
+<label><input type="checkbox" id="filter-failed"> failed only (FAIL, ERROR)</label>
+<label>section <select id="filter-section"><option value="">all</option>${sections.map((s) => `<option value="${esc(s)}">${esc(s)}</option>`).join('')}</select></label>
+<label>level <select id="filter-level"><option value="">all</option><option value="MUST">MUST</option><option value="OBSERVED">OBSERVED</option></select></label>
+<span class="muted"><span id="shown-count">${total}</span> of ${total} rules shown</span>
+</div>`;
+}
+
+function headersText(headers: Record<string, string>): string {
+  return Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}`)
+    .join('\n');
+}
+
+function shownBody(body: string): string {
+  return body === '' ? '(empty body)' : clip(prettyJson(body), MAX_SHOWN);
+}
+
+function exchange(e: Exchange, n: number, ids: Ids): string {
+  const status = e.response ? String(e.response.status) : (e.error?.code ?? 'no response');
+  const statusClass = e.response ? `s${String(e.response.status).charAt(0)}` : 'none';
+  const attempts = e.attempts > 1 ? `, ${e.attempts} attempts` : '';
+  const response = e.response
+    ? `<h4>Response ${e.response.status}${e.response.truncated ? ' (body truncated when recorded)' : ''}</h4><pre class="response-headers">${esc(headersText(e.response.headers))}</pre><pre class="response-body">${esc(shownBody(e.response.body))}</pre>`
+    : `<h4>No response</h4><pre class="transport-error">${esc(`${e.error?.code ?? 'unknown'}: ${e.error?.message ?? ''}`)}</pre>`;
+  return `<details class="exchange" data-exchange="${n}"><summary>#${n} ${esc(e.request.method)} ${esc(e.operation)} → <span class="status ${statusClass}">${esc(status)}</span> <span class="muted">(${e.durationMs} ms${attempts})</span></summary>
+<h4>Request</h4><pre class="request-headers">${esc(`${e.request.method} ${e.request.url}\n${headersText(e.request.headers)}`)}</pre><pre class="request-body">${esc(shownBody(e.request.body))}</pre>
+${response}
+${copyable(ids, 'curl', toCurl(e), 'curl')}
+</details>`;
+}
+
+function violations(r: RuleResult): string {
+  if (r.violations.length === 0) return '';
+  const items = r.violations.map((v) => {
+    const rows = [
+      ...(v.expected !== undefined ? [`<dt>expected</dt><dd><pre class="expected">${esc(clip(show(v.expected), MAX_SHOWN))}</pre></dd>`] : []),
+      ...(v.actual !== undefined ? [`<dt>actual</dt><dd><pre class="actual">${esc(clip(show(v.actual), MAX_SHOWN))}</pre></dd>`] : []),
+    ];
+    return `<div class="violation"><span class="where">${esc(v.where)}</span>: <span class="message">${esc(v.message)}</span>${rows.length > 0 ? `<dl class="expected-actual">${rows.join('')}</dl>` : ''}</div>`;
+  });
+  return `<div class="violations">${items.join('\n')}</div>`;
+}
+
+function propertyReplay(r: RuleResult): string {
+  if (!r.replay) return '';
+  const p = r.replay;
+  const facts = [`seed ${p.seed}`, ...(p.path ? [`path ${p.path}`] : []), `${p.numRuns} runs`, ...(p.numShrinks !== undefined ? [`${p.numShrinks} shrinks`] : [])];
+  const counterexample = p.counterexample ? `<pre class="counterexample">${esc(clip(p.counterexample, MAX_SHOWN))}</pre>` : '';
+  return `<div class="property"><b>Property</b> <span class="mono">${esc(facts.join(' · '))}</span>${counterexample}</div>`;
+}
+
+function observationsList(r: RuleResult): string {
+  if (r.observations.length === 0) return '';
+  return `<ul class="observations">${r.observations.map((o) => `<li>${esc(o.subject)}: <code>${esc(clip(show(o.value), 300))}</code></li>`).join('')}</ul>`;
+}
+
+function card(r: RuleResult, run: RunResult, ids: Ids): string {
+  const meta = [r.clause, r.level, ...(r.kind === 'property' ? ['property'] : []), `${r.requestCount} requests`, `${r.durationMs} ms`];
+  const parts = [
+    `<article class="card v-${r.verdict}" id="rule-${esc(r.ruleId)}" data-rule-id="${esc(r.ruleId)}" data-verdict="${r.verdict}" data-section="${esc(r.section)}" data-level="${r.level}" data-kind="${r.kind}">`,
+    `<div class="card-head"><span class="badge v-${r.verdict}">${r.verdict}</span><h3>${esc(r.ruleId)}</h3><span class="muted">${esc(meta.join(' · '))}</span></div>`,
+    `<p class="sentence">${esc(r.sentence)}</p>`,
+  ];
+  if (r.verdict === 'ERROR') parts.push(`<p class="reason"><code class="error-code">${esc(r.errorCode ?? 'DC_ERR_HARNESS')}</code> ${esc(r.reason ?? '')}</p>`);
+  else if (r.reason) parts.push(`<p class="reason">${esc(r.reason)}</p>`);
+  if (r.blockedBy) parts.push(`<p class="blocked">blocked by <a href="#rule-${esc(r.blockedBy)}">${esc(r.blockedBy)}</a></p>`);
+  parts.push(violations(r), propertyReplay(r));
+  if (r.verdict === 'FAIL' || r.verdict === 'ERROR') {
+    parts.push(copyable(ids, 'Replay', replayCommand(r, run), 'replay'));
+    const last = r.exchanges.slice(-MAX_EXCHANGES);
+    if (last.length > 0) {
+      const first = r.exchanges.length - last.length + 1;
+      parts.push(`<div class="exchanges"><h4>Last ${last.length} of ${r.exchanges.length} exchanges</h4>${last.map((e, i) => exchange(e, first + i, ids)).join('\n')}</div>`);
+    }
+  }
+  parts.push(observationsList(r), '</article>');
+  return parts.filter((p) => p !== '').join('\n');
+}
+
+function observationsTable(run: RunResult): string {
+  const rows = run.results
+    .filter((r) => r.observations.length > 0)
+    .sort((a, b) => compareText(a.ruleId, b.ruleId))
+    .flatMap((r) =>
+      r.observations.map(
+        (o) => `<tr data-rule-id="${esc(r.ruleId)}"><td><a href="#rule-${esc(r.ruleId)}">${esc(r.ruleId)}</a></td><td>${esc(o.subject)}</td><td><pre>${esc(clip(prettyJson(show(o.value)), MAX_SHOWN))}</pre></td></tr>`,
+      ),
+    );
+  if (rows.length === 0) return '<p>No observations recorded.</p>';
+  return `<table id="observations"><thead><tr><th>rule</th><th>what was looked at</th><th>what the server did</th></tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table>`;
+}
+
+/**
+ * One self-contained page (inline style and script, nothing fetched) that
+ * opens from disk. Every string from the run is escaped: server text is
+ * hostile input.
+ */
+export function renderHtml(run: RunResult): string {
+  const ids = new Ids();
+  const sections = [...new Set(run.results.map((r) => r.section))].sort(compareSections);
+  const cards = [...run.results].sort((a, b) => CARD_ORDER.indexOf(a.verdict) - CARD_ORDER.indexOf(b.verdict) || compareText(a.ruleId, b.ruleId));
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Directory conformance: ${esc(run.target.baseUrl)}</title><style>${CSS}</style></head>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${CONTENT_SECURITY_POLICY}">
+<title>Directory conformance: ${esc(run.target.baseUrl)}</title>
+<style>${CSS}</style>
+</head>
 <body>
-<header><h1>Directory Service conformance</h1>
-<div class="meta">${esc(run.target.baseUrl)}${run.target.profileName ? ` (${esc(run.target.profileName)})` : ''} · Service-Version ${esc(run.target.serviceVersion)} · ${esc(run.startedAt)} · seed ${run.options.seed} · ${esc(run.tool.name)} ${esc(run.tool.version)}</div>
-<div class="figures">
-<div class="figure" id="verdict"><span>verdict</span><b class="${s.conformant ? 'ok' : 'bad'}">${s.conformant ? 'conformant' : 'not conformant'}</b></div>
-<div class="figure" id="score"><span>score (MUST rules passed)</span><b>${(s.score * 100).toFixed(1)}%</b></div>
-<div class="figure" id="coverage"><span>coverage (rules exercised)</span><b>${(s.coverage * 100).toFixed(1)}%</b></div>
-${VERDICTS.map((v) => `<div class="figure" data-count="${v}"><span>${v}</span><b>${s.byVerdict[v]}</b></div>`).join('\n')}
-</div></header>
+${header(run)}
 <main>
-<h2>By section</h2>
-<table id="matrix"><thead><tr><th>section</th>${VERDICTS.map((v) => `<th>${v}</th>`).join('')}<th></th></tr></thead><tbody>
-${matrix}
-</tbody></table>
-<h2>Latency per operation</h2>
-${latencyChart(run)}
-<h2>Rules</h2>
-<div class="filters">
-<label><input type="checkbox" id="filter-failed"> failed only</label>
-<label>section <select id="filter-section"><option value="">all</option>${sections.map((sec) => `<option value="${esc(sec)}">${esc(sec)}</option>`).join('')}</select></label>
-<label>level <select id="filter-level"><option value="">all</option><option>MUST</option><option>OBSERVED</option></select></label>
-<span><span id="shown-count">${sorted.length}</span> shown</span>
-</div>
+<h2 id="by-section">By section</h2>
+${matrix(run, sections)}
+<h2 id="by-operation">Latency per operation</h2>
+${latency(run)}
+<h2 id="rules-title">Rules</h2>
+${filters(sections, cards.length)}
 <div id="rules">
-${sorted.map((r) => card(r, run)).join('\n')}
+${cards.map((r) => card(r, run, ids)).join('\n')}
+<p id="no-match" class="hidden">No rule matches the filters.</p>
 </div>
-<h2>Observations</h2>
-<p>Where the spec leaves a choice open, the suite records what the server did; these never count as failures.</p>
-<table id="observations"><thead><tr><th>rule</th><th>what</th><th>seen</th></tr></thead><tbody>
-${observed.flatMap((r) => r.observations.map((o) => `<tr><td>${esc(r.ruleId)}</td><td>${esc(o.subject)}</td><td><code>${esc(show(o.value))}</code></td></tr>`)).join('\n')}
-</tbody></table>
+<h2 id="observations-title">Observations</h2>
+<p>Where the spec leaves a choice open ("not shown"), the suite records what the server did. These never count as failures.</p>
+${observationsTable(run)}
 </main>
+<footer>${esc(run.tool.name)} ${esc(run.tool.version)} · this page fetches nothing and runs only its own script</footer>
 <script>${SCRIPT}</script>
-</body></html>
+</body>
+</html>
 `;
 }

@@ -1,10 +1,18 @@
 import type { RunResult } from '../rules/types.ts';
+import { compareText } from './sections.ts';
 
+/** Bumped when a field changes meaning or goes away; readers check it (src/gate/results-file.ts). */
 export const RESULTS_SCHEMA_VERSION = 1;
 
-/** results.json: stable ids, results sorted by rule id, for tooling and for comparing runs. */
+/**
+ * results.json: everything of the run, results sorted by rule id (code-unit
+ * order, the same on every machine) so two runs diff cleanly, and the requests
+ * each rule made. The long results list comes last, after the figures a
+ * reader looks for first.
+ */
 export function renderJson(run: RunResult): string {
-  const results = [...run.results].sort((a, b) => a.ruleId.localeCompare(b.ruleId));
+  const { results: unsorted, ...rest } = run;
+  const results = [...unsorted].sort((a, b) => compareText(a.ruleId, b.ruleId));
   const requestsPerRule = Object.fromEntries(results.map((r) => [r.ruleId, r.requestCount]));
-  return `${JSON.stringify({ schemaVersion: RESULTS_SCHEMA_VERSION, ...run, results, requestsPerRule }, null, 2)}\n`;
+  return `${JSON.stringify({ schemaVersion: RESULTS_SCHEMA_VERSION, ...rest, requestsPerRule, results }, null, 2)}\n`;
 }

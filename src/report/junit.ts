@@ -1,55 +1,121 @@
-import type { RuleResult, RunResult } from '../rules/types.ts';
-import { failureText, show } from './describe-result.ts';
+import type { RuleResult, RunResult, Verdict } from '../rules/types.ts';
+import { clip, failureText, show } from './describe-result.ts';
+import { compareSections } from './sections.ts';
 import { cdata, xmlAttr } from './xml.ts';
 
 function seconds(ms: number): string {
-  return (ms / 1000).toFixed(3);
+  return (Math.max(0, ms) / 1000).toFixed(3);
 }
 
-function testcase(r: RuleResult, run: RunResult): string {
-  const props = [
+function count(results: readonly RuleResult[], ...verdicts: Verdict[]): number {
+  return results.filter((r) => verdicts.includes(r.verdict)).length;
+}
+
+/** The counts every JUnit consumer reads; SKIP and NOT-TESTED are both "skipped". */
+function countAttributes(results: readonly RuleResult[]): string {
+  return `tests="${results.length}" failures="${count(results, 'FAIL')}" errors="${count(results, 'ERROR')}" skipped="${count(results, 'SKIP', 'NOT-TESTED')}"`;
+}
+
+function properties(r: RuleResult): string {
+  const props: Array<[string, string]> = [
     ['clause', r.clause],
     ['level', r.level],
     ['sentence', r.sentence],
     ['verdict', r.verdict],
+    ['kind', r.kind],
     ['requests', String(r.requestCount)],
-  ]
-    .map(([n, v]) => `        <property name="${xmlAttr(n!)}" value="${xmlAttr(v!)}"/>`)
-    .join('\n');
-  const open = `    <testcase name="${xmlAttr(r.ruleId)}" classname="${xmlAttr(`${r.section} ${r.group}`)}" time="${seconds(r.durationMs)}">\n      <properties>\n${props}\n      </properties>`;
-  let body = '';
-  switch (r.verdict) {
-    case 'FAIL': {
-      const first = r.violations[0];
-      body = `\n      <failure message="${xmlAttr(first ? `${first.where}: ${first.message}` : 'rule failed')}" type="${xmlAttr(r.clause)}">${cdata(failureText(r, run))}</failure>`;
-      break;
-    }
-    case 'ERROR':
-      body = `\n      <error message="${xmlAttr(r.reason ?? 'harness fault')}" type="${xmlAttr(r.errorCode ?? 'DC_ERR_HARNESS')}">${cdata(failureText(r, run))}</error>`;
-      break;
-    case 'SKIP':
-    case 'NOT-TESTED':
-      body = `\n      <skipped message="${xmlAttr(`${r.verdict}: ${r.reason ?? ''}`)}"/>`;
-      break;
-    default:
-      break;
+  ];
+  if (r.blockedBy) props.push(['blockedBy', r.blockedBy]);
+  if (r.replay) {
+    props.push(['seed', String(r.replay.seed)]);
+    if (r.replay.path) props.push(['path', r.replay.path]);
   }
-  if (r.observations.length > 0) {
-    body += `\n      <system-out>${cdata(r.observations.map((o) => `${o.subject}: ${show(o.value)}`).join('\n'))}</system-out>`;
-  }
-  return `${open}${body}\n    </testcase>`;
+  const lines = props.map(([name, value]) => `        <property name="${xmlAttr(name)}" value="${xmlAttr(value)}"/>`);
+  return `      <properties>\n${lines.join('\n')}\n      </properties>`;
 }
 
-/** JUnit XML: one testsuite per rule group, one testcase per rule named by its id; harness faults are <error>. */
+/** The failure message names the first violation; the body has them all. */
+function failureMessage(r: RuleResult): string {
+  const first = r.violations[0];
+  if (!first) return 'rule failed';
+  const more = r.violations.length > 1 ? ` (and ${r.violations.length - 1} more)` : '';
+  return `${first.where}: ${first.message}${more}`;
+}
+
+function skippedMessage(r: RuleResult): string {
+  const reason = r.reason ?? 'no reason given';
+  return `${r.verdict}: ${reason}${r.blockedBy ? ` (blocked by ${r.blockedBy})` : ''}`;
+}
+
+function outcome(r: RuleResult, run: RunResult): string {
+  switch (r.verdict) {
+    case 'FAIL':
+      return `      <failure message="${xmlAttr(failureMessage(r))}" type="${xmlAttr(r.clause)}">${cdata(failureText(r, run))}</failure>`;
+    case 'ERROR':
+      // A harness fault says nothing about the server: an <error>, never a <failure>.
+      return `      <error message="${xmlAttr(r.reason ?? 'harness fault')}" type="${xmlAttr(r.errorCode ?? 'DC_ERR_HARNESS')}">${cdata(failureText(r, run))}</error>`;
+    case 'SKIP':
+    case 'NOT-TESTED':
+      return `      <skipped message="${xmlAttr(skippedMessage(r))}"/>`;
+    case 'PASS':
+    case 'OBSERVED':
+      return '';
+  }
+}
+
+function testcase(r: RuleResult, run: RunResult): string {
+  const parts = [`    <testcase name="${xmlAttr(r.ruleId)}" classname="${xmlAttr(r.section)}" time="${seconds(r.durationMs)}">`, properties(r)];
+  const result = outcome(r, run);
+  if (result) parts.push(result);
+  if (r.observations.length > 0) {
+    const text = r.observations.map((o) => `${o.subject}: ${clip(show(o.value), 4000)}`).join('\n');
+    parts.push(`      <system-out>${cdata(text)}</system-out>`);
+  }
+  parts.push('    </testcase>');
+  return parts.join('\n');
+}
+
+interface Suite {
+  section: string;
+  title: string;
+  results: RuleResult[];
+}
+
+/** Suites by group, in section order; rules keep the catalogue's order inside a group. */
+function suitesOf(results: readonly RuleResult[]): Suite[] {
+  const suites = new Map<string, Suite>();
+  for (const r of results) {
+    const key = `${r.section}\u0000${r.group}`;
+    const suite = suites.get(key) ?? { section: r.section, title: r.group, results: [] };
+    suite.results.push(r);
+    suites.set(key, suite);
+  }
+  return [...suites.values()].sort((a, b) => compareSections(a.section, b.section));
+}
+
+/**
+ * JUnit XML: one <testsuite> per rule group, one <testcase> per rule named by
+ * its id with the section as classname. FAIL is a <failure>, ERROR an
+ * <error>, SKIP and NOT-TESTED are <skipped>, OBSERVED passes with what was
+ * seen in <system-out>.
+ */
 export function renderJUnit(run: RunResult): string {
-  const groups = new Map<string, RuleResult[]>();
-  for (const r of run.results) groups.set(r.group, [...(groups.get(r.group) ?? []), r]);
-  const count = (rs: RuleResult[], ...v: string[]): number => rs.filter((r) => v.includes(r.verdict)).length;
-  const suites = [...groups].map(([name, rs]) => {
-    const time = rs.reduce((t, r) => t + r.durationMs, 0);
-    return `  <testsuite name="${xmlAttr(name)}" tests="${rs.length}" failures="${count(rs, 'FAIL')}" errors="${count(rs, 'ERROR')}" skipped="${count(rs, 'SKIP', 'NOT-TESTED')}" time="${seconds(time)}">\n${rs.map((r) => testcase(r, run)).join('\n')}\n  </testsuite>`;
+  const suites = suitesOf(run.results).map((s) => {
+    const time = s.results.reduce((t, r) => t + r.durationMs, 0);
+    return [
+      `  <testsuite name="${xmlAttr(s.title)}" ${countAttributes(s.results)} time="${seconds(time)}" timestamp="${xmlAttr(run.startedAt)}">`,
+      `    <properties>\n      <property name="section" value="${xmlAttr(s.section)}"/>\n    </properties>`,
+      ...s.results.map((r) => testcase(r, run)),
+      '  </testsuite>',
+    ].join('\n');
   });
-  const all = run.results;
-  const total = Date.parse(run.finishedAt) - Date.parse(run.startedAt);
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="${xmlAttr(`directory-conformance ${run.target.baseUrl}`)}" tests="${all.length}" failures="${count(all, 'FAIL')}" errors="${count(all, 'ERROR')}" skipped="${count(all, 'SKIP', 'NOT-TESTED')}" time="${seconds(Number.isFinite(total) ? total : 0)}">\n${suites.join('\n')}\n</testsuites>\n`;
+  const elapsed = Date.parse(run.finishedAt) - Date.parse(run.startedAt);
+  const name = `${run.tool.name} ${run.target.baseUrl}`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${xmlAttr(name)}" ${countAttributes(run.results)} time="${seconds(Number.isFinite(elapsed) ? elapsed : 0)}" timestamp="${xmlAttr(run.startedAt)}">`,
+    ...suites,
+    '</testsuites>',
+    '',
+  ].join('\n');
 }

@@ -1,16 +1,16 @@
-/** XML 1.0 text: escaped, with characters XML cannot carry removed (server text is hostile). */
-// eslint-disable-next-line no-control-regex
-const ILLEGAL = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+import { printable } from './printable.ts';
 
+/** XML 1.0 character data: escaped, with characters XML cannot carry made visible instead (see printable.ts). */
 export function xmlText(text: string): string {
-  return text.replace(ILLEGAL, '\uFFFD').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return printable(text).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
+/** Attribute values: parsers normalise raw tabs and line breaks to spaces, so those are written as references. */
 export function xmlAttr(text: string): string {
-  return xmlText(text).replace(/"/g, '&quot;').replace(/\n/g, '&#10;');
+  return xmlText(text).replace(/"/g, '&quot;').replace(/\t/g, '&#9;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;');
 }
 
-/** CDATA cannot contain "]]>"; split it across sections. */
+/** CDATA cannot contain "]]>"; it is split across two sections. */
 export function cdata(text: string): string {
-  return `<![CDATA[${text.replace(ILLEGAL, '\uFFFD').replace(/]]>/g, ']]]]><![CDATA[>')}]]>`;
+  return `<![CDATA[${printable(text).replace(/]]>/g, ']]]]><![CDATA[>')}]]>`;
 }

@@ -8,6 +8,7 @@ import { DEFAULT_ENGINE_OPTIONS, runRules, type EngineOptions, type RunTarget } 
 import { loadProfile } from '../target/load-profile.ts';
 import { applyExpectations, loadExpectations, renderGate } from '../gate/expectations.ts';
 import { RUN_HELP } from './help.ts';
+import { shellWord } from '../report/shell-quote.ts';
 import { Progress } from './progress.ts';
 import { intOption, parseOptions } from './options.ts';
 import { UsageError } from './usage-error.ts';
@@ -101,7 +102,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     const restricted = values['restricted-api-key'] ?? env.DIRECTORY_RESTRICTED_API_KEY;
     if (restricted) profile.restrictedApiKey = restricted;
     const apiKey = values['api-key'] ?? env.DIRECTORY_API_KEY;
-    const replayArgs = [`--base-url ${baseUrl}`, `--profile ${profilePath}`, ...(options.allowMutations ? ['--allow-mutations'] : []), ...(serviceVersion !== DEFAULT_SERVICE_VERSION ? [`--service-version ${serviceVersion}`] : [])].join(' ');
+    const replayArgs = [`--base-url ${shellWord(baseUrl)}`, `--profile ${shellWord(profilePath)}`, ...(options.allowMutations ? ['--allow-mutations'] : []), ...(serviceVersion !== DEFAULT_SERVICE_VERSION ? [`--service-version ${serviceVersion}`] : [])].join(' ');
     target = { baseUrl, serviceVersion, profile, replayArgs, ...(apiKey ? { apiKey } : {}) };
   } else {
     server = await startReferenceServer({
@@ -109,7 +110,11 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
       ...(values.fault?.length ? { faults: values.fault } : {}),
       ...(values.variant?.length ? { variants: values.variant } : {}),
     });
-    const replayArgs = [...(values.fault ?? []).map((f) => `--fault ${f}`), ...(values.variant ?? []).map((v) => `--variant ${v}`)].join(' ');
+    const replayArgs = [
+      ...(values.resources ? [`--resources ${values.resources}`] : []),
+      ...(values.fault ?? []).map((f) => `--fault ${shellWord(f)}`),
+      ...(values.variant ?? []).map((v) => `--variant ${shellWord(v)}`),
+    ].join(' ');
     target = { baseUrl: server.url, serviceVersion, apiKey: server.apiKey, profile: server.profile, ...(replayArgs ? { replayArgs } : {}) };
     io.out(`embedded reference server at ${server.url}${values.fault?.length ? ` with fault(s) ${values.fault.join(', ')}` : ''}`);
   }

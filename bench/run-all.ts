@@ -77,9 +77,16 @@ async function fullRun(): Promise<void> {
       err: () => undefined,
     }),
   );
-  const results = JSON.parse(await import('node:fs/promises').then((fs) => fs.readFile('reports/bench-run/results.json', 'utf8'))) as { results: Array<{ requestCount: number }> };
+  const results = JSON.parse(
+    await import('node:fs/promises').then((fs) => fs.readFile('reports/bench-run/results.json', 'utf8')),
+  ) as { results: Array<{ requestCount: number }> };
   requests = results.results.reduce((n, r) => n + r.requestCount, 0);
-  rows.push({ measure: 'full default run against the embedded server (start-up included)', value: `${(ms / 1000).toFixed(1)} s, ${requests} requests, exit ${code}`, goal: '< 20 s', met: ms < 20_000 });
+  rows.push({
+    measure: 'full default run against the embedded server (start-up included)',
+    value: `${(ms / 1000).toFixed(1)} s, ${requests} requests, exit ${code}`,
+    goal: '< 20 s',
+    met: ms < 20_000,
+  });
 }
 
 /** Walks pages of 100 from the middle of the collection, timing each request. */
@@ -94,7 +101,12 @@ class PageWalker {
 
   private async page(limit: number): Promise<number> {
     const t = performance.now();
-    const page = JSON.parse(await post(this.agent, this.url, this.server.apiKey, { kind_id: this.server.profile.listKindId, pagination: { limit, next_token: this.token } })) as { next_token: string | null };
+    const page = JSON.parse(
+      await post(this.agent, this.url, this.server.apiKey, {
+        kind_id: this.server.profile.listKindId,
+        pagination: { limit, next_token: this.token },
+      }),
+    ) as { next_token: string | null };
     this.token = page.next_token;
     return performance.now() - t;
   }
@@ -134,7 +146,12 @@ async function pageScaling(): Promise<void> {
   await Promise.all([smallWalker.close(), bigWalker.close()]);
   await Promise.all([small.close(), big.close()]);
   const ratio = bigMs / smallMs;
-  rows.push({ measure: 'median page time (limit 100), 1,000,000 vs 10,000 resources', value: `${bigMs.toFixed(2)} ms vs ${smallMs.toFixed(2)} ms = ${ratio.toFixed(2)}x`, goal: '<= 1.5x', met: ratio <= 1.5 });
+  rows.push({
+    measure: 'median page time (limit 100), 1,000,000 vs 10,000 resources',
+    value: `${bigMs.toFixed(2)} ms vs ${smallMs.toFixed(2)} ms = ${ratio.toFixed(2)}x`,
+    goal: '<= 1.5x',
+    met: ratio <= 1.5,
+  });
 }
 
 async function serverVsBare(server: ReferenceServer): Promise<void> {
@@ -145,7 +162,10 @@ async function serverVsBare(server: ReferenceServer): Promise<void> {
   const bare = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(bytes) });
+      res.writeHead(200, {
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': Buffer.byteLength(bytes),
+      });
       res.end(bytes);
     });
   });
@@ -160,7 +180,12 @@ async function serverVsBare(server: ReferenceServer): Promise<void> {
   bare.close();
   await agent.close();
   const ratio = reference / plain;
-  rows.push({ measure: 'resources.list (limit 100) req/s: reference server vs bare node:http, same bytes', value: `${reference.toFixed(0)} vs ${plain.toFixed(0)} = ${ratio.toFixed(2)}`, goal: '>= 0.5', met: ratio >= 0.5 });
+  rows.push({
+    measure: 'resources.list (limit 100) req/s: reference server vs bare node:http, same bytes',
+    value: `${reference.toFixed(0)} vs ${plain.toFixed(0)} = ${ratio.toFixed(2)}`,
+    goal: '>= 0.5',
+    met: ratio >= 0.5,
+  });
 }
 
 /** autocannon's figure for the same request, same connection count, for scale. */
@@ -221,14 +246,22 @@ async function bigPaging(): Promise<void> {
   const { runRules, DEFAULT_ENGINE_OPTIONS } = await import('../src/runner/run-rules.ts');
   const { CATALOGUE, selectRules } = await import('../src/rules/catalogue.ts');
   const [run, ms] = await timed(() =>
-    runRules(selectRules(CATALOGUE, { rules: ['pagination.each-resource-once'] }), { baseUrl: big.url, serviceVersion: '26.06.25', apiKey: big.apiKey, profile: big.profile }, { ...DEFAULT_ENGINE_OPTIONS, ruleTimeoutMs: 600_000 }),
+    runRules(
+      selectRules(CATALOGUE, { rules: ['pagination.each-resource-once'] }),
+      { baseUrl: big.url, serviceVersion: '26.06.25', apiKey: big.apiKey, profile: big.profile },
+      { ...DEFAULT_ENGINE_OPTIONS, ruleTimeoutMs: 600_000 },
+    ),
   );
   clearInterval(sampler);
   const result = run.results[0]!;
   // The rule walks the listed kind twice (limit 500, then 137).
   const agent = new Agent({ connections: 1 });
   const count = JSON.parse(
-    await post(agent, `${big.url}/api/directory/resources.list`, big.apiKey, { kind_id: big.profile.listKindId, with_total_count: true, pagination: { limit: 1, next_token: null } }),
+    await post(agent, `${big.url}/api/directory/resources.list`, big.apiKey, {
+      kind_id: big.profile.listKindId,
+      with_total_count: true,
+      pagination: { limit: 1, next_token: null },
+    }),
   ) as { total_count: number };
   await agent.close();
   const listed = 2 * count.total_count;
@@ -250,7 +283,14 @@ await fullRun();
 await pageScaling();
 await bigPaging();
 
-const table = ['| measure | value | goal | met |', '|---|---|---|---|', ...rows.map((r) => `| ${r.measure} | ${r.value} | ${r.goal} | ${r.met ? 'yes' : 'no'} |`)].join('\n');
+const table = [
+  '| measure | value | goal | met |',
+  '|---|---|---|---|',
+  ...rows.map((r) => `| ${r.measure} | ${r.value} | ${r.goal} | ${r.met ? 'yes' : 'no'} |`),
+].join('\n');
 process.stdout.write(`${table}\n`);
 await mkdir('reports', { recursive: true });
-await writeFile('reports/bench.json', `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, rows }, null, 2)}\n`);
+await writeFile(
+  'reports/bench.json',
+  `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, rows }, null, 2)}\n`,
+);

@@ -29,7 +29,8 @@ export default defineRuleGroup({
     property({
       id: 'errors.prop.malformed-date-range-rejected',
       clause: '§2.1 DateRange',
-      sentence: 'DateRange: string made of two dates separated by `/`. Any other value is rejected and changes nothing.',
+      sentence:
+        'DateRange: string made of two dates separated by `/`. Any other value is rejected and changes nothing.',
       level: 'MUST',
       mutates: 'reversible',
       needs: ['roleKindResource'],
@@ -41,17 +42,29 @@ export default defineRuleGroup({
         const before = await stateOf(ctx, resourceId);
         const request = fc.record({
           range: malformedDateRange(),
-          operation: fc.constantFrom('resources.show-teams', 'resources.show-activity-rates', 'resources.assign-team', 'resources.assign-activity-rate', 'resources.unassign-activity-rate'),
+          operation: fc.constantFrom(
+            'resources.show-teams',
+            'resources.show-activity-rates',
+            'resources.assign-team',
+            'resources.assign-activity-rate',
+            'resources.unassign-activity-rate',
+          ),
         });
         await withRestoredRates(ctx.client, resourceId, () =>
           withRestoredTeams(ctx.client, resourceId, () =>
             checkProperty(ctx, request, async ({ range, operation }) => {
               const body: Record<string, unknown> = { resource_id: resourceId, date_range: range };
-              if (operation === 'resources.assign-team') Object.assign(body, { team_id: team, head: false, warning_aware: true });
-              if (operation === 'resources.assign-activity-rate') Object.assign(body, { average_rate: 50, work_regime_id: null });
-              expectRejected(await ctx.client.post(operation, body), `${operation} with date_range ${JSON.stringify(range)}`);
+              if (operation === 'resources.assign-team')
+                Object.assign(body, { team_id: team, head: false, warning_aware: true });
+              if (operation === 'resources.assign-activity-rate')
+                Object.assign(body, { average_rate: 50, work_regime_id: null });
+              expectRejected(
+                await ctx.client.post(operation, body),
+                `${operation} with date_range ${JSON.stringify(range)}`,
+              );
               const after = await stateOf(ctx, resourceId);
-              if (after !== before) fail(`state of resource ${resourceId}`, 'must be unchanged after a rejected request', before, after);
+              if (after !== before)
+                fail(`state of resource ${resourceId}`, 'must be unchanged after a rejected request', before, after);
             }),
           ),
         );
@@ -67,7 +80,10 @@ export default defineRuleGroup({
         const kind = listKindId(ctx.profile);
         precondition(kind, 'the target profile names no kind to list');
         await checkProperty(ctx, invalidPaginationLimit(), async (limit) => {
-          expectRejected(await ctx.client.post('resources.list', { kind_id: kind, pagination: { limit, next_token: null } }), `limit ${JSON.stringify(limit)}`);
+          expectRejected(
+            await ctx.client.post('resources.list', { kind_id: kind, pagination: { limit, next_token: null } }),
+            `limit ${JSON.stringify(limit)}`,
+          );
         });
       },
     }),
@@ -84,11 +100,23 @@ export default defineRuleGroup({
         const held = (await listRoles(ctx.client, { resource_ids: [resourceId] })).filter((a) => a.is_assigned);
         precondition(held.length > 0, 'the resource holds no role');
         const before = await stateOf(ctx, resourceId);
-        await checkProperty(ctx, fc.record({ teamIds: invalidTeamList(), role: fc.constantFrom(...held.map((a) => a.role_id)) }), async ({ teamIds, role }) => {
-          expectRejected(await ctx.client.post('resources.revoke-roles', { resource_ids: [resourceId], role_ids: [role], team_ids: teamIds }), `team_ids ${JSON.stringify(teamIds)}`);
-          const after = await stateOf(ctx, resourceId);
-          if (after !== before) fail(`state of resource ${resourceId}`, 'must be unchanged after a rejected request', before, after);
-        });
+        await checkProperty(
+          ctx,
+          fc.record({ teamIds: invalidTeamList(), role: fc.constantFrom(...held.map((a) => a.role_id)) }),
+          async ({ teamIds, role }) => {
+            expectRejected(
+              await ctx.client.post('resources.revoke-roles', {
+                resource_ids: [resourceId],
+                role_ids: [role],
+                team_ids: teamIds,
+              }),
+              `team_ids ${JSON.stringify(teamIds)}`,
+            );
+            const after = await stateOf(ctx, resourceId);
+            if (after !== before)
+              fail(`state of resource ${resourceId}`, 'must be unchanged after a rejected request', before, after);
+          },
+        );
       },
     }),
   ],

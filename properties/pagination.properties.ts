@@ -32,18 +32,36 @@ export default defineRuleGroup({
       needs: ['listKind'],
       async check(ctx) {
         const { kind, ids } = await pool(ctx, 20);
-        const arbitrary = fc.record({ limit: paginationLimit({ max: 12 }), subset: fc.subarray(ids, { minLength: 1 }) });
+        const arbitrary = fc.record({
+          limit: paginationLimit({ max: 12 }),
+          subset: fc.subarray(ids, { minLength: 1 }),
+        });
         await checkProperty(ctx, arbitrary, async ({ limit, subset }) => {
-          const body: ListBody = { kind_id: kind, filters: [{ key: 'resource.ids', value: subset }], pagination: { limit, next_token: null } };
+          const body: ListBody = {
+            kind_id: kind,
+            filters: [{ key: 'resource.ids', value: subset }],
+            pagination: { limit, next_token: null },
+          };
           const sizes: Array<{ size: number; token: string | null }> = [];
-          const seen = await pageThrough(ctx.client, body, { maxPages: subset.length + 3, onPage: (p) => sizes.push({ size: p.data.length, token: p.next_token }) });
+          const seen = await pageThrough(ctx.client, body, {
+            maxPages: subset.length + 3,
+            onPage: (p) => sizes.push({ size: p.data.length, token: p.next_token }),
+          });
           const missing = subset.filter((id) => !seen.includes(id));
-          if (missing.length > 0 || seen.length !== subset.length) fail('pages', 'must yield every filtered resource exactly once', subset.length, seen.length);
+          if (missing.length > 0 || seen.length !== subset.length)
+            fail('pages', 'must yield every filtered resource exactly once', subset.length, seen.length);
           if (subset.length % limit === 0) {
             const last = sizes[subset.length / limit - 1];
             const after = sizes[subset.length / limit];
-            if (!last || last.token === null) fail('last full page', 'must carry a next_token when the size is an exact multiple of limit', 'a token', null);
-            if (!after || after.size !== 0) fail('page after the last full page', 'must be empty', 0, after?.size ?? '(none)');
+            if (!last || last.token === null)
+              fail(
+                'last full page',
+                'must carry a next_token when the size is an exact multiple of limit',
+                'a token',
+                null,
+              );
+            if (!after || after.size !== 0)
+              fail('page after the last full page', 'must be empty', 0, after?.size ?? '(none)');
           }
         });
       },
@@ -51,13 +69,20 @@ export default defineRuleGroup({
     property({
       id: 'pagination.prop.changed-query-422',
       clause: '§4.9 rule 5; §7',
-      sentence: '`filters` and `orders` must be identical in every request of an iteration; otherwise the request fails with status 422.',
+      sentence:
+        '`filters` and `orders` must be identical in every request of an iteration; otherwise the request fails with status 422.',
       level: 'MUST',
       needs: ['listKind', 'sortAttribute'],
       async check(ctx) {
         const { kind, ids } = await pool(ctx, 12);
         const attribute = ctx.profile.sortAttribute!;
-        const names = (await listPage(ctx.client, { kind_id: kind, attributes: [attribute], pagination: { limit: 20, next_token: null } })).data
+        const names = (
+          await listPage(ctx.client, {
+            kind_id: kind,
+            attributes: [attribute],
+            pagination: { limit: 20, next_token: null },
+          })
+        ).data
           .map((r) => r.attributes?.[attribute])
           .filter((v): v is string => typeof v === 'string' && v.length > 0);
         const prefixes = [...new Set(names.map((n) => n.slice(0, 1)))];
@@ -65,7 +90,11 @@ export default defineRuleGroup({
         await checkProperty(ctx, listQueryChange({ ids, attribute, prefixes }), async ([a, b]) => {
           const first = await listPage(ctx.client, { kind_id: kind, ...a, pagination: { limit: 1, next_token: null } });
           fc.pre(first.next_token !== null);
-          const res = await ctx.client.post('resources.list', { kind_id: kind, ...b, pagination: { limit: 1, next_token: first.next_token } });
+          const res = await ctx.client.post('resources.list', {
+            kind_id: kind,
+            ...b,
+            pagination: { limit: 1, next_token: first.next_token },
+          });
           expectRejected(res, 'a next page whose filters or orders changed', 422);
         });
       },
@@ -78,13 +107,20 @@ export default defineRuleGroup({
       needs: ['listKind'],
       async check(ctx) {
         const { kind, ids } = await pool(ctx, 8);
-        const body: ListBody = { kind_id: kind, filters: [{ key: 'resource.ids', value: ids }], pagination: { limit: 2, next_token: null } };
+        const body: ListBody = {
+          kind_id: kind,
+          filters: [{ key: 'resource.ids', value: ids }],
+          pagination: { limit: 2, next_token: null },
+        };
         const first = await listPage(ctx.client, body);
         precondition(first.next_token !== null, 'the first page of a filtered list has no next_token');
         const token = first.next_token;
         await checkProperty(ctx, tamperedToken(), async (t) => {
           const forged = t.apply(token);
-          const res = await ctx.client.post('resources.list', { ...body, pagination: { limit: 2, next_token: forged } });
+          const res = await ctx.client.post('resources.list', {
+            ...body,
+            pagination: { limit: 2, next_token: forged },
+          });
           expectRejected(res, `a next_token altered by "${t.name}"`, 422);
         });
       },

@@ -20,7 +20,11 @@ function claimRoleResource(ctx: CheckContext): string {
 }
 
 function rolesState(list: RoleAssociation[]): string {
-  return canonicalJson(list.map((a) => ({ ...a, team_ids: Array.isArray(a.team_ids) ? [...a.team_ids].sort() : a.team_ids })).sort((a, b) => (a.role_id < b.role_id ? -1 : 1)));
+  return canonicalJson(
+    list
+      .map((a) => ({ ...a, team_ids: Array.isArray(a.team_ids) ? [...a.team_ids].sort() : a.team_ids }))
+      .sort((a, b) => (a.role_id < b.role_id ? -1 : 1)),
+  );
 }
 
 export default defineRuleGroup({
@@ -31,30 +35,57 @@ export default defineRuleGroup({
     property({
       id: 'revoke-roles.prop.idempotent',
       clause: '§4.1 rule 3',
-      sentence: 'Revoking a role, or a team, that the resource does not have changes nothing: revoking twice equals revoking once.',
+      sentence:
+        'Revoking a role, or a team, that the resource does not have changes nothing: revoking twice equals revoking once.',
       level: 'MUST',
       mutates: 'irreversible',
       needs: ['roleKindResource'],
       async check(ctx) {
         const resourceId = claimRoleResource(ctx);
-        const roles = ctx.profile.roles.filter((r) => !r.definesKindId && !ctx.profile.kinds.some((k) => k.definingRoleId === r.id)).map((r) => r.id);
+        const roles = ctx.profile.roles
+          .filter((r) => !r.definesKindId && !ctx.profile.kinds.some((k) => k.definingRoleId === r.id))
+          .map((r) => r.id);
         const teams = ctx.profile.teams.filter((t) => t.enabled).map((t) => t.id);
         precondition(roles.length > 0 && teams.length > 0, 'the profile names no role or team to revoke');
-        const revocation = fc.record({ roleId: fc.constantFrom(...roles), teamIds: fc.option(teamList({ teamIds: teams }), { nil: undefined }) });
+        const revocation = fc.record({
+          roleId: fc.constantFrom(...roles),
+          teamIds: fc.option(teamList({ teamIds: teams }), { nil: undefined }),
+        });
         await checkProperty(ctx, revocation, async ({ roleId, teamIds }) => {
-          const body = { resource_ids: [resourceId], role_ids: [roleId], ...(teamIds !== undefined ? { team_ids: teamIds } : {}) };
-          expectSuccess(await ctx.client.post('resources.revoke-roles', body), 'first revocation', undefined, OWNERS.revoke);
+          const body = {
+            resource_ids: [resourceId],
+            role_ids: [roleId],
+            ...(teamIds !== undefined ? { team_ids: teamIds } : {}),
+          };
+          expectSuccess(
+            await ctx.client.post('resources.revoke-roles', body),
+            'first revocation',
+            undefined,
+            OWNERS.revoke,
+          );
           const once = rolesState(await listRoles(ctx.client, { resource_ids: [resourceId] }));
-          expectSuccess(await ctx.client.post('resources.revoke-roles', body), 'the same revocation again', undefined, OWNERS.revoke);
+          expectSuccess(
+            await ctx.client.post('resources.revoke-roles', body),
+            'the same revocation again',
+            undefined,
+            OWNERS.revoke,
+          );
           const twice = rolesState(await listRoles(ctx.client, { resource_ids: [resourceId] }));
-          if (once !== twice) fail('list-roles after the second revocation', 'must equal the state after the first: revoking what is no longer held changes nothing', once, twice);
+          if (once !== twice)
+            fail(
+              'list-roles after the second revocation',
+              'must equal the state after the first: revoking what is no longer held changes nothing',
+              once,
+              twice,
+            );
         });
       },
     }),
     property({
       id: 'activity-rates.prop.assign-then-show',
       clause: '§4.2 rule 1; §4.4',
-      sentence: 'What assign-activity-rate assigns for a date range, show-activity-rates shows over that range, and the periods of a resource never overlap.',
+      sentence:
+        'What assign-activity-rate assigns for a date range, show-activity-rates shows over that range, and the periods of a resource never overlap.',
       level: 'MUST',
       mutates: 'reversible',
       needs: ['roleKindResource', 'workRegime'],
@@ -66,7 +97,10 @@ export default defineRuleGroup({
         const longest = periods
           .map((p) => splitRange(p.date_range)!)
           .sort((a, b) => Date.parse(b.end) - Date.parse(b.start) - (Date.parse(a.end) - Date.parse(a.start)))[0];
-        precondition(longest && longest.start < longest.end, 'the resource has no activity rate period to assign inside');
+        precondition(
+          longest && longest.start < longest.end,
+          'the resource has no activity rate period to assign inside',
+        );
         const assignment = fc.record({
           range: dateRange({ min: longest.start, max: longest.end, minLengthDays: 1, maxLengthDays: 60 }),
           rate: fc.integer({ min: 0, max: 100 }),
@@ -95,14 +129,30 @@ export default defineRuleGroup({
             const shown = await showActivityRates(ctx.client, { resource_id: resourceId, date_range: a.range });
             const match = shown.find(
               // "Shown as an integer" is another rule's business: a rounded rate matches.
-              (p) => covers(splitRange(p.date_range)!, span) && Math.abs(p.average_rate - a.rate) <= 0.5 && p.trainee === a.trainee && p.apprentice === a.apprentice && p.paid_hourly === a.paidHourly && p.work_regime.id === a.regime,
+              (p) =>
+                covers(splitRange(p.date_range)!, span) &&
+                Math.abs(p.average_rate - a.rate) <= 0.5 &&
+                p.trainee === a.trainee &&
+                p.apprentice === a.apprentice &&
+                p.paid_hourly === a.paidHourly &&
+                p.work_regime.id === a.regime,
             );
-            if (!match) fail('show-activity-rates', 'must show a period over the assigned range carrying the assigned values', a, shown);
+            if (!match)
+              fail(
+                'show-activity-rates',
+                'must show a period over the assigned range carrying the assigned values',
+                a,
+                shown,
+              );
             const all = await showActivityRates(ctx.client, { resource_id: resourceId, date_range: WIDE_RANGE });
             const spans = all.map((p) => splitRange(p.date_range)!);
             for (let i = 0; i < spans.length; i++) {
               for (let j = i + 1; j < spans.length; j++) {
-                if (overlapsStrictly(spans[i]!, spans[j]!)) fail('show-activity-rates', 'must not hold overlapping periods', 'no overlap', [all[i]!.date_range, all[j]!.date_range]);
+                if (overlapsStrictly(spans[i]!, spans[j]!))
+                  fail('show-activity-rates', 'must not hold overlapping periods', 'no overlap', [
+                    all[i]!.date_range,
+                    all[j]!.date_range,
+                  ]);
               }
             }
           }),

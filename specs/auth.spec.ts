@@ -65,7 +65,9 @@ export default defineRuleGroup({
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
-        const res = await ctx.anonymous.post('resources.list', listBody(ctx), { headers: { authorization: 'Bearer dc-not-a-real-key-0000000000' } });
+        const res = await ctx.anonymous.post('resources.list', listBody(ctx), {
+          headers: { authorization: 'Bearer dc-not-a-real-key-0000000000' },
+        });
         ctx.observe('status with an unknown key', res.status);
         expectRejected(res, 'a request with an unknown API key', undefined, { credentialsUnderTest: true });
       },
@@ -73,7 +75,8 @@ export default defineRuleGroup({
     rule({
       id: 'auth.redacted-marker-shape',
       clause: '§2.1 Redacted value; §4.4; §4.5',
-      sentence: 'Redacted value: object with field `redacted` whose value is the string `forbidden`; it stands in place of a field value that the caller is not allowed to view.',
+      sentence:
+        'Redacted value: object with field `redacted` whose value is the string `forbidden`; it stands in place of a field value that the caller is not allowed to view.',
       level: 'MUST',
       needs: ['restrictedKey', 'roleKindResource'],
       async check(ctx) {
@@ -81,7 +84,9 @@ export default defineRuleGroup({
         const { teams, rates } = await resourceWithRecords(ctx);
         const fields = [
           ...teams.flatMap((t, i) => TEAM_FIELDS.map((f) => ({ where: `show-teams[${i}].${f}`, value: t[f] }))),
-          ...rates.flatMap((r, i) => RATE_FIELDS.map((f) => ({ where: `show-activity-rates[${i}].${f}`, value: r[f] }))),
+          ...rates.flatMap((r, i) =>
+            RATE_FIELDS.map((f) => ({ where: `show-activity-rates[${i}].${f}`, value: r[f] })),
+          ),
         ];
         const markers = fields.filter((f) => typeof f.value === 'object' && f.value !== null);
         failAll(markers.flatMap((m) => validateSchema('Redacted', m.value, m.where)));
@@ -96,16 +101,31 @@ export default defineRuleGroup({
       needs: ['restrictedKey', 'roleKindResource'],
       async check(ctx) {
         const fields = ctx.profile.restrictedRedactedFields ?? [];
-        precondition(fields.length > 0, 'the target profile declares no field the restricted key may not view (restrictedRedactedFields)');
+        precondition(
+          fields.length > 0,
+          'the target profile declares no field the restricted key may not view (restrictedRedactedFields)',
+        );
         const { id, teams, rates } = await resourceWithRecords(ctx);
         teams.forEach((t, i) => {
           for (const f of TEAM_FIELDS.filter((x) => fields.includes(x))) {
-            if (!isRedacted(t[f])) fail(`show-teams(${id})[${i}].${f}`, 'must be the Redacted value for a caller that may not view it', { redacted: 'forbidden' }, t[f]);
+            if (!isRedacted(t[f]))
+              fail(
+                `show-teams(${id})[${i}].${f}`,
+                'must be the Redacted value for a caller that may not view it',
+                { redacted: 'forbidden' },
+                t[f],
+              );
           }
         });
         rates.forEach((r, i) => {
           for (const f of RATE_FIELDS.filter((x) => fields.includes(x))) {
-            if (!isRedacted(r[f])) fail(`show-activity-rates(${id})[${i}].${f}`, 'must be the Redacted value for a caller that may not view it', { redacted: 'forbidden' }, r[f]);
+            if (!isRedacted(r[f]))
+              fail(
+                `show-activity-rates(${id})[${i}].${f}`,
+                'must be the Redacted value for a caller that may not view it',
+                { redacted: 'forbidden' },
+                r[f],
+              );
           }
         });
       },
@@ -113,24 +133,30 @@ export default defineRuleGroup({
     rule({
       id: 'auth.basic-scheme',
       clause: '§5',
-      sentence: 'The interface description also declares a basic authentication scheme as its security requirement. How credentials are issued: not shown.',
+      sentence:
+        'The interface description also declares a basic authentication scheme as its security requirement. How credentials are issued: not shown.',
       level: 'OBSERVED',
       needs: ['listKind'],
       async check(ctx) {
-        const res = await ctx.anonymous.post('resources.list', listBody(ctx), { headers: { authorization: `Basic ${Buffer.from('user:dc-not-a-real-key').toString('base64')}` } });
+        const res = await ctx.anonymous.post('resources.list', listBody(ctx), {
+          headers: { authorization: `Basic ${Buffer.from('user:dc-not-a-real-key').toString('base64')}` },
+        });
         ctx.observe('status with unknown Basic credentials', res.status);
       },
     }),
     rule({
       id: 'versioning.service-version-header',
       clause: '§9',
-      sentence: 'A request carries a version header named `Service-Version`. Behaviour when the version header is absent: not shown.',
+      sentence:
+        'A request carries a version header named `Service-Version`. Behaviour when the version header is absent: not shown.',
       level: 'OBSERVED',
       needs: ['listKind'],
       async check(ctx) {
         const absent = await ctx.client.post('resources.list', listBody(ctx), { headers: { 'service-version': null } });
         ctx.observe('status without Service-Version', absent.status);
-        const unknown = await ctx.client.post('resources.list', listBody(ctx), { headers: { 'service-version': '1999.01.01' } });
+        const unknown = await ctx.client.post('resources.list', listBody(ctx), {
+          headers: { 'service-version': '1999.01.01' },
+        });
         ctx.observe('status with an unknown Service-Version', unknown.status);
         await listPage(ctx.client, listBody(ctx) as never);
       },

@@ -14,7 +14,15 @@ function anyResourceId(ctx: CheckContext): string {
 }
 
 /** DateRange values that are not "two dates separated by `/`" (§2.1). */
-const NOT_DATE_RANGES = ['not-a-range', '2026-01-01', '2026-02-30/2026-03-01', '2026-01-01/2026-13-01', '2026-01-01/2026-01-05/2026-02-01', '01/02/2026', ''];
+const NOT_DATE_RANGES = [
+  'not-a-range',
+  '2026-01-01',
+  '2026-02-30/2026-03-01',
+  '2026-01-01/2026-13-01',
+  '2026-01-01/2026-01-05/2026-02-01',
+  '01/02/2026',
+  '',
+];
 
 export default defineRuleGroup({
   section: '§7',
@@ -31,10 +39,19 @@ export default defineRuleGroup({
         const kind = listKindId(ctx.profile)!;
         const first = await listPage(ctx.client, { kind_id: kind, pagination: { limit: 1, next_token: null } });
         precondition(first.data.length > 0, 'the listed kind has no resources');
-        const res = await ctx.client.post('resources.list', { kind_id: kind, pagination: { limit: 1, next_token: 'dc-forged-token' } });
+        const res = await ctx.client.post('resources.list', {
+          kind_id: kind,
+          pagination: { limit: 1, next_token: 'dc-forged-token' },
+        });
         expectRejected(res, 'a forged next_token', 422);
         const message = errorMessage(res);
-        if (!message) fail('response.body', 'must contain a message describing the problem', '{"message": "..."} (or problem details)', res.text.slice(0, 300) || '(empty)');
+        if (!message)
+          fail(
+            'response.body',
+            'must contain a message describing the problem',
+            '{"message": "..."} (or problem details)',
+            res.text.slice(0, 300) || '(empty)',
+          );
         ctx.observe('message of an invalid next_token error', message);
       },
     }),
@@ -70,11 +87,15 @@ export default defineRuleGroup({
     rule({
       id: 'errors.reversed-date-range',
       clause: '§2.1 DateRange',
-      sentence: 'DateRange: `<start_date>/<end_date>`. Whether a range whose end precedes its start is rejected: not shown.',
+      sentence:
+        'DateRange: `<start_date>/<end_date>`. Whether a range whose end precedes its start is rejected: not shown.',
       level: 'OBSERVED',
       needs: ['roleKindResource'],
       async check(ctx) {
-        const res = await ctx.client.post('resources.show-teams', { resource_id: anyResourceId(ctx), date_range: '2026-03-10/2026-03-01' });
+        const res = await ctx.client.post('resources.show-teams', {
+          resource_id: anyResourceId(ctx),
+          date_range: '2026-03-10/2026-03-01',
+        });
         ctx.observe('status of show-teams with a reversed date_range', res.status);
       },
     }),
@@ -86,11 +107,21 @@ export default defineRuleGroup({
       needs: ['listKind'],
       async check(ctx) {
         const kind = listKindId(ctx.profile)!;
-        const unknownKind = await ctx.client.post('resources.list', { kind_id: '1', pagination: { limit: 1, next_token: null } });
+        const unknownKind = await ctx.client.post('resources.list', {
+          kind_id: '1',
+          pagination: { limit: 1, next_token: null },
+        });
         ctx.observe('status of resources.list with an unknown kind_id', unknownKind.status);
-        const wrongType = await ctx.client.post('resources.list', { kind_id: kind, with_teams: 'yes', pagination: { limit: 1, next_token: null } });
+        const wrongType = await ctx.client.post('resources.list', {
+          kind_id: kind,
+          with_teams: 'yes',
+          pagination: { limit: 1, next_token: null },
+        });
         ctx.observe('status of resources.list with a wrongly typed field', wrongType.status);
-        const unknownResource = await ctx.client.post('resources.show-teams', { resource_id: '1', date_range: '2026-01-01/2026-01-31' });
+        const unknownResource = await ctx.client.post('resources.show-teams', {
+          resource_id: '1',
+          date_range: '2026-01-01/2026-01-31',
+        });
         ctx.observe('status of show-teams for an unknown resource_id', unknownResource.status);
       },
     }),

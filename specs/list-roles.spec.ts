@@ -24,22 +24,34 @@ export default defineRuleGroup({
       needs: ['roleKindResource'],
       async check(ctx) {
         const ids = roleResources(ctx).slice(0, 3);
-        const res = await ctx.client.post('resources.list-roles', { resource_ids: ids, role_ids: ctx.profile.roles.map((r) => r.id) });
+        const res = await ctx.client.post('resources.list-roles', {
+          resource_ids: ids,
+          role_ids: ctx.profile.roles.map((r) => r.id),
+        });
         expectSuccess(res, 'resources.list-roles');
         if (!Array.isArray(res.json)) {
-          fail('response.body', 'must be a plain JSON array (no pagination envelope)', 'array', res.json === undefined ? res.text.slice(0, 200) : res.json);
+          fail(
+            'response.body',
+            'must be a plain JSON array (no pagination envelope)',
+            'array',
+            res.json === undefined ? res.text.slice(0, 200) : res.json,
+          );
         }
       },
     }),
     rule({
       id: 'list-roles.association-shape',
       clause: '§2.3',
-      sentence: 'Role association: resource_id (Snowflake), role_id (Snowflake), is_assigned (boolean), team_ids (TeamList).',
+      sentence:
+        'Role association: resource_id (Snowflake), role_id (Snowflake), is_assigned (boolean), team_ids (TeamList).',
       level: 'MUST',
       needs: ['roleKindResource'],
       async check(ctx) {
         // listRoles validates every item against the §2.3 schema.
-        const all = await listRoles(ctx.client, { resource_ids: roleResources(ctx).slice(0, 5), role_ids: ctx.profile.roles.map((r) => r.id) });
+        const all = await listRoles(ctx.client, {
+          resource_ids: roleResources(ctx).slice(0, 5),
+          role_ids: ctx.profile.roles.map((r) => r.id),
+        });
         precondition(all.length > 0, 'no role association to look at among the profile resources');
       },
     }),
@@ -53,19 +65,38 @@ export default defineRuleGroup({
         const ids = roleResources(ctx).slice(0, 2);
         const all = await listRoles(ctx.client, { resource_ids: ids, role_ids: ctx.profile.roles.map((r) => r.id) });
         const strayResource = all.filter((a) => !ids.includes(a.resource_id));
-        if (strayResource.length > 0) fail('response.body', 'must hold only associations of the requested resource_ids', ids, strayResource.slice(0, 3));
+        if (strayResource.length > 0)
+          fail(
+            'response.body',
+            'must hold only associations of the requested resource_ids',
+            ids,
+            strayResource.slice(0, 3),
+          );
         const someRole = all[0]?.role_id;
         precondition(someRole, 'the requested resources hold no role');
         const one = await listRoles(ctx.client, { resource_ids: ids, role_ids: [someRole] });
         const strayRole = one.filter((a) => a.role_id !== someRole);
-        if (strayRole.length > 0) fail('response.body', 'must hold only associations of the requested role_ids', [someRole], strayRole.slice(0, 3));
-        if (one.length === 0) fail('response.body', 'must hold the associations of the requested role', `associations of role ${someRole}`, []);
+        if (strayRole.length > 0)
+          fail(
+            'response.body',
+            'must hold only associations of the requested role_ids',
+            [someRole],
+            strayRole.slice(0, 3),
+          );
+        if (one.length === 0)
+          fail(
+            'response.body',
+            'must hold the associations of the requested role',
+            `associations of role ${someRole}`,
+            [],
+          );
       },
     }),
     rule({
       id: 'list-roles.restricted-sees-subset',
       clause: '§4.6; §5',
-      sentence: 'Retrieves all resource-role associations that the caller is allowed to view. Role associations are limited to those the caller may view.',
+      sentence:
+        'Retrieves all resource-role associations that the caller is allowed to view. Role associations are limited to those the caller may view.',
       level: 'MUST',
       needs: ['roleKindResource', 'restrictedKey'],
       async check(ctx) {
@@ -75,11 +106,26 @@ export default defineRuleGroup({
         const key = (a: { resource_id: string; role_id: string }): string => `${a.resource_id}/${a.role_id}`;
         const known = new Set(full.map(key));
         const extra = limited.filter((a) => !known.has(key(a)));
-        if (extra.length > 0) fail('restricted response.body', 'must show a restricted caller no association beyond what a fully permitted caller sees', '(a subset)', extra.slice(0, 3));
+        if (extra.length > 0)
+          fail(
+            'restricted response.body',
+            'must show a restricted caller no association beyond what a fully permitted caller sees',
+            '(a subset)',
+            extra.slice(0, 3),
+          );
         const hidden = new Set(ctx.profile.restrictedHiddenRoleIds ?? []);
         const leaked = limited.filter((a) => hidden.has(a.role_id));
-        if (leaked.length > 0) fail('restricted response.body', 'must not show associations of roles the restricted caller may not view (restrictedHiddenRoleIds)', '(none)', leaked.slice(0, 3));
-        ctx.observe('associations seen by the restricted key vs the main key', { restricted: limited.length, main: full.length });
+        if (leaked.length > 0)
+          fail(
+            'restricted response.body',
+            'must not show associations of roles the restricted caller may not view (restrictedHiddenRoleIds)',
+            '(none)',
+            leaked.slice(0, 3),
+          );
+        ctx.observe('associations seen by the restricted key vs the main key', {
+          restricted: limited.length,
+          main: full.length,
+        });
       },
     }),
   ],

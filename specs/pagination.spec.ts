@@ -34,7 +34,11 @@ function ordersOn(attribute: string): unknown[] {
 async function realToken(ctx: CheckContext, orders?: unknown[]): Promise<{ body: ListBody; token: string }> {
   const ids = await someIds(ctx, 6);
   precondition(ids.length >= 4, 'the listed kind has fewer than 4 resources');
-  const body = baseBody(ctx, { filters: idsFilter(ids), ...(orders ? { orders } : {}), pagination: { limit: 2, next_token: null } });
+  const body = baseBody(ctx, {
+    filters: idsFilter(ids),
+    ...(orders ? { orders } : {}),
+    pagination: { limit: 2, next_token: null },
+  });
   const first = await listPage(ctx.client, body, 'first page');
   if (first.next_token === null) {
     fail('page 1.next_token', 'must not be null while more resources match than `limit`', 'a token', null);
@@ -50,14 +54,18 @@ export default defineRuleGroup({
     rule({
       id: 'pagination.envelope',
       clause: '§4.8 Response',
-      sentence: 'Response: status 200, envelope: `data` (array of Resource, required) and `next_token` (string or null, required).',
+      sentence:
+        'Response: status 200, envelope: `data` (array of Resource, required) and `next_token` (string or null, required).',
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
         // listPage validates status 200 and the envelope schema, on a page with a
         // next page and on a whole collection (where next_token must be null, not absent).
         const ids = await someIds(ctx, 5);
-        await listPage(ctx.client, baseBody(ctx, { filters: idsFilter(ids), pagination: { limit: null, next_token: null } }));
+        await listPage(
+          ctx.client,
+          baseBody(ctx, { filters: idsFilter(ids), pagination: { limit: null, next_token: null } }),
+        );
       },
     }),
     rule({
@@ -85,11 +93,21 @@ export default defineRuleGroup({
       async check(ctx) {
         const ids = await someIds(ctx, 9);
         precondition(ids.length >= 3, 'the listed kind has fewer than 3 resources');
-        const whole = await listPage(ctx.client, baseBody(ctx, { filters: idsFilter(ids), pagination: { limit: null, next_token: null } }));
-        if (whole.next_token !== null) fail('response.body.next_token', 'must be null when limit is null (one response holds the whole collection)', null, whole.next_token);
+        const whole = await listPage(
+          ctx.client,
+          baseBody(ctx, { filters: idsFilter(ids), pagination: { limit: null, next_token: null } }),
+        );
+        if (whole.next_token !== null)
+          fail(
+            'response.body.next_token',
+            'must be null when limit is null (one response holds the whole collection)',
+            null,
+            whole.next_token,
+          );
         const got = new Set(whole.data.map((r) => r.id));
         const missing = ids.filter((id) => !got.has(id));
-        if (missing.length > 0) fail('response.body.data', 'must hold every resource of the collection when limit is null', ids, [...got]);
+        if (missing.length > 0)
+          fail('response.body.data', 'must hold every resource of the collection when limit is null', ids, [...got]);
       },
     }),
     rule({
@@ -134,20 +152,34 @@ export default defineRuleGroup({
         precondition(ids.length === 6, 'the listed kind has fewer than 6 resources');
         for (const limit of [2, 3, 6]) {
           const pages: Array<{ size: number; token: string | null }> = [];
-          await pageThrough(ctx.client, baseBody(ctx, { filters: idsFilter(ids), pagination: { limit, next_token: null } }), {
-            maxPages: 6 / limit + 3,
-            onPage(page) {
-              pages.push({ size: page.data.length, token: page.next_token });
+          await pageThrough(
+            ctx.client,
+            baseBody(ctx, { filters: idsFilter(ids), pagination: { limit, next_token: null } }),
+            {
+              maxPages: 6 / limit + 3,
+              onPage(page) {
+                pages.push({ size: page.data.length, token: page.next_token });
+              },
             },
-          });
+          );
           const full = 6 / limit;
           const lastFull = pages[full - 1];
           if (!lastFull || lastFull.token === null) {
-            fail(`limit ${limit}, page ${full}.next_token`, 'must not be null on the last full page when the size is an exact multiple of limit', 'a token', lastFull?.token ?? '(no such page)');
+            fail(
+              `limit ${limit}, page ${full}.next_token`,
+              'must not be null on the last full page when the size is an exact multiple of limit',
+              'a token',
+              lastFull?.token ?? '(no such page)',
+            );
           }
           const trailing = pages[full];
           if (!trailing || trailing.size !== 0) {
-            fail(`limit ${limit}, page ${full + 1}.data`, 'must be empty after the last full page', [], trailing ? `${trailing.size} entries` : '(no such page)');
+            fail(
+              `limit ${limit}, page ${full + 1}.data`,
+              'must be empty after the last full page',
+              [],
+              trailing ? `${trailing.size} entries` : '(no such page)',
+            );
           }
         }
       },
@@ -155,13 +187,18 @@ export default defineRuleGroup({
     rule({
       id: 'pagination.changed-filters-422',
       clause: '§4.9 rule 5; §7',
-      sentence: '`filters` and `orders` must be identical in every request of an iteration; otherwise the request fails with status 422.',
+      sentence:
+        '`filters` and `orders` must be identical in every request of an iteration; otherwise the request fails with status 422.',
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
         const { body, token } = await realToken(ctx);
         const others = await someIds(ctx, 8);
-        const changed = { ...body, filters: idsFilter(others.slice(0, 5)), pagination: { limit: 2, next_token: token } };
+        const changed = {
+          ...body,
+          filters: idsFilter(others.slice(0, 5)),
+          pagination: { limit: 2, next_token: token },
+        };
         expectRejected(await ctx.client.post('resources.list', changed), 'a next page whose filters changed', 422);
         const dropped = { ...body, filters: [], pagination: { limit: 2, next_token: token } };
         expectRejected(await ctx.client.post('resources.list', dropped), 'a next page whose filters were removed', 422);
@@ -170,7 +207,8 @@ export default defineRuleGroup({
     rule({
       id: 'pagination.changed-orders-422',
       clause: '§4.9 rule 5; §7',
-      sentence: '`filters` and `orders` must be identical in every request of an iteration; otherwise the request fails with status 422.',
+      sentence:
+        '`filters` and `orders` must be identical in every request of an iteration; otherwise the request fails with status 422.',
       level: 'MUST',
       needs: ['listKind', 'sortAttribute'],
       async check(ctx) {
@@ -178,7 +216,11 @@ export default defineRuleGroup({
         const removed = { ...body, orders: [], pagination: { limit: 2, next_token: token } };
         expectRejected(await ctx.client.post('resources.list', removed), 'a next page whose orders were removed', 422);
         const { body: unordered, token: plainToken } = await realToken(ctx);
-        const added = { ...unordered, orders: ordersOn(ctx.profile.sortAttribute!), pagination: { limit: 2, next_token: plainToken } };
+        const added = {
+          ...unordered,
+          orders: ordersOn(ctx.profile.sortAttribute!),
+          pagination: { limit: 2, next_token: plainToken },
+        };
         expectRejected(await ctx.client.post('resources.list', added), 'a next page whose orders were added', 422);
       },
     }),
@@ -190,7 +232,10 @@ export default defineRuleGroup({
       needs: ['listKind'],
       async check(ctx) {
         for (const token of ['not-a-token', '%%%', '""', 'eyJ']) {
-          const res = await ctx.client.post('resources.list', baseBody(ctx, { pagination: { limit: 2, next_token: token } }));
+          const res = await ctx.client.post(
+            'resources.list',
+            baseBody(ctx, { pagination: { limit: 2, next_token: token } }),
+          );
           expectRejected(res, `a malformed next_token ${JSON.stringify(token)}`, 422);
         }
       },
@@ -213,7 +258,10 @@ export default defineRuleGroup({
           `${token}AAAA`,
         ].filter((t) => t !== token);
         for (const forged of handBuilt) {
-          const res = await ctx.client.post('resources.list', { ...body, pagination: { limit: 2, next_token: forged } });
+          const res = await ctx.client.post('resources.list', {
+            ...body,
+            pagination: { limit: 2, next_token: forged },
+          });
           expectRejected(res, `a hand-built or altered next_token ${JSON.stringify(forged.slice(0, 40))}`, 422);
         }
       },
@@ -225,21 +273,32 @@ export default defineRuleGroup({
       level: 'MUST',
       needs: ['listKind', 'sortAttribute'],
       async check(ctx) {
-        const body = baseBody(ctx, { orders: ordersOn(ctx.profile.sortAttribute!), attributes: [ctx.profile.sortAttribute!] });
+        const body = baseBody(ctx, {
+          orders: ordersOn(ctx.profile.sortAttribute!),
+          attributes: [ctx.profile.sortAttribute!],
+        });
         const runs: string[][] = [];
         for (let i = 0; i < 2; i++) {
           const seq: string[] = [];
-          await pageThrough(ctx.client, { ...body, pagination: { limit: 7, next_token: null } }, {
-            maxPages: MAX_PAGES,
-            onPage: (page) => seq.push(...page.data.map((r) => r.id)),
-          });
+          await pageThrough(
+            ctx.client,
+            { ...body, pagination: { limit: 7, next_token: null } },
+            {
+              maxPages: MAX_PAGES,
+              onPage: (page) => seq.push(...page.data.map((r) => r.id)),
+            },
+          );
           runs.push(seq);
         }
         const other: string[] = [];
-        await pageThrough(ctx.client, { ...body, pagination: { limit: 3, next_token: null } }, {
-          maxPages: MAX_PAGES,
-          onPage: (page) => other.push(...page.data.map((r) => r.id)),
-        });
+        await pageThrough(
+          ctx.client,
+          { ...body, pagination: { limit: 3, next_token: null } },
+          {
+            maxPages: MAX_PAGES,
+            onPage: (page) => other.push(...page.data.map((r) => r.id)),
+          },
+        );
         const [a, b] = runs as [string[], string[]];
         const firstDiff = (x: string[], y: string[]): number => {
           const n = Math.max(x.length, y.length);
@@ -247,9 +306,21 @@ export default defineRuleGroup({
           return -1;
         };
         const ab = firstDiff(a, b);
-        if (ab >= 0) fail(`position ${ab}`, 'must give the same sequence when the same ordered iteration is repeated', a[ab], b[ab]);
+        if (ab >= 0)
+          fail(
+            `position ${ab}`,
+            'must give the same sequence when the same ordered iteration is repeated',
+            a[ab],
+            b[ab],
+          );
         const ao = firstDiff(a, other);
-        if (ao >= 0) fail(`position ${ao}`, 'must give the same order whatever the page size, for the same orders (limit 7 vs limit 3)', a[ao], other[ao]);
+        if (ao >= 0)
+          fail(
+            `position ${ao}`,
+            'must give the same order whatever the page size, for the same orders (limit 7 vs limit 3)',
+            a[ao],
+            other[ao],
+          );
       },
     }),
   ],
@@ -257,7 +328,9 @@ export default defineRuleGroup({
 
 /** Pages through the listed kind; pageThrough fails on a repeat or a run that never ends. */
 async function idsPagedWith(ctx: CheckContext, limit: number, maxPages = MAX_PAGES): Promise<Set<string>> {
-  return new Set(await pageThrough(ctx.client, baseBody(ctx, { pagination: { limit, next_token: null } }), { maxPages }));
+  return new Set(
+    await pageThrough(ctx.client, baseBody(ctx, { pagination: { limit, next_token: null } }), { maxPages }),
+  );
 }
 
 /** Alters one character in the middle of a token (a middle base64 character always changes the bytes). */

@@ -84,7 +84,8 @@ export default defineRuleGroup({
     rule({
       id: 'show-teams.head-filter',
       clause: '§4.5',
-      sentence: 'Request body: `resource_id`, `team_ids`, `head` (boolean), `date_range`. Retrieves team assignations of a resource.',
+      sentence:
+        'Request body: `resource_id`, `team_ids`, `head` (boolean), `date_range`. Retrieves team assignations of a resource.',
       level: 'MUST',
       needs: ['roleKindResource'],
       async check(ctx) {
@@ -94,8 +95,20 @@ export default defineRuleGroup({
           for (const head of [true, false]) {
             const some = await showTeams(ctx.client, { resource_id: r.id, head, date_range: WIDE_RANGE });
             const wrong = some.filter((a) => a.head !== head);
-            if (wrong.length > 0) fail(`show-teams(head: ${head})`, `must return only assignations whose head is ${head}`, head, wrong.map((a) => a.head));
-            if (some.length === 0) fail(`show-teams(head: ${head})`, `must return the resource's assignations whose head is ${head}`, 'at least one', 0);
+            if (wrong.length > 0)
+              fail(
+                `show-teams(head: ${head})`,
+                `must return only assignations whose head is ${head}`,
+                head,
+                wrong.map((a) => a.head),
+              );
+            if (some.length === 0)
+              fail(
+                `show-teams(head: ${head})`,
+                `must return the resource's assignations whose head is ${head}`,
+                'at least one',
+                0,
+              );
           }
           return;
         }
@@ -105,7 +118,8 @@ export default defineRuleGroup({
     rule({
       id: 'show-teams.team-filter',
       clause: '§4.5',
-      sentence: 'Request body: `resource_id`, `team_ids` (array of Snowflake), `head`, `date_range`. Retrieves team assignations of a resource.',
+      sentence:
+        'Request body: `resource_id`, `team_ids` (array of Snowflake), `head`, `date_range`. Retrieves team assignations of a resource.',
       level: 'MUST',
       needs: ['roleKindResource'],
       async check(ctx) {
@@ -116,8 +130,15 @@ export default defineRuleGroup({
           const one = teamIds[0]!;
           const some = await showTeams(ctx.client, { resource_id: r.id, team_ids: [one], date_range: WIDE_RANGE });
           const wrong = some.filter((a) => a.team.id !== one);
-          if (wrong.length > 0) fail('show-teams(team_ids)', 'must return only assignations of the requested teams', [one], wrong.map((a) => a.team.id));
-          if (some.length === 0) fail('show-teams(team_ids)', 'must return the assignations of the requested team', one, []);
+          if (wrong.length > 0)
+            fail(
+              'show-teams(team_ids)',
+              'must return only assignations of the requested teams',
+              [one],
+              wrong.map((a) => a.team.id),
+            );
+          if (some.length === 0)
+            fail('show-teams(team_ids)', 'must return the assignations of the requested team', one, []);
           return;
         }
         precondition(false, 'no profile resource is assigned to two teams');
@@ -135,7 +156,10 @@ export default defineRuleGroup({
         await withRestoredTeams(ctx.client, s.resourceId, async () => {
           const res = await ctx.client.post('resources.assign-team', assignBody(s, false));
           ctx.observe('status of a conflicting assignment without warning_aware', res.status);
-          precondition(isWarning(res), `the target returned no warning for an overlapping head assignment (status ${res.status}); which assignments conflict is not shown`);
+          precondition(
+            isWarning(res),
+            `the target returned no warning for an overlapping head assignment (status ${res.status}); which assignments conflict is not shown`,
+          );
           failAll(validateSchema('AssignTeamWarning', res.json));
           // "Other values of warning_type: not shown": the value is recorded, not judged.
           const body = res.json as { warning_type: string; required_action: string };
@@ -147,7 +171,8 @@ export default defineRuleGroup({
     rule({
       id: 'assign-team.warning-changes-nothing',
       clause: '§4.3 warning_aware',
-      sentence: '`warning_aware`: the assignment is done only when this is true. A warning is returned when the assignment conflicts with existing associations.',
+      sentence:
+        '`warning_aware`: the assignment is done only when this is true. A warning is returned when the assignment conflicts with existing associations.',
       level: 'MUST',
       mutates: 'reversible',
       async check(ctx) {
@@ -155,10 +180,18 @@ export default defineRuleGroup({
         await withRestoredTeams(ctx.client, s.resourceId, async () => {
           const before = await showTeams(ctx.client, { resource_id: s.resourceId, date_range: WIDE_RANGE });
           const res = await ctx.client.post('resources.assign-team', assignBody(s, false));
-          precondition(isWarning(res), `the target returned no warning for an overlapping head assignment (status ${res.status})`);
+          precondition(
+            isWarning(res),
+            `the target returned no warning for an overlapping head assignment (status ${res.status})`,
+          );
           const after = await showTeams(ctx.client, { resource_id: s.resourceId, date_range: WIDE_RANGE });
           if (snapshot(after) !== snapshot(before)) {
-            fail('show-teams after the warning', 'must be unchanged: a warning means the assignment was not done (warning_aware false)', before, after);
+            fail(
+              'show-teams after the warning',
+              'must be unchanged: a warning means the assignment was not done (warning_aware false)',
+              before,
+              after,
+            );
           }
         });
       },
@@ -166,7 +199,8 @@ export default defineRuleGroup({
     rule({
       id: 'assign-team.warning-aware-applies',
       clause: '§4.3 warning_aware',
-      sentence: '`warning_aware`: the assignment is done only when this is true. Assigns a resource to a team (head or side) for a date range.',
+      sentence:
+        '`warning_aware`: the assignment is done only when this is true. Assigns a resource to a team (head or side) for a date range.',
       level: 'MUST',
       mutates: 'reversible',
       async check(ctx) {
@@ -174,17 +208,39 @@ export default defineRuleGroup({
         await withRestoredTeams(ctx.client, s.resourceId, async () => {
           const res = await ctx.client.post('resources.assign-team', assignBody(s, true));
           ctx.observe('status of an assignment with warning_aware true', res.status);
-          if (isWarning(res)) fail('response.body', 'must not be a warning when warning_aware is true: the assignment is done', 'success', res.json);
+          if (isWarning(res))
+            fail(
+              'response.body',
+              'must not be a warning when warning_aware is true: the assignment is done',
+              'success',
+              res.json,
+            );
           expectSuccess(res, 'resources.assign-team with warning_aware true');
-          const after = await showTeams(ctx.client, { resource_id: s.resourceId, date_range: WIDE_RANGE }, 'show-teams after the assignment');
+          const after = await showTeams(
+            ctx.client,
+            { resource_id: s.resourceId, date_range: WIDE_RANGE },
+            'show-teams after the assignment',
+          );
           const wanted = splitRange(s.range)!;
-          const done = after.some((a) => a.team.id === s.otherTeam && a.head && covers(splitRange(a.date_range) ?? { start: '9999', end: '0' }, wanted));
-          if (!done) fail('show-teams after the assignment', 'must show the new head assignation over the requested range', { team: s.otherTeam, head: true, date_range: s.range }, after);
-          const overlappingHeads = after.filter((a) => a.head && a.team.id !== s.otherTeam && overlapsStrictly(splitRange(a.date_range)!, wanted));
+          const done = after.some(
+            (a) =>
+              a.team.id === s.otherTeam &&
+              a.head &&
+              covers(splitRange(a.date_range) ?? { start: '9999', end: '0' }, wanted),
+          );
+          if (!done)
+            fail(
+              'show-teams after the assignment',
+              'must show the new head assignation over the requested range',
+              { team: s.otherTeam, head: true, date_range: s.range },
+              after,
+            );
+          const overlappingHeads = after.filter(
+            (a) => a.head && a.team.id !== s.otherTeam && overlapsStrictly(splitRange(a.date_range)!, wanted),
+          );
           ctx.observe('other head assignations still overlapping the new one', overlappingHeads.length);
         });
       },
     }),
   ],
 });
-

@@ -36,7 +36,8 @@ describe('rule catalogue', () => {
       ids.add(rule.id);
       const cited = citedClauses(rule.clause);
       expect(cited.length, `${rule.id} cites no clause`).toBeGreaterThan(0);
-      for (const c of cited) expect(sections.has(c.split(' ')[0] ?? ''), `${rule.id} cites ${c}, not in the spec`).toBe(true);
+      for (const c of cited)
+        expect(sections.has(c.split(' ')[0] ?? ''), `${rule.id} cites ${c}, not in the spec`).toBe(true);
       expect(rule.sentence.length).toBeGreaterThan(10);
       expect(typeof rule.check).toBe('function');
     }

@@ -24,11 +24,20 @@ async function runExternal(baseUrl: string): Promise<RunResult> {
   const profile = await loadProfile(process.env.DIRECTORY_PROFILE ?? 'profile.json');
   if (process.env.DIRECTORY_RESTRICTED_API_KEY) profile.restrictedApiKey = process.env.DIRECTORY_RESTRICTED_API_KEY;
   const apiKey = process.env.DIRECTORY_API_KEY;
-  return runRules([...CATALOGUE], { baseUrl, serviceVersion: process.env.DIRECTORY_SERVICE_VERSION ?? '26.06.25', profile, ...(apiKey ? { apiKey } : {}) }, {
-    ...MUTATION_OPTIONS,
-    allowMutations: process.env.DIRECTORY_ALLOW_MUTATIONS === '1',
-    ratePerSecond: 25,
-  });
+  return runRules(
+    [...CATALOGUE],
+    {
+      baseUrl,
+      serviceVersion: process.env.DIRECTORY_SERVICE_VERSION ?? '26.06.25',
+      profile,
+      ...(apiKey ? { apiKey } : {}),
+    },
+    {
+      ...MUTATION_OPTIONS,
+      allowMutations: process.env.DIRECTORY_ALLOW_MUTATIONS === '1',
+      ratePerSecond: 25,
+    },
+  );
 }
 
 beforeAll(async () => {
@@ -46,8 +55,13 @@ for (const group of CATALOGUE) {
       test(`${rule.id} (${rule.clause})`, (ctx) => {
         const result = byId.get(rule.id);
         expect(result, 'the rule ran').toBeDefined();
-        if (external && (result!.verdict === 'SKIP' || result!.verdict === 'NOT-TESTED')) ctx.skip(result!.reason ?? result!.verdict);
-        const detail = JSON.stringify({ verdict: result!.verdict, reason: result!.reason, violations: result!.violations }, null, 2);
+        if (external && (result!.verdict === 'SKIP' || result!.verdict === 'NOT-TESTED'))
+          ctx.skip(result!.reason ?? result!.verdict);
+        const detail = JSON.stringify(
+          { verdict: result!.verdict, reason: result!.reason, violations: result!.violations },
+          null,
+          2,
+        );
         expect(result!.verdict, detail).toBe(rule.level === 'OBSERVED' ? 'OBSERVED' : 'PASS');
       });
     }

@@ -12,7 +12,11 @@ import { runRules } from '../src/runner/run-rules.ts';
 async function runWith(variants: string[]) {
   const server = await startReferenceServer({ seed: 11, resources: 120, variants });
   try {
-    return await runRules([...CATALOGUE], { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile }, MUTATION_OPTIONS);
+    return await runRules(
+      [...CATALOGUE],
+      { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile },
+      MUTATION_OPTIONS,
+    );
   } finally {
     await server.close();
   }
@@ -22,7 +26,9 @@ describe('a conformant server that chooses differently passes', () => {
   for (const variant of [...Object.keys(VARIANTS).map((v) => [v]), Object.keys(VARIANTS)]) {
     test(variant.length > 1 ? 'all variants together' : variant[0]!, async () => {
       const run = await runWith(variant);
-      const bad = run.results.filter((r) => r.verdict === 'FAIL' || r.verdict === 'ERROR').map((r) => ({ rule: r.ruleId, verdict: r.verdict, why: r.violations[0] ?? r.reason }));
+      const bad = run.results
+        .filter((r) => r.verdict === 'FAIL' || r.verdict === 'ERROR')
+        .map((r) => ({ rule: r.ruleId, verdict: r.verdict, why: r.violations[0] ?? r.reason }));
       expect(bad).toEqual([]);
       expect(run.summary.byVerdict.SKIP).toBe(0);
     });

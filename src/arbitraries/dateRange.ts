@@ -23,6 +23,10 @@ export function dateRange(constraints: DateRangeConstraints = {}): fc.Arbitrary<
   const shortest = constraints.minLengthDays ?? 0;
   return fc
     .integer({ min, max: max - shortest })
-    .chain((start) => fc.integer({ min: shortest, max: Math.max(shortest, Math.min(longest, max - start)) }).map((length) => [start, start + length] as const))
+    .chain((start) =>
+      fc
+        .integer({ min: shortest, max: Math.max(shortest, Math.min(longest, max - start)) })
+        .map((length) => [start, start + length] as const),
+    )
     .map(([start, end]) => `${dateOf(start)}/${dateOf(end)}`);
 }

@@ -8,7 +8,12 @@ export { reversedDateRange } from './reversedDateRange.ts';
 export { malformedDateRange } from './malformedDateRange.ts';
 export { teamList, type TeamListConstraints } from './teamList.ts';
 export { invalidTeamList } from './invalidTeamList.ts';
-export { activityRatePattern, activityRatePatterns, type ActivityRatePatternConstraints, type Pattern } from './activityRatePattern.ts';
+export {
+  activityRatePattern,
+  activityRatePatterns,
+  type ActivityRatePatternConstraints,
+  type Pattern,
+} from './activityRatePattern.ts';
 export { paginationLimit, invalidPaginationLimit, type PaginationLimitConstraints } from './paginationLimit.ts';
 export { listQuery, listQueryChange, type ListQuery, type ListQueryConstraints } from './listQuery.ts';
 export { tamperedToken } from './tamperedToken.ts';

@@ -16,12 +16,23 @@ export interface ListQueryConstraints {
 
 /** filters (resource.ids, resource.text starts_with) and orders (resource.attribute asc) of §4.8. */
 export function listQuery(c: ListQueryConstraints): fc.Arbitrary<ListQuery> {
-  const idsFilter = fc.uniqueArray(fc.constantFrom(...c.ids), { minLength: 1, maxLength: c.ids.length }).map((value) => ({ key: 'resource.ids', value }));
-  const textFilter = fc.constantFrom(...c.prefixes).map((value) => ({ key: 'resource.text', value: { attribute: c.attribute, operator: 'starts_with', value } }));
+  const idsFilter = fc
+    .uniqueArray(fc.constantFrom(...c.ids), { minLength: 1, maxLength: c.ids.length })
+    .map((value) => ({ key: 'resource.ids', value }));
+  const textFilter = fc
+    .constantFrom(...c.prefixes)
+    .map((value) => ({ key: 'resource.text', value: { attribute: c.attribute, operator: 'starts_with', value } }));
   const none = fc.constant(null).map((): unknown[] => []);
   return fc.record<ListQuery>({
-    filters: fc.oneof(none, idsFilter.map((f): unknown[] => [f]), textFilter.map((f): unknown[] => [f])),
-    orders: fc.oneof(none, fc.constant(null).map((): unknown[] => [{ key: 'resource.attribute', direction: 'asc', attribute: c.attribute }])),
+    filters: fc.oneof(
+      none,
+      idsFilter.map((f): unknown[] => [f]),
+      textFilter.map((f): unknown[] => [f]),
+    ),
+    orders: fc.oneof(
+      none,
+      fc.constant(null).map((): unknown[] => [{ key: 'resource.attribute', direction: 'asc', attribute: c.attribute }]),
+    ),
   });
 }
 

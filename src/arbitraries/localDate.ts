@@ -27,5 +27,9 @@ export function localDate(constraints: LocalDateConstraints = {}): fc.Arbitrary<
     if (d >= min && d <= max) leapDays.push(d);
   }
   const any = fc.integer({ min, max });
-  return (leapDays.length > 0 ? fc.oneof({ arbitrary: any, weight: 4 }, { arbitrary: fc.constantFrom(...leapDays), weight: 1 }) : any).map(dateOf);
+  return (
+    leapDays.length > 0
+      ? fc.oneof({ arbitrary: any, weight: 4 }, { arbitrary: fc.constantFrom(...leapDays), weight: 1 })
+      : any
+  ).map(dateOf);
 }

@@ -19,5 +19,8 @@ export function paginationLimit(constraints: PaginationLimitConstraints = {}): f
  * (Zero and negative integers are integers; whether they are refused is not shown.)
  */
 export function invalidPaginationLimit(): fc.Arbitrary<unknown> {
-  return fc.oneof(fc.double({ min: 0.1, max: 99.9, noInteger: true, noNaN: true }), fc.constantFrom('10', 'all', true, false, {}, [5]));
+  return fc.oneof(
+    fc.double({ min: 0.1, max: 99.9, noInteger: true, noNaN: true }),
+    fc.constantFrom('10', 'all', true, false, {}, [5]),
+  );
 }

@@ -10,6 +10,9 @@ export interface SnowflakeConstraints {
 export function snowflake(constraints: SnowflakeConstraints = {}): fc.Arbitrary<string> {
   const { minLength = 19, maxLength = 19 } = constraints;
   return fc
-    .tuple(fc.integer({ min: 1, max: 9 }), fc.array(fc.integer({ min: 0, max: 9 }), { minLength: minLength - 1, maxLength: maxLength - 1 }))
+    .tuple(
+      fc.integer({ min: 1, max: 9 }),
+      fc.array(fc.integer({ min: 0, max: 9 }), { minLength: minLength - 1, maxLength: maxLength - 1 }),
+    )
     .map(([head, tail]) => `${head}${tail.join('')}`);
 }

@@ -14,8 +14,13 @@ export function tamperedToken(): fc.Arbitrary<{ name: string; apply: (token: str
       return t.slice(0, i) + c + t.slice(i + 1);
     },
   }));
-  const cut = fc.integer({ min: 1, max: 8 }).map((n) => ({ name: `drop the last ${n} characters`, apply: (t: string) => (t.length > n ? t.slice(0, t.length - n) : `${t}~`) }));
-  const append = fc.string({ minLength: 1, maxLength: 4 }).map((s) => ({ name: `append ${JSON.stringify(s)}`, apply: (t: string) => t + s }));
+  const cut = fc.integer({ min: 1, max: 8 }).map((n) => ({
+    name: `drop the last ${n} characters`,
+    apply: (t: string) => (t.length > n ? t.slice(0, t.length - n) : `${t}~`),
+  }));
+  const append = fc
+    .string({ minLength: 1, maxLength: 4 })
+    .map((s) => ({ name: `append ${JSON.stringify(s)}`, apply: (t: string) => t + s }));
   const offset = fc.nat({ max: 1000 }).map((n) => ({
     name: `base64 offset ${n}`,
     apply: () => Buffer.from(JSON.stringify({ offset: n })).toString('base64'),

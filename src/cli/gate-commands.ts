@@ -39,7 +39,8 @@ export async function expectationsCommand(argv: string[], io: Output): Promise<n
     return sub === undefined ? 2 : 0;
   }
   if (sub !== 'update') throw new UsageError(`unknown expectations command ${JSON.stringify(sub)} (try: update)`);
-  if (!values.from || !values.file) throw new UsageError('expectations update needs --from results.json and --file expectations.json');
+  if (!values.from || !values.file)
+    throw new UsageError('expectations update needs --from results.json and --file expectations.json');
   const previous = await loadExpectations(values.file).catch(() => undefined);
   const written = await updateExpectations(values.file, (await readResults(values.from)).results, previous);
   io.out(`wrote ${values.file}: ${written.expectations.length} known failure(s)`);
@@ -50,7 +51,9 @@ export async function expectationsCommand(argv: string[], io: Output): Promise<n
 export async function mergeCommand(argv: string[], io: Output): Promise<number> {
   const { values, positionals } = parseOptions(argv, { reports: { type: 'string' } }, true);
   if (values.help) {
-    io.out('directory-conformance merge A.json B.json … [--reports DIR]\n\nRebuilds junit.xml, index.html and results.json from the results of shards.');
+    io.out(
+      'directory-conformance merge A.json B.json … [--reports DIR]\n\nRebuilds junit.xml, index.html and results.json from the results of shards.',
+    );
     return 0;
   }
   if (positionals.length < 1) throw new UsageError('merge needs at least one results file');
@@ -64,7 +67,9 @@ export async function mergeCommand(argv: string[], io: Output): Promise<number> 
   }
   const run = mergeRuns(files as unknown as RunResult[]);
   const paths = await writeReports(run, values.reports ?? 'reports');
-  io.out(`merged ${files.length} shard(s), ${run.results.length} rules: ${run.summary.conformant ? 'conformant' : 'not conformant'}`);
+  io.out(
+    `merged ${files.length} shard(s), ${run.results.length} rules: ${run.summary.conformant ? 'conformant' : 'not conformant'}`,
+  );
   io.out(`reports: ${paths.html}  ${paths.junit}  ${paths.json}`);
   return run.summary.conformant ? 0 : 1;
 }

@@ -67,7 +67,8 @@ export class Progress {
 
   private heartbeat(ms: number): void {
     if (this.sink.live) return this.render();
-    if (performance.now() - this.lastPrint >= ms) this.print(`… ${this.done}/${this.total} rules done, running ${this.current}, ${this.rate()} req/s`);
+    if (performance.now() - this.lastPrint >= ms)
+      this.print(`… ${this.done}/${this.total} rules done, running ${this.current}, ${this.rate()} req/s`);
   }
 
   private print(text: string): void {
@@ -80,6 +81,8 @@ function groupLine(group: string, results: RuleResult[]): string {
   const counts = new Map<string, number>();
   for (const r of results) counts.set(r.verdict, (counts.get(r.verdict) ?? 0) + 1);
   const summary = [...counts].map(([v, n]) => `${n} ${v}`).join(', ');
-  const failing = results.filter((r) => r.verdict === 'FAIL' || r.verdict === 'ERROR').map((r) => `${r.verdict} ${r.ruleId}`);
+  const failing = results
+    .filter((r) => r.verdict === 'FAIL' || r.verdict === 'ERROR')
+    .map((r) => `${r.verdict} ${r.ruleId}`);
   return `${results[0]?.section ?? ''} ${group}: ${summary}${failing.length ? ` — ${failing.join(', ')}` : ''}`;
 }

@@ -33,7 +33,11 @@ export async function rulesCommand(argv: string[], out: (line: string) => void):
   for (const g of groups) {
     out(`${g.section} ${g.title}  (${g.file})`);
     for (const r of g.rules) {
-      const flags = [r.kind === 'property' ? 'property' : '', r.mutates !== 'none' ? `mutates:${r.mutates}` : '', r.needs.length ? `needs:${r.needs.join(',')}` : '']
+      const flags = [
+        r.kind === 'property' ? 'property' : '',
+        r.mutates !== 'none' ? `mutates:${r.mutates}` : '',
+        r.needs.length ? `needs:${r.needs.join(',')}` : '',
+      ]
         .filter(Boolean)
         .join(' ');
       out(`  ${r.level.padEnd(8)} ${r.id.padEnd(48)} ${r.clause}${flags ? `  [${flags}]` : ''}`);

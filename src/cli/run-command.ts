@@ -60,7 +60,8 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     return 0;
   }
   for (const level of values.level ?? []) {
-    if (level !== 'MUST' && level !== 'OBSERVED') throw new UsageError(`--level must be MUST or OBSERVED, got ${JSON.stringify(level)}`);
+    if (level !== 'MUST' && level !== 'OBSERVED')
+      throw new UsageError(`--level must be MUST or OBSERVED, got ${JSON.stringify(level)}`);
   }
   const selected = selectRules(CATALOGUE, {
     rules: values.rule ?? [],
@@ -76,7 +77,8 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
 
   const baseUrl = values['base-url'] ?? env.DIRECTORY_BASE_URL;
   const external = baseUrl !== undefined;
-  if (external && (values.fault?.length || values.variant?.length)) throw new UsageError('--fault and --variant apply to the embedded server only (omit --base-url)');
+  if (external && (values.fault?.length || values.variant?.length))
+    throw new UsageError('--fault and --variant apply to the embedded server only (omit --base-url)');
   const options: EngineOptions = {
     ...DEFAULT_ENGINE_OPTIONS,
     numRuns: intOption(values['num-runs'], 'num-runs', DEFAULT_ENGINE_OPTIONS.numRuns, 1),
@@ -102,7 +104,12 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     const restricted = values['restricted-api-key'] ?? env.DIRECTORY_RESTRICTED_API_KEY;
     if (restricted) profile.restrictedApiKey = restricted;
     const apiKey = values['api-key'] ?? env.DIRECTORY_API_KEY;
-    const replayArgs = [`--base-url ${shellWord(baseUrl)}`, `--profile ${shellWord(profilePath)}`, ...(options.allowMutations ? ['--allow-mutations'] : []), ...(serviceVersion !== DEFAULT_SERVICE_VERSION ? [`--service-version ${serviceVersion}`] : [])].join(' ');
+    const replayArgs = [
+      `--base-url ${shellWord(baseUrl)}`,
+      `--profile ${shellWord(profilePath)}`,
+      ...(options.allowMutations ? ['--allow-mutations'] : []),
+      ...(serviceVersion !== DEFAULT_SERVICE_VERSION ? [`--service-version ${serviceVersion}`] : []),
+    ].join(' ');
     target = { baseUrl, serviceVersion, profile, replayArgs, ...(apiKey ? { apiKey } : {}) };
   } else {
     server = await startReferenceServer({
@@ -115,8 +122,16 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
       ...(values.fault ?? []).map((f) => `--fault ${shellWord(f)}`),
       ...(values.variant ?? []).map((v) => `--variant ${shellWord(v)}`),
     ].join(' ');
-    target = { baseUrl: server.url, serviceVersion, apiKey: server.apiKey, profile: server.profile, ...(replayArgs ? { replayArgs } : {}) };
-    io.out(`embedded reference server at ${server.url}${values.fault?.length ? ` with fault(s) ${values.fault.join(', ')}` : ''}`);
+    target = {
+      baseUrl: server.url,
+      serviceVersion,
+      apiKey: server.apiKey,
+      profile: server.profile,
+      ...(replayArgs ? { replayArgs } : {}),
+    };
+    io.out(
+      `embedded reference server at ${server.url}${values.fault?.length ? ` with fault(s) ${values.fault.join(', ')}` : ''}`,
+    );
   }
 
   try {
@@ -131,7 +146,10 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     }
     const total = groups.reduce((n, g) => n + g.rules.length, 0);
     let done = 0;
-    const progress = values.quiet || values.verbose ? undefined : new Progress(total, groups, { line: io.out, ...(io.live ? { live: io.live } : {}) });
+    const progress =
+      values.quiet || values.verbose
+        ? undefined
+        : new Progress(total, groups, { line: io.out, ...(io.live ? { live: io.live } : {}) });
     const run = await runRules(groups, target, {
       ...options,
       onRuleStart(rule) {
@@ -162,7 +180,12 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
 }
 
 function progressLine(r: RuleResult, done: number, total: number): string {
-  const detail = r.verdict === 'FAIL' ? ` — ${r.violations[0]?.where}: ${r.violations[0]?.message}` : r.reason ? ` — ${r.reason}` : '';
+  const detail =
+    r.verdict === 'FAIL'
+      ? ` — ${r.violations[0]?.where}: ${r.violations[0]?.message}`
+      : r.reason
+        ? ` — ${r.reason}`
+        : '';
   return `[${String(done).padStart(3)}/${total}] ${r.verdict.padEnd(10)} ${r.ruleId} (${r.clause}, ${r.requestCount} req, ${r.durationMs} ms)${detail}`;
 }
 
@@ -174,7 +197,9 @@ function printSummary(run: RunResult, io: Output): void {
     .join(', ');
   io.out('');
   io.out(`${s.conformant ? 'CONFORMANT' : 'NOT CONFORMANT'}: ${counts} of ${s.total} rules`);
-  io.out(`score ${(s.score * 100).toFixed(1)}% of MUST rules that ran; coverage ${(s.coverage * 100).toFixed(1)}% of the catalogue; seed ${run.options.seed}`);
+  io.out(
+    `score ${(s.score * 100).toFixed(1)}% of MUST rules that ran; coverage ${(s.coverage * 100).toFixed(1)}% of the catalogue; seed ${run.options.seed}`,
+  );
   const failed = run.results.filter((r) => r.verdict === 'FAIL' || r.verdict === 'ERROR');
   for (const r of failed) io.out(`  ${r.verdict} ${r.ruleId}: ${r.violations[0]?.message ?? r.reason ?? ''}`);
 }
@@ -183,13 +208,20 @@ function printPlan(groups: RuleGroup[], target: RunTarget, options: EngineOption
   io.out(`plan against ${target.baseUrl} (Service-Version ${target.serviceVersion}); nothing is sent`);
   for (const g of groups) {
     for (const r of g.rules) {
-      const runs = options.readOnly && r.mutates !== 'none' ? 'skip (read-only)' : r.mutates !== 'none' && !options.allowMutations ? 'skip (mutations not allowed)' : 'run';
+      const runs =
+        options.readOnly && r.mutates !== 'none'
+          ? 'skip (read-only)'
+          : r.mutates !== 'none' && !options.allowMutations
+            ? 'skip (mutations not allowed)'
+            : 'run';
       io.out(`  ${runs.padEnd(28)} ${r.id} [${r.level}, ${r.mutates === 'none' ? 'read' : `mutates: ${r.mutates}`}]`);
     }
   }
   const mutating = groups.flatMap((g) => g.rules).filter((r) => r.mutates !== 'none');
   if (mutating.length > 0 && options.allowMutations && !options.readOnly) {
-    io.out(`mutating rules may send resources.revoke-roles, resources.assign-team, resources.assign-activity-rate and resources.unassign-activity-rate`);
+    io.out(
+      `mutating rules may send resources.revoke-roles, resources.assign-team, resources.assign-activity-rate and resources.unassign-activity-rate`,
+    );
     io.out(`to these resources only: ${target.profile.mutableResources.map((r) => r.id).join(', ') || '(none)'}`);
   }
 }

@@ -81,14 +81,22 @@ export class DirectoryClient {
   private readonly basePath: string;
 
   constructor(options: ClientOptions) {
-    this.options = { timeoutMs: 15_000, maxBodyBytes: 8 * 1024 * 1024, maxAttempts: 3, maxRetryDelayMs: 10_000, ...options };
+    this.options = {
+      timeoutMs: 15_000,
+      maxBodyBytes: 8 * 1024 * 1024,
+      maxAttempts: 3,
+      maxRetryDelayMs: 10_000,
+      ...options,
+    };
     const url = new URL(options.baseUrl);
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
   }
 
   /** The same connection pool and settings, with another recorder, credential or signal. */
-  derive(overrides: Partial<Pick<ClientOptions, 'credential' | 'onExchange' | 'signal' | 'serviceVersion'>>): DirectoryClient {
+  derive(
+    overrides: Partial<Pick<ClientOptions, 'credential' | 'onExchange' | 'signal' | 'serviceVersion'>>,
+  ): DirectoryClient {
     return new DirectoryClient({ ...this.options, ...overrides });
   }
 
@@ -203,13 +211,19 @@ export class DirectoryClient {
     const detail = this.options.redactor.redact(`${err.code ?? err.name ?? 'error'}: ${err.message ?? String(cause)}`);
     if (this.options.signal?.aborted) return new HarnessError('DC_ERR_ABORTED', `${operation}: run aborted`);
     if (err.name === 'TimeoutError' || err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT') {
-      return new HarnessError('DC_ERR_TIMEOUT', `${operation}: no complete answer within ${this.options.timeoutMs} ms (${detail})`);
+      return new HarnessError(
+        'DC_ERR_TIMEOUT',
+        `${operation}: no complete answer within ${this.options.timeoutMs} ms (${detail})`,
+      );
     }
     return new HarnessError('DC_ERR_NETWORK', `${operation}: ${detail}`);
   }
 }
 
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown }, max: number): Promise<string> {
+async function readCapped(
+  body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown },
+  max: number,
+): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {

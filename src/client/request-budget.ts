@@ -35,10 +35,14 @@ export class RequestBudget {
     if (wait > 1) {
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(resolve, wait);
-        signal?.addEventListener('abort', () => {
-          clearTimeout(timer);
-          reject(new HarnessError('DC_ERR_ABORTED', 'run aborted'));
-        }, { once: true });
+        signal?.addEventListener(
+          'abort',
+          () => {
+            clearTimeout(timer);
+            reject(new HarnessError('DC_ERR_ABORTED', 'run aborted'));
+          },
+          { once: true },
+        );
       });
     }
   }

@@ -49,12 +49,26 @@ export function compareRuns(oldRun: ResultsFile, newRun: ResultsFile): Compariso
   for (const id of ids) {
     const a = before.get(id);
     const b = after.get(id);
-    const change: RuleChange = { ruleId: id, clause: (b ?? a)!.clause, before: a?.verdict ?? 'absent', after: b?.verdict ?? 'absent' };
-    if (b && BAD.has(b.verdict) && !(a && BAD.has(a.verdict))) c.regressions.push({ ...change, detail: firstViolation(b) });
+    const change: RuleChange = {
+      ruleId: id,
+      clause: (b ?? a)!.clause,
+      before: a?.verdict ?? 'absent',
+      after: b?.verdict ?? 'absent',
+    };
+    if (b && BAD.has(b.verdict) && !(a && BAD.has(a.verdict)))
+      c.regressions.push({ ...change, detail: firstViolation(b) });
     else if (a && BAD.has(a.verdict) && b?.verdict === 'PASS') c.fixed.push(change);
     else if (b?.verdict === 'ERROR' && a?.verdict !== 'ERROR') c.newErrors.push({ ...change, detail: b.reason });
-    else if (a && b && canonicalJson(a.observations) !== canonicalJson(b.observations) && (a.verdict === 'OBSERVED' || b.verdict === 'OBSERVED')) {
-      c.observationsChanged.push({ ...change, detail: `${canonicalJson(a.observations)} → ${canonicalJson(b.observations)}` });
+    else if (
+      a &&
+      b &&
+      canonicalJson(a.observations) !== canonicalJson(b.observations) &&
+      (a.verdict === 'OBSERVED' || b.verdict === 'OBSERVED')
+    ) {
+      c.observationsChanged.push({
+        ...change,
+        detail: `${canonicalJson(a.observations)} → ${canonicalJson(b.observations)}`,
+      });
     } else if (change.before !== change.after) c.otherChanges.push(change);
   }
   return c;
@@ -62,7 +76,14 @@ export function compareRuns(oldRun: ResultsFile, newRun: ResultsFile): Compariso
 
 export function renderComparisonText(c: Comparison): string {
   const section = (title: string, changes: RuleChange[]): string[] =>
-    changes.length === 0 ? [] : [`${title} (${changes.length}):`, ...changes.map((x) => `  ${x.ruleId} (${x.clause}): ${x.before} → ${x.after}${x.detail ? ` — ${x.detail}` : ''}`)];
+    changes.length === 0
+      ? []
+      : [
+          `${title} (${changes.length}):`,
+          ...changes.map(
+            (x) => `  ${x.ruleId} (${x.clause}): ${x.before} → ${x.after}${x.detail ? ` — ${x.detail}` : ''}`,
+          ),
+        ];
   return [
     `old: ${c.old.baseUrl} Service-Version ${c.old.serviceVersion} (${c.old.startedAt})`,
     `new: ${c.new.baseUrl} Service-Version ${c.new.serviceVersion} (${c.new.startedAt})`,

@@ -13,6 +13,7 @@ export interface ResultsFile {
 export async function readResults(path: string): Promise<ResultsFile> {
   const data = await readJsonFile(path, 'results file');
   const file = data as Partial<ResultsFile>;
-  if (file.schemaVersion !== 1 || !Array.isArray(file.results)) throw new UsageError(`${path} is not a results.json of this tool (schemaVersion 1)`);
+  if (file.schemaVersion !== 1 || !Array.isArray(file.results))
+    throw new UsageError(`${path} is not a results.json of this tool (schemaVersion 1)`);
   return file as ResultsFile;
 }

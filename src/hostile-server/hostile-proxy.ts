@@ -123,7 +123,10 @@ export async function startHostileProxy(options: HostileOptions): Promise<Hostil
     let text = await upstream.body.text();
     let contentType = String(upstream.headers['content-type'] ?? 'application/json');
     if (options.mode === 'wrong-content-type' && hit) contentType = 'text/plain';
-    if ((options.mode === 'cycling-token' || options.mode === 'endless-pagination') && req.url?.endsWith('/resources.list')) {
+    if (
+      (options.mode === 'cycling-token' || options.mode === 'endless-pagination') &&
+      req.url?.endsWith('/resources.list')
+    ) {
       text = rewritePage(text, options.mode, n);
     }
     res.writeHead(upstream.statusCode, { 'content-type': contentType });
@@ -165,7 +168,8 @@ function rewritePage(text: string, mode: HostileMode, n: number): string {
 function forwardHeaders(req: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(req.headers)) {
-    if (v !== undefined && !['host', 'connection', 'content-length'].includes(k)) out[k] = Array.isArray(v) ? v.join(', ') : v;
+    if (v !== undefined && !['host', 'connection', 'content-length'].includes(k))
+      out[k] = Array.isArray(v) ? v.join(', ') : v;
   }
   return out;
 }

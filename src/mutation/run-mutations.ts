@@ -37,10 +37,18 @@ export const MUTATION_OPTIONS: EngineOptions = {
   concurrency: 4,
 };
 
-export async function runAgainstReference(faults: string[], groups: readonly RuleGroup[] = CATALOGUE, options = MUTATION_OPTIONS): Promise<RunResult> {
+export async function runAgainstReference(
+  faults: string[],
+  groups: readonly RuleGroup[] = CATALOGUE,
+  options = MUTATION_OPTIONS,
+): Promise<RunResult> {
   const server = await startReferenceServer({ seed: 7, resources: 120, faults });
   try {
-    return await runRules([...groups], { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile }, options);
+    return await runRules(
+      [...groups],
+      { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile },
+      options,
+    );
   } finally {
     await server.close();
   }
@@ -53,11 +61,16 @@ export async function runAgainstReference(faults: string[], groups: readonly Rul
  */
 function relatedTo(target: string, groups: readonly RuleGroup[]): (clause: string) => boolean {
   const rule = groups.flatMap((g) => g.rules).find((r) => r.id === target);
-  const cited = new Set(rule ? citedClauses(rule.clause).filter((c) => c.includes(' rule ') || !rule.clause.includes(' rule ')) : []);
+  const cited = new Set(
+    rule ? citedClauses(rule.clause).filter((c) => c.includes(' rule ') || !rule.clause.includes(' rule ')) : [],
+  );
   return (clause) => citedClauses(clause).some((c) => cited.has(c));
 }
 
-export async function runMutation(fault: FaultUnderTest, groups: readonly RuleGroup[] = CATALOGUE): Promise<MutationOutcome> {
+export async function runMutation(
+  fault: FaultUnderTest,
+  groups: readonly RuleGroup[] = CATALOGUE,
+): Promise<MutationOutcome> {
   const started = performance.now();
   const run = await runAgainstReference([fault.name], groups);
   const verdicts = Object.fromEntries(run.results.map((r) => [r.ruleId, r.verdict]));

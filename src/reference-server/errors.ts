@@ -10,6 +10,8 @@ export class ApiError extends Error {
   }
 }
 
-export const badRequest = (field: string, message: string): ApiError => new ApiError(400, `${field}: ${message}`, field);
+export const badRequest = (field: string, message: string): ApiError =>
+  new ApiError(400, `${field}: ${message}`, field);
 export const notFound = (field: string, message: string): ApiError => new ApiError(404, `${field}: ${message}`, field);
-export const unprocessable = (field: string, message: string): ApiError => new ApiError(422, `${field}: ${message}`, field);
+export const unprocessable = (field: string, message: string): ApiError =>
+  new ApiError(422, `${field}: ${message}`, field);

@@ -7,7 +7,18 @@
  */
 import { Faker, en } from '@faker-js/faker';
 import { toDay } from './days.ts';
-import type { Kind, Pattern, RatePeriod, Resource, ResourceDetails, Role, Sector, Team, TeamAssignation, WorkRegime } from './model.ts';
+import type {
+  Kind,
+  Pattern,
+  RatePeriod,
+  Resource,
+  ResourceDetails,
+  Role,
+  Sector,
+  Team,
+  TeamAssignation,
+  WorkRegime,
+} from './model.ts';
 import { WEEKDAYS } from './model.ts';
 
 export interface Domain {
@@ -43,7 +54,11 @@ const FAMILY_NAME_POOL = 40;
 export function generateDomain(seed: number, size: number): Domain {
   const faker = new Faker({ locale: [en] });
   faker.seed(seed);
-  const kinds: Kind[] = KIND_SHARES.map((k, i) => ({ id: snowflake(1, i + 1), name: k.name, supportsRoles: k.supportsRoles }));
+  const kinds: Kind[] = KIND_SHARES.map((k, i) => ({
+    id: snowflake(1, i + 1),
+    name: k.name,
+    supportsRoles: k.supportsRoles,
+  }));
   const roles: Role[] = [];
   kinds.forEach((k) => {
     if (!k.supportsRoles) return;
@@ -52,7 +67,11 @@ export function generateDomain(seed: number, size: number): Domain {
     roles.push({ id, name: k.name, definesKindId: k.id });
   });
   for (const name of ['manager', 'planner', 'hr-admin', 'auditor', 'payroll']) {
-    roles.push({ id: snowflake(2, roles.length + 1), name, ...(name === 'hr-admin' ? { hiddenFromRestricted: true } : {}) });
+    roles.push({
+      id: snowflake(2, roles.length + 1),
+      name,
+      ...(name === 'hr-admin' ? { hiddenFromRestricted: true } : {}),
+    });
   }
   const teams: Team[] = Array.from({ length: 10 }, (_, i) => ({
     id: snowflake(3, i + 1),
@@ -60,9 +79,24 @@ export function generateDomain(seed: number, size: number): Domain {
     enabled: i < 8,
   }));
   const workRegimes: WorkRegime[] = [
-    { id: snowflake(4, 1), label: { en: 'Full time', fr: 'Temps plein', de: 'Vollzeit' }, weekly_worked_hours: 'PT40H', weekly_worked_days: 5 },
-    { id: snowflake(4, 2), label: { en: 'Part time', fr: 'Temps partiel', de: 'Teilzeit' }, weekly_worked_hours: 'PT24H', weekly_worked_days: 3 },
-    { id: snowflake(4, 3), label: { en: 'Weekends', fr: 'Week-ends', de: 'Wochenenden' }, weekly_worked_hours: 'PT16H30M', weekly_worked_days: 2 },
+    {
+      id: snowflake(4, 1),
+      label: { en: 'Full time', fr: 'Temps plein', de: 'Vollzeit' },
+      weekly_worked_hours: 'PT40H',
+      weekly_worked_days: 5,
+    },
+    {
+      id: snowflake(4, 2),
+      label: { en: 'Part time', fr: 'Temps partiel', de: 'Teilzeit' },
+      weekly_worked_hours: 'PT24H',
+      weekly_worked_days: 3,
+    },
+    {
+      id: snowflake(4, 3),
+      label: { en: 'Weekends', fr: 'Week-ends', de: 'Wochenenden' },
+      weekly_worked_hours: 'PT16H30M',
+      weekly_worked_days: 2,
+    },
   ];
   const sectors: Sector[] = [
     { id: snowflake(5, 1), workRegimeId: workRegimes[0]!.id },
@@ -92,8 +126,14 @@ function makeResource(faker: Faker, kind: Kind, index: number, familyNames: stri
   const id = snowflake(7, index + 1);
   const sectorId = sectors[index % sectors.length]!.id;
   if (kind.name === 'employee' || kind.name === 'integration') {
-    const first = kind.name === 'employee' ? faker.person.firstName() : faker.helpers.arrayElement(['Payroll', 'Badge', 'HR', 'Planning', 'Access']);
-    const last = kind.name === 'employee' ? familyNames[faker.number.int(familyNames.length - 1)]! : `Sync ${faker.string.alphanumeric(4).toUpperCase()}`;
+    const first =
+      kind.name === 'employee'
+        ? faker.person.firstName()
+        : faker.helpers.arrayElement(['Payroll', 'Badge', 'HR', 'Planning', 'Access']);
+    const last =
+      kind.name === 'employee'
+        ? familyNames[faker.number.int(familyNames.length - 1)]!
+        : `Sync ${faker.string.alphanumeric(4).toUpperCase()}`;
     return {
       id,
       kindId: kind.id,
@@ -111,7 +151,10 @@ function makeResource(faker: Faker, kind: Kind, index: number, familyNames: stri
       },
     };
   }
-  const name = kind.name === 'room' ? `Room ${faker.location.buildingNumber()}` : `${faker.vehicle.manufacturer()} ${faker.vehicle.model()}`;
+  const name =
+    kind.name === 'room'
+      ? `Room ${faker.location.buildingNumber()}`
+      : `${faker.vehicle.manufacturer()} ${faker.vehicle.model()}`;
   return {
     id,
     kindId: kind.id,
@@ -180,7 +223,14 @@ export function evenPattern(rate: number, workedDays: number): Pattern {
   return Object.fromEntries(WEEKDAYS.map((d, i) => [d, i < workedDays ? rate : 0])) as Pattern;
 }
 
-function rate(domain: Domain, workRegimeId: string, averageRate: number, start: string, end: string, externalId: string): RatePeriod {
+function rate(
+  domain: Domain,
+  workRegimeId: string,
+  averageRate: number,
+  start: string,
+  end: string,
+  externalId: string,
+): RatePeriod {
   const regime = domain.workRegimes.find((w) => w.id === workRegimeId)!;
   return {
     span: { start: toDay(start), end: toDay(end) },

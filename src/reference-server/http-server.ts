@@ -20,7 +20,11 @@ import type { Store } from './store.ts';
 export const SUPPORTED_SERVICE_VERSIONS: readonly string[] = ['26.06.25'];
 export const MAX_BODY_BYTES = 1024 * 1024;
 const PREFIX = '/api/directory/';
-const MUTATIONS_WITH_RANGE = new Set(['resources.assign-team', 'resources.assign-activity-rate', 'resources.unassign-activity-rate']);
+const MUTATIONS_WITH_RANGE = new Set([
+  'resources.assign-team',
+  'resources.assign-activity-rate',
+  'resources.unassign-activity-rate',
+]);
 
 /**
  * Variant 'exclusive-end': the server speaks DateRanges whose end is exclusive,
@@ -33,7 +37,8 @@ function shiftRanges(value: unknown, days: number): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
     const span = (k === 'date_range' || k === 'new_date_range') && typeof v === 'string' ? parseSpan(v) : undefined;
-    out[k] = span && typeof span !== 'string' ? `${fromDay(span.start)}/${fromDay(span.end + days)}` : shiftRanges(v, days);
+    out[k] =
+      span && typeof span !== 'string' ? `${fromDay(span.start)}/${fromDay(span.end + days)}` : shiftRanges(v, days);
   }
   return out;
 }
@@ -73,7 +78,10 @@ function send(res: ServerResponse, status: number, body?: unknown): void {
 
 function sendJson(res: ServerResponse, status: number, text: string): void {
   if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
@@ -99,7 +107,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: HttpDeps)
   const pathname = (req.url ?? '/').split('?', 1)[0]!;
   const name = pathname.startsWith(PREFIX) ? pathname.slice(PREFIX.length) : '';
   const operation = Object.hasOwn(OPERATIONS, name) ? OPERATIONS[name] : undefined;
-  if (!operation) throw new ApiError(404, `unknown operation ${JSON.stringify(pathname)}; operations are POST ${PREFIX}<operation>`);
+  if (!operation)
+    throw new ApiError(404, `unknown operation ${JSON.stringify(pathname)}; operations are POST ${PREFIX}<operation>`);
   if (req.method !== 'POST') {
     res.setHeader('allow', 'POST');
     throw new ApiError(405, `method ${req.method ?? ''} not allowed: every operation is a POST`);
@@ -110,16 +119,29 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: HttpDeps)
   if (!caller && /^bearer\s+\S/i.test(header ?? '') && deps.faults.has('auth-any-bearer-accepted')) caller = 'full';
   if (!caller) {
     res.setHeader('www-authenticate', 'Bearer, Basic');
-    throw new ApiError(401, header ? 'the credentials are not valid' : 'missing Authorization header (Bearer <API key>)', 'Authorization');
+    throw new ApiError(
+      401,
+      header ? 'the credentials are not valid' : 'missing Authorization header (Bearer <API key>)',
+      'Authorization',
+    );
   }
   const version = req.headers['service-version'];
-  if (version === undefined && deps.variants.has('version-required')) throw new ApiError(400, 'the Service-Version header is required', 'Service-Version');
+  if (version === undefined && deps.variants.has('version-required'))
+    throw new ApiError(400, 'the Service-Version header is required', 'Service-Version');
   if (version !== undefined && !SUPPORTED_SERVICE_VERSIONS.includes(String(version))) {
-    throw new ApiError(400, `Service-Version ${JSON.stringify(version)} is not supported (supported: ${SUPPORTED_SERVICE_VERSIONS.join(', ')})`, 'Service-Version');
+    throw new ApiError(
+      400,
+      `Service-Version ${JSON.stringify(version)} is not supported (supported: ${SUPPORTED_SERVICE_VERSIONS.join(', ')})`,
+      'Service-Version',
+    );
   }
   const contentType = String(req.headers['content-type'] ?? '');
   if (!/^application\/json\s*(;|$)/i.test(contentType)) {
-    throw new ApiError(415, `Content-Type must be application/json, got ${JSON.stringify(contentType)}`, 'Content-Type');
+    throw new ApiError(
+      415,
+      `Content-Type must be application/json, got ${JSON.stringify(contentType)}`,
+      'Content-Type',
+    );
   }
   const raw = await readBody(req);
   let body: unknown;
@@ -129,9 +151,20 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: HttpDeps)
     if (deps.faults.has('malformed-json-500')) throw new Error('unexpected token in JSON');
     throw new ApiError(400, 'the request body is not valid JSON', 'body');
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError(400, 'the request body must be a JSON object', 'body');
-  const ctx: OperationContext = { store: deps.store, tokens: deps.tokens, faults: deps.faults, variants: deps.variants, caller };
-  if (deps.faults.has('mutations-ignore-malformed-date-range') && MUTATIONS_WITH_RANGE.has(name) && !isDateRange((body as { date_range?: unknown }).date_range)) {
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    throw new ApiError(400, 'the request body must be a JSON object', 'body');
+  const ctx: OperationContext = {
+    store: deps.store,
+    tokens: deps.tokens,
+    faults: deps.faults,
+    variants: deps.variants,
+    caller,
+  };
+  if (
+    deps.faults.has('mutations-ignore-malformed-date-range') &&
+    MUTATIONS_WITH_RANGE.has(name) &&
+    !isDateRange((body as { date_range?: unknown }).date_range)
+  ) {
     send(res, name === 'resources.assign-team' ? 200 : 204, name === 'resources.assign-team' ? {} : undefined);
     return;
   }
@@ -150,7 +183,13 @@ export function createHttpServer(deps: HttpDeps): Server {
   return createServer((req, res) => {
     handle(req, res, deps).catch((error: unknown) => {
       if (error instanceof ApiError) {
-        const status = deps.variants.has('status-422') && error.field && error.field !== 'Authorization' && [400, 404].includes(error.status) ? 422 : error.status;
+        const status =
+          deps.variants.has('status-422') &&
+          error.field &&
+          error.field !== 'Authorization' &&
+          [400, 404].includes(error.status)
+            ? 422
+            : error.status;
         const body = deps.variants.has('problem-details')
           ? { type: 'about:blank', title: 'Request refused', status, detail: error.message }
           : { message: error.message, ...(error.field ? { field: error.field } : {}) };
@@ -159,7 +198,9 @@ export function createHttpServer(deps: HttpDeps): Server {
         send(res, 500, { message: 'internal server error' });
       } else {
         // The reference never answers 5xx: an unexpected exception is a bug, answered as a refusal.
-        send(res, 400, { message: `the request could not be processed: ${error instanceof Error ? error.message : String(error)}` });
+        send(res, 400, {
+          message: `the request could not be processed: ${error instanceof Error ? error.message : String(error)}`,
+        });
       }
     });
   });

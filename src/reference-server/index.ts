@@ -45,11 +45,17 @@ export class UnknownFaultError extends Error {
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
   const faults = new Set(options.faults ?? []);
   for (const f of faults) {
-    if (!isFaultName(f)) throw new UnknownFaultError(`unknown fault ${JSON.stringify(f)}; known faults: ${Object.keys(FAULTS).join(', ')}`);
+    if (!isFaultName(f))
+      throw new UnknownFaultError(
+        `unknown fault ${JSON.stringify(f)}; known faults: ${Object.keys(FAULTS).join(', ')}`,
+      );
   }
   const variants = new Set(options.variants ?? []);
   for (const v of variants) {
-    if (!isVariantName(v)) throw new UnknownFaultError(`unknown variant ${JSON.stringify(v)}; known variants: ${Object.keys(VARIANTS).join(', ')}`);
+    if (!isVariantName(v))
+      throw new UnknownFaultError(
+        `unknown variant ${JSON.stringify(v)}; known variants: ${Object.keys(VARIANTS).join(', ')}`,
+      );
   }
   const domain = generateDomain(options.seed ?? 1, options.resources ?? 200);
   const keys = new ApiKeys();
@@ -83,8 +89,17 @@ export function profileOf(domain: Domain): TargetProfile {
   const mutable = [...roleResources.filter((_, i) => i % 2 === 1).slice(0, 60), ...others.slice(-6)];
   return {
     name: 'embedded reference server',
-    kinds: domain.kinds.map((k) => ({ id: k.id, name: k.name, supportsRoles: k.supportsRoles, ...(k.definingRoleId ? { definingRoleId: k.definingRoleId } : {}) })),
-    roles: domain.roles.map((r) => ({ id: r.id, name: r.name, ...(r.definesKindId ? { definesKindId: r.definesKindId } : {}) })),
+    kinds: domain.kinds.map((k) => ({
+      id: k.id,
+      name: k.name,
+      supportsRoles: k.supportsRoles,
+      ...(k.definingRoleId ? { definingRoleId: k.definingRoleId } : {}),
+    })),
+    roles: domain.roles.map((r) => ({
+      id: r.id,
+      name: r.name,
+      ...(r.definesKindId ? { definesKindId: r.definesKindId } : {}),
+    })),
     teams: domain.teams.map((t) => ({ id: t.id, name: t.name, enabled: t.enabled })),
     workRegimeIds: domain.workRegimes.map((w) => w.id),
     listKindId: domain.kinds[0]!.id,

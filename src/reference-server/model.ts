@@ -63,7 +63,10 @@ export interface TeamAssignation {
   externalId: string;
 }
 
-export type Pattern = Record<'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday', number>;
+export type Pattern = Record<
+  'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday',
+  number
+>;
 
 export interface RatePeriod {
   span: Span;

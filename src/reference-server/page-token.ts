@@ -37,7 +37,12 @@ export class PageTokens {
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
     try {
       const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as TokenPayload;
-      if (typeof payload.q !== 'string' || !Array.isArray(payload.last) || !payload.last.every((v) => typeof v === 'string')) return undefined;
+      if (
+        typeof payload.q !== 'string' ||
+        !Array.isArray(payload.last) ||
+        !payload.last.every((v) => typeof v === 'string')
+      )
+        return undefined;
       return payload;
     } catch {
       return undefined;

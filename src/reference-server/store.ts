@@ -48,7 +48,9 @@ export class Store {
     const key = `${kindId}|${orders.map((o) => `${o.attribute}:${o.descending ? 'd' : 'a'}${o.locale ? 'l' : ''}`).join(',')}`;
     let index = this.sortedIndexes.get(key);
     if (!index) {
-      index = [...this.resourcesOfKind(kindId)].sort((a, b) => compareKeys(sortKey(a, orders), sortKey(b, orders), orders));
+      index = [...this.resourcesOfKind(kindId)].sort((a, b) =>
+        compareKeys(sortKey(a, orders), sortKey(b, orders), orders),
+      );
       this.sortedIndexes.set(key, index);
     }
     return index;

@@ -17,7 +17,8 @@ export function required<T>(body: Body, field: string, read: (value: unknown, fi
 }
 
 export function snowflake(value: unknown, field: string): string {
-  if (typeof value !== 'string' || !SNOWFLAKE.test(value)) throw badRequest(field, 'must be a Snowflake (a string of decimal digits)');
+  if (typeof value !== 'string' || !SNOWFLAKE.test(value))
+    throw badRequest(field, 'must be a Snowflake (a string of decimal digits)');
   return value;
 }
 
@@ -51,7 +52,8 @@ export function dateRange(value: unknown, field: string): Span {
 }
 
 export function localDate(value: unknown, field: string): string {
-  if (typeof value !== 'string' || !isLocalDate(value)) throw badRequest(field, 'must be a LocalDate "YYYY-MM-DD" that exists in the calendar');
+  if (typeof value !== 'string' || !isLocalDate(value))
+    throw badRequest(field, 'must be a LocalDate "YYYY-MM-DD" that exists in the calendar');
   return value;
 }
 

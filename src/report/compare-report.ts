@@ -26,7 +26,10 @@ export function renderComparisonHtml(c: Comparison): string {
     (changes.length === 0
       ? '<p>none</p>'
       : `<table><tr><th>rule</th><th>clause</th><th>before</th><th>after</th><th>detail</th></tr>${changes
-          .map((x) => `<tr><td>${esc(x.ruleId)}</td><td>${esc(x.clause)}</td><td>${x.before}</td><td>${x.after}</td><td>${esc(x.detail ?? '')}</td></tr>`)
+          .map(
+            (x) =>
+              `<tr><td>${esc(x.ruleId)}</td><td>${esc(x.clause)}</td><td>${x.before}</td><td>${x.after}</td><td>${esc(x.detail ?? '')}</td></tr>`,
+          )
           .join('')}</table>`);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Directory conformance: comparison</title>
 <style>body{font:14px system-ui,sans-serif;margin:24px}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left}.bad{color:#cf222e}.ok{color:#1a7f37}</style></head>

@@ -50,7 +50,8 @@ export function toCurl(exchange: Exchange): string {
   const args = [`curl -sS -i -X ${request.method} ${singleQuote(request.url)}`];
   const named = new Set(Object.keys(request.headers).map((n) => n.toLowerCase()));
   for (const [name, value] of Object.entries(request.headers)) args.push(`-H ${headerArgument(name, value)}`);
-  for (const name of CURL_DEFAULT_HEADERS) if (!named.has(name.toLowerCase())) args.push(`-H ${singleQuote(`${name}:`)}`);
+  for (const name of CURL_DEFAULT_HEADERS)
+    if (!named.has(name.toLowerCase())) args.push(`-H ${singleQuote(`${name}:`)}`);
   // A command-line argument cannot hold NUL: such a body goes through stdin.
   const binary = request.body.includes('\0');
   args.push(binary ? '--data-binary @-' : `--data-raw ${singleQuote(request.body)}`);

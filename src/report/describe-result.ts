@@ -19,7 +19,11 @@ export function clip(text: string, max: number): string {
 
 /** The command that reruns one rule against the same target, with the property's seed and path when there are some. */
 export function replayCommand(r: RuleResult, run: Pick<RunResult, 'options' | 'target'>): string {
-  const args = ['npx directory-conformance run', ...(run.target.replayArgs ? [run.target.replayArgs] : []), `--rule ${shellWord(r.ruleId)}`];
+  const args = [
+    'npx directory-conformance run',
+    ...(run.target.replayArgs ? [run.target.replayArgs] : []),
+    `--rule ${shellWord(r.ruleId)}`,
+  ];
   if (r.kind === 'property') {
     args.push(`--seed ${r.replay?.seed ?? run.options.seed}`);
     if (r.replay?.path) args.push(`--path ${shellWord(r.replay.path)}`);
@@ -46,11 +50,16 @@ export interface FailureTextOptions {
  * (each violation, expected vs actual), how to replay it, then the last
  * exchanges as curl commands.
  */
-export function failureText(r: RuleResult, run: Pick<RunResult, 'options' | 'target'>, opts: FailureTextOptions = {}): string {
+export function failureText(
+  r: RuleResult,
+  run: Pick<RunResult, 'options' | 'target'>,
+  opts: FailureTextOptions = {},
+): string {
   const maxExchanges = opts.maxExchanges ?? 3;
   const maxValue = opts.maxValue ?? 2000;
   const lines = [`${r.ruleId} (${r.clause}, ${r.level}): ${r.sentence}`];
-  if (r.verdict === 'ERROR') lines.push('', `Harness fault ${r.errorCode ?? 'DC_ERR_HARNESS'}: ${r.reason ?? 'no reason given'}`);
+  if (r.verdict === 'ERROR')
+    lines.push('', `Harness fault ${r.errorCode ?? 'DC_ERR_HARNESS'}: ${r.reason ?? 'no reason given'}`);
   else if (r.reason) lines.push('', r.reason);
   if (r.violations.length > 0) {
     lines.push('', `Violations (${r.violations.length}):`);
@@ -63,7 +72,9 @@ export function failureText(r: RuleResult, run: Pick<RunResult, 'options' | 'tar
   lines.push('', `Replay: ${replayCommand(r, run)}`);
   if (r.replay) {
     const p = r.replay;
-    lines.push(`Property: seed ${p.seed}${p.path ? `, path ${p.path}` : ''}, ${p.numRuns} runs${p.numShrinks !== undefined ? `, ${p.numShrinks} shrinks` : ''}`);
+    lines.push(
+      `Property: seed ${p.seed}${p.path ? `, path ${p.path}` : ''}, ${p.numRuns} runs${p.numShrinks !== undefined ? `, ${p.numShrinks} shrinks` : ''}`,
+    );
     if (p.counterexample) lines.push(`Counterexample: ${clip(p.counterexample, maxValue)}`);
   }
   const last = r.exchanges.slice(-maxExchanges);

@@ -45,7 +45,10 @@ function verdictBar(counts: Counts, total: number, cls = ''): string {
   if (total === 0) return '';
   const label = VERDICTS.map((v) => `${counts[v]} ${v}`).join(', ');
   const spans = VERDICTS.filter((v) => counts[v] > 0)
-    .map((v) => `<span class="v-${v}" style="width:${((counts[v] / total) * 100).toFixed(2)}%" title="${counts[v]} ${v}"></span>`)
+    .map(
+      (v) =>
+        `<span class="v-${v}" style="width:${((counts[v] / total) * 100).toFixed(2)}%" title="${counts[v]} ${v}"></span>`,
+    )
     .join('');
   return `<div class="bar${cls ? ` ${cls}` : ''}" role="img" aria-label="${label}">${spans}</div>`;
 }
@@ -60,7 +63,9 @@ function header(run: RunResult): string {
     ['Target', run.target.baseUrl + (run.target.profileName ? ` (${run.target.profileName})` : '')],
     ['Service-Version', run.target.serviceVersion],
     ['Started', run.startedAt],
-    ...(Number.isFinite(elapsed) ? ([['Duration', `${(elapsed / 1000).toFixed(1)} s`]] as Array<[string, string]>) : []),
+    ...(Number.isFinite(elapsed)
+      ? ([['Duration', `${(elapsed / 1000).toFixed(1)} s`]] as Array<[string, string]>)
+      : []),
     ['Seed', `${run.options.seed} (${run.options.numRuns} runs per property)`],
     ['Mutations', run.options.allowMutations ? 'allowed' : 'not allowed'],
     ['Tool', `${run.tool.name} ${run.tool.version}`],
@@ -84,7 +89,9 @@ function matrix(run: RunResult, sections: readonly string[]): string {
     const rs = run.results.filter((r) => r.section === section);
     const counts = countsOf(rs);
     const title = [...new Set(rs.map((r) => r.group))].join(' · ');
-    const cells = VERDICTS.map((v) => `<td class="n v-${v}${counts[v] > 0 ? ' has' : ''}" data-verdict="${v}">${counts[v]}</td>`).join('');
+    const cells = VERDICTS.map(
+      (v) => `<td class="n v-${v}${counts[v] > 0 ? ' has' : ''}" data-verdict="${v}">${counts[v]}</td>`,
+    ).join('');
     return `<tr data-section="${esc(section)}" title="show only ${esc(section)}"><td>${esc(section)} ${esc(title)}</td>${cells}<td>${rs.length}</td><td>${verdictBar(counts, rs.length)}</td></tr>`;
   });
   return `<table id="matrix"><thead><tr><th>section</th>${VERDICTS.map((v) => `<th>${v}</th>`).join('')}<th>rules</th><th></th></tr></thead>
@@ -156,8 +163,12 @@ function violations(r: RuleResult): string {
   if (r.violations.length === 0) return '';
   const items = r.violations.map((v) => {
     const rows = [
-      ...(v.expected !== undefined ? [`<dt>expected</dt><dd><pre class="expected">${esc(clip(show(v.expected), MAX_SHOWN))}</pre></dd>`] : []),
-      ...(v.actual !== undefined ? [`<dt>actual</dt><dd><pre class="actual">${esc(clip(show(v.actual), MAX_SHOWN))}</pre></dd>`] : []),
+      ...(v.expected !== undefined
+        ? [`<dt>expected</dt><dd><pre class="expected">${esc(clip(show(v.expected), MAX_SHOWN))}</pre></dd>`]
+        : []),
+      ...(v.actual !== undefined
+        ? [`<dt>actual</dt><dd><pre class="actual">${esc(clip(show(v.actual), MAX_SHOWN))}</pre></dd>`]
+        : []),
     ];
     return `<div class="violation"><span class="where">${esc(v.where)}</span>: <span class="message">${esc(v.message)}</span>${rows.length > 0 ? `<dl class="expected-actual">${rows.join('')}</dl>` : ''}</div>`;
   });
@@ -167,8 +178,15 @@ function violations(r: RuleResult): string {
 function propertyReplay(r: RuleResult): string {
   if (!r.replay) return '';
   const p = r.replay;
-  const facts = [`seed ${p.seed}`, ...(p.path ? [`path ${p.path}`] : []), `${p.numRuns} runs`, ...(p.numShrinks !== undefined ? [`${p.numShrinks} shrinks`] : [])];
-  const counterexample = p.counterexample ? `<pre class="counterexample">${esc(clip(p.counterexample, MAX_SHOWN))}</pre>` : '';
+  const facts = [
+    `seed ${p.seed}`,
+    ...(p.path ? [`path ${p.path}`] : []),
+    `${p.numRuns} runs`,
+    ...(p.numShrinks !== undefined ? [`${p.numShrinks} shrinks`] : []),
+  ];
+  const counterexample = p.counterexample
+    ? `<pre class="counterexample">${esc(clip(p.counterexample, MAX_SHOWN))}</pre>`
+    : '';
   return `<div class="property"><b>Property</b> <span class="mono">${esc(facts.join(' · '))}</span>${counterexample}</div>`;
 }
 
@@ -178,22 +196,34 @@ function observationsList(r: RuleResult): string {
 }
 
 function card(r: RuleResult, run: RunResult, ids: Ids): string {
-  const meta = [r.clause, r.level, ...(r.kind === 'property' ? ['property'] : []), `${r.requestCount} requests`, `${r.durationMs} ms`];
+  const meta = [
+    r.clause,
+    r.level,
+    ...(r.kind === 'property' ? ['property'] : []),
+    `${r.requestCount} requests`,
+    `${r.durationMs} ms`,
+  ];
   const parts = [
     `<article class="card v-${r.verdict}" id="rule-${esc(r.ruleId)}" data-rule-id="${esc(r.ruleId)}" data-verdict="${r.verdict}" data-section="${esc(r.section)}" data-level="${r.level}" data-kind="${r.kind}">`,
     `<div class="card-head"><span class="badge v-${r.verdict}">${r.verdict}</span><h3>${esc(r.ruleId)}</h3><span class="muted">${esc(meta.join(' · '))}</span></div>`,
     `<p class="sentence">${esc(r.sentence)}</p>`,
   ];
-  if (r.verdict === 'ERROR') parts.push(`<p class="reason"><code class="error-code">${esc(r.errorCode ?? 'DC_ERR_HARNESS')}</code> ${esc(r.reason ?? '')}</p>`);
+  if (r.verdict === 'ERROR')
+    parts.push(
+      `<p class="reason"><code class="error-code">${esc(r.errorCode ?? 'DC_ERR_HARNESS')}</code> ${esc(r.reason ?? '')}</p>`,
+    );
   else if (r.reason) parts.push(`<p class="reason">${esc(r.reason)}</p>`);
-  if (r.blockedBy) parts.push(`<p class="blocked">blocked by <a href="#rule-${esc(r.blockedBy)}">${esc(r.blockedBy)}</a></p>`);
+  if (r.blockedBy)
+    parts.push(`<p class="blocked">blocked by <a href="#rule-${esc(r.blockedBy)}">${esc(r.blockedBy)}</a></p>`);
   parts.push(violations(r), propertyReplay(r));
   if (r.verdict === 'FAIL' || r.verdict === 'ERROR') {
     parts.push(copyable(ids, 'Replay', replayCommand(r, run), 'replay'));
     const last = r.exchanges.slice(-MAX_EXCHANGES);
     if (last.length > 0) {
       const first = r.exchanges.length - last.length + 1;
-      parts.push(`<div class="exchanges"><h4>Last ${last.length} of ${r.exchanges.length} exchanges</h4>${last.map((e, i) => exchange(e, first + i, ids)).join('\n')}</div>`);
+      parts.push(
+        `<div class="exchanges"><h4>Last ${last.length} of ${r.exchanges.length} exchanges</h4>${last.map((e, i) => exchange(e, first + i, ids)).join('\n')}</div>`,
+      );
     }
   }
   parts.push(observationsList(r), '</article>');
@@ -206,7 +236,8 @@ function observationsTable(run: RunResult): string {
     .sort((a, b) => compareText(a.ruleId, b.ruleId))
     .flatMap((r) =>
       r.observations.map(
-        (o) => `<tr data-rule-id="${esc(r.ruleId)}"><td><a href="#rule-${esc(r.ruleId)}">${esc(r.ruleId)}</a></td><td>${esc(o.subject)}</td><td><pre>${esc(clip(prettyJson(show(o.value)), MAX_SHOWN))}</pre></td></tr>`,
+        (o) =>
+          `<tr data-rule-id="${esc(r.ruleId)}"><td><a href="#rule-${esc(r.ruleId)}">${esc(r.ruleId)}</a></td><td>${esc(o.subject)}</td><td><pre>${esc(clip(prettyJson(show(o.value)), MAX_SHOWN))}</pre></td></tr>`,
       ),
     );
   if (rows.length === 0) return '<p>No observations recorded.</p>';
@@ -223,7 +254,9 @@ ${rows.join('\n')}
 export function renderHtml(run: RunResult): string {
   const ids = new Ids();
   const sections = [...new Set(run.results.map((r) => r.section))].sort(compareSections);
-  const cards = [...run.results].sort((a, b) => CARD_ORDER.indexOf(a.verdict) - CARD_ORDER.indexOf(b.verdict) || compareText(a.ruleId, b.ruleId));
+  const cards = [...run.results].sort(
+    (a, b) => CARD_ORDER.indexOf(a.verdict) - CARD_ORDER.indexOf(b.verdict) || compareText(a.ruleId, b.ruleId),
+  );
   return `<!doctype html>
 <html lang="en">
 <head>

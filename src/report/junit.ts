@@ -64,7 +64,10 @@ function outcome(r: RuleResult, run: RunResult): string {
 }
 
 function testcase(r: RuleResult, run: RunResult): string {
-  const parts = [`    <testcase name="${xmlAttr(r.ruleId)}" classname="${xmlAttr(r.section)}" time="${seconds(r.durationMs)}">`, properties(r)];
+  const parts = [
+    `    <testcase name="${xmlAttr(r.ruleId)}" classname="${xmlAttr(r.section)}" time="${seconds(r.durationMs)}">`,
+    properties(r),
+  ];
   const result = outcome(r, run);
   if (result) parts.push(result);
   if (r.observations.length > 0) {

@@ -10,7 +10,10 @@ export function mergeRuns(runs: readonly RunResult[]): RunResult {
     target: first.target,
     options: first.options,
     startedAt: runs.map((r) => r.startedAt).sort()[0]!,
-    finishedAt: runs.map((r) => r.finishedAt).sort().at(-1)!,
+    finishedAt: runs
+      .map((r) => r.finishedAt)
+      .sort()
+      .at(-1)!,
     results,
     summary: summarise(results),
   };

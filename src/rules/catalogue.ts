@@ -49,11 +49,15 @@ export function selectRules(groups: readonly RuleGroup[], selection: Selection):
     selection.rules.some((pattern) => (pattern.endsWith('*') ? id.startsWith(pattern.slice(0, -1)) : id === pattern));
   const sections = selection.sections?.map((s) => (s.startsWith('§') ? s : `§${s}`));
   const sectionMatches = (r: Rule): boolean =>
-    !sections?.length || citedClauses(r.clause).some((c) => sections.some((s) => c === s || c.startsWith(`${s} `) || c.startsWith(`${s}.`)));
+    !sections?.length ||
+    citedClauses(r.clause).some((c) => sections.some((s) => c === s || c.startsWith(`${s} `) || c.startsWith(`${s}.`)));
   return groups
     .map((g) => ({
       ...g,
-      rules: g.rules.filter((r) => idMatches(r.id) && sectionMatches(r) && (!selection.levels?.length || selection.levels.includes(r.level))),
+      rules: g.rules.filter(
+        (r) =>
+          idMatches(r.id) && sectionMatches(r) && (!selection.levels?.length || selection.levels.includes(r.level)),
+      ),
     }))
     .filter((g) => g.rules.length > 0);
 }

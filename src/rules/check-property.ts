@@ -10,7 +10,11 @@ import { isHarnessError } from '../client/errors.ts';
 import { ConformanceFailure, isConformanceFailure } from '../runner/conformance-failure.ts';
 import type { CheckContext } from './types.ts';
 
-export async function checkProperty<T>(ctx: CheckContext, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>): Promise<void> {
+export async function checkProperty<T>(
+  ctx: CheckContext,
+  arbitrary: fc.Arbitrary<T>,
+  predicate: (value: T) => Promise<void>,
+): Promise<void> {
   let interruption: unknown;
   const property = fc.asyncProperty(arbitrary, async (value) => {
     if (interruption !== undefined) return;
@@ -45,6 +49,12 @@ export async function checkProperty<T>(ctx: CheckContext, arbitrary: fc.Arbitrar
   const error = details.errorInstance;
   const violations = isConformanceFailure(error)
     ? error.violations.map((v) => ({ ...v, where: `counterexample ${counterexample ?? ''}: ${v.where}` }))
-    : [{ where: `counterexample ${counterexample ?? ''}`, message: 'must hold for every generated value', actual: String(error) }];
+    : [
+        {
+          where: `counterexample ${counterexample ?? ''}`,
+          message: 'must hold for every generated value',
+          actual: String(error),
+        },
+      ];
   throw new ConformanceFailure(violations);
 }

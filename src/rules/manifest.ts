@@ -40,7 +40,10 @@ export function buildManifest(groups: readonly RuleGroup[], specText = readFileS
         file: g.file,
       })),
     ),
-    clauses: clauseCoverage(specText, groups.flatMap((g) => g.rules)),
+    clauses: clauseCoverage(
+      specText,
+      groups.flatMap((g) => g.rules),
+    ),
   };
 }
 

@@ -95,7 +95,14 @@ export async function listPage(client: DirectoryClient, body: ListBody, step = '
   const limit = body.pagination?.limit;
   if (typeof limit === 'number' && page.data.length > limit) {
     throw new ConformanceFailure(
-      [{ where: `${step}: response.body.data`, message: `must hold at most limit (${limit}) entries`, expected: `<= ${limit}`, actual: page.data.length }],
+      [
+        {
+          where: `${step}: response.body.data`,
+          message: `must hold at most limit (${limit}) entries`,
+          expected: `<= ${limit}`,
+          actual: page.data.length,
+        },
+      ],
       OWNERS.limit,
     );
   }
@@ -103,7 +110,14 @@ export async function listPage(client: DirectoryClient, body: ListBody, step = '
   const stray = ids ? page.data.filter((r) => !ids.has(r.id)) : [];
   if (stray.length > 0) {
     throw new ConformanceFailure(
-      [{ where: `${step}: response.body.data`, message: 'must hold only resources whose ids are in the resource.ids filter', expected: [...ids!], actual: stray.map((r) => r.id) }],
+      [
+        {
+          where: `${step}: response.body.data`,
+          message: 'must hold only resources whose ids are in the resource.ids filter',
+          expected: [...ids!],
+          actual: stray.map((r) => r.id),
+        },
+      ],
       OWNERS.idsFilter,
     );
   }
@@ -128,7 +142,11 @@ export interface PageThroughOptions {
  * never end are departures from §4.9 rules 1-3, charged to the rule that owns
  * them; returns the ids in the order they came.
  */
-export async function pageThrough(client: DirectoryClient, body: ListBody, options: PageThroughOptions): Promise<string[]> {
+export async function pageThrough(
+  client: DirectoryClient,
+  body: ListBody,
+  options: PageThroughOptions,
+): Promise<string[]> {
   const limit = body.pagination?.limit ?? null;
   let token: string | null = null;
   const seenTokens = new Set<string>();
@@ -139,13 +157,27 @@ export async function pageThrough(client: DirectoryClient, body: ListBody, optio
   };
   for (let index = 0; ; index++) {
     if (index >= options.maxPages) {
-      departure(`limit ${limit}, page ${index + 1}`, 'must end: next_token never null and data never empty', `at most ${options.maxPages} pages`, 'more');
+      departure(
+        `limit ${limit}, page ${index + 1}`,
+        'must end: next_token never null and data never empty',
+        `at most ${options.maxPages} pages`,
+        'more',
+      );
     }
-    const page = await listPage(client, { ...body, pagination: { limit, next_token: token } }, `resources.list page ${index + 1}`);
+    const page = await listPage(
+      client,
+      { ...body, pagination: { limit, next_token: token } },
+      `resources.list page ${index + 1}`,
+    );
     for (const r of page.data) {
       const first = seenIds.get(r.id);
       if (first !== undefined) {
-        departure(`limit ${limit}, page ${index + 1}`, 'must not repeat a resource already returned on an earlier page', `resource ${r.id} once`, `again (first on page ${first + 1})`);
+        departure(
+          `limit ${limit}, page ${index + 1}`,
+          'must not repeat a resource already returned on an earlier page',
+          `resource ${r.id} once`,
+          `again (first on page ${first + 1})`,
+        );
       }
       seenIds.set(r.id, index);
       order.push(r.id);
@@ -154,7 +186,12 @@ export async function pageThrough(client: DirectoryClient, body: ListBody, optio
     if (page.next_token === null || page.data.length === 0) return order;
     if (options.stopAfterPages !== undefined && index + 1 >= options.stopAfterPages) return order;
     if (seenTokens.has(page.next_token)) {
-      departure(`limit ${limit}, page ${index + 1}.next_token`, 'must move forward: a next_token came back that was already followed', 'a new token', page.next_token);
+      departure(
+        `limit ${limit}, page ${index + 1}.next_token`,
+        'must move forward: a next_token came back that was already followed',
+        'a new token',
+        page.next_token,
+      );
     }
     seenTokens.add(page.next_token);
     token = page.next_token;
@@ -173,7 +210,11 @@ export async function listRoles(
 }
 
 /** The association of one role of one resource that is assigned, if any. */
-export async function roleOf(client: DirectoryClient, resourceId: string, roleId: string): Promise<RoleAssociation | undefined> {
+export async function roleOf(
+  client: DirectoryClient,
+  resourceId: string,
+  roleId: string,
+): Promise<RoleAssociation | undefined> {
   const all = await listRoles(client, { resource_ids: [resourceId], role_ids: [roleId] });
   return all.find((a) => a.resource_id === resourceId && a.role_id === roleId && a.is_assigned);
 }
@@ -195,7 +236,12 @@ export async function showActivityRates(
 ): Promise<ActivityRatePeriod[]> {
   const res = await client.post('resources.show-activity-rates', body);
   expectSuccess(res, step, [200], OWNERS.showActivityRates);
-  return expectBody(res, 'ActivityRatePeriodList', `${step}: response.body`, OWNERS.showActivityRates) as ActivityRatePeriod[];
+  return expectBody(
+    res,
+    'ActivityRatePeriodList',
+    `${step}: response.body`,
+    OWNERS.showActivityRates,
+  ) as ActivityRatePeriod[];
 }
 
 /** Text of a JSON error body's message, whatever field the server uses for it. */

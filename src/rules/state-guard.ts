@@ -47,8 +47,16 @@ async function guarded<T>(change: () => Promise<T>, restore: () => Promise<void>
 }
 
 /** Runs `change`, then puts the resource's activity rates back as they were. */
-export async function withRestoredRates<T>(client: DirectoryClient, resourceId: string, change: () => Promise<T>): Promise<T> {
-  const before = await showActivityRates(client, { resource_id: resourceId, date_range: WIDE_RANGE }, 'snapshot of activity rates');
+export async function withRestoredRates<T>(
+  client: DirectoryClient,
+  resourceId: string,
+  change: () => Promise<T>,
+): Promise<T> {
+  const before = await showActivityRates(
+    client,
+    { resource_id: resourceId, date_range: WIDE_RANGE },
+    'snapshot of activity rates',
+  );
   return guarded(change, () => restoreRates(client, resourceId, before));
 }
 
@@ -68,18 +76,34 @@ async function restoreRates(client: DirectoryClient, resourceId: string, before:
       ...(typeof p.compensation_enabled === 'boolean' ? { compensation_enabled: p.compensation_enabled } : {}),
     });
   }
-  const after = await showActivityRates(client, { resource_id: resourceId, date_range: WIDE_RANGE }, 'activity rates after restore');
+  const after = await showActivityRates(
+    client,
+    { resource_id: resourceId, date_range: WIDE_RANGE },
+    'activity rates after restore',
+  );
   await verify(`activity rates of resource ${resourceId}`, before, after);
 }
 
 /** Runs `change`, then re-assigns every team assignation the resource had (warning_aware) and verifies. */
-export async function withRestoredTeams<T>(client: DirectoryClient, resourceId: string, change: () => Promise<T>): Promise<T> {
-  const before = await showTeams(client, { resource_id: resourceId, date_range: WIDE_RANGE }, 'snapshot of team assignations');
+export async function withRestoredTeams<T>(
+  client: DirectoryClient,
+  resourceId: string,
+  change: () => Promise<T>,
+): Promise<T> {
+  const before = await showTeams(
+    client,
+    { resource_id: resourceId, date_range: WIDE_RANGE },
+    'snapshot of team assignations',
+  );
   return guarded(change, () => restoreTeams(client, resourceId, before));
 }
 
 async function restoreTeams(client: DirectoryClient, resourceId: string, before: TeamAssignation[]): Promise<void> {
-  const now = await showTeams(client, { resource_id: resourceId, date_range: WIDE_RANGE }, 'team assignations before restore');
+  const now = await showTeams(
+    client,
+    { resource_id: resourceId, date_range: WIDE_RANGE },
+    'team assignations before restore',
+  );
   if (JSON.stringify(canonical(now)) === JSON.stringify(canonical(before))) return;
   for (const a of before) {
     await client.post('resources.assign-team', {
@@ -93,6 +117,10 @@ async function restoreTeams(client: DirectoryClient, resourceId: string, before:
       warning_aware: true,
     });
   }
-  const after = await showTeams(client, { resource_id: resourceId, date_range: WIDE_RANGE }, 'team assignations after restore');
+  const after = await showTeams(
+    client,
+    { resource_id: resourceId, date_range: WIDE_RANGE },
+    'team assignations after restore',
+  );
   await verify(`team assignations of resource ${resourceId}`, before, after);
 }

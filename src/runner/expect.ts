@@ -59,7 +59,12 @@ export function expectSuccess(res: ApiResponse, step: string, statuses?: number[
  * status of most rejections is "not shown"). A 2xx or a 5xx is a departure.
  * 429 still means no verdict, and so does 401 unless the rule is about the credentials.
  */
-export function expectRejected(res: ApiResponse, step: string, status?: number, options: { credentialsUnderTest?: boolean } = {}): void {
+export function expectRejected(
+  res: ApiResponse,
+  step: string,
+  status?: number,
+  options: { credentialsUnderTest?: boolean } = {},
+): void {
   if (res.status === 429 || (res.status === 401 && !options.credentialsUnderTest)) throw harnessFaultFor(res, step)!;
   if (status !== undefined ? res.status === status : res.status >= 400 && res.status < 500) return;
   fail(
@@ -73,7 +78,10 @@ export function expectRejected(res: ApiResponse, step: string, status?: number, 
 /** The response body must parse as JSON and match the schema of spec §2. */
 export function expectBody(res: ApiResponse, schema: SchemaName, where = 'response.body', owner?: string): unknown {
   if (res.json === undefined) {
-    throw new ConformanceFailure([{ where, message: 'must be a JSON document', expected: schema, actual: summariseBody(res) || '(empty body)' }], owner);
+    throw new ConformanceFailure(
+      [{ where, message: 'must be a JSON document', expected: schema, actual: summariseBody(res) || '(empty body)' }],
+      owner,
+    );
   }
   const violations = validateSchema(schema, res.json, where);
   if (violations.length > 0) throw new ConformanceFailure(violations, owner);

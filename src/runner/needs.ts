@@ -22,7 +22,9 @@ export function unmetNeed(need: Need, profile: TargetProfile, options: RunOption
         ? undefined
         : 'the target profile names no kind-defining role';
     case 'restrictedKey':
-      return profile.restrictedApiKey ? undefined : 'no restricted API key was given (--restricted-api-key or DIRECTORY_RESTRICTED_API_KEY)';
+      return profile.restrictedApiKey
+        ? undefined
+        : 'no restricted API key was given (--restricted-api-key or DIRECTORY_RESTRICTED_API_KEY)';
     case 'mutableResource':
       if (!options.allowMutations) return 'mutations are not allowed for this run (pass --allow-mutations)';
       return profile.mutableResources.length > 0 ? undefined : 'the target profile lists no mutable resource';

@@ -26,9 +26,15 @@ export async function preflight(target: RunTarget, timeoutMs: number): Promise<P
   });
   const kind = listKindId(target.profile);
   try {
-    const res = await client.post('resources.list', { kind_id: kind ?? '0', pagination: { limit: 1, next_token: null } });
+    const res = await client.post('resources.list', {
+      kind_id: kind ?? '0',
+      pagination: { limit: 1, next_token: null },
+    });
     if (res.status === 401 || res.status === 403) {
-      return { ok: false, reason: `the target refused the credential (${res.status}); check --api-key / DIRECTORY_API_KEY` };
+      return {
+        ok: false,
+        reason: `the target refused the credential (${res.status}); check --api-key / DIRECTORY_API_KEY`,
+      };
     }
     // Any other answer means the target is reachable and took the credential; the rules judge the rest.
     return { ok: true };

@@ -76,7 +76,8 @@ export async function runRules(groups: RuleGroup[], target: RunTarget, options: 
   const redactor = new Redactor();
   redactor.add(target.apiKey, '$DIRECTORY_API_KEY');
   redactor.add(target.profile.restrictedApiKey, '$DIRECTORY_RESTRICTED_API_KEY');
-  const dispatcher = options.dispatcher ?? new Agent({ connections: Math.max(8, options.concurrency * 2), keepAliveTimeout: 10_000 });
+  const dispatcher =
+    options.dispatcher ?? new Agent({ connections: Math.max(8, options.concurrency * 2), keepAliveTimeout: 10_000 });
   const budget = new RequestBudget({ ratePerSecond: options.ratePerSecond, maxRequests: options.maxRequests });
   const base = new DirectoryClient({
     baseUrl: target.baseUrl,
@@ -115,7 +116,12 @@ export async function runRules(groups: RuleGroup[], target: RunTarget, options: 
       ...(target.profile.name ? { profileName: target.profile.name } : {}),
       ...(target.replayArgs ? { replayArgs: redactor.redact(target.replayArgs) } : {}),
     },
-    options: { numRuns: options.numRuns, seed: options.seed, allowMutations: options.allowMutations, ...(options.path ? { path: options.path } : {}) },
+    options: {
+      numRuns: options.numRuns,
+      seed: options.seed,
+      allowMutations: options.allowMutations,
+      ...(options.path ? { path: options.path } : {}),
+    },
     startedAt,
     finishedAt: new Date().toISOString(),
     results,
@@ -157,7 +163,8 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     ...extra,
   });
 
-  if (options.readOnly && rule.mutates !== 'none') return result('SKIP', { reason: 'read-only run: this rule changes state' });
+  if (options.readOnly && rule.mutates !== 'none')
+    return result('SKIP', { reason: 'read-only run: this rule changes state' });
   for (const need of needsOf(rule)) {
     const reason = unmetNeed(need, target.profile, options);
     if (reason) return result('SKIP', { reason });

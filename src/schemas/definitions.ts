@@ -9,7 +9,11 @@ type Schema = Record<string, unknown>;
 const ref = (name: string): Schema => ({ $ref: `#/definitions/${name}` });
 const arrayOf = (items: Schema): Schema => ({ type: 'array', items });
 const orRedacted = (schema: Schema): Schema => ({ anyOf: [schema, ref('Redacted')] });
-const record = (required: string[], properties: Record<string, Schema>): Schema => ({ type: 'object', required, properties });
+const record = (required: string[], properties: Record<string, Schema>): Schema => ({
+  type: 'object',
+  required,
+  properties,
+});
 
 export const DEFINITIONS: Record<string, Schema> = {
   Snowflake: { type: 'string', pattern: '^[0-9]{1,20}$' },
@@ -18,8 +22,17 @@ export const DEFINITIONS: Record<string, Schema> = {
   Duration: { type: 'string', format: 'iso-duration' },
   TeamList: { anyOf: [{ const: '*' }, arrayOf(ref('Snowflake'))] },
   Label: record(['en', 'fr', 'de'], { en: { type: 'string' }, fr: { type: 'string' }, de: { type: 'string' } }),
-  Redacted: { type: 'object', required: ['redacted'], properties: { redacted: { const: 'forbidden' } }, additionalProperties: false },
-  Picture: record(['shape', 'initial', 'url'], { shape: { type: 'string' }, initial: { type: 'string' }, url: { type: 'string' } }),
+  Redacted: {
+    type: 'object',
+    required: ['redacted'],
+    properties: { redacted: { const: 'forbidden' } },
+    additionalProperties: false,
+  },
+  Picture: record(['shape', 'initial', 'url'], {
+    shape: { type: 'string' },
+    initial: { type: 'string' },
+    url: { type: 'string' },
+  }),
   Resource: record(['id', 'kind_id', 'label', 'short_label', 'sort_label', 'picture', 'attributes'], {
     id: ref('Snowflake'),
     kind_id: ref('Snowflake'),
@@ -28,7 +41,9 @@ export const DEFINITIONS: Record<string, Schema> = {
     sort_label: { type: 'string' },
     picture: ref('Picture'),
     attributes: { type: 'object' },
-    teams: arrayOf(record(['id', 'head', 'name'], { id: ref('Snowflake'), head: { type: 'boolean' }, name: { type: 'string' } })),
+    teams: arrayOf(
+      record(['id', 'head', 'name'], { id: ref('Snowflake'), head: { type: 'boolean' }, name: { type: 'string' } }),
+    ),
     relations: arrayOf(
       record(['relation_type_id', 'related_to', 'related_by'], {
         relation_type_id: ref('Snowflake'),
@@ -53,7 +68,12 @@ export const DEFINITIONS: Record<string, Schema> = {
   }),
   ActivityRatePattern: record(
     ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'],
-    Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, { type: 'number' }])),
+    Object.fromEntries(
+      ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
+        d,
+        { type: 'number' },
+      ]),
+    ),
   ),
   WorkRegime: record(['id', 'label', 'weekly_worked_hours', 'weekly_worked_days'], {
     id: ref('Snowflake'),
@@ -62,7 +82,17 @@ export const DEFINITIONS: Record<string, Schema> = {
     weekly_worked_days: { type: 'integer' },
   }),
   ActivityRatePeriod: record(
-    ['average_rate', 'date_range', 'activity_rate_patterns', 'work_regime', 'paid_hourly', 'apprentice', 'trainee', 'indemnity_enabled', 'compensation_enabled'],
+    [
+      'average_rate',
+      'date_range',
+      'activity_rate_patterns',
+      'work_regime',
+      'paid_hourly',
+      'apprentice',
+      'trainee',
+      'indemnity_enabled',
+      'compensation_enabled',
+    ],
     {
       average_rate: { type: 'number' },
       date_range: ref('DateRange'),
@@ -128,14 +158,25 @@ export const DEFINITIONS: Record<string, Schema> = {
     with_relations: { type: ['boolean', 'null'] },
     with_total_count: { type: 'boolean' },
     filters: arrayOf(record(['key', 'value'], { key: { type: 'string' }, value: {} })),
-    orders: arrayOf(record(['key', 'direction', 'attribute'], { key: { type: 'string' }, direction: { type: 'string' }, attribute: { type: 'string' } })),
+    orders: arrayOf(
+      record(['key', 'direction', 'attribute'], {
+        key: { type: 'string' },
+        direction: { type: 'string' },
+        attribute: { type: 'string' },
+      }),
+    ),
     pagination: record(['limit', 'next_token'], {
       limit: { anyOf: [{ type: 'integer' }, { type: 'null' }] },
       next_token: { type: ['string', 'null'] },
     }),
     counting_mode: { enum: ['strict', 'approximate'] },
   }),
-  ShowTeamsRequest: record([], { resource_id: ref('Snowflake'), team_ids: arrayOf(ref('Snowflake')), head: { type: 'boolean' }, date_range: ref('DateRange') }),
+  ShowTeamsRequest: record([], {
+    resource_id: ref('Snowflake'),
+    team_ids: arrayOf(ref('Snowflake')),
+    head: { type: 'boolean' },
+    date_range: ref('DateRange'),
+  }),
   ShowActivityRatesRequest: record([], { resource_id: ref('Snowflake'), date_range: ref('DateRange') }),
   ListRolesRequest: record([], { resource_ids: arrayOf(ref('Snowflake')), role_ids: arrayOf(ref('Snowflake')) }),
   UnassignActivityRateRequest: record([], { resource_id: ref('Snowflake'), date_range: ref('DateRange') }),

@@ -26,7 +26,9 @@ export async function loadProfile(path: string): Promise<TargetProfile> {
   }
   if (!validate(data)) {
     const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`).join('; ');
-    throw new ProfileError(`the target profile ${path} does not match fixtures/target-profile.schema.json: ${problems}`);
+    throw new ProfileError(
+      `the target profile ${path} does not match fixtures/target-profile.schema.json: ${problems}`,
+    );
   }
   const { $schema: _ignored, ...profile } = data as TargetProfile & { $schema?: string };
   return profile;

@@ -37,17 +37,29 @@ describe('generator contract', () => {
   }
   for (const [name, a, schema] of valid) {
     test(`${name}: every value validates against ${schema}`, () => {
-      fc.assert(fc.property(a, (v) => validateSchema(schema, v).length === 0), { numRuns: 300 });
+      fc.assert(
+        fc.property(a, (v) => validateSchema(schema, v).length === 0),
+        { numRuns: 300 },
+      );
     });
   }
   for (const [name, a, schema] of invalid) {
     test(`${name}: no value validates against ${schema}`, () => {
-      fc.assert(fc.property(a, (v) => validateSchema(schema, v).length > 0), { numRuns: 300 });
+      fc.assert(
+        fc.property(a, (v) => validateSchema(schema, v).length > 0),
+        { numRuns: 300 },
+      );
     });
   }
 
   test('invalid team lists never make a valid revoke-roles team_ids', () => {
-    fc.assert(fc.property(arb.invalidTeamList(), (teamIds) => validateSchema('RevokeRolesRequest', { resource_ids: ['1'], role_ids: ['2'], team_ids: teamIds }).length > 0));
+    fc.assert(
+      fc.property(
+        arb.invalidTeamList(),
+        (teamIds) =>
+          validateSchema('RevokeRolesRequest', { resource_ids: ['1'], role_ids: ['2'], team_ids: teamIds }).length > 0,
+      ),
+    );
   });
 
   test('reversed date ranges end before they start', () => {
@@ -55,7 +67,12 @@ describe('generator contract', () => {
   });
 
   test('invalid limits never make a valid list request', () => {
-    fc.assert(fc.property(arb.invalidPaginationLimit(), (limit) => validateSchema('ListRequest', { kind_id: '1', pagination: { limit, next_token: null } }).length > 0));
+    fc.assert(
+      fc.property(
+        arb.invalidPaginationLimit(),
+        (limit) => validateSchema('ListRequest', { kind_id: '1', pagination: { limit, next_token: null } }).length > 0,
+      ),
+    );
   });
 
   test('a tampered token always differs from the token', () => {

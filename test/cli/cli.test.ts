@@ -47,7 +47,19 @@ describe('CLI', () => {
   });
 
   test('an unreachable target exits 2, never 0', async () => {
-    const r = await cli(['run', '--base-url', 'http://127.0.0.1:9', '--profile', 'fixtures/example-profile.json', '--api-key', 'k-0123456789', '--timeout', '500', '--reports', dir]);
+    const r = await cli([
+      'run',
+      '--base-url',
+      'http://127.0.0.1:9',
+      '--profile',
+      'fixtures/example-profile.json',
+      '--api-key',
+      'k-0123456789',
+      '--timeout',
+      '500',
+      '--reports',
+      dir,
+    ]);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/cannot be reached/);
     expect(r.out + r.err).not.toContain('k-0123456789');
@@ -57,7 +69,17 @@ describe('CLI', () => {
     const { startReferenceServer } = await import('../../src/reference-server/index.ts');
     const server = await startReferenceServer({ resources: 50 });
     try {
-      const r = await cli(['run', '--base-url', server.url, '--profile', 'fixtures/example-profile.json', '--api-key', 'dc-wrong-key-0123456789', '--reports', dir]);
+      const r = await cli([
+        'run',
+        '--base-url',
+        server.url,
+        '--profile',
+        'fixtures/example-profile.json',
+        '--api-key',
+        'dc-wrong-key-0123456789',
+        '--reports',
+        dir,
+      ]);
       expect(r.code).toBe(2);
       expect(r.err).toMatch(/refused the credential \(401\)/);
       expect(r.out + r.err).not.toContain('dc-wrong-key-0123456789');
@@ -78,14 +100,27 @@ describe('CLI', () => {
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/CONFORMANT/);
-    const results = JSON.parse(await readFile(join(dir, 'results.json'), 'utf8')) as { results: Array<{ ruleId: string; verdict: string }> };
-    expect(results.results.some((x) => x.ruleId === 'pagination.exact-multiple-empty-page' && x.verdict === 'PASS')).toBe(true);
+    const results = JSON.parse(await readFile(join(dir, 'results.json'), 'utf8')) as {
+      results: Array<{ ruleId: string; verdict: string }>;
+    };
+    expect(
+      results.results.some((x) => x.ruleId === 'pagination.exact-multiple-empty-page' && x.verdict === 'PASS'),
+    ).toBe(true);
     expect(await readFile(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuites/);
     expect(await readFile(join(dir, 'index.html'), 'utf8')).toMatch(/<html/i);
   });
 
   test('a server with a fault exits 1 and names the rule', async () => {
-    const r = await cli(['run', '--rule', 'pagination.exact-multiple-empty-page', '--fault', 'pagination-no-trailing-empty-page', '--reports', dir, '--quiet']);
+    const r = await cli([
+      'run',
+      '--rule',
+      'pagination.exact-multiple-empty-page',
+      '--fault',
+      'pagination-no-trailing-empty-page',
+      '--reports',
+      dir,
+      '--quiet',
+    ]);
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/FAIL pagination\.exact-multiple-empty-page/);
   });
@@ -104,13 +139,21 @@ describe('serve', () => {
     let out = '';
     let stop!: () => void;
     const stopped = new Promise<void>((resolve) => (stop = resolve));
-    const done = serveCommand(['--port', '0', '--resources', '50'], { out: (l) => (out += `${l}\n`), err: () => undefined }, stopped);
+    const done = serveCommand(
+      ['--port', '0', '--resources', '50'],
+      { out: (l) => (out += `${l}\n`), err: () => undefined },
+      stopped,
+    );
     for (let i = 0; i < 50 && !out.includes('Target profile'); i++) await new Promise((r) => setTimeout(r, 20));
     const url = /listening at (\S+)/.exec(out)![1]!;
     const key = /API key:\s+(\S+)/.exec(out)![1]!;
     expect(out).toMatch(/restricted API key:\s+\S+/);
     expect(out).toMatch(/"mutableResources"/);
-    const res = await fetch(`${url}/api/directory/resources.list-roles`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: '{}' });
+    const res = await fetch(`${url}/api/directory/resources.list-roles`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: '{}',
+    });
     expect(res.status).toBe(200);
     stop();
     expect(await done).toBe(0);

@@ -3,11 +3,35 @@ import { Progress } from '../../src/cli/progress.ts';
 import { defineRuleGroup, rule } from '../../src/rules/define.ts';
 import type { RuleResult } from '../../src/rules/types.ts';
 
-const mk = (id: string) => rule({ id, clause: '§4.9 rule 1', sentence: 'a sentence long enough', level: 'MUST', check: () => Promise.resolve() });
-const group = defineRuleGroup({ section: '§4.9', title: 'Pagination protocol', file: 'x', rules: [mk('a.one'), mk('a.two')] });
+const mk = (id: string) =>
+  rule({
+    id,
+    clause: '§4.9 rule 1',
+    sentence: 'a sentence long enough',
+    level: 'MUST',
+    check: () => Promise.resolve(),
+  });
+const group = defineRuleGroup({
+  section: '§4.9',
+  title: 'Pagination protocol',
+  file: 'x',
+  rules: [mk('a.one'), mk('a.two')],
+});
 const result = (ruleId: string, verdict: RuleResult['verdict']): RuleResult => ({
-  ruleId, clause: '§4.9 rule 1', sentence: '', section: '§4.9', group: 'Pagination protocol', level: 'MUST', kind: 'example', mutates: 'none', verdict,
-  violations: [], observations: [], exchanges: [], requestCount: 3, durationMs: 1,
+  ruleId,
+  clause: '§4.9 rule 1',
+  sentence: '',
+  section: '§4.9',
+  group: 'Pagination protocol',
+  level: 'MUST',
+  kind: 'example',
+  mutates: 'none',
+  verdict,
+  violations: [],
+  observations: [],
+  exchanges: [],
+  requestCount: 3,
+  durationMs: 1,
 });
 
 describe('progress', () => {

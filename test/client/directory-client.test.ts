@@ -18,7 +18,10 @@ afterEach(async () => {
   server = undefined;
 });
 
-function clientFor(url: string, extra: Partial<ConstructorParameters<typeof DirectoryClient>[0]> = {}): { client: DirectoryClient; exchanges: Exchange[] } {
+function clientFor(
+  url: string,
+  extra: Partial<ConstructorParameters<typeof DirectoryClient>[0]> = {},
+): { client: DirectoryClient; exchanges: Exchange[] } {
   const redactor = new Redactor();
   redactor.add(KEY, '$DIRECTORY_API_KEY');
   agent = new Agent();
@@ -164,9 +167,25 @@ describe('rate limits', () => {
       section: '§4.9',
       title: 't',
       file: 't',
-      rules: [rule({ id: 't.rate', clause: '§4.9 rule 1', sentence: 'a sentence long enough', level: 'MUST', check: async (ctx) => expectSuccess(await ctx.client.post('resources.list', {}), 'list') })],
+      rules: [
+        rule({
+          id: 't.rate',
+          clause: '§4.9 rule 1',
+          sentence: 'a sentence long enough',
+          level: 'MUST',
+          check: async (ctx) => expectSuccess(await ctx.client.post('resources.list', {}), 'list'),
+        }),
+      ],
     });
-    const run = await runRules([group], { baseUrl: server.url, serviceVersion: '26.06.25', profile: { kinds: [], roles: [], teams: [], mutableResources: [] } }, DEFAULT_ENGINE_OPTIONS);
+    const run = await runRules(
+      [group],
+      {
+        baseUrl: server.url,
+        serviceVersion: '26.06.25',
+        profile: { kinds: [], roles: [], teams: [], mutableResources: [] },
+      },
+      DEFAULT_ENGINE_OPTIONS,
+    );
     expect(run.results[0]).toMatchObject({ verdict: 'ERROR', errorCode: 'DC_ERR_RATE_LIMITED', requestCount: 3 });
   });
 });

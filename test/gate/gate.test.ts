@@ -17,14 +17,25 @@ async function cli(args: string[]): Promise<{ code: number; out: string }> {
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'dc-gate-'));
-  expect((await cli(['run', '--section', '4.9', '--quiet', '--seed', '1', '--reports', join(dir, 'good')])).code).toBe(0);
-  expect((await cli(['run', '--section', '4.9', '--quiet', '--seed', '1', '--fault', FAULT, '--reports', join(dir, 'bad')])).code).toBe(1);
+  expect((await cli(['run', '--section', '4.9', '--quiet', '--seed', '1', '--reports', join(dir, 'good')])).code).toBe(
+    0,
+  );
+  expect(
+    (await cli(['run', '--section', '4.9', '--quiet', '--seed', '1', '--fault', FAULT, '--reports', join(dir, 'bad')]))
+      .code,
+  ).toBe(1);
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 describe('compare', () => {
   test('a rule that newly fails is a regression: exit 1, named, written as HTML and JUnit', async () => {
-    const r = await cli(['compare', join(dir, 'good/results.json'), join(dir, 'bad/results.json'), '--reports', join(dir, 'cmp')]);
+    const r = await cli([
+      'compare',
+      join(dir, 'good/results.json'),
+      join(dir, 'bad/results.json'),
+      '--reports',
+      join(dir, 'cmp'),
+    ]);
     expect(r.code).toBe(1);
     expect(r.out).toMatch(new RegExp(`NEWLY FAILING \\(\\d+\\):\\n  ${RULE.replace(/\./g, '\\.')}`));
     expect(r.out).toMatch(/REGRESSION/);
@@ -35,7 +46,13 @@ describe('compare', () => {
   });
 
   test('the other way round it is a fix: exit 0', async () => {
-    const r = await cli(['compare', join(dir, 'bad/results.json'), join(dir, 'good/results.json'), '--reports', join(dir, 'cmp2')]);
+    const r = await cli([
+      'compare',
+      join(dir, 'bad/results.json'),
+      join(dir, 'good/results.json'),
+      '--reports',
+      join(dir, 'cmp2'),
+    ]);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/fixed \(\d+\):/);
     expect(r.out).toMatch(/no regression/);
@@ -58,10 +75,34 @@ describe('expectations', () => {
 
   test('a known failure does not fail the gate; an unexpected pass is reported', async () => {
     const file = join(dir, 'known.json');
-    const recorded = JSON.parse(await readFile(join(dir, 'expectations.json'), 'utf8')) as { expectations: Array<{ rule: string; reason: string }> };
+    const recorded = JSON.parse(await readFile(join(dir, 'expectations.json'), 'utf8')) as {
+      expectations: Array<{ rule: string; reason: string }>;
+    };
     const others = recorded.expectations.filter((e) => e.rule !== RULE);
-    await writeFile(file, JSON.stringify({ expectations: [{ rule: RULE, reason: 'vendor bug 123' }, ...others, { rule: 'pagination.malformed-token-422', reason: 'stale entry' }] }));
-    const r = await cli(['run', '--section', '4.9', '--quiet', '--seed', '1', '--fault', FAULT, '--reports', join(dir, 'gate'), '--expectations', file]);
+    await writeFile(
+      file,
+      JSON.stringify({
+        expectations: [
+          { rule: RULE, reason: 'vendor bug 123' },
+          ...others,
+          { rule: 'pagination.malformed-token-422', reason: 'stale entry' },
+        ],
+      }),
+    );
+    const r = await cli([
+      'run',
+      '--section',
+      '4.9',
+      '--quiet',
+      '--seed',
+      '1',
+      '--fault',
+      FAULT,
+      '--reports',
+      join(dir, 'gate'),
+      '--expectations',
+      file,
+    ]);
     expect(r.out).toMatch(/gate: PASSED/);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/known failure: pagination\.exact-multiple-empty-page — vendor bug 123/);
@@ -70,8 +111,24 @@ describe('expectations', () => {
 
   test('an expired expectation no longer excuses the failure', async () => {
     const file = join(dir, 'expired.json');
-    await writeFile(file, JSON.stringify({ expectations: [{ rule: RULE, reason: 'vendor bug 123', expires: '2020-01-01' }] }));
-    const r = await cli(['run', '--section', '4.9', '--quiet', '--seed', '1', '--fault', FAULT, '--reports', join(dir, 'gate2'), '--expectations', file]);
+    await writeFile(
+      file,
+      JSON.stringify({ expectations: [{ rule: RULE, reason: 'vendor bug 123', expires: '2020-01-01' }] }),
+    );
+    const r = await cli([
+      'run',
+      '--section',
+      '4.9',
+      '--quiet',
+      '--seed',
+      '1',
+      '--fault',
+      FAULT,
+      '--reports',
+      join(dir, 'gate2'),
+      '--expectations',
+      file,
+    ]);
     expect(r.code).toBe(1);
     expect(r.out).toMatch(/new failure: pagination\.exact-multiple-empty-page/);
     expect(r.out).toMatch(/expired expectation/);
@@ -83,9 +140,18 @@ describe('sharding', () => {
     const a = await cli(['run', '--quiet', '--seed', '1', '--shard', '1/2', '--reports', join(dir, 's1')]);
     const b = await cli(['run', '--quiet', '--seed', '1', '--shard', '2/2', '--reports', join(dir, 's2')]);
     expect([a.code, b.code]).toEqual([0, 0]);
-    const m = await cli(['merge', join(dir, 's1/results.json'), join(dir, 's2/results.json'), '--reports', join(dir, 'merged')]);
+    const m = await cli([
+      'merge',
+      join(dir, 's1/results.json'),
+      join(dir, 's2/results.json'),
+      '--reports',
+      join(dir, 'merged'),
+    ]);
     expect(m.code).toBe(0);
-    const merged = JSON.parse(await readFile(join(dir, 'merged/results.json'), 'utf8')) as { results: Array<{ ruleId: string }>; summary: { total: number } };
+    const merged = JSON.parse(await readFile(join(dir, 'merged/results.json'), 'utf8')) as {
+      results: Array<{ ruleId: string }>;
+      summary: { total: number };
+    };
     const full = JSON.parse(await readFile(join(dir, 'good/results.json'), 'utf8')) as { results: unknown[] };
     const rules = (await cli(['rules', '--json'])).out;
     const catalogue = (JSON.parse(rules) as { rules: Array<{ id: string }> }).rules.map((r) => r.id).sort();

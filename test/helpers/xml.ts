@@ -6,7 +6,8 @@ export function xmlProblems(xml: string): string[] {
   const problems: string[] = [];
   const stack: string[] = [];
   const body = xml.replace(/^<\?xml[^?]*\?>\s*/, '');
-  const token = /<!\[CDATA\[[\s\S]*?\]\]>|<\/?([A-Za-z_][\w.-]*)((?:\s+[\w:.-]+="[^"<]*")*)\s*(\/?)>|<|&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)/g;
+  const token =
+    /<!\[CDATA\[[\s\S]*?\]\]>|<\/?([A-Za-z_][\w.-]*)((?:\s+[\w:.-]+="[^"<]*")*)\s*(\/?)>|<|&(?!(?:amp|lt|gt|quot|apos|#\d+|#x[0-9a-fA-F]+);)/g;
   let m: RegExpExecArray | null;
   while ((m = token.exec(body))) {
     const t = m[0];

@@ -9,14 +9,24 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { afterAll, describe, expect, test } from 'vitest';
 import { FAULTS } from '../../src/reference-server/faults.ts';
 import { allRules } from '../../src/rules/catalogue.ts';
-import { renderMatrixJson, renderMatrixMarkdown, runMutation, type MutationOutcome } from '../../src/mutation/run-mutations.ts';
+import {
+  renderMatrixJson,
+  renderMatrixMarkdown,
+  runMutation,
+  type MutationOutcome,
+} from '../../src/mutation/run-mutations.ts';
 
 const outcomes: MutationOutcome[] = [];
 
 describe('every fault is caught by the rule it breaks', () => {
   test('every fault names a MUST rule of the catalogue', () => {
-    const must = new Set(allRules().filter((r) => r.level === 'MUST').map((r) => r.id));
-    for (const [name, fault] of Object.entries(FAULTS)) expect(must.has(fault.rule), `${name} → ${fault.rule}`).toBe(true);
+    const must = new Set(
+      allRules()
+        .filter((r) => r.level === 'MUST')
+        .map((r) => r.id),
+    );
+    for (const [name, fault] of Object.entries(FAULTS))
+      expect(must.has(fault.rule), `${name} → ${fault.rule}`).toBe(true);
   });
 
   for (const [name, fault] of Object.entries(FAULTS)) {
@@ -31,8 +41,16 @@ describe('every fault is caught by the rule it breaks', () => {
 
 test('every MUST rule of the catalogue fails against at least one fault: its check can fail', () => {
   expect(outcomes.length, 'the mutation tests ran first').toBe(Object.keys(FAULTS).length);
-  const failedSomewhere = new Set(outcomes.flatMap((o) => Object.entries(o.verdicts).filter(([, v]) => v === 'FAIL').map(([id]) => id)));
-  const unproven = allRules().filter((r) => r.level === 'MUST' && !failedSomewhere.has(r.id)).map((r) => r.id);
+  const failedSomewhere = new Set(
+    outcomes.flatMap((o) =>
+      Object.entries(o.verdicts)
+        .filter(([, v]) => v === 'FAIL')
+        .map(([id]) => id),
+    ),
+  );
+  const unproven = allRules()
+    .filter((r) => r.level === 'MUST' && !failedSomewhere.has(r.id))
+    .map((r) => r.id);
   expect(unproven).toEqual([]);
   expect(Object.keys(FAULTS).length).toBeGreaterThanOrEqual(40);
 });

@@ -16,12 +16,16 @@ afterAll(() => server.close());
 
 async function runProperty(seed: number, path?: string) {
   const groups = selectRules(CATALOGUE, { rules: ['pagination.prop.any-limit-once'] });
-  const run = await runRules(groups, { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile }, {
-    ...DEFAULT_ENGINE_OPTIONS,
-    numRuns: 30,
-    seed,
-    ...(path ? { path } : {}),
-  });
+  const run = await runRules(
+    groups,
+    { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile },
+    {
+      ...DEFAULT_ENGINE_OPTIONS,
+      numRuns: 30,
+      seed,
+      ...(path ? { path } : {}),
+    },
+  );
   return run.results[0]!;
 }
 

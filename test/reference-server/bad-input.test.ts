@@ -31,23 +31,108 @@ const cases = (): Case[] => {
     { name: 'missing kind_id', operation: 'resources.list', body: {}, field: 'kind_id' },
     { name: 'kind_id of the wrong type', operation: 'resources.list', body: { kind_id: 12 }, field: 'kind_id' },
     { name: 'unknown kind_id', operation: 'resources.list', body: { kind_id: '42' }, field: 'kind_id' },
-    { name: 'limit zero', operation: 'resources.list', body: { kind_id: kind, pagination: { limit: 0, next_token: null } }, field: 'pagination.limit' },
-    { name: 'pagination without next_token', operation: 'resources.list', body: { kind_id: kind, pagination: { limit: 5 } }, field: 'pagination.next_token' },
-    { name: 'unknown filter key', operation: 'resources.list', body: { kind_id: kind, filters: [{ key: 'resource.nope', value: 1 }] }, field: 'filters[0].key' },
-    { name: 'impossible at_date', operation: 'resources.list', body: { kind_id: kind, at_date: '2026-02-30' }, field: 'at_date' },
-    { name: 'empty team_ids', operation: 'resources.revoke-roles', body: { resource_ids: [id], role_ids: [role], team_ids: [] }, field: 'team_ids' },
-    { name: 'team_ids not a list', operation: 'resources.revoke-roles', body: { resource_ids: [id], role_ids: [role], team_ids: 'all' }, field: 'team_ids' },
-    { name: 'unknown resource', operation: 'resources.revoke-roles', body: { resource_ids: ['9'], role_ids: [role] }, field: 'resource_ids' },
-    { name: 'revoking for a kind without roles', operation: 'resources.revoke-roles', body: { resource_ids: [id, otherResource(h)], role_ids: [role] }, field: 'resource_ids' },
+    {
+      name: 'limit zero',
+      operation: 'resources.list',
+      body: { kind_id: kind, pagination: { limit: 0, next_token: null } },
+      field: 'pagination.limit',
+    },
+    {
+      name: 'pagination without next_token',
+      operation: 'resources.list',
+      body: { kind_id: kind, pagination: { limit: 5 } },
+      field: 'pagination.next_token',
+    },
+    {
+      name: 'unknown filter key',
+      operation: 'resources.list',
+      body: { kind_id: kind, filters: [{ key: 'resource.nope', value: 1 }] },
+      field: 'filters[0].key',
+    },
+    {
+      name: 'impossible at_date',
+      operation: 'resources.list',
+      body: { kind_id: kind, at_date: '2026-02-30' },
+      field: 'at_date',
+    },
+    {
+      name: 'empty team_ids',
+      operation: 'resources.revoke-roles',
+      body: { resource_ids: [id], role_ids: [role], team_ids: [] },
+      field: 'team_ids',
+    },
+    {
+      name: 'team_ids not a list',
+      operation: 'resources.revoke-roles',
+      body: { resource_ids: [id], role_ids: [role], team_ids: 'all' },
+      field: 'team_ids',
+    },
+    {
+      name: 'unknown resource',
+      operation: 'resources.revoke-roles',
+      body: { resource_ids: ['9'], role_ids: [role] },
+      field: 'resource_ids',
+    },
+    {
+      name: 'revoking for a kind without roles',
+      operation: 'resources.revoke-roles',
+      body: { resource_ids: [id, otherResource(h)], role_ids: [role] },
+      field: 'resource_ids',
+    },
     { name: 'missing role_ids', operation: 'resources.revoke-roles', body: { resource_ids: [id] }, field: 'role_ids' },
-    { name: 'reversed date range', operation: 'resources.assign-team', body: { resource_id: id, team_id: team, head: false, date_range: '2026-03-10/2026-03-01', warning_aware: true }, field: 'date_range' },
-    { name: 'impossible date', operation: 'resources.assign-activity-rate', body: { resource_id: id, date_range: '2026-02-30/2026-03-31', average_rate: 50 }, field: 'date_range' },
-    { name: 'malformed date range', operation: 'resources.show-teams', body: { resource_id: id, date_range: '2026-01-01' }, field: 'date_range' },
-    { name: 'rate of the wrong type', operation: 'resources.assign-activity-rate', body: { resource_id: id, date_range: '2026-01-01/2026-01-31', average_rate: '50' }, field: 'average_rate' },
-    { name: 'pattern missing a weekday', operation: 'resources.assign-activity-rate', body: { resource_id: id, date_range: '2026-01-01/2026-01-31', average_rate: 50, activity_rate_patterns: [{ monday: 1 }] }, field: 'activity_rate_patterns[0].tuesday' },
-    { name: 'unknown work regime', operation: 'resources.assign-activity-rate', body: { resource_id: id, date_range: '2026-01-01/2026-01-31', average_rate: 50, work_regime_id: '77' }, field: 'work_regime_id' },
-    { name: 'unassign without date_range', operation: 'resources.unassign-activity-rate', body: { resource_id: id }, field: 'date_range' },
-    { name: 'head of the wrong type', operation: 'resources.assign-team', body: { resource_id: id, team_id: team, head: 'yes', date_range: '2026-01-01/2026-01-31' }, field: 'head' },
+    {
+      name: 'reversed date range',
+      operation: 'resources.assign-team',
+      body: { resource_id: id, team_id: team, head: false, date_range: '2026-03-10/2026-03-01', warning_aware: true },
+      field: 'date_range',
+    },
+    {
+      name: 'impossible date',
+      operation: 'resources.assign-activity-rate',
+      body: { resource_id: id, date_range: '2026-02-30/2026-03-31', average_rate: 50 },
+      field: 'date_range',
+    },
+    {
+      name: 'malformed date range',
+      operation: 'resources.show-teams',
+      body: { resource_id: id, date_range: '2026-01-01' },
+      field: 'date_range',
+    },
+    {
+      name: 'rate of the wrong type',
+      operation: 'resources.assign-activity-rate',
+      body: { resource_id: id, date_range: '2026-01-01/2026-01-31', average_rate: '50' },
+      field: 'average_rate',
+    },
+    {
+      name: 'pattern missing a weekday',
+      operation: 'resources.assign-activity-rate',
+      body: {
+        resource_id: id,
+        date_range: '2026-01-01/2026-01-31',
+        average_rate: 50,
+        activity_rate_patterns: [{ monday: 1 }],
+      },
+      field: 'activity_rate_patterns[0].tuesday',
+    },
+    {
+      name: 'unknown work regime',
+      operation: 'resources.assign-activity-rate',
+      body: { resource_id: id, date_range: '2026-01-01/2026-01-31', average_rate: 50, work_regime_id: '77' },
+      field: 'work_regime_id',
+    },
+    {
+      name: 'unassign without date_range',
+      operation: 'resources.unassign-activity-rate',
+      body: { resource_id: id },
+      field: 'date_range',
+    },
+    {
+      name: 'head of the wrong type',
+      operation: 'resources.assign-team',
+      body: { resource_id: id, team_id: team, head: 'yes', date_range: '2026-01-01/2026-01-31' },
+      field: 'head',
+    },
   ];
 };
 
@@ -75,12 +160,27 @@ test('a request refused for one resource changes no other resource of the same r
 
 test('a duplicate contract external_id is refused and changes nothing', async () => {
   const [a, b] = [roleResource(h, 3), roleResource(h, 4)];
-  const ok = await h.post('resources.assign-activity-rate', { resource_id: a, date_range: '2040-01-01/2040-12-31', average_rate: 80, external_id: 'dup-1' });
+  const ok = await h.post('resources.assign-activity-rate', {
+    resource_id: a,
+    date_range: '2040-01-01/2040-12-31',
+    average_rate: 80,
+    external_id: 'dup-1',
+  });
   expect(ok.status).toBe(204);
   const before = await h.state([b]);
-  const dup = await h.post('resources.assign-activity-rate', { resource_id: b, date_range: '2040-01-01/2040-12-31', average_rate: 80, external_id: 'dup-1' });
+  const dup = await h.post('resources.assign-activity-rate', {
+    resource_id: b,
+    date_range: '2040-01-01/2040-12-31',
+    average_rate: 80,
+    external_id: 'dup-1',
+  });
   expect(dup.status).toBe(409);
   expect(await h.state([b])).toBe(before);
-  const generated = await h.post('resources.assign-activity-rate', { resource_id: b, date_range: '2041-01-01/2041-12-31', average_rate: 80, external_id: `C-${a}-1` });
+  const generated = await h.post('resources.assign-activity-rate', {
+    resource_id: b,
+    date_range: '2041-01-01/2041-12-31',
+    average_rate: 80,
+    external_id: `C-${a}-1`,
+  });
   expect(generated.status).toBe(409);
 });

@@ -1,5 +1,9 @@
 import { request } from 'undici';
-import { startReferenceServer, type ReferenceServer, type ReferenceServerOptions } from '../../src/reference-server/index.ts';
+import {
+  startReferenceServer,
+  type ReferenceServer,
+  type ReferenceServerOptions,
+} from '../../src/reference-server/index.ts';
 
 export interface Answer {
   status: number;
@@ -16,7 +20,12 @@ export interface Harness {
 
 export async function harness(options: ReferenceServerOptions = {}): Promise<Harness> {
   const server = await startReferenceServer({ resources: 120, ...options });
-  const post = async (operation: string, body: unknown, headers: Record<string, string> = {}, raw?: string): Promise<Answer> => {
+  const post = async (
+    operation: string,
+    body: unknown,
+    headers: Record<string, string> = {},
+    raw?: string,
+  ): Promise<Answer> => {
     const res = await request(`${server.url}/api/directory/${operation}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${server.apiKey}`, ...headers },

@@ -8,7 +8,10 @@ beforeAll(async () => {
 });
 afterAll(() => h.server.close());
 
-const listBody = (): Record<string, unknown> => ({ kind_id: h.server.profile.listKindId, pagination: { limit: 2, next_token: null } });
+const listBody = (): Record<string, unknown> => ({
+  kind_id: h.server.profile.listKindId,
+  pagination: { limit: 2, next_token: null },
+});
 
 describe('authentication (§5)', () => {
   test('Bearer and Basic with the key are accepted', async () => {
@@ -28,18 +31,28 @@ describe('authentication (§5)', () => {
   test('the restricted key cannot mutate and sees redacted values', async () => {
     const restricted = { authorization: `Bearer ${h.server.restrictedApiKey}` };
     const id = h.server.profile.mutableResources[0]!.id;
-    const revoke = await h.post('resources.revoke-roles', { resource_ids: [id], role_ids: [h.server.profile.roles[3]!.id] }, restricted);
+    const revoke = await h.post(
+      'resources.revoke-roles',
+      { resource_ids: [id], role_ids: [h.server.profile.roles[3]!.id] },
+      restricted,
+    );
     expect(revoke.status).toBe(403);
-    const teams = (await h.post('resources.show-teams', { resource_id: id }, restricted)).body as Array<Record<string, unknown>>;
+    const teams = (await h.post('resources.show-teams', { resource_id: id }, restricted)).body as Array<
+      Record<string, unknown>
+    >;
     expect(teams.length).toBeGreaterThan(0);
     for (const t of teams) {
       expect(t.external_id).toEqual({ redacted: 'forbidden' });
       expect(t.contract_number).toEqual({ redacted: 'forbidden' });
       expect(typeof t.regrouping).toBe('string');
     }
-    const rates = (await h.post('resources.show-activity-rates', { resource_id: id }, restricted)).body as Array<Record<string, unknown>>;
+    const rates = (await h.post('resources.show-activity-rates', { resource_id: id }, restricted)).body as Array<
+      Record<string, unknown>
+    >;
     expect(rates[0]!.indemnity_enabled).toEqual({ redacted: 'forbidden' });
-    const full = (await h.post('resources.show-activity-rates', { resource_id: id })).body as Array<Record<string, unknown>>;
+    const full = (await h.post('resources.show-activity-rates', { resource_id: id })).body as Array<
+      Record<string, unknown>
+    >;
     expect(typeof full[0]!.indemnity_enabled).toBe('boolean');
   });
 
@@ -47,7 +60,13 @@ describe('authentication (§5)', () => {
     const ids = h.server.profile.mutableResources.slice(0, 10).map((r) => r.id);
     const hidden = new Set(h.server.profile.restrictedHiddenRoleIds);
     const full = (await h.post('resources.list-roles', { resource_ids: ids })).body as Array<{ role_id: string }>;
-    const limited = (await h.post('resources.list-roles', { resource_ids: ids }, { authorization: `Bearer ${h.server.restrictedApiKey}` })).body as Array<{ role_id: string }>;
+    const limited = (
+      await h.post(
+        'resources.list-roles',
+        { resource_ids: ids },
+        { authorization: `Bearer ${h.server.restrictedApiKey}` },
+      )
+    ).body as Array<{ role_id: string }>;
     expect(full.some((a) => hidden.has(a.role_id))).toBe(true);
     expect(limited.some((a) => hidden.has(a.role_id))).toBe(false);
     expect(limited.length).toBeLessThan(full.length);
@@ -84,13 +103,18 @@ describe('protocol', () => {
   });
 
   test('an unknown fault name is refused at start', async () => {
-    await expect(startReferenceServer({ faults: ['no-such-fault'] })).rejects.toMatchObject({ code: 'DC_ERR_UNKNOWN_FAULT' });
+    await expect(startReferenceServer({ faults: ['no-such-fault'] })).rejects.toMatchObject({
+      code: 'DC_ERR_UNKNOWN_FAULT',
+    });
   });
 });
 
 describe('pagination tokens (§4.9)', () => {
   test('tokens carry the keyset, not an offset, and are signed', async () => {
-    const first = (await h.post('resources.list', listBody())).body as { data: Array<{ id: string }>; next_token: string };
+    const first = (await h.post('resources.list', listBody())).body as {
+      data: Array<{ id: string }>;
+      next_token: string;
+    };
     const [payload, mac] = first.next_token.split('.');
     expect(mac).toBeTruthy();
     const decoded = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8')) as { last: string[] };
@@ -104,7 +128,10 @@ describe('pagination tokens (§4.9)', () => {
   test('a token is bound to kind_id', async () => {
     const first = (await h.post('resources.list', listBody())).body as { next_token: string };
     const other = h.server.profile.kinds[1]!.id;
-    const res = await h.post('resources.list', { kind_id: other, pagination: { limit: 2, next_token: first.next_token } });
+    const res = await h.post('resources.list', {
+      kind_id: other,
+      pagination: { limit: 2, next_token: first.next_token },
+    });
     expect(res.status).toBe(422);
   });
 });

@@ -44,96 +44,118 @@ async function open(browser: Browser, file: string): Promise<{ page: Page; misde
   return { page, misdeeds };
 }
 
-describe.skipIf(!available)(`HTML report in Chromium (${available ? CHROMIUM : 'chromium not installed: apt-get install chromium'})`, () => {
-  let browser: Browser;
-  let fixtureDir: string;
+describe.skipIf(!available)(
+  `HTML report in Chromium (${available ? CHROMIUM : 'chromium not installed: apt-get install chromium'})`,
+  () => {
+    let browser: Browser;
+    let fixtureDir: string;
 
-  beforeAll(async () => {
-    await mkdir(REPORTS, { recursive: true });
-    const code = await main(['run', '--quiet', '--seed', '2', '--fault', 'revoke-star-removes-role', '--reports', REPORTS], { out: () => undefined, err: () => undefined });
-    expect(code).toBe(1);
-    fixtureDir = await mkdtemp(join(tmpdir(), 'dc-html-'));
-    await writeFile(join(fixtureDir, 'index.html'), renderHtml(fixtureRun()));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+    beforeAll(async () => {
+      await mkdir(REPORTS, { recursive: true });
+      const code = await main(
+        ['run', '--quiet', '--seed', '2', '--fault', 'revoke-star-removes-role', '--reports', REPORTS],
+        { out: () => undefined, err: () => undefined },
+      );
+      expect(code).toBe(1);
+      fixtureDir = await mkdtemp(join(tmpdir(), 'dc-html-'));
+      await writeFile(join(fixtureDir, 'index.html'), renderHtml(fixtureRun()));
+      browser = await chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+          '--no-first-run',
+          '--disable-quic',
+        ],
+      });
+    }, 120_000);
+
+    afterAll(async () => {
+      await browser?.close();
+      if (fixtureDir) await rm(fixtureDir, { recursive: true, force: true });
     });
-  }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    if (fixtureDir) await rm(fixtureDir, { recursive: true, force: true });
-  });
+    test('a person sees the score, the failing rule, and can filter to failures', async () => {
+      const { page, misdeeds } = await open(browser, resolve(REPORTS, 'index.html'));
+      await expect.poll(() => page.locator('#score b').textContent()).toMatch(/^\d+\.\d%$/);
+      expect(await page.locator('#verdict b').textContent()).toBe('not conformant');
+      const failing = page.locator('.card[data-rule-id="revoke-roles.star-leaves-no-team"]');
+      expect(await failing.getAttribute('data-verdict')).toBe('FAIL');
+      expect(await failing.textContent()).toContain('must still show the role as assigned');
+      const cards = page.locator('.card[data-rule-id]');
+      const total = await cards.count();
+      await page.locator('#filter-failed').check();
+      const visible = await page.locator('.card[data-rule-id]:not(.hidden)').count();
+      const failedOrErrored = await page.locator('.card[data-verdict="FAIL"], .card[data-verdict="ERROR"]').count();
+      expect(visible).toBe(failedOrErrored);
+      expect(visible).toBeGreaterThan(0);
+      expect(visible).toBeLessThan(total);
+      expect(await page.locator('#shown-count').textContent()).toBe(String(visible));
+      await page.mouse.wheel(0, -100_000);
+      await page.screenshot({ path: resolve('reports/report-screenshot.png'), fullPage: true });
+      expect(misdeeds).toEqual({ requests: [], dialogs: [], errors: [] });
+      await page.close();
+    });
 
-  test('a person sees the score, the failing rule, and can filter to failures', async () => {
-    const { page, misdeeds } = await open(browser, resolve(REPORTS, 'index.html'));
-    await expect.poll(() => page.locator('#score b').textContent()).toMatch(/^\d+\.\d%$/);
-    expect(await page.locator('#verdict b').textContent()).toBe('not conformant');
-    const failing = page.locator('.card[data-rule-id="revoke-roles.star-leaves-no-team"]');
-    expect(await failing.getAttribute('data-verdict')).toBe('FAIL');
-    expect(await failing.textContent()).toContain('must still show the role as assigned');
-    const cards = page.locator('.card[data-rule-id]');
-    const total = await cards.count();
-    await page.locator('#filter-failed').check();
-    const visible = await page.locator('.card[data-rule-id]:not(.hidden)').count();
-    const failedOrErrored = await page.locator('.card[data-verdict="FAIL"], .card[data-verdict="ERROR"]').count();
-    expect(visible).toBe(failedOrErrored);
-    expect(visible).toBeGreaterThan(0);
-    expect(visible).toBeLessThan(total);
-    expect(await page.locator('#shown-count').textContent()).toBe(String(visible));
-    await page.mouse.wheel(0, -100_000);
-    await page.screenshot({ path: resolve('reports/report-screenshot.png'), fullPage: true });
-    expect(misdeeds).toEqual({ requests: [], dialogs: [], errors: [] });
-    await page.close();
-  });
+    test('a hostile body stays text: no element, no dialog, no policy violation', async () => {
+      const { page, misdeeds } = await open(browser, join(fixtureDir, 'index.html'));
+      const card = page.locator('#rule-pagination\\.exact-multiple-empty-page');
+      await card.locator('details.exchange').last().locator('summary').click();
+      const body = await card.locator('details.exchange').last().locator('pre.response-body').textContent();
+      expect(body).toContain(HOSTILE_BODY.slice(0, HOSTILE_BODY.indexOf('\u0000')));
+      expect(await page.locator('img').count()).toBe(0);
+      expect(await page.locator('script').count()).toBe(1);
+      expect(misdeeds).toEqual({ requests: [], dialogs: [], errors: [] });
+      await page.close();
+    });
 
-  test('a hostile body stays text: no element, no dialog, no policy violation', async () => {
-    const { page, misdeeds } = await open(browser, join(fixtureDir, 'index.html'));
-    const card = page.locator('#rule-pagination\\.exact-multiple-empty-page');
-    await card.locator('details.exchange').last().locator('summary').click();
-    const body = await card.locator('details.exchange').last().locator('pre.response-body').textContent();
-    expect(body).toContain(HOSTILE_BODY.slice(0, HOSTILE_BODY.indexOf('\u0000')));
-    expect(await page.locator('img').count()).toBe(0);
-    expect(await page.locator('script').count()).toBe(1);
-    expect(misdeeds).toEqual({ requests: [], dialogs: [], errors: [] });
-    await page.close();
-  });
+    test('the section filter, the level filter, and a click on a section row', async () => {
+      const { page, misdeeds } = await open(browser, join(fixtureDir, 'index.html'));
+      const shown = (): Promise<string[]> =>
+        page
+          .locator('.card[data-rule-id]:not(.hidden)')
+          .evaluateAll((els) => els.map((e) => e.getAttribute('data-rule-id') ?? ''));
+      const run = fixtureRun();
+      const ids = (keep: (r: (typeof run.results)[number]) => boolean): string[] =>
+        run.results
+          .filter(keep)
+          .map((r) => r.ruleId)
+          .sort();
+      await page.locator('#filter-section').selectOption('§5');
+      expect((await shown()).sort()).toEqual(ids((r) => r.section === '§5'));
+      await page.locator('#filter-section').selectOption('');
+      await page.locator('#filter-level').selectOption('OBSERVED');
+      expect((await shown()).sort()).toEqual(ids((r) => r.level === 'OBSERVED'));
+      await page.locator('#filter-level').selectOption('');
+      await page.locator('#matrix tr[data-section="§4.8"]').click();
+      expect(await page.locator('#filter-section').inputValue()).toBe('§4.8');
+      expect((await shown()).sort()).toEqual(ids((r) => r.section === '§4.8'));
+      await page.locator('#filter-failed').check();
+      expect(await shown()).toEqual([]);
+      expect(await page.locator('#no-match').isVisible()).toBe(true);
+      expect(misdeeds).toEqual({ requests: [], dialogs: [], errors: [] });
+      await page.close();
+    });
 
-  test('the section filter, the level filter, and a click on a section row', async () => {
-    const { page, misdeeds } = await open(browser, join(fixtureDir, 'index.html'));
-    const shown = (): Promise<string[]> => page.locator('.card[data-rule-id]:not(.hidden)').evaluateAll((els) => els.map((e) => e.getAttribute('data-rule-id') ?? ''));
-    const run = fixtureRun();
-    const ids = (keep: (r: (typeof run.results)[number]) => boolean): string[] => run.results.filter(keep).map((r) => r.ruleId).sort();
-    await page.locator('#filter-section').selectOption('§5');
-    expect((await shown()).sort()).toEqual(ids((r) => r.section === '§5'));
-    await page.locator('#filter-section').selectOption('');
-    await page.locator('#filter-level').selectOption('OBSERVED');
-    expect((await shown()).sort()).toEqual(ids((r) => r.level === 'OBSERVED'));
-    await page.locator('#filter-level').selectOption('');
-    await page.locator('#matrix tr[data-section="§4.8"]').click();
-    expect(await page.locator('#filter-section').inputValue()).toBe('§4.8');
-    expect((await shown()).sort()).toEqual(ids((r) => r.section === '§4.8'));
-    await page.locator('#filter-failed').check();
-    expect(await shown()).toEqual([]);
-    expect(await page.locator('#no-match').isVisible()).toBe(true);
-    expect(misdeeds).toEqual({ requests: [], dialogs: [], errors: [] });
-    await page.close();
-  });
-
-  test('a copy button puts the curl command on the clipboard', async () => {
-    const context = await browser.newContext();
-    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    const page = await context.newPage();
-    await page.goto(pathToFileURL(join(fixtureDir, 'index.html')).href);
-    const exchange = page.locator('#rule-pagination\\.exact-multiple-empty-page details.exchange').last();
-    await exchange.locator('summary').click();
-    const button = exchange.locator('button.copy');
-    await button.click();
-    await expect.poll(() => button.getAttribute('data-copied')).toBe('yes');
-    const expected = await exchange.locator('pre.curl').textContent();
-    expect(expected).toContain('"authorization: Bearer $DIRECTORY_API_KEY"');
-    // A string: the test's TypeScript has no DOM types; the browser evaluates it.
-    expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(expected);
-    await context.close();
-  });
-});
+    test('a copy button puts the curl command on the clipboard', async () => {
+      const context = await browser.newContext();
+      await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+      const page = await context.newPage();
+      await page.goto(pathToFileURL(join(fixtureDir, 'index.html')).href);
+      const exchange = page.locator('#rule-pagination\\.exact-multiple-empty-page details.exchange').last();
+      await exchange.locator('summary').click();
+      const button = exchange.locator('button.copy');
+      await button.click();
+      await expect.poll(() => button.getAttribute('data-copied')).toBe('yes');
+      const expected = await exchange.locator('pre.curl').textContent();
+      expect(expected).toContain('"authorization: Bearer $DIRECTORY_API_KEY"');
+      // A string: the test's TypeScript has no DOM types; the browser evaluates it.
+      expect(await page.evaluate<string>('navigator.clipboard.readText()')).toBe(expected);
+      await context.close();
+    });
+  },
+);

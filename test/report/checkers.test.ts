@@ -45,7 +45,10 @@ describe('HTML tag scanner', () => {
   test('sees tags a browser would create, and none inside escaped text', () => {
     expect(shapeOfHtml('<p>&lt;img src=x&gt; 1 < 2</p>')).toEqual(['p', '/p']);
     expect(shapeOfHtml('<p><img src=x onerror=alert(1)></p>')).toEqual(['p', 'img', '/p']);
-    expect(scanHtml('<p><img src=x onerror=alert(1)></p>').tags[1]!.attributes).toEqual({ src: 'x', onerror: 'alert(1)' });
+    expect(scanHtml('<p><img src=x onerror=alert(1)></p>').tags[1]!.attributes).toEqual({
+      src: 'x',
+      onerror: 'alert(1)',
+    });
   });
 
   test('a script runs to the first "</script", whatever it contains: that is how a body can break out', () => {

@@ -20,7 +20,11 @@ function exchangeOf(request: Partial<RecordedRequest>): Exchange {
     request: {
       method: 'POST',
       url: 'http://127.0.0.1:8080/api/directory/resources.list',
-      headers: { accept: 'application/json', 'content-type': 'application/json', authorization: 'Bearer $DIRECTORY_API_KEY' },
+      headers: {
+        accept: 'application/json',
+        'content-type': 'application/json',
+        authorization: 'Bearer $DIRECTORY_API_KEY',
+      },
       body: '{}',
       ...request,
     },
@@ -31,10 +35,14 @@ function exchangeOf(request: Partial<RecordedRequest>): Exchange {
 
 /** What curl must receive for this request once the shell has expanded the placeholders. */
 function expectedArgs(request: RecordedRequest): { args: string[]; stdin: string | undefined } {
-  const expand = (text: string): string => text.replace(/\$DIRECTORY_RESTRICTED_API_KEY/g, RESTRICTED_SECRET).replace(/\$DIRECTORY_API_KEY(?![A-Za-z0-9_])/g, SECRET);
+  const expand = (text: string): string =>
+    text
+      .replace(/\$DIRECTORY_RESTRICTED_API_KEY/g, RESTRICTED_SECRET)
+      .replace(/\$DIRECTORY_API_KEY(?![A-Za-z0-9_])/g, SECRET);
   const args = ['-sS', '-i', '-X', 'POST', request.url];
   const names = Object.keys(request.headers).map((n) => n.toLowerCase());
-  for (const [name, value] of Object.entries(request.headers)) args.push('-H', expand(value.trim() === '' ? `${name};` : `${name}: ${value}`));
+  for (const [name, value] of Object.entries(request.headers))
+    args.push('-H', expand(value.trim() === '' ? `${name};` : `${name}: ${value}`));
   if (!names.includes('accept')) args.push('-H', 'Accept:');
   if (!names.includes('content-type')) args.push('-H', 'Content-Type:');
   const binary = request.body.includes('\0');
@@ -78,13 +86,22 @@ describe('toCurl', () => {
   });
 
   test('an empty header value is sent, not dropped', async () => {
-    const request = exchangeOf({ headers: { authorization: '', 'content-type': 'application/json', accept: '*/*' } }).request;
+    const request = exchangeOf({
+      headers: { authorization: '', 'content-type': 'application/json', accept: '*/*' },
+    }).request;
     expect(toCurl(exchangeOf(request))).toContain("-H 'authorization;'");
     await replays(request);
   });
 
   test('a header mixing a placeholder with shell-active characters expands the placeholder only', async () => {
-    await replays(exchangeOf({ headers: { authorization: 'Bearer $DIRECTORY_API_KEY', 'x-note': `"$HOME" \`id\` \\ ! $DIRECTORY_API_KEY_X $DIRECTORY_API_KEY's` } }).request);
+    await replays(
+      exchangeOf({
+        headers: {
+          authorization: 'Bearer $DIRECTORY_API_KEY',
+          'x-note': `"$HOME" \`id\` \\ ! $DIRECTORY_API_KEY_X $DIRECTORY_API_KEY's`,
+        },
+      }).request,
+    );
   });
 
   test('a body with NUL goes through printf and stdin, byte for byte', async () => {
@@ -95,18 +112,31 @@ describe('toCurl', () => {
     await replays(request);
   });
 
-  test.skipIf(!hasBash)('pasted into an interactive bash ("!" expands history there), the replay is the same', async () => {
-    const request = exchangeOf({ body: TRICKY_REQUEST_BODY, headers: { authorization: 'Bearer $DIRECTORY_API_KEY', 'x-note': 'wow! !! $DIRECTORY_API_KEY !x' } }).request;
-    await replays(request, 'interactive-bash');
-  });
+  test.skipIf(!hasBash)(
+    'pasted into an interactive bash ("!" expands history there), the replay is the same',
+    async () => {
+      const request = exchangeOf({
+        body: TRICKY_REQUEST_BODY,
+        headers: { authorization: 'Bearer $DIRECTORY_API_KEY', 'x-note': 'wow! !! $DIRECTORY_API_KEY !x' },
+      }).request;
+      await replays(request, 'interactive-bash');
+    },
+  );
 
   test('any body, URL and header values replay exactly', async () => {
     const headerValue = fc.oneof(
       fc.string({ unit: 'binary-ascii' }).map((s) => s.replace(/[\0\r\n]/g, '')),
-      fc.constantFrom('Bearer $DIRECTORY_API_KEY', 'Bearer $DIRECTORY_RESTRICTED_API_KEY', `x'$DIRECTORY_API_KEY"!`, '$DIRECTORY_API_KEYS'),
+      fc.constantFrom(
+        'Bearer $DIRECTORY_API_KEY',
+        'Bearer $DIRECTORY_RESTRICTED_API_KEY',
+        `x'$DIRECTORY_API_KEY"!`,
+        '$DIRECTORY_API_KEYS',
+      ),
     );
     const request = fc.record({
-      url: fc.string({ unit: 'binary-ascii' }).map((s) => `http://127.0.0.1:8080/api/directory/${s.replace(/\0/g, '')}`),
+      url: fc
+        .string({ unit: 'binary-ascii' })
+        .map((s) => `http://127.0.0.1:8080/api/directory/${s.replace(/\0/g, '')}`),
       headers: fc.dictionary(fc.stringMatching(/^[a-z][a-z0-9-]{0,12}$/), headerValue, { maxKeys: 4 }),
       body: fc.string({ unit: 'binary' }),
     });

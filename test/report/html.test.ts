@@ -11,9 +11,47 @@ import { scanHtml, shapeOfHtml, type HtmlTag } from './helpers/html-tags.ts';
 
 /** Every element the page is built from; server text must add none. */
 const ALLOWED = new Set([
-  'html', 'head', 'meta', 'title', 'style', 'body', 'header', 'h1', 'h2', 'h3', 'h4', 'dl', 'dt', 'dd', 'div', 'span', 'b', 'small',
-  'main', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'label', 'input', 'select', 'option', 'article', 'p', 'a', 'pre', 'code',
-  'button', 'details', 'summary', 'ul', 'li', 'footer', 'script',
+  'html',
+  'head',
+  'meta',
+  'title',
+  'style',
+  'body',
+  'header',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'dl',
+  'dt',
+  'dd',
+  'div',
+  'span',
+  'b',
+  'small',
+  'main',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'label',
+  'input',
+  'select',
+  'option',
+  'article',
+  'p',
+  'a',
+  'pre',
+  'code',
+  'button',
+  'details',
+  'summary',
+  'ul',
+  'li',
+  'footer',
+  'script',
 ]);
 
 const run = fixtureRun();
@@ -22,7 +60,9 @@ const scan = scanHtml(html);
 const starts = scan.tags.filter((t) => !t.end);
 
 function withAttr(name: string, value?: string): HtmlTag[] {
-  return starts.filter((t) => Object.hasOwn(t.attributes, name) && (value === undefined || t.attributes[name] === value));
+  return starts.filter(
+    (t) => Object.hasOwn(t.attributes, name) && (value === undefined || t.attributes[name] === value),
+  );
 }
 
 /** Decoded text between the start tag at `tag` and the next tag with its name at the same depth. */
@@ -63,7 +103,9 @@ describe('HTML report', () => {
   test('is self-contained: nothing to fetch, and the policy allows only its own script', () => {
     expect(starts.filter((t) => 'src' in t.attributes)).toEqual([]);
     expect(starts.filter((t) => 'href' in t.attributes && !t.attributes.href!.startsWith('#'))).toEqual([]);
-    const csp = starts.find((t) => t.name === 'meta' && t.attributes['http-equiv'] === 'Content-Security-Policy')?.attributes.content ?? '';
+    const csp =
+      starts.find((t) => t.name === 'meta' && t.attributes['http-equiv'] === 'Content-Security-Policy')?.attributes
+        .content ?? '';
     expect(csp).toContain("default-src 'none'");
     const script = scan.rawText.find((r) => r.element === 'script')!.content;
     expect(csp).toContain(`script-src 'sha256-${createHash('sha256').update(script).digest('base64')}'`);
@@ -78,7 +120,8 @@ describe('HTML report', () => {
 
   test('header: target, Service-Version, date, verdict, score and coverage from the summary, one count per verdict', () => {
     const top = textIn(byId('top'));
-    for (const s of [run.target.baseUrl, run.target.serviceVersion, run.startedAt, 'Seed', String(run.options.seed)]) expect(top).toContain(s);
+    for (const s of [run.target.baseUrl, run.target.serviceVersion, run.startedAt, 'Seed', String(run.options.seed)])
+      expect(top).toContain(s);
     expect(textIn(byId('verdict'))).toContain(run.summary.conformant ? 'conformant' : 'not conformant');
     expect(textIn(byId('score'))).toContain(`${(run.summary.score * 100).toFixed(1)}%`);
     expect(textIn(byId('score'))).toContain('1 of 3 MUST rules passed');
@@ -102,7 +145,9 @@ describe('HTML report', () => {
         expect(cell.attributes.class!.split(' ').includes('has'), `${section} ${v}`).toBe(n > 0);
       }
       const counted = cells.map((c) => Number(textIn(c)));
-      expect(counted).toEqual(VERDICTS.map((v) => run.results.filter((r) => r.section === section && r.verdict === v).length));
+      expect(counted).toEqual(
+        VERDICTS.map((v) => run.results.filter((r) => r.section === section && r.verdict === v).length),
+      );
     }
   });
 
@@ -111,7 +156,12 @@ describe('HTML report', () => {
     expect(cards.map((c) => c.attributes['data-rule-id']).sort()).toEqual(run.results.map((r) => r.ruleId).sort());
     for (const r of run.results) {
       const card = cards.find((c) => c.attributes['data-rule-id'] === r.ruleId)!;
-      expect(card.attributes).toMatchObject({ 'data-verdict': r.verdict, 'data-section': r.section, 'data-level': r.level, id: `rule-${r.ruleId}` });
+      expect(card.attributes).toMatchObject({
+        'data-verdict': r.verdict,
+        'data-section': r.section,
+        'data-level': r.level,
+        id: `rule-${r.ruleId}`,
+      });
       expect(textIn(card)).toContain(r.sentence);
       if (r.reason) expect(textIn(card)).toContain(r.reason);
     }
@@ -125,7 +175,9 @@ describe('HTML report', () => {
     for (const v of r.violations) expect(text).toContain(v.where);
     expect(text).toContain('Last 2 of 2 exchanges');
     for (const e of r.exchanges) expect(text).toContain(toCurl(e));
-    expect(text).toContain('npx directory-conformance run --fault pagination-no-trailing-empty-page --rule pagination.exact-multiple-empty-page');
+    expect(text).toContain(
+      'npx directory-conformance run --fault pagination-no-trailing-empty-page --rule pagination.exact-multiple-empty-page',
+    );
     // Bodies are indented, and numbers keep their digits.
     expect(text).toContain('"big": 12345678901234567890');
     const buttons = startsWithin(card).filter((t) => t.name === 'button');

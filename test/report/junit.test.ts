@@ -51,15 +51,25 @@ describe('JUnit report', () => {
         skipped: String(verdicts(rs, 'SKIP', 'NOT-TESTED')),
       });
       // The counts agree with the elements a consumer would count.
-      expect(children.filter((c) => childElements(c, 'failure').length > 0)).toHaveLength(Number(suite.attributes.failures));
-      expect(children.filter((c) => childElements(c, 'error').length > 0)).toHaveLength(Number(suite.attributes.errors));
-      expect(children.filter((c) => childElements(c, 'skipped').length > 0)).toHaveLength(Number(suite.attributes.skipped));
+      expect(children.filter((c) => childElements(c, 'failure').length > 0)).toHaveLength(
+        Number(suite.attributes.failures),
+      );
+      expect(children.filter((c) => childElements(c, 'error').length > 0)).toHaveLength(
+        Number(suite.attributes.errors),
+      );
+      expect(children.filter((c) => childElements(c, 'skipped').length > 0)).toHaveLength(
+        Number(suite.attributes.skipped),
+      );
     }
     expect(root.attributes).toMatchObject({ tests: '8', failures: '2', errors: '1', skipped: '3' });
   });
 
   test('suites follow the spec order (§4.8, §4.9, §5)', () => {
-    expect(suites.map((s) => s.attributes.name)).toEqual(['resources.list', 'Pagination protocol', 'Authentication and permissions']);
+    expect(suites.map((s) => s.attributes.name)).toEqual([
+      'resources.list',
+      'Pagination protocol',
+      'Authentication and permissions',
+    ]);
   });
 
   test('a testcase per rule: name is the rule id, classname the section, properties carry clause, level and sentence', () => {
@@ -67,7 +77,9 @@ describe('JUnit report', () => {
     for (const r of run.results) {
       const c = caseOf(r.ruleId);
       expect(c.attributes.classname).toBe(r.section);
-      const props = Object.fromEntries(childElements(only(c, 'properties'), 'property').map((p) => [p.attributes.name, p.attributes.value]));
+      const props = Object.fromEntries(
+        childElements(only(c, 'properties'), 'property').map((p) => [p.attributes.name, p.attributes.value]),
+      );
       expect(props).toMatchObject({ clause: r.clause, level: r.level, sentence: r.sentence, verdict: r.verdict });
     }
   });
@@ -75,15 +87,24 @@ describe('JUnit report', () => {
   test('ERROR is an <error> typed by the error code, never a <failure>', () => {
     const c = caseOf('pagination.each-resource-once');
     const error = only(c, 'error');
-    expect(error.attributes).toEqual({ type: 'DC_ERR_TIMEOUT', message: 'resources.list: no complete answer within 15000 ms' });
+    expect(error.attributes).toEqual({
+      type: 'DC_ERR_TIMEOUT',
+      message: 'resources.list: no complete answer within 15000 ms',
+    });
     expect(childElements(c, 'failure')).toEqual([]);
     expect(textOf(error)).toContain('no response: DC_ERR_TIMEOUT');
   });
 
   test('SKIP and NOT-TESTED are <skipped> with the reason; a blocked rule names its blocker', () => {
-    expect(only(caseOf('auth.restricted-fields-redacted'), 'skipped').attributes.message).toBe('SKIP: no restricted API key was given');
-    expect(only(caseOf('list.total-count-of-filtered-set'), 'skipped').attributes.message).toBe('NOT-TESTED: request budget of 10 requests is spent');
-    expect(only(caseOf('auth.restricted-list-roles'), 'skipped').attributes.message).toContain('blocked by pagination.exact-multiple-empty-page');
+    expect(only(caseOf('auth.restricted-fields-redacted'), 'skipped').attributes.message).toBe(
+      'SKIP: no restricted API key was given',
+    );
+    expect(only(caseOf('list.total-count-of-filtered-set'), 'skipped').attributes.message).toBe(
+      'NOT-TESTED: request budget of 10 requests is spent',
+    );
+    expect(only(caseOf('auth.restricted-list-roles'), 'skipped').attributes.message).toContain(
+      'blocked by pagination.exact-multiple-empty-page',
+    );
   });
 
   test('OBSERVED passes, with what was seen in <system-out>', () => {
@@ -96,7 +117,9 @@ describe('JUnit report', () => {
 
   test('a failure body: each violation with expected vs actual, then the replay, then curl commands', () => {
     const failure = only(caseOf('pagination.exact-multiple-empty-page'), 'failure');
-    expect(failure.attributes.message).toBe('limit 2, page 3.next_token: must not be null on the last full page (and 1 more)');
+    expect(failure.attributes.message).toBe(
+      'limit 2, page 3.next_token: must not be null on the last full page (and 1 more)',
+    );
     const body = textOf(failure);
     const at = (s: string): number => {
       const i = body.indexOf(s);
@@ -108,7 +131,9 @@ describe('JUnit report', () => {
       at('expected: a token'),
       at('actual:   null'),
       at('- response.body: must be a JSON envelope'),
-      at('Replay: npx directory-conformance run --fault pagination-no-trailing-empty-page --rule pagination.exact-multiple-empty-page'),
+      at(
+        'Replay: npx directory-conformance run --fault pagination-no-trailing-empty-page --rule pagination.exact-multiple-empty-page',
+      ),
       at('$ curl -sS -i -X POST'),
     ];
     expect(order).toEqual([...order].sort((a, b) => a - b));
@@ -119,10 +144,14 @@ describe('JUnit report', () => {
   test('a failing property gives its seed, path and counterexample, and the replay command to rerun it', () => {
     const c = caseOf('pagination.prop.any-limit-once');
     const body = textOf(only(c, 'failure'));
-    expect(body).toContain('Replay: npx directory-conformance run --fault pagination-no-trailing-empty-page --rule pagination.prop.any-limit-once --seed 42 --path 3:1:0');
+    expect(body).toContain(
+      'Replay: npx directory-conformance run --fault pagination-no-trailing-empty-page --rule pagination.prop.any-limit-once --seed 42 --path 3:1:0',
+    );
     expect(body).toContain('Property: seed 42, path 3:1:0, 25 runs, 5 shrinks');
     expect(body).toContain('Counterexample: {"limit":2,"subset":["1","2","3","4"]}');
-    const props = Object.fromEntries(childElements(only(c, 'properties'), 'property').map((p) => [p.attributes.name, p.attributes.value]));
+    const props = Object.fromEntries(
+      childElements(only(c, 'properties'), 'property').map((p) => [p.attributes.name, p.attributes.value]),
+    );
     expect(props).toMatchObject({ seed: '42', path: '3:1:0' });
   });
 

@@ -21,7 +21,13 @@ describe('summarise', () => {
   });
 
   test('an empty run: all six verdicts present at zero, score and coverage 1, conformant', () => {
-    expect(summarise([])).toEqual({ total: 0, byVerdict: { PASS: 0, FAIL: 0, ERROR: 0, SKIP: 0, OBSERVED: 0, 'NOT-TESTED': 0 }, score: 1, coverage: 1, conformant: true });
+    expect(summarise([])).toEqual({
+      total: 0,
+      byVerdict: { PASS: 0, FAIL: 0, ERROR: 0, SKIP: 0, OBSERVED: 0, 'NOT-TESTED': 0 },
+      score: 1,
+      coverage: 1,
+      conformant: true,
+    });
   });
 
   test('a harness ERROR of a MUST rule makes a run not conformant without lowering the score', () => {
@@ -31,7 +37,12 @@ describe('summarise', () => {
   });
 
   test('only MUST rules count toward score and conformance', () => {
-    const s = summarise([rule('PASS'), rule('FAIL', 'OBSERVED'), rule('ERROR', 'OBSERVED'), rule('OBSERVED', 'OBSERVED')]);
+    const s = summarise([
+      rule('PASS'),
+      rule('FAIL', 'OBSERVED'),
+      rule('ERROR', 'OBSERVED'),
+      rule('OBSERVED', 'OBSERVED'),
+    ]);
     expect(s.score).toBe(1);
     expect(s.conformant).toBe(true);
   });
@@ -43,7 +54,10 @@ describe('summarise', () => {
   });
 
   test('for any results: counts add up, shares stay in [0, 1], conformant exactly when no MUST rule failed or errored', () => {
-    const result = fc.record({ verdict: fc.constantFrom(...VERDICTS), level: fc.constantFrom<RuleResult['level']>('MUST', 'OBSERVED') });
+    const result = fc.record({
+      verdict: fc.constantFrom(...VERDICTS),
+      level: fc.constantFrom<RuleResult['level']>('MUST', 'OBSERVED'),
+    });
     fc.assert(
       fc.property(fc.array(result, { maxLength: 30 }), (specs) => {
         const s = summarise(specs.map((x) => rule(x.verdict, x.level)));
@@ -53,7 +67,9 @@ describe('summarise', () => {
         expect(s.score).toBeLessThanOrEqual(1);
         expect(s.coverage).toBeGreaterThanOrEqual(0);
         expect(s.coverage).toBeLessThanOrEqual(1);
-        expect(s.conformant).toBe(!specs.some((x) => x.level === 'MUST' && (x.verdict === 'FAIL' || x.verdict === 'ERROR')));
+        expect(s.conformant).toBe(
+          !specs.some((x) => x.level === 'MUST' && (x.verdict === 'FAIL' || x.verdict === 'ERROR')),
+        );
       }),
     );
   });

@@ -19,7 +19,9 @@ describe('printable', () => {
 
 describe('escaping', () => {
   test('HTML: markup characters and both quotes', () => {
-    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
+    expect(escapeHtml(`<a href="x" title='y'>&</a>`)).toBe(
+      '&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;',
+    );
   });
 
   test('XML attributes keep tabs and line breaks as references (a parser would turn raw ones into spaces)', () => {
@@ -46,7 +48,14 @@ describe('prettyJson', () => {
 
 describe('compareSections', () => {
   test('reading order, numbers compared as numbers', () => {
-    expect(['§5', '§4.10', '§4.9', '§4.1', '§7', '§4'].sort(compareSections)).toEqual(['§4', '§4.1', '§4.9', '§4.10', '§5', '§7']);
+    expect(['§5', '§4.10', '§4.9', '§4.1', '§7', '§4'].sort(compareSections)).toEqual([
+      '§4',
+      '§4.1',
+      '§4.9',
+      '§4.10',
+      '§5',
+      '§7',
+    ]);
   });
 });
 
@@ -70,8 +79,12 @@ describe('replayCommand', () => {
   test('an example rule needs no seed; a property gets the run seed when it has no replay of its own', () => {
     const run = fixtureRun();
     const example = run.results.find((r) => r.kind === 'example')!;
-    expect(replayCommand(example, run)).toBe(`npx directory-conformance run --fault pagination-no-trailing-empty-page --rule ${example.ruleId}`);
+    expect(replayCommand(example, run)).toBe(
+      `npx directory-conformance run --fault pagination-no-trailing-empty-page --rule ${example.ruleId}`,
+    );
     const property = { ...run.results.find((r) => r.kind === 'property')!, replay: undefined };
-    expect(replayCommand(property, { ...run, target: { ...run.target, replayArgs: undefined } })).toBe(`npx directory-conformance run --rule ${property.ruleId} --seed ${run.options.seed}`);
+    expect(replayCommand(property, { ...run, target: { ...run.target, replayArgs: undefined } })).toBe(
+      `npx directory-conformance run --rule ${property.ruleId} --seed ${run.options.seed}`,
+    );
   });
 });

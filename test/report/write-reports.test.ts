@@ -19,7 +19,11 @@ describe('writeReports', () => {
       const dir = join(base, 'nested', 'reports');
       const run = fixtureRun();
       const paths = await writeReports(run, dir);
-      expect(paths).toEqual({ junit: join(dir, 'junit.xml'), html: join(dir, 'index.html'), json: join(dir, 'results.json') });
+      expect(paths).toEqual({
+        junit: join(dir, 'junit.xml'),
+        html: join(dir, 'index.html'),
+        json: join(dir, 'results.json'),
+      });
       expect(await readFile(paths.junit, 'utf8')).toBe(renderJUnit(run));
       expect(await readFile(paths.html, 'utf8')).toBe(renderHtml(run));
       expect(await readFile(paths.json, 'utf8')).toBe(renderJson(run));

@@ -30,7 +30,11 @@ afterAll(() => server.close());
 
 async function run(rules: Rule[], options: Partial<EngineOptions> = {}): Promise<Record<string, RuleResult>> {
   const group = defineRuleGroup({ section: '§0', title: 'engine test', file: 'test', rules });
-  const result = await runRules([group], { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: KEY, profile }, { ...DEFAULT_ENGINE_OPTIONS, ...options });
+  const result = await runRules(
+    [group],
+    { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: KEY, profile },
+    { ...DEFAULT_ENGINE_OPTIONS, ...options },
+  );
   expect(JSON.stringify(result)).not.toContain(KEY);
   return Object.fromEntries(result.results.map((r) => [r.ruleId, r]));
 }
@@ -41,12 +45,24 @@ describe('engine verdicts', () => {
   test('PASS, FAIL, ERROR, SKIP, OBSERVED and NOT-TESTED are told apart', async () => {
     const results = await run(
       [
-        rule({ ...base, id: 't.pass', check: async (ctx) => expectSuccess(await ctx.client.post('resources.list', {}), 'list') }),
+        rule({
+          ...base,
+          id: 't.pass',
+          check: async (ctx) => expectSuccess(await ctx.client.post('resources.list', {}), 'list'),
+        }),
         rule({ ...base, id: 't.fail', check: async () => fail('response.status', 'must be 204', 204, 200) }),
-        rule({ ...base, id: 't.server-error', check: async (ctx) => expectSuccess(await ctx.client.post('resources.show-teams', {}), 'show-teams') }),
+        rule({
+          ...base,
+          id: 't.server-error',
+          check: async (ctx) => expectSuccess(await ctx.client.post('resources.show-teams', {}), 'show-teams'),
+        }),
         rule({ ...base, id: 't.bug', check: () => Promise.reject(new TypeError('x is undefined')) }),
         rule({ ...base, id: 't.needs', needs: ['restrictedKey'], check: () => Promise.resolve() }),
-        rule({ ...base, id: 't.precondition', check: () => Promise.reject(new HarnessError('DC_ERR_PRECONDITION', 'no data')) }),
+        rule({
+          ...base,
+          id: 't.precondition',
+          check: () => Promise.reject(new HarnessError('DC_ERR_PRECONDITION', 'no data')),
+        }),
         rule({
           ...base,
           id: 't.observed',
@@ -82,8 +98,18 @@ describe('engine verdicts', () => {
   });
 
   test('a rule that outlives its deadline is an ERROR with a timeout code', async () => {
-    const slow = rule({ ...base, id: 't.slow', check: (ctx) => new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(new HarnessError('DC_ERR_ABORTED', 'aborted')))) });
-    expect((await run([slow], { ruleTimeoutMs: 50 }))['t.slow']!).toMatchObject({ verdict: 'ERROR', errorCode: 'DC_ERR_TIMEOUT' });
+    const slow = rule({
+      ...base,
+      id: 't.slow',
+      check: (ctx) =>
+        new Promise((_, reject) =>
+          ctx.signal.addEventListener('abort', () => reject(new HarnessError('DC_ERR_ABORTED', 'aborted'))),
+        ),
+    });
+    expect((await run([slow], { ruleTimeoutMs: 50 }))['t.slow']!).toMatchObject({
+      verdict: 'ERROR',
+      errorCode: 'DC_ERR_TIMEOUT',
+    });
   });
 
   test('side-by-side rules never hold the same mutable resource', async () => {

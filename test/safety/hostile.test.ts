@@ -24,15 +24,19 @@ async function runThrough(mode: HostileMode): Promise<RunResult> {
   const transport = ['hang', 'reset', 'dribble', 'huge-body'].includes(mode);
   const proxy = await startHostileProxy({ mode, upstream: upstream.url, every: 5, after: 60 });
   try {
-    return await runRules([...CATALOGUE], { baseUrl: proxy.url, serviceVersion: '26.06.25', apiKey: upstream.apiKey, profile: upstream.profile }, {
-      ...DEFAULT_ENGINE_OPTIONS,
-      allowMutations: false,
-      numRuns: 3,
-      seed: 5,
-      requestTimeoutMs: transport ? 400 : 10_000,
-      ruleTimeoutMs: transport ? 8_000 : 60_000,
-      concurrency: 4,
-    });
+    return await runRules(
+      [...CATALOGUE],
+      { baseUrl: proxy.url, serviceVersion: '26.06.25', apiKey: upstream.apiKey, profile: upstream.profile },
+      {
+        ...DEFAULT_ENGINE_OPTIONS,
+        allowMutations: false,
+        numRuns: 3,
+        seed: 5,
+        requestTimeoutMs: transport ? 400 : 10_000,
+        ruleTimeoutMs: transport ? 8_000 : 60_000,
+        concurrency: 4,
+      },
+    );
   } finally {
     await proxy.close();
   }
@@ -49,14 +53,23 @@ function expectValidReports(run: RunResult): void {
 
 describe('transport faults are ERRORs, never FAILs', () => {
   for (const mode of ['hang', 'reset', 'dribble', 'huge-body'] as const) {
-    test(mode, async () => {
-      const run = await runThrough(mode);
-      expectValidReports(run);
-      expect(verdictsOf(run).FAIL, JSON.stringify(run.results.filter((r) => r.verdict === 'FAIL').map((r) => [r.ruleId, r.violations]))).toBe(0);
-      expect(verdictsOf(run).ERROR).toBeGreaterThan(0);
-      const codes = new Set(run.results.map((r) => r.errorCode).filter(Boolean));
-      expect([...codes].some((c) => ['DC_ERR_TIMEOUT', 'DC_ERR_NETWORK', 'DC_ERR_BODY_TOO_LARGE'].includes(c!))).toBe(true);
-    }, 120_000);
+    test(
+      mode,
+      async () => {
+        const run = await runThrough(mode);
+        expectValidReports(run);
+        expect(
+          verdictsOf(run).FAIL,
+          JSON.stringify(run.results.filter((r) => r.verdict === 'FAIL').map((r) => [r.ruleId, r.violations])),
+        ).toBe(0);
+        expect(verdictsOf(run).ERROR).toBeGreaterThan(0);
+        const codes = new Set(run.results.map((r) => r.errorCode).filter(Boolean));
+        expect([...codes].some((c) => ['DC_ERR_TIMEOUT', 'DC_ERR_NETWORK', 'DC_ERR_BODY_TOO_LARGE'].includes(c!))).toBe(
+          true,
+        );
+      },
+      120_000,
+    );
   }
 });
 
@@ -72,7 +85,9 @@ describe('protocol departures are named in the rules they break', () => {
     expectValidReports(run);
     const failures = run.results.filter((r) => r.verdict === 'FAIL');
     expect(failures.length).toBeGreaterThan(0);
-    expect(failures.some((r) => r.violations.some((v) => /JSON/.test(v.message) || /array/.test(v.message)))).toBe(true);
+    expect(failures.some((r) => r.violations.some((v) => /JSON/.test(v.message) || /array/.test(v.message)))).toBe(
+      true,
+    );
   }, 60_000);
 
   for (const mode of ['cycling-token', 'endless-pagination'] as const) {

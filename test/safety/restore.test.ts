@@ -12,7 +12,11 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 test('a restoration that does not verify is DC_ERR_RESTORE with the difference', async () => {
-  const run = await runRules(selectRules(CATALOGUE, { rules: ['activity-rates.assign-no-content'] }), { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile }, { ...DEFAULT_ENGINE_OPTIONS, allowMutations: true });
+  const run = await runRules(
+    selectRules(CATALOGUE, { rules: ['activity-rates.assign-no-content'] }),
+    { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile },
+    { ...DEFAULT_ENGINE_OPTIONS, allowMutations: true },
+  );
   const result = run.results[0]!;
   expect(result.verdict).toBe('ERROR');
   expect(result.errorCode).toBe('DC_ERR_RESTORE');

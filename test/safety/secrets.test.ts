@@ -27,7 +27,24 @@ test('no key in any output of a failing run', async () => {
   await writeFile(profilePath, JSON.stringify(profile));
   let out = '';
   const code = await main(
-    ['run', '--base-url', server.url, '--profile', profilePath, '--api-key', server.apiKey, '--restricted-api-key', server.restrictedApiKey, '--allow-mutations', '--rate', '0', '--reports', join(dir, 'reports'), '--num-runs', '3'],
+    [
+      'run',
+      '--base-url',
+      server.url,
+      '--profile',
+      profilePath,
+      '--api-key',
+      server.apiKey,
+      '--restricted-api-key',
+      server.restrictedApiKey,
+      '--allow-mutations',
+      '--rate',
+      '0',
+      '--reports',
+      join(dir, 'reports'),
+      '--num-runs',
+      '3',
+    ],
     { out: (l) => (out += `${l}\n`), err: (l) => (out += `${l}\n`) },
   );
   expect(code).toBe(1);

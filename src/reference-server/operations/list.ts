@@ -5,7 +5,18 @@ import type { Resource } from '../model.ts';
 import type { Operation, OperationContext } from '../operation.ts';
 import { queryHash, type TokenPayload } from '../page-token.ts';
 import { compareKeys, positionAfter, sortKey, type OrderKey } from '../store.ts';
-import { array, boolean, localDate, object, optional, required, snowflake, snowflakes, string, type Body } from '../validate.ts';
+import {
+  array,
+  boolean,
+  localDate,
+  object,
+  optional,
+  required,
+  snowflake,
+  snowflakes,
+  string,
+  type Body,
+} from '../validate.ts';
 
 const MAX_LIMIT = 10_000;
 
@@ -33,18 +44,26 @@ function readFilters(value: unknown): Filter[] {
     const field = `filters[${i}]`;
     const filter = object(f, field);
     const key = required(filter, 'key', string, `${field}.key`);
-    if (key === 'resource.ids') return { kind: 'ids', ids: new Set(required(filter, 'value', snowflakes, `${field}.value`)) };
+    if (key === 'resource.ids')
+      return { kind: 'ids', ids: new Set(required(filter, 'value', snowflakes, `${field}.value`)) };
     if (key === 'resource.text') {
       const value = object(filter.value, `${field}.value`);
       const operator = required(value, 'operator', string, `${field}.value.operator`);
-      if (operator !== 'starts_with') throw badRequest(`${field}.value.operator`, `unsupported operator ${JSON.stringify(operator)} (supported: starts_with)`);
+      if (operator !== 'starts_with')
+        throw badRequest(
+          `${field}.value.operator`,
+          `unsupported operator ${JSON.stringify(operator)} (supported: starts_with)`,
+        );
       return {
         kind: 'text',
         attribute: required(value, 'attribute', string, `${field}.value.attribute`),
         prefix: required(value, 'value', string, `${field}.value.value`),
       };
     }
-    throw badRequest(`${field}.key`, `unsupported filter key ${JSON.stringify(key)} (supported: resource.ids, resource.text)`);
+    throw badRequest(
+      `${field}.key`,
+      `unsupported filter key ${JSON.stringify(key)} (supported: resource.ids, resource.text)`,
+    );
   });
 }
 
@@ -53,16 +72,22 @@ function readOrders(value: unknown, locale: boolean): OrderKey[] {
     const field = `orders[${i}]`;
     const order = object(o, field);
     const key = required(order, 'key', string, `${field}.key`);
-    if (key !== 'resource.attribute') throw badRequest(`${field}.key`, `unsupported order key ${JSON.stringify(key)} (supported: resource.attribute)`);
+    if (key !== 'resource.attribute')
+      throw badRequest(`${field}.key`, `unsupported order key ${JSON.stringify(key)} (supported: resource.attribute)`);
     const direction = required(order, 'direction', string, `${field}.direction`);
     if (direction !== 'asc' && direction !== 'desc') throw badRequest(`${field}.direction`, 'must be "asc" or "desc"');
-    return { attribute: required(order, 'attribute', string, `${field}.attribute`), descending: direction === 'desc', ...(locale ? { locale } : {}) };
+    return {
+      attribute: required(order, 'attribute', string, `${field}.attribute`),
+      descending: direction === 'desc',
+      ...(locale ? { locale } : {}),
+    };
   });
 }
 
 function readQuery(body: Body, ctx: OperationContext): ListQuery {
   const faults = ctx.faults;
-  const kindId = faults.has('list-kind-id-optional') && body.kind_id === undefined ? '' : required(body, 'kind_id', snowflake);
+  const kindId =
+    faults.has('list-kind-id-optional') && body.kind_id === undefined ? '' : required(body, 'kind_id', snowflake);
   if (kindId && !ctx.store.kindsById.has(kindId)) throw notFound('kind_id', `unknown kind ${kindId}`);
   let limit: number | null = ctx.variants.has('default-page') && body.pagination === undefined ? 50 : null;
   let token: string | null = null;
@@ -84,7 +109,8 @@ function readQuery(body: Body, ctx: OperationContext): ListQuery {
   if (countingMode !== undefined && countingMode !== 'strict' && countingMode !== 'approximate') {
     throw badRequest('counting_mode', 'must be "strict" or "approximate"');
   }
-  if (body.with_relations === null && ctx.faults.has('list-with-relations-null-rejected')) throw badRequest('with_relations', 'must be a boolean');
+  if (body.with_relations === null && ctx.faults.has('list-with-relations-null-rejected'))
+    throw badRequest('with_relations', 'must be a boolean');
   const withRelations = body.with_relations === null ? false : (optional(body, 'with_relations', boolean) ?? false);
   return {
     kindId,
@@ -92,7 +118,10 @@ function readQuery(body: Body, ctx: OperationContext): ListQuery {
     token,
     filters: body.filters === undefined ? [] : readFilters(body.filters),
     orders: body.orders === undefined ? [] : readOrders(body.orders, ctx.variants.has('locale-collation')),
-    attributes: body.attributes === undefined ? [] : array(body.attributes, 'attributes').map((a, i) => string(a, `attributes[${i}]`)),
+    attributes:
+      body.attributes === undefined
+        ? []
+        : array(body.attributes, 'attributes').map((a, i) => string(a, `attributes[${i}]`)),
     withTeams: optional(body, 'with_teams', boolean) ?? false,
     withRelations,
     withTotalCount: optional(body, 'with_total_count', boolean) ?? false,
@@ -104,19 +133,32 @@ function readQuery(body: Body, ctx: OperationContext): ListQuery {
 }
 
 function invalidToken(ctx: OperationContext, why: string): ApiError {
-  return new ApiError(422, `pagination.next_token: the next_token is invalid (${why})`, 'pagination.next_token', ctx.faults.has('pagination-422-without-message') ? {} : undefined);
+  return new ApiError(
+    422,
+    `pagination.next_token: the next_token is invalid (${why})`,
+    'pagination.next_token',
+    ctx.faults.has('pagination-422-without-message') ? {} : undefined,
+  );
 }
 
 function collection(q: ListQuery, ctx: OperationContext): Resource[] {
   const { store, faults } = ctx;
-  const orders = faults.has('list-orders-descending') ? q.orders.map((o) => ({ ...o, descending: !o.descending })) : q.orders;
+  const orders = faults.has('list-orders-descending')
+    ? q.orders.map((o) => ({ ...o, descending: !o.descending }))
+    : q.orders;
   let base = q.kindId ? store.orderedResources(q.kindId, orders) : [...store.resourcesById.values()];
   if (faults.has('list-includes-other-kinds') && q.kindId) {
     // Lists the kind together with the next kind, in one consistent order.
     const other = store.domain.kinds.find((k) => k.id !== q.kindId)!;
-    base = [...base, ...store.orderedResources(other.id, orders)].sort((a, b) => compareKeys(sortKey(a, orders), sortKey(b, orders), orders));
+    base = [...base, ...store.orderedResources(other.id, orders)].sort((a, b) =>
+      compareKeys(sortKey(a, orders), sortKey(b, orders), orders),
+    );
   }
-  const filters = q.filters.filter((f) => !(f.kind === 'text' && faults.has('list-text-filter-ignored')) && !(f.kind === 'ids' && faults.has('list-ids-filter-ignored')));
+  const filters = q.filters.filter(
+    (f) =>
+      !(f.kind === 'text' && faults.has('list-text-filter-ignored')) &&
+      !(f.kind === 'ids' && faults.has('list-ids-filter-ignored')),
+  );
   if (filters.length === 0) return base;
   return base.filter((r) =>
     filters.every((f) => (f.kind === 'ids' ? f.ids.has(r.id) : (r.attributes[f.attribute] ?? '').startsWith(f.prefix))),
@@ -143,8 +185,10 @@ function startOf(q: ListQuery, items: Resource[], ctx: OperationContext): number
   if (faults.has('pagination-offset-token')) {
     try {
       const parsed = JSON.parse(Buffer.from(q.token, 'base64').toString('utf8')) as { offset?: unknown; q?: unknown };
-      if (typeof parsed.offset !== 'number' || !Number.isInteger(parsed.offset) || parsed.offset < 0) throw new Error('no offset');
-      if (parsed.q !== undefined && parsed.q !== boundTo(q, faults)) throw invalidToken(ctx, 'it belongs to another query');
+      if (typeof parsed.offset !== 'number' || !Number.isInteger(parsed.offset) || parsed.offset < 0)
+        throw new Error('no offset');
+      if (parsed.q !== undefined && parsed.q !== boundTo(q, faults))
+        throw invalidToken(ctx, 'it belongs to another query');
       return parsed.offset;
     } catch (e) {
       if (e instanceof ApiError) throw e;
@@ -153,25 +197,39 @@ function startOf(q: ListQuery, items: Resource[], ctx: OperationContext): number
   }
   const payload: TokenPayload | undefined = ctx.tokens.verify(q.token);
   if (!payload) throw invalidToken(ctx, 'it is malformed or was not issued by this server');
-  if (payload.q !== boundTo(q, faults)) throw invalidToken(ctx, 'filters, orders or kind_id differ from the request that produced it');
+  if (payload.q !== boundTo(q, faults))
+    throw invalidToken(ctx, 'filters, orders or kind_id differ from the request that produced it');
   const position = positionAfter(items, payload.last, effectiveOrders(q, faults));
   if (faults.has('pagination-keyset-without-id') && q.orders.length > 0) {
     // Skips every resource that ties with the last one on the sort values.
     let p = position;
-    while (p < items.length && sortKey(items[p]!, q.orders).slice(0, -1).join('\u0000') === payload.last.slice(0, -1).join('\u0000')) p++;
+    while (
+      p < items.length &&
+      sortKey(items[p]!, q.orders).slice(0, -1).join('\u0000') === payload.last.slice(0, -1).join('\u0000')
+    )
+      p++;
     return p;
   }
   return faults.has('pagination-repeats-last-item') && position > 0 ? position - 1 : position;
 }
 
-function nextTokenFor(q: ListQuery, items: Resource[], start: number, page: Resource[], ctx: OperationContext): string | null {
+function nextTokenFor(
+  q: ListQuery,
+  items: Resource[],
+  start: number,
+  page: Resource[],
+  ctx: OperationContext,
+): string | null {
   if (q.limit === null || page.length < q.limit || page.length === 0) return null;
   const end = start + page.length;
   if (ctx.faults.has('pagination-no-trailing-empty-page') && end >= items.length) return null;
   if (ctx.faults.has('pagination-offset-token')) {
     return Buffer.from(JSON.stringify({ offset: end, q: boundTo(q, ctx.faults) })).toString('base64');
   }
-  return ctx.tokens.sign({ q: boundTo(q, ctx.faults), last: sortKey(page[page.length - 1]!, effectiveOrders(q, ctx.faults)) });
+  return ctx.tokens.sign({
+    q: boundTo(q, ctx.faults),
+    last: sortKey(page[page.length - 1]!, effectiveOrders(q, ctx.faults)),
+  });
 }
 
 function render(r: Resource, q: ListQuery, ctx: OperationContext): Record<string, unknown> {
@@ -210,7 +268,8 @@ const FRAGMENT_CACHE_SIZE = 20_000;
 const fragments = new Map<string, string>();
 
 function fragmentOf(r: Resource, q: ListQuery, ctx: OperationContext): string {
-  if (q.withTeams || q.withRelations || ctx.faults.size > 0 || ctx.variants.size > 0) return JSON.stringify(render(r, q, ctx));
+  if (q.withTeams || q.withRelations || ctx.faults.size > 0 || ctx.variants.size > 0)
+    return JSON.stringify(render(r, q, ctx));
   const key = `${r.id}\u0001${q.attributes.join('\u0000')}`;
   let text = fragments.get(key);
   if (text === undefined) {
@@ -231,11 +290,15 @@ export const list: Operation = (body, ctx) => {
   const page = items.slice(start, size === null ? undefined : start + size);
   const nextToken = nextTokenFor({ ...q, limit }, items, start, page, ctx);
   const parts = [`{"data":[${page.map((r) => fragmentOf(r, q, ctx)).join(',')}]`];
-  if (!(nextToken === null && ctx.faults.has('pagination-envelope-without-next-token'))) parts.push(`"next_token":${JSON.stringify(nextToken)}`);
+  if (!(nextToken === null && ctx.faults.has('pagination-envelope-without-next-token')))
+    parts.push(`"next_token":${JSON.stringify(nextToken)}`);
   if (q.withTotalCount || ctx.faults.has('list-total-count-always')) {
     const exact = ctx.faults.has('list-total-count-of-page') ? page.length : items.length;
     const rounded = q.approximate && ctx.variants.has('rounded-approximate-count');
-    parts.push(`"total_count":${rounded ? Math.round(exact / 10) * 10 : exact}`, `"total_count_approximate":${q.approximate}`);
+    parts.push(
+      `"total_count":${rounded ? Math.round(exact / 10) * 10 : exact}`,
+      `"total_count_approximate":${q.approximate}`,
+    );
   }
   return { status: 200, json: `${parts.join(',')}}` };
 };

@@ -4,7 +4,18 @@ import { formatSpan, overlaps, subtract, type Span } from '../days.ts';
 import { evenPattern } from '../generate-domain.ts';
 import { WEEKDAYS, type Pattern, type RatePeriod, type Resource } from '../model.ts';
 import { REDACTED, type Operation, type OperationContext } from '../operation.ts';
-import { array, boolean, dateRange, finiteNumber, object, optional, required, snowflake, string, type Body } from '../validate.ts';
+import {
+  array,
+  boolean,
+  dateRange,
+  finiteNumber,
+  object,
+  optional,
+  required,
+  snowflake,
+  string,
+  type Body,
+} from '../validate.ts';
 import { clip, resourceOf } from './teams.ts';
 
 function renderPeriod(p: RatePeriod, ctx: OperationContext): Record<string, unknown> {
@@ -63,13 +74,22 @@ export const assignActivityRate: Operation = (body, ctx) => {
   const averageRate = required(body, 'average_rate', finiteNumber);
   if (averageRate < 0 || averageRate > 1000) throw badRequest('average_rate', 'must be between 0 and 1000');
   const sector = ctx.store.domain.sectors.find((s) => s.id === resource.sectorId)!;
-  const regimeId = body.work_regime_id === null || body.work_regime_id === undefined ? sector.workRegimeId : snowflake(body.work_regime_id, 'work_regime_id');
+  const regimeId =
+    body.work_regime_id === null || body.work_regime_id === undefined
+      ? sector.workRegimeId
+      : snowflake(body.work_regime_id, 'work_regime_id');
   const regime = ctx.store.domain.workRegimes.find((w) => w.id === regimeId);
   if (!regime) throw notFound('work_regime_id', `unknown work regime ${regimeId}`);
   const patterns =
     body.activity_rate_patterns === undefined
-      ? [ctx.faults.has('rates-default-pattern-monday-only') ? evenPattern(averageRate * regime.weekly_worked_days, 1) : evenPattern(averageRate, regime.weekly_worked_days)]
-      : array(body.activity_rate_patterns, 'activity_rate_patterns').map((p, i) => readPattern(p, `activity_rate_patterns[${i}]`));
+      ? [
+          ctx.faults.has('rates-default-pattern-monday-only')
+            ? evenPattern(averageRate * regime.weekly_worked_days, 1)
+            : evenPattern(averageRate, regime.weekly_worked_days),
+        ]
+      : array(body.activity_rate_patterns, 'activity_rate_patterns').map((p, i) =>
+          readPattern(p, `activity_rate_patterns[${i}]`),
+        );
   if (patterns.length === 0) throw badRequest('activity_rate_patterns', 'must hold at least one week');
   const externalId = optional(body, 'external_id', string);
   const defaults = ctx.store.domain.instanceDefaults;
@@ -78,7 +98,9 @@ export const assignActivityRate: Operation = (body, ctx) => {
     averageRate,
     patterns,
     workRegimeId: regimeId,
-    paidHourly: ctx.faults.has('rates-assign-ignores-flags') ? false : (optional(body, 'paid_hourly', boolean) ?? false),
+    paidHourly: ctx.faults.has('rates-assign-ignores-flags')
+      ? false
+      : (optional(body, 'paid_hourly', boolean) ?? false),
     apprentice: optional(body, 'apprentice', boolean) ?? false,
     trainee: ctx.faults.has('rates-assign-ignores-flags') ? false : (optional(body, 'trainee', boolean) ?? false),
     indemnityEnabled: optional(body, 'indemnity_enabled', boolean) ?? defaults.indemnityEnabled,
@@ -95,7 +117,11 @@ export const assignActivityRate: Operation = (body, ctx) => {
     for (const [id, other] of ctx.store.materialisedDetails()) {
       const survivors = id === resource.id ? remaining : other.rates;
       if (survivors.some((p) => p.externalId === externalId)) {
-        throw new ApiError(409, `external_id: ${JSON.stringify(externalId)} is already the external reference of another contract`, 'external_id');
+        throw new ApiError(
+          409,
+          `external_id: ${JSON.stringify(externalId)} is already the external reference of another contract`,
+          'external_id',
+        );
       }
     }
   }

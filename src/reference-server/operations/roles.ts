@@ -21,8 +21,18 @@ export const listRoles: Operation = (body, ctx) => {
     if (!ctx.store.kindsById.get(resource.kindId)?.supportsRoles) continue;
     for (const holding of ctx.store.detailsOf(resource).roles) {
       if (roleFilter && !roleFilter.has(holding.roleId)) continue;
-      if (ctx.caller === 'restricted' && ctx.store.rolesById.get(holding.roleId)?.hiddenFromRestricted && !ctx.faults.has('list-roles-restricted-sees-hidden')) continue;
-      out.push({ resource_id: resource.id, role_id: holding.roleId, is_assigned: !holding.unassigned, team_ids: renderTeams(holding.teams, ctx) });
+      if (
+        ctx.caller === 'restricted' &&
+        ctx.store.rolesById.get(holding.roleId)?.hiddenFromRestricted &&
+        !ctx.faults.has('list-roles-restricted-sees-hidden')
+      )
+        continue;
+      out.push({
+        resource_id: resource.id,
+        role_id: holding.roleId,
+        is_assigned: !holding.unassigned,
+        team_ids: renderTeams(holding.teams, ctx),
+      });
     }
   }
   if (ctx.faults.has('list-roles-envelope')) return { status: 200, body: { data: out, next_token: null } };
@@ -42,18 +52,31 @@ function readTeamIds(body: Body, ctx: OperationContext): '*' | string[] | undefi
 }
 
 /** The holding after revoking `revoked` from it; undefined means the role is gone. */
-function narrowed(holding: RoleHolding, revoked: '*' | string[] | undefined, ctx: OperationContext): RoleHolding | undefined {
+function narrowed(
+  holding: RoleHolding,
+  revoked: '*' | string[] | undefined,
+  ctx: OperationContext,
+): RoleHolding | undefined {
   const { faults } = ctx;
   const defining = ctx.store.rolesById.get(holding.roleId)?.definesKindId !== undefined;
-  if (revoked === undefined) return faults.has('revoke-omitted-team-ids-as-star') ? { ...holding, teams: [] } : undefined;
+  if (revoked === undefined)
+    return faults.has('revoke-omitted-team-ids-as-star') ? { ...holding, teams: [] } : undefined;
   if (revoked === '*') {
-    if (faults.has('revoke-star-twice-removes-role') && !defining && Array.isArray(holding.teams) && holding.teams.length === 0) return undefined;
+    if (
+      faults.has('revoke-star-twice-removes-role') &&
+      !defining &&
+      Array.isArray(holding.teams) &&
+      holding.teams.length === 0
+    )
+      return undefined;
     return faults.has('revoke-star-removes-role') && !defining ? undefined : { ...holding, teams: [] };
   }
   const gone = new Set(revoked);
   let remaining: string[];
   if (holding.teams === '*') {
-    const source = faults.has('revoke-star-list-includes-disabled') ? ctx.store.domain.teams.map((t) => t.id) : ctx.store.enabledTeamIds();
+    const source = faults.has('revoke-star-list-includes-disabled')
+      ? ctx.store.domain.teams.map((t) => t.id)
+      : ctx.store.enabledTeamIds();
     remaining = source.filter((t) => !gone.has(t));
   } else {
     const held = holding.teams;
@@ -86,8 +109,16 @@ export const revokeRoles: Operation = (body, ctx) => {
       if (ctx.variants.has('lenient-revoke')) continue;
       throw unprocessable('resource_ids', `resource ${r.id} is a ${kind.name}, a kind that does not support roles`);
     }
-    if (teamIds === undefined && roleIds.includes(kind.definingRoleId!) && !ctx.faults.has('revoke-defining-role-removed') && !ctx.variants.has('lenient-revoke')) {
-      throw unprocessable('role_ids', `role ${kind.definingRoleId} defines the kind of resource ${r.id}: only its teams can be revoked`);
+    if (
+      teamIds === undefined &&
+      roleIds.includes(kind.definingRoleId!) &&
+      !ctx.faults.has('revoke-defining-role-removed') &&
+      !ctx.variants.has('lenient-revoke')
+    ) {
+      throw unprocessable(
+        'role_ids',
+        `role ${kind.definingRoleId} defines the kind of resource ${r.id}: only its teams can be revoked`,
+      );
     }
   }
   // Everything is valid: apply all changes in one synchronous step.
@@ -98,12 +129,14 @@ export const revokeRoles: Operation = (body, ctx) => {
     const next: RoleHolding[] = [];
     for (const holding of details.roles) {
       // lenient-revoke: a kind-defining role is never removed entirely; the request leaves it as it is.
-      const keepDefining = ctx.variants.has('lenient-revoke') && teamIds === undefined && holding.roleId === kind.definingRoleId;
+      const keepDefining =
+        ctx.variants.has('lenient-revoke') && teamIds === undefined && holding.roleId === kind.definingRoleId;
       if (!roleIds.includes(holding.roleId) || keepDefining || holding.unassigned) next.push(holding);
       else {
         const kept = narrowed(holding, teamIds, ctx);
         if (kept) next.push(kept);
-        else if (ctx.variants.has('unassigned-rows')) next.push({ roleId: holding.roleId, teams: [], unassigned: true });
+        else if (ctx.variants.has('unassigned-rows'))
+          next.push({ roleId: holding.roleId, teams: [], unassigned: true });
       }
     }
     details.roles = next;

@@ -38,7 +38,8 @@ export const showTeams: Operation = (body, ctx) => {
   const teamIds = optional(body, 'team_ids', snowflakes);
   const head = optional(body, 'head', boolean);
   const span = optional(body, 'date_range', (v, f) => {
-    if (ctx.faults.has('malformed-date-500') && typeof v === 'string' && /^\d{4}-02-3[01]/.test(v)) throw new Error('Invalid time value');
+    if (ctx.faults.has('malformed-date-500') && typeof v === 'string' && /^\d{4}-02-3[01]/.test(v))
+      throw new Error('Invalid time value');
     return dateRange(v, f);
   });
   const items = ctx.store
@@ -47,7 +48,9 @@ export const showTeams: Operation = (body, ctx) => {
     .filter((a) => head === undefined || ctx.faults.has('show-teams-head-filter-ignored') || a.head === head)
     .filter((a) => !span || overlaps(a.span, span))
     .sort((a, b) => a.span.start - b.span.start || (a.teamId < b.teamId ? -1 : 1))
-    .map((a) => renderAssignation(span && ctx.variants.has('clip-ranges') ? { ...a, span: clip(a.span, span) } : a, ctx));
+    .map((a) =>
+      renderAssignation(span && ctx.variants.has('clip-ranges') ? { ...a, span: clip(a.span, span) } : a, ctx),
+    );
   return { status: 200, body: items };
 };
 
@@ -87,7 +90,12 @@ function plan(existing: TeamAssignation[], incoming: TeamAssignation): Plan {
     const pieces = subtract(a.span, incoming.span);
     if (pieces.length === 0) deletions.push({ team_id: a.teamId, head: a.head, date_range: formatSpan(a.span) });
     for (const piece of pieces) {
-      modifications.push({ team_id: a.teamId, head: a.head, date_range: formatSpan(a.span), new_date_range: formatSpan(piece) });
+      modifications.push({
+        team_id: a.teamId,
+        head: a.head,
+        date_range: formatSpan(a.span),
+        new_date_range: formatSpan(piece),
+      });
       next.push({ ...a, span: piece });
     }
   }
@@ -123,7 +131,10 @@ export const assignTeam: Operation = (body, ctx) => {
   const conflicting = result.modifications.length + result.deletions.length > 0;
   if (conflicting && !aware && !ctx.faults.has('assign-team-aware-ignored')) {
     if (ctx.faults.has('assign-team-warning-applied')) details.teams = result.next;
-    return { status: ctx.variants.has('assign-team-204') ? 200 : 409, body: warning(result, ctx.faults.has('assign-team-warning-without-details')) };
+    return {
+      status: ctx.variants.has('assign-team-204') ? 200 : 409,
+      body: warning(result, ctx.faults.has('assign-team-warning-without-details')),
+    };
   }
   if (conflicting && ctx.faults.has('assign-team-aware-ignored')) return { status: 409, body: warning(result, false) };
   details.teams = result.next;
@@ -134,7 +145,8 @@ export const assignTeam: Operation = (body, ctx) => {
 function warning(result: Plan, withoutDetails: boolean): Record<string, unknown> {
   return {
     warning_type: 'assign-conflicting-resource-teams',
-    description: 'The assignment conflicts with existing team assignments of the resource; they would be modified or deleted.',
+    description:
+      'The assignment conflicts with existing team assignments of the resource; they would be modified or deleted.',
     ...(withoutDetails ? {} : { details: { modifications: result.modifications, deletions: result.deletions } }),
     required_action: 'resend the request with warning_aware set to true to apply these changes',
   };

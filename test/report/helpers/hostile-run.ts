@@ -39,15 +39,26 @@ const PAYLOADS = [
 
 /** Non-empty (an empty reason or body is a different case, not a different text). */
 export function hostileText(): fc.Arbitrary<string> {
-  const piece = fc.oneof(fc.constantFrom(...PAYLOADS), fc.string({ unit: 'binary', minLength: 1, maxLength: 8 }), fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 8 }));
+  const piece = fc.oneof(
+    fc.constantFrom(...PAYLOADS),
+    fc.string({ unit: 'binary', minLength: 1, maxLength: 8 }),
+    fc.string({ unit: 'binary-ascii', minLength: 1, maxLength: 8 }),
+  );
   return fc.array(piece, { minLength: 1, maxLength: 6 }).map((parts) => parts.join(''));
 }
 
 function exchangeWith(e: Exchange, text: string): Exchange {
   return {
     ...e,
-    request: { ...e.request, url: `${e.request.url}?${text}`, headers: { ...e.request.headers, 'x-echo': text }, body: text },
-    ...(e.response ? { response: { ...e.response, headers: { ...e.response.headers, 'x-echo': text }, body: text } } : {}),
+    request: {
+      ...e.request,
+      url: `${e.request.url}?${text}`,
+      headers: { ...e.request.headers, 'x-echo': text },
+      body: text,
+    },
+    ...(e.response
+      ? { response: { ...e.response, headers: { ...e.response.headers, 'x-echo': text }, body: text } }
+      : {}),
     ...(e.error ? { error: { code: e.error.code, message: text } } : {}),
   };
 }

@@ -25,11 +25,14 @@ const ESCAPABLE_RAW_TEXT = new Set(['title', 'textarea']);
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
 
 export function decodeEntities(text: string): string {
-  return text.replace(/&(?:#(\d+)|#[xX]([0-9a-fA-F]+)|([A-Za-z]+));/g, (whole, dec: string | undefined, hex: string | undefined, name: string | undefined) => {
-    if (dec !== undefined) return String.fromCodePoint(Number.parseInt(dec, 10));
-    if (hex !== undefined) return String.fromCodePoint(Number.parseInt(hex, 16));
-    return NAMED[name!] ?? whole;
-  });
+  return text.replace(
+    /&(?:#(\d+)|#[xX]([0-9a-fA-F]+)|([A-Za-z]+));/g,
+    (whole, dec: string | undefined, hex: string | undefined, name: string | undefined) => {
+      if (dec !== undefined) return String.fromCodePoint(Number.parseInt(dec, 10));
+      if (hex !== undefined) return String.fromCodePoint(Number.parseInt(hex, 16));
+      return NAMED[name!] ?? whole;
+    },
+  );
 }
 
 export function scanHtml(html: string): HtmlScan {

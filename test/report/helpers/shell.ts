@@ -30,23 +30,34 @@ export type ShellMode = 'posix' | 'interactive-bash';
 export const BASH = '/bin/bash';
 export const hasBash = existsSync(BASH);
 
-export async function captureCurl(command: string, env: Record<string, string>, mode: ShellMode = 'posix'): Promise<CurlCall> {
+export async function captureCurl(
+  command: string,
+  env: Record<string, string>,
+  mode: ShellMode = 'posix',
+): Promise<CurlCall> {
   const capture = await mkdtemp(join(tmpdir(), 'dc-curl-'));
   try {
-    const fullEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: capture, HISTFILE: '/dev/null', LC_ALL: 'C.UTF-8', CAPTURE: capture, ...env };
+    const fullEnv = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: capture,
+      HISTFILE: '/dev/null',
+      LC_ALL: 'C.UTF-8',
+      CAPTURE: capture,
+      ...env,
+    };
     const script = `${FAKE_CURL}\n${command}\n`;
     if (mode === 'posix') {
       await run('/bin/sh', ['-c', script], { env: fullEnv });
     } else {
       await new Promise<void>((resolve, reject) => {
-        const child = execFile(BASH, ['--norc', '--noprofile', '-i'], { env: fullEnv }, (error) => (error ? reject(error) : resolve()));
+        const child = execFile(BASH, ['--norc', '--noprofile', '-i'], { env: fullEnv }, (error) =>
+          error ? reject(error) : resolve(),
+        );
         child.stdin?.end(`${script}exit\n`);
       });
     }
     const files = await readdir(capture);
-    const argFiles = files
-      .filter((f) => f.startsWith('arg-'))
-      .sort((a, b) => Number(a.slice(4)) - Number(b.slice(4)));
+    const argFiles = files.filter((f) => f.startsWith('arg-')).sort((a, b) => Number(a.slice(4)) - Number(b.slice(4)));
     const args = await Promise.all(argFiles.map((f) => readFile(join(capture, f))));
     const stdin = files.includes('stdin') ? await readFile(join(capture, 'stdin')) : undefined;
     return { args, stdin };

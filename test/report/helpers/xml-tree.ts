@@ -28,7 +28,14 @@ const SPACE = /[ \t\r\n]+/y;
 const PREDEFINED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
 
 function isXmlChar(cp: number): boolean {
-  return cp === 0x9 || cp === 0xa || cp === 0xd || (cp >= 0x20 && cp <= 0xd7ff) || (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff);
+  return (
+    cp === 0x9 ||
+    cp === 0xa ||
+    cp === 0xd ||
+    (cp >= 0x20 && cp <= 0xd7ff) ||
+    (cp >= 0xe000 && cp <= 0xfffd) ||
+    (cp >= 0x10000 && cp <= 0x10ffff)
+  );
 }
 
 class Parser {
@@ -54,7 +61,11 @@ class Parser {
     let offset = 0;
     for (const ch of this.src) {
       // A lone surrogate comes out of the iterator as one code unit in D800–DFFF, which is not a Char.
-      if (!isXmlChar(ch.codePointAt(0)!)) throw new XmlSyntaxError(`character U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} is not allowed in XML 1.0`, offset);
+      if (!isXmlChar(ch.codePointAt(0)!))
+        throw new XmlSyntaxError(
+          `character U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')} is not allowed in XML 1.0`,
+          offset,
+        );
       offset += ch.length;
     }
   }
@@ -63,7 +74,12 @@ class Parser {
     const end = this.src.indexOf('?>');
     if (end < 0) this.fail('unterminated XML declaration');
     const decl = this.src.slice(0, end + 2);
-    if (!/^<\?xml version="1\.[0-9]"(?: encoding="[A-Za-z][A-Za-z0-9._-]*")?(?: standalone="(?:yes|no)")? ?\?>$/.test(decl)) this.fail('malformed XML declaration');
+    if (
+      !/^<\?xml version="1\.[0-9]"(?: encoding="[A-Za-z][A-Za-z0-9._-]*")?(?: standalone="(?:yes|no)")? ?\?>$/.test(
+        decl,
+      )
+    )
+      this.fail('malformed XML declaration');
     this.pos = end + 2;
   }
 

@@ -244,10 +244,11 @@ async function bigPaging(): Promise<void> {
   let peak = process.memoryUsage().rss;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
   const { runRules, DEFAULT_ENGINE_OPTIONS } = await import('../src/runner/run-rules.ts');
-  const { CATALOGUE, selectRules } = await import('../src/rules/catalogue.ts');
+  const { loadCatalogue, selectRules } = await import('../src/rules/catalogue.ts');
+  const catalogue = await loadCatalogue();
   const [run, ms] = await timed(() =>
     runRules(
-      selectRules(CATALOGUE, { rules: ['pagination.each-resource-once'] }),
+      selectRules(catalogue, { rules: ['pagination.each-resource-once'] }),
       { baseUrl: big.url, serviceVersion: '26.06.25', apiKey: big.apiKey, profile: big.profile },
       { ...DEFAULT_ENGINE_OPTIONS, ruleTimeoutMs: 600_000 },
     ),

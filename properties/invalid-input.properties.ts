@@ -9,8 +9,8 @@ import { defineRuleGroup, property } from '../src/rules/define.ts';
 import { listRoles, precondition, showActivityRates, showTeams } from '../src/rules/operations.ts';
 import { WIDE_RANGE, withRestoredRates, withRestoredTeams } from '../src/rules/state-guard.ts';
 import type { CheckContext } from '../src/rules/types.ts';
-import { expectRejected, fail } from '../src/runner/expect.ts';
-import { canonicalJson } from '../src/util/canonical-json.ts';
+import { expectRejected, fail } from '../src/rules/expect.ts';
+import { canonicalJson } from '../src/core/canonical-json.ts';
 import { kindById, listKindId } from '../src/target/profile.ts';
 
 async function stateOf(ctx: CheckContext, resourceId: string): Promise<string> {
@@ -24,7 +24,6 @@ async function stateOf(ctx: CheckContext, resourceId: string): Promise<string> {
 export default defineRuleGroup({
   section: '§7',
   title: 'Invalid input properties',
-  file: 'properties/invalid-input.properties.ts',
   rules: [
     property({
       id: 'errors.prop.malformed-date-range-rejected',

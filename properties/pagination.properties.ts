@@ -7,7 +7,7 @@ import { checkProperty } from '../src/rules/check-property.ts';
 import { defineRuleGroup, property } from '../src/rules/define.ts';
 import { listPage, pageThrough, precondition, type ListBody } from '../src/rules/operations.ts';
 import type { CheckContext } from '../src/rules/types.ts';
-import { expectRejected, fail } from '../src/runner/expect.ts';
+import { expectRejected, fail } from '../src/rules/expect.ts';
 import { listKindId } from '../src/target/profile.ts';
 
 async function pool(ctx: CheckContext, n: number): Promise<{ kind: string; ids: string[] }> {
@@ -21,7 +21,6 @@ async function pool(ctx: CheckContext, n: number): Promise<{ kind: string; ids: 
 export default defineRuleGroup({
   section: '§4.9',
   title: 'Pagination properties',
-  file: 'properties/pagination.properties.ts',
   rules: [
     property({
       id: 'pagination.prop.any-limit-once',

@@ -9,8 +9,8 @@ import { defineRuleGroup, property } from '../src/rules/define.ts';
 import { OWNERS, listRoles, precondition, showActivityRates, type RoleAssociation } from '../src/rules/operations.ts';
 import { WIDE_RANGE, withRestoredRates } from '../src/rules/state-guard.ts';
 import type { CheckContext } from '../src/rules/types.ts';
-import { expectSuccess, fail } from '../src/runner/expect.ts';
-import { canonicalJson } from '../src/util/canonical-json.ts';
+import { expectSuccess, fail } from '../src/rules/expect.ts';
+import { canonicalJson } from '../src/core/canonical-json.ts';
 import { kindById } from '../src/target/profile.ts';
 
 function claimRoleResource(ctx: CheckContext): string {
@@ -30,7 +30,6 @@ function rolesState(list: RoleAssociation[]): string {
 export default defineRuleGroup({
   section: '§4.1',
   title: 'Role and activity-rate properties',
-  file: 'properties/roles-and-rates.properties.ts',
   rules: [
     property({
       id: 'revoke-roles.prop.idempotent',

@@ -7,7 +7,7 @@ import { addDays, covers, overlapsStrictly, splitRange, type DateSpan } from '..
 import { precondition, showActivityRates, type ActivityRatePeriod } from '../src/rules/operations.ts';
 import { WIDE_RANGE, withRestoredRates } from '../src/rules/state-guard.ts';
 import type { CheckContext } from '../src/rules/types.ts';
-import { expectRejected, expectSuccess, fail } from '../src/runner/expect.ts';
+import { expectRejected, expectSuccess, fail } from '../src/rules/expect.ts';
 import { kindById } from '../src/target/profile.ts';
 
 /** A claimed role-supporting resource with an activity rate period of at least 90 days. */
@@ -67,7 +67,6 @@ function overlappingPairs(periods: ActivityRatePeriod[]): string[] {
 export default defineRuleGroup({
   section: '§4.2',
   title: 'Activity rates: assign, show, unassign',
-  file: 'specs/activity-rates.spec.ts',
   rules: [
     rule({
       id: 'show-activity-rates.response-shape',

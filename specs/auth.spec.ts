@@ -2,7 +2,7 @@
  * §5 Authentication and permissions, §2.1 Redacted value, §9 versioning.
  */
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
-import { expectRejected, expectSuccess, fail, failAll } from '../src/runner/expect.ts';
+import { expectRejected, expectSuccess, fail, failAll } from '../src/rules/expect.ts';
 import { validateSchema } from '../src/schemas/index.ts';
 import { listPage, precondition } from '../src/rules/operations.ts';
 import type { CheckContext } from '../src/rules/types.ts';
@@ -44,7 +44,6 @@ async function resourceWithRecords(ctx: CheckContext): Promise<{ id: string; tea
 export default defineRuleGroup({
   section: '§5',
   title: 'Authentication and permissions',
-  file: 'specs/auth.spec.ts',
   rules: [
     rule({
       id: 'auth.missing-credentials-rejected',

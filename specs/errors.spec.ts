@@ -2,7 +2,7 @@
  * §7 Errors, and the request format every operation shares (§4, §2.1).
  */
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
-import { expectRejected, fail } from '../src/runner/expect.ts';
+import { expectRejected, fail } from '../src/rules/expect.ts';
 import { errorMessage, listPage, precondition } from '../src/rules/operations.ts';
 import type { CheckContext } from '../src/rules/types.ts';
 import { listKindId } from '../src/target/profile.ts';
@@ -27,7 +27,6 @@ const NOT_DATE_RANGES = [
 export default defineRuleGroup({
   section: '§7',
   title: 'Errors and request format',
-  file: 'specs/errors.spec.ts',
   rules: [
     rule({
       id: 'errors.message-present',

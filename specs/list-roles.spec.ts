@@ -2,7 +2,7 @@
  * §4.6 resources.list-roles and §4.9 rule 8 (lists without pagination).
  */
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
-import { expectSuccess, fail } from '../src/runner/expect.ts';
+import { expectSuccess, fail } from '../src/rules/expect.ts';
 import { listRoles, precondition } from '../src/rules/operations.ts';
 import type { CheckContext } from '../src/rules/types.ts';
 import { kindById } from '../src/target/profile.ts';
@@ -14,7 +14,6 @@ function roleResources(ctx: CheckContext): string[] {
 export default defineRuleGroup({
   section: '§4.6',
   title: 'resources.list-roles',
-  file: 'specs/list-roles.spec.ts',
   rules: [
     rule({
       id: 'list-roles.plain-array',

@@ -2,9 +2,10 @@
  * §4.8 resources.list: the request fields and what each adds to the answer.
  */
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
-import { expectBody, expectRejected, expectSuccess, fail, failAll } from '../src/runner/expect.ts';
+import { expectBody, expectRejected, expectSuccess, fail, failAll } from '../src/rules/expect.ts';
 import { listPage, pageThrough, precondition, type ListBody, type ResourceItem } from '../src/rules/operations.ts';
-import type { CheckContext, Violation } from '../src/rules/types.ts';
+import type { Violation } from '../src/core/types.ts';
+import type { CheckContext } from '../src/rules/types.ts';
 import { listKindId } from '../src/target/profile.ts';
 import { validateSchema } from '../src/schemas/index.ts';
 
@@ -26,7 +27,6 @@ function attributeText(r: ResourceItem, attribute: string): string | undefined {
 export default defineRuleGroup({
   section: '§4.8',
   title: 'resources.list',
-  file: 'specs/list.spec.ts',
   rules: [
     rule({
       id: 'list.kind-id-required',

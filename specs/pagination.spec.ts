@@ -2,7 +2,7 @@
  * §4.9 Pagination protocol, as used by resources.list (§4.8).
  */
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
-import { expectRejected, fail } from '../src/runner/expect.ts';
+import { expectRejected, fail } from '../src/rules/expect.ts';
 import { listPage, pageThrough, precondition, type ListBody } from '../src/rules/operations.ts';
 import type { CheckContext } from '../src/rules/types.ts';
 import { listKindId } from '../src/target/profile.ts';
@@ -49,7 +49,6 @@ async function realToken(ctx: CheckContext, orders?: unknown[]): Promise<{ body:
 export default defineRuleGroup({
   section: '§4.9',
   title: 'Pagination protocol',
-  file: 'specs/pagination.spec.ts',
   rules: [
     rule({
       id: 'pagination.envelope',

@@ -4,7 +4,7 @@
  * the target profile lists as mutable, and only when the profile opts in.
  */
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
-import { expectRejected, expectSuccess, fail } from '../src/runner/expect.ts';
+import { expectRejected, expectSuccess, fail } from '../src/rules/expect.ts';
 import { OWNERS, listRoles, precondition, roleOf, type RoleAssociation } from '../src/rules/operations.ts';
 import type { CheckContext } from '../src/rules/types.ts';
 import { kindById } from '../src/target/profile.ts';
@@ -88,7 +88,6 @@ function snapshot(list: RoleAssociation[]): string {
 export default defineRuleGroup({
   section: '§4.1',
   title: 'resources.revoke-roles',
-  file: 'specs/revoke-roles.spec.ts',
   rules: [
     rule({
       id: 'revoke-roles.no-content',

@@ -7,7 +7,7 @@ import { overlapsStrictly, splitRange, addDays, covers } from '../src/rules/date
 import { precondition, showTeams, type TeamAssignation } from '../src/rules/operations.ts';
 import { WIDE_RANGE, withRestoredTeams } from '../src/rules/state-guard.ts';
 import type { CheckContext } from '../src/rules/types.ts';
-import { expectBody, expectSuccess, fail, failAll } from '../src/runner/expect.ts';
+import { expectBody, expectSuccess, fail, failAll } from '../src/rules/expect.ts';
 import { validateSchema } from '../src/schemas/index.ts';
 
 interface Scenario {
@@ -63,7 +63,6 @@ function snapshot(items: TeamAssignation[]): string {
 export default defineRuleGroup({
   section: '§4.3',
   title: 'Team assignations: resources.show-teams and resources.assign-team',
-  file: 'specs/teams.spec.ts',
   rules: [
     rule({
       id: 'show-teams.response-shape',

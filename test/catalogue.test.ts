@@ -1,18 +1,30 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { CATALOGUE, allRules, selectRules } from '../src/rules/catalogue.ts';
+import { allRules, loadCatalogue, selectRules } from '../src/rules/catalogue.ts';
 import { UNCHECKABLE, citedClauses, clauseCoverage, specClauses } from '../src/rules/clauses.ts';
 import { MANIFEST_PATH, SPEC_PATH, renderManifest } from '../src/rules/manifest.ts';
 
 const spec = readFileSync(SPEC_PATH, 'utf8');
+const CATALOGUE = await loadCatalogue();
 
 describe('rule catalogue', () => {
+  test('every file under specs/ and properties/ is a rule file the loader found, and it found nothing else', () => {
+    const root = join(import.meta.dirname, '..');
+    const onDisk = ['specs', 'properties']
+      .flatMap((dir) => readdirSync(join(root, dir)).map((name) => `${dir}/${name}`))
+      .filter((file) => file !== 'specs/manifest.json')
+      .sort();
+    expect(CATALOGUE.map((g) => g.file).sort()).toEqual(onDisk);
+    expect(onDisk.length).toBeGreaterThanOrEqual(11);
+  });
+
   test('the committed manifest matches the catalogue (run `npm run manifest` after changing a rule)', () => {
     expect(readFileSync(MANIFEST_PATH, 'utf8')).toBe(renderManifest(CATALOGUE));
   });
 
   test('every clause of the spec has a rule, or a stated reason why none can check it', () => {
-    const uncovered = clauseCoverage(spec, allRules())
+    const uncovered = clauseCoverage(spec, allRules(CATALOGUE))
       .filter((c) => c.rules.length === 0 && !c.uncheckable)
       .map((c) => c.clause);
     expect(uncovered).toEqual([]);
@@ -20,7 +32,7 @@ describe('rule catalogue', () => {
 
   test('a clause marked uncheckable exists in the spec and really has no rule', () => {
     const clauses = new Set(specClauses(spec));
-    const cited = new Set(allRules().flatMap((r) => citedClauses(r.clause)));
+    const cited = new Set(allRules(CATALOGUE).flatMap((r) => citedClauses(r.clause)));
     for (const clause of Object.keys(UNCHECKABLE)) {
       expect(clauses.has(clause), clause).toBe(true);
       expect(cited.has(clause), clause).toBe(false);
@@ -30,7 +42,7 @@ describe('rule catalogue', () => {
   test('every rule has a stable id, a clause of the spec, a sentence and a check', () => {
     const ids = new Set<string>();
     const sections = new Set([...spec.matchAll(/^#{2,3} (\d+(?:\.\d+)?)[ .]/gm)].map((m) => `§${m[1]}`));
-    for (const rule of allRules()) {
+    for (const rule of allRules(CATALOGUE)) {
       expect(rule.id).toMatch(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/);
       expect(ids.has(rule.id), `duplicate ${rule.id}`).toBe(false);
       ids.add(rule.id);
@@ -44,7 +56,7 @@ describe('rule catalogue', () => {
   });
 
   test('rules of OBSERVED level cite an open point of the spec ("not shown")', () => {
-    for (const rule of allRules().filter((r) => r.level === 'OBSERVED')) {
+    for (const rule of allRules(CATALOGUE).filter((r) => r.level === 'OBSERVED')) {
       expect(rule.sentence, rule.id).toMatch(/not shown|may|Default/i);
     }
   });

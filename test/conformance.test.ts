@@ -11,12 +11,13 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MUTATION_OPTIONS, runAgainstReference } from '../src/mutation/run-mutations.ts';
-import { CATALOGUE } from '../src/rules/catalogue.ts';
-import type { RuleResult, RunResult } from '../src/rules/types.ts';
+import { loadCatalogue } from '../src/rules/catalogue.ts';
+import type { RuleResult, RunResult } from '../src/core/types.ts';
 import { runRules } from '../src/runner/run-rules.ts';
 import { loadProfile } from '../src/target/load-profile.ts';
 
 const external = process.env.DIRECTORY_BASE_URL;
+const CATALOGUE = await loadCatalogue();
 let run: RunResult;
 let byId: Map<string, RuleResult>;
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { startReferenceServer, VARIANTS } from '../src/reference-server/index.ts';
-import { CATALOGUE } from '../src/rules/catalogue.ts';
+import { loadCatalogue } from '../src/rules/catalogue.ts';
 import { MUTATION_OPTIONS } from '../src/mutation/run-mutations.ts';
 import { runRules } from '../src/runner/run-rules.ts';
 
@@ -13,7 +13,7 @@ async function runWith(variants: string[]) {
   const server = await startReferenceServer({ seed: 11, resources: 120, variants });
   try {
     return await runRules(
-      [...CATALOGUE],
+      await loadCatalogue(),
       { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile },
       MUTATION_OPTIONS,
     );

@@ -6,11 +6,11 @@ import { readResults } from '../gate/results-file.ts';
 import { renderComparisonHtml, renderComparisonJUnit } from '../report/compare-report.ts';
 import { mergeRuns } from '../report/merge-runs.ts';
 import { writeReports } from '../report/write-reports.ts';
-import type { RunResult } from '../rules/types.ts';
+import type { RunResult } from '../core/types.ts';
 import { COMPARE_HELP, EXPECTATIONS_HELP } from './help.ts';
 import { parseOptions } from './options.ts';
 import type { Output } from './run-command.ts';
-import { UsageError } from './usage-error.ts';
+import { UsageError } from '../core/errors.ts';
 
 /** `compare OLD.json NEW.json`: exit 1 on a regression. */
 export async function compareCommand(argv: string[], io: Output): Promise<number> {

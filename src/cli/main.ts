@@ -3,7 +3,7 @@ import { compareCommand, expectationsCommand, mergeCommand } from './gate-comman
 import { rulesCommand } from './rules-command.ts';
 import { runCommand, type Output } from './run-command.ts';
 import { serveCommand } from './serve-command.ts';
-import { UsageError } from './usage-error.ts';
+import { UsageError } from '../core/errors.ts';
 import { ProfileError } from '../target/load-profile.ts';
 
 let liveShown = false;

@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { UsageError } from './usage-error.ts';
+import { UsageError } from '../core/errors.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 

@@ -4,7 +4,8 @@
  * line per finished rule group, and a heartbeat when nothing was printed for a
  * few seconds, so a run is never silent.
  */
-import type { Rule, RuleGroup, RuleResult } from '../rules/types.ts';
+import type { RuleResult } from '../core/types.ts';
+import type { Rule, RuleGroup } from '../rules/types.ts';
 
 export interface ProgressSink {
   /** Replaces the live line (terminal only). */

@@ -1,5 +1,5 @@
 import { writeFile } from 'node:fs/promises';
-import { CATALOGUE, selectRules } from '../rules/catalogue.ts';
+import { loadCatalogue, selectRules } from '../rules/catalogue.ts';
 import { MANIFEST_PATH, renderManifest } from '../rules/manifest.ts';
 import { RULES_HELP } from './help.ts';
 import { parseOptions } from './options.ts';
@@ -16,12 +16,13 @@ export async function rulesCommand(argv: string[], out: (line: string) => void):
     out(RULES_HELP);
     return 0;
   }
+  const catalogue = await loadCatalogue();
   if (values['write-manifest']) {
-    await writeFile(MANIFEST_PATH, renderManifest(CATALOGUE));
+    await writeFile(MANIFEST_PATH, renderManifest(catalogue));
     out(`wrote ${MANIFEST_PATH}`);
     return 0;
   }
-  const groups = selectRules(CATALOGUE, {
+  const groups = selectRules(catalogue, {
     rules: values.rule ?? [],
     sections: values.section ?? [],
     levels: (values.level ?? []) as Array<'MUST' | 'OBSERVED'>,

@@ -1,7 +1,8 @@
 import { randomInt } from 'node:crypto';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/index.ts';
-import { CATALOGUE, selectRules, shardRules } from '../rules/catalogue.ts';
-import type { RuleGroup, RuleResult, RunResult } from '../rules/types.ts';
+import { loadCatalogue, selectRules, shardRules } from '../rules/catalogue.ts';
+import type { RuleResult, RunResult } from '../core/types.ts';
+import type { RuleGroup } from '../rules/types.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { preflight } from '../runner/preflight.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules, type EngineOptions, type RunTarget } from '../runner/run-rules.ts';
@@ -11,7 +12,7 @@ import { RUN_HELP } from './help.ts';
 import { shellWord } from '../report/shell-quote.ts';
 import { Progress } from './progress.ts';
 import { intOption, parseOptions } from './options.ts';
-import { UsageError } from './usage-error.ts';
+import { UsageError } from '../core/errors.ts';
 
 export const DEFAULT_SERVICE_VERSION = '26.06.25';
 /** Requests per second against an external target unless --rate says otherwise. */
@@ -63,7 +64,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     if (level !== 'MUST' && level !== 'OBSERVED')
       throw new UsageError(`--level must be MUST or OBSERVED, got ${JSON.stringify(level)}`);
   }
-  const selected = selectRules(CATALOGUE, {
+  const selected = selectRules(await loadCatalogue(), {
     rules: values.rule ?? [],
     sections: values.section ?? [],
     levels: (values.level ?? []) as Array<'MUST' | 'OBSERVED'>,

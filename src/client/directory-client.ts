@@ -1,6 +1,6 @@
 import { request, type Dispatcher } from 'undici';
-import type { Exchange, RecordedRequest } from './exchange.ts';
-import { HarnessError } from './errors.ts';
+import type { Exchange, RecordedRequest } from '../core/exchange.ts';
+import { HarnessError } from '../core/errors.ts';
 import type { Redactor } from './redact.ts';
 import type { RequestBudget } from './request-budget.ts';
 

@@ -1,4 +1,4 @@
-import { HarnessError } from './errors.ts';
+import { HarnessError } from '../core/errors.ts';
 
 export interface RequestBudgetOptions {
   /** Requests per second across the run; 0 = no cap. */

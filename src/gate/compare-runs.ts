@@ -4,8 +4,8 @@
  * version upgrade (same server, current vs candidate Service-Version) and a
  * regression run against staging (last good run vs today).
  */
-import type { RuleResult, Verdict } from '../rules/types.ts';
-import { canonicalJson } from '../util/canonical-json.ts';
+import type { RuleResult, Verdict } from '../core/types.ts';
+import { canonicalJson } from '../core/canonical-json.ts';
 import type { ResultsFile } from './results-file.ts';
 
 export interface RuleChange {

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../cli/usage-error.ts';
+import { UsageError } from '../core/errors.ts';
 
 /** A JSON file the user named; a missing or broken one is a usage error (exit 2). */
 export async function readJsonFile(path: string, what: string): Promise<unknown> {

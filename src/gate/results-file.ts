@@ -1,5 +1,5 @@
-import type { RuleResult } from '../rules/types.ts';
-import { UsageError } from '../cli/usage-error.ts';
+import type { RuleResult } from '../core/types.ts';
+import { UsageError } from '../core/errors.ts';
 import { readJsonFile } from './read-json-file.ts';
 
 export interface ResultsFile {

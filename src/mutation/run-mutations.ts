@@ -5,9 +5,10 @@
  * means a check is too broad).
  */
 import { startReferenceServer } from '../reference-server/index.ts';
-import { CATALOGUE } from '../rules/catalogue.ts';
+import { loadCatalogue } from '../rules/catalogue.ts';
 import { citedClauses } from '../rules/clauses.ts';
-import type { RuleGroup, RunResult } from '../rules/types.ts';
+import type { RunResult } from '../core/types.ts';
+import type { RuleGroup } from '../rules/types.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules, type EngineOptions } from '../runner/run-rules.ts';
 
 export interface FaultUnderTest {
@@ -39,13 +40,13 @@ export const MUTATION_OPTIONS: EngineOptions = {
 
 export async function runAgainstReference(
   faults: string[],
-  groups: readonly RuleGroup[] = CATALOGUE,
+  groups?: readonly RuleGroup[],
   options = MUTATION_OPTIONS,
 ): Promise<RunResult> {
   const server = await startReferenceServer({ seed: 7, resources: 120, faults });
   try {
     return await runRules(
-      [...groups],
+      [...(groups ?? (await loadCatalogue()))],
       { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile },
       options,
     );
@@ -67,14 +68,12 @@ function relatedTo(target: string, groups: readonly RuleGroup[]): (clause: strin
   return (clause) => citedClauses(clause).some((c) => cited.has(c));
 }
 
-export async function runMutation(
-  fault: FaultUnderTest,
-  groups: readonly RuleGroup[] = CATALOGUE,
-): Promise<MutationOutcome> {
+export async function runMutation(fault: FaultUnderTest, groups?: readonly RuleGroup[]): Promise<MutationOutcome> {
   const started = performance.now();
-  const run = await runAgainstReference([fault.name], groups);
+  const catalogue = groups ?? (await loadCatalogue());
+  const run = await runAgainstReference([fault.name], catalogue);
   const verdicts = Object.fromEntries(run.results.map((r) => [r.ruleId, r.verdict]));
-  const related = relatedTo(fault.rule, groups);
+  const related = relatedTo(fault.rule, catalogue);
   return {
     fault,
     caught: verdicts[fault.rule] === 'FAIL',

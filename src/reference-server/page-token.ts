@@ -5,7 +5,7 @@
  * drawn when the server starts, so a token cannot be built by hand.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { canonicalJson } from '../util/canonical-json.ts';
+import { canonicalJson } from '../core/canonical-json.ts';
 
 export interface TokenPayload {
   /** Hash of kind_id, filters and orders. */

@@ -1,4 +1,4 @@
-import type { Exchange } from '../client/exchange.ts';
+import type { Exchange } from '../core/exchange.ts';
 import { singleQuote } from './shell-quote.ts';
 
 /**

@@ -1,5 +1,5 @@
-import type { Exchange } from '../client/exchange.ts';
-import type { RuleResult, RunResult } from '../rules/types.ts';
+import type { Exchange } from '../core/exchange.ts';
+import type { RuleResult, RunResult } from '../core/types.ts';
 import { toCurl } from './curl.ts';
 import { shellWord } from './shell-quote.ts';
 

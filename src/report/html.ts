@@ -1,12 +1,12 @@
-import type { Exchange } from '../client/exchange.ts';
-import type { RuleResult, RunResult, Verdict } from '../rules/types.ts';
+import type { Exchange } from '../core/exchange.ts';
+import type { RuleResult, RunResult, Verdict } from '../core/types.ts';
 import { toCurl } from './curl.ts';
 import { clip, replayCommand, show } from './describe-result.ts';
 import { CONTENT_SECURITY_POLICY, CSS, SCRIPT } from './html-assets.ts';
 import { escapeHtml as esc } from './html-escape.ts';
 import { prettyJson } from './pretty-json.ts';
 import { compareSections, compareText } from './sections.ts';
-import { VERDICTS } from './summarise.ts';
+import { VERDICTS } from '../core/summarise.ts';
 
 /** Longest body or value shown; the JSON report keeps everything. */
 const MAX_SHOWN = 4000;

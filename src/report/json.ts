@@ -1,4 +1,4 @@
-import type { RunResult } from '../rules/types.ts';
+import type { RunResult } from '../core/types.ts';
 import { compareText } from './sections.ts';
 
 /** Bumped when a field changes meaning or goes away; readers check it (src/gate/results-file.ts). */

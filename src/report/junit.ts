@@ -1,4 +1,4 @@
-import type { RuleResult, RunResult, Verdict } from '../rules/types.ts';
+import type { RuleResult, RunResult, Verdict } from '../core/types.ts';
 import { clip, failureText, show } from './describe-result.ts';
 import { compareSections } from './sections.ts';
 import { cdata, xmlAttr } from './xml.ts';

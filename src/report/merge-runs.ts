@@ -1,5 +1,5 @@
-import type { RunResult } from '../rules/types.ts';
-import { summarise } from './summarise.ts';
+import type { RunResult } from '../core/types.ts';
+import { summarise } from '../core/summarise.ts';
 
 /** One run from the runs of shards: results side by side, the summary computed again. */
 export function mergeRuns(runs: readonly RunResult[]): RunResult {

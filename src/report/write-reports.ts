@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RunResult } from '../rules/types.ts';
+import type { RunResult } from '../core/types.ts';
 import { renderHtml } from './html.ts';
 import { renderJson } from './json.ts';
 import { renderJUnit } from './junit.ts';

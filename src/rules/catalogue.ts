@@ -1,36 +1,77 @@
 /**
- * The rule catalogue: every spec file and property file, in report order.
- * Adding a rule group means adding its import here (see CONTRIBUTING.md).
+ * The rule catalogue: every rule group under specs/ (example rules) and
+ * properties/ (fast-check properties), found by file name, so adding a spec
+ * file is all it takes to add its rules. Groups come in the order of the
+ * spec's sections; each group's file is derived from where it was found.
  */
-import type { Rule, RuleGroup } from './types.ts';
+import { readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Rule, RuleGroup, RuleGroupDefinition } from './types.ts';
 import { citedClauses } from './clauses.ts';
-import pagination from '../../specs/pagination.spec.ts';
-import list from '../../specs/list.spec.ts';
-import listRoles from '../../specs/list-roles.spec.ts';
-import revokeRoles from '../../specs/revoke-roles.spec.ts';
-import auth from '../../specs/auth.spec.ts';
-import errors from '../../specs/errors.spec.ts';
-import teams from '../../specs/teams.spec.ts';
-import activityRates from '../../specs/activity-rates.spec.ts';
-import paginationProperties from '../../properties/pagination.properties.ts';
-import rolesAndRatesProperties from '../../properties/roles-and-rates.properties.ts';
-import invalidInputProperties from '../../properties/invalid-input.properties.ts';
 
-export const CATALOGUE: readonly RuleGroup[] = [
-  pagination,
-  list,
-  listRoles,
-  revokeRoles,
-  teams,
-  activityRates,
-  auth,
-  errors,
-  paginationProperties,
-  rolesAndRatesProperties,
-  invalidInputProperties,
+/** The folder that holds specs/ and properties/ (the repository, or the built package). */
+export const CATALOGUE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Rule files: `*.spec.ts` in specs/, `*.properties.ts` in properties/ (`.js` once built). */
+const RULE_FILES: ReadonlyArray<{ folder: string; pattern: RegExp }> = [
+  { folder: 'specs', pattern: /^[^.]+\.spec\.(ts|js)$/ },
+  { folder: 'properties', pattern: /^[^.]+\.properties\.(ts|js)$/ },
 ];
 
-export function allRules(groups: readonly RuleGroup[] = CATALOGUE): Rule[] {
+/** The rule files under `root`, as paths relative to it. */
+export function ruleFiles(root: string = CATALOGUE_ROOT): string[] {
+  return RULE_FILES.flatMap(({ folder, pattern }) => {
+    let names: string[];
+    try {
+      names = readdirSync(join(root, folder));
+    } catch {
+      return [];
+    }
+    return names
+      .filter((name) => pattern.test(name))
+      .sort()
+      .map((name) => `${folder}/${name}`);
+  });
+}
+
+/** "§4.10" after "§4.9", "§5" after both; properties after the example rules of their section. */
+function bySection(a: RuleGroup, b: RuleGroup): number {
+  const parts = (g: RuleGroup): number[] => (/§([\d.]+)/.exec(g.section)?.[1] ?? '99').split('.').map(Number);
+  const [x, y] = [parts(a), parts(b)];
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    const d = (x[i] ?? -1) - (y[i] ?? -1);
+    if (d !== 0) return d;
+  }
+  const kind = (g: RuleGroup): number => (g.file.startsWith('properties/') ? 1 : 0);
+  return kind(a) - kind(b) || a.file.localeCompare(b.file);
+}
+
+/** The source path a user edits, also when running from the built package (`dist/…/x.spec.js`). */
+function sourcePath(root: string, file: string): string {
+  const path = relative(CATALOGUE_ROOT, join(root, file)).split('\\').join('/');
+  return path.replace(/^dist\//, '').replace(/\.js$/, '.ts');
+}
+
+const loaded = new Map<string, Promise<RuleGroup[]>>();
+
+/** Every rule group under `root`; loaded once per root. */
+export function loadCatalogue(root: string = CATALOGUE_ROOT): Promise<RuleGroup[]> {
+  let groups = loaded.get(root);
+  if (!groups) {
+    groups = Promise.all(
+      ruleFiles(root).map(async (file) => {
+        const module = (await import(pathToFileURL(join(root, file)).href)) as { default?: RuleGroupDefinition };
+        if (!module.default?.rules) throw new Error(`${file} has no default export made by defineRuleGroup`);
+        return { ...module.default, file: sourcePath(root, file) };
+      }),
+    ).then((all) => all.sort(bySection));
+    loaded.set(root, groups);
+  }
+  return groups;
+}
+
+export function allRules(groups: readonly RuleGroup[]): Rule[] {
   return groups.flatMap((g) => g.rules);
 }
 

@@ -6,8 +6,8 @@
  * rethrown as it is, never shrunk and never reported as this rule's failure.
  */
 import fc from 'fast-check';
-import { isHarnessError } from '../client/errors.ts';
-import { ConformanceFailure, isConformanceFailure } from '../runner/conformance-failure.ts';
+import { isHarnessError } from '../core/errors.ts';
+import { ConformanceFailure, isConformanceFailure } from '../core/errors.ts';
 import type { CheckContext } from './types.ts';
 
 export async function checkProperty<T>(

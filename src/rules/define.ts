@@ -1,4 +1,4 @@
-import type { Rule, RuleGroup } from './types.ts';
+import type { Rule, RuleGroupDefinition } from './types.ts';
 
 type RuleInput = Omit<Rule, 'kind' | 'needs' | 'mutates'> & Partial<Pick<Rule, 'kind' | 'needs' | 'mutates'>>;
 
@@ -12,10 +12,10 @@ export function property(input: Omit<RuleInput, 'kind'>): Rule {
   return rule({ ...input, kind: 'property' });
 }
 
-export function defineRuleGroup(group: RuleGroup): RuleGroup {
+export function defineRuleGroup(group: RuleGroupDefinition): RuleGroupDefinition {
   const seen = new Set<string>();
   for (const r of group.rules) {
-    if (seen.has(r.id)) throw new Error(`duplicate rule id ${r.id} in ${group.file}`);
+    if (seen.has(r.id)) throw new Error(`duplicate rule id ${r.id} in the group ${group.title}`);
     seen.add(r.id);
   }
   return group;

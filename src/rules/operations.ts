@@ -4,9 +4,9 @@
  * §2 schema of the answer); the rules check their own clause.
  */
 import type { ApiResponse, DirectoryClient } from '../client/directory-client.ts';
-import { HarnessError } from '../client/errors.ts';
-import { ConformanceFailure } from '../runner/conformance-failure.ts';
-import { expectBody, expectSuccess } from '../runner/expect.ts';
+import { HarnessError } from '../core/errors.ts';
+import { ConformanceFailure } from '../core/errors.ts';
+import { expectBody, expectSuccess } from './expect.ts';
 
 export interface ListBody {
   kind_id: string;

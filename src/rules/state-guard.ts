@@ -5,8 +5,8 @@
  * never a FAIL of the rule.
  */
 import type { DirectoryClient } from '../client/directory-client.ts';
-import { HarnessError } from '../client/errors.ts';
-import { canonicalJson } from '../util/canonical-json.ts';
+import { HarnessError } from '../core/errors.ts';
+import { canonicalJson } from '../core/canonical-json.ts';
 import { type ActivityRatePeriod, type TeamAssignation, showActivityRates, showTeams } from './operations.ts';
 
 export const WIDE_RANGE = '1900-01-01/2199-12-31';

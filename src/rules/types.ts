@@ -1,20 +1,6 @@
 import type { DirectoryClient } from '../client/directory-client.ts';
-import type { Exchange } from '../client/exchange.ts';
+import type { Level, Mutation, PropertyReplay, RunOptions } from '../core/types.ts';
 import type { TargetProfile } from '../target/profile.ts';
-
-/**
- * MUST: the spec states it; a departure is a FAIL.
- * OBSERVED: the spec leaves it open ("not shown"); the suite records what the
- * server did and never fails it.
- */
-export type Level = 'MUST' | 'OBSERVED';
-
-/**
- * none: only reads. reversible: changes state that documented operations can
- * restore (team assignments, activity rates). irreversible: cannot be undone
- * with documented operations (role revocation).
- */
-export type Mutation = 'none' | 'reversible' | 'irreversible';
 
 /** What a rule needs from the target before it can run; unmet needs give SKIP with the reason. */
 export type Need =
@@ -27,45 +13,6 @@ export type Need =
   | 'mutableResource'
   | 'roleRevocation'
   | 'workRegime';
-
-export type Verdict = 'PASS' | 'FAIL' | 'ERROR' | 'SKIP' | 'OBSERVED' | 'NOT-TESTED';
-
-/** A structured departure from a rule (modelled on ajv's error objects). */
-export interface Violation {
-  /** Where in the exchange: "response.status", "response.body[2].team_ids", "page 3". */
-  where: string;
-  /** Short "must ..." sentence. */
-  message: string;
-  expected?: unknown;
-  actual?: unknown;
-}
-
-export interface Observation {
-  /** What was looked at, e.g. "status of an empty team_ids rejection". */
-  subject: string;
-  /** What the server did. */
-  value: unknown;
-}
-
-/** Replay information of a failing property. */
-export interface PropertyReplay {
-  seed: number;
-  path?: string;
-  counterexample?: string;
-  numShrinks?: number;
-  numRuns: number;
-}
-
-export interface RunOptions {
-  /** fast-check runs per property. */
-  numRuns: number;
-  /** fast-check seed; the same seed replays the same run. */
-  seed: number;
-  /** Mutating rules run only when allowed. The embedded server always allows them. */
-  allowMutations: boolean;
-  /** A fast-check path to replay one counterexample (with seed). */
-  path?: string;
-}
 
 export interface CheckContext {
   readonly ruleId: string;
@@ -106,56 +53,16 @@ export interface Rule {
 }
 
 /** One spec file: a group of rules for one section or operation. */
-export interface RuleGroup {
+/** One spec file's default export: a group of rules for one section or operation. */
+export interface RuleGroupDefinition {
   /** Section of the spec, e.g. "§4.9". */
   section: string;
   title: string;
-  /** File that declares the group, relative to the repository root. */
-  file: string;
   rules: Rule[];
 }
 
-export interface RuleResult {
-  ruleId: string;
-  clause: string;
-  sentence: string;
-  section: string;
-  group: string;
-  level: Level;
-  kind: Rule['kind'];
-  mutates: Mutation;
-  verdict: Verdict;
-  /** Why a rule was skipped, not tested, or errored. */
-  reason?: string;
-  /** Stable machine code of a harness fault (ERROR). */
-  errorCode?: string;
-  /** A SKIP because a shared step failed: the rule that owns that step (and FAILs on it). */
-  blockedBy?: string;
-  violations: Violation[];
-  observations: Observation[];
-  exchanges: Exchange[];
-  replay?: PropertyReplay;
-  requestCount: number;
-  durationMs: number;
-}
-
-export interface RunSummary {
-  total: number;
-  byVerdict: Record<Verdict, number>;
-  /** Share of MUST rules that ran (not skipped / not tested) and passed. */
-  score: number;
-  /** Share of the catalogue the run could exercise. */
-  coverage: number;
-  conformant: boolean;
-}
-
-export interface RunResult {
-  tool: { name: string; version: string };
-  /** `replayArgs`: what `run` needs to reach the same target again (e.g. `--base-url … --profile …`). */
-  target: { baseUrl: string; serviceVersion: string; profileName?: string; replayArgs?: string };
-  options: RunOptions;
-  startedAt: string;
-  finishedAt: string;
-  results: RuleResult[];
-  summary: RunSummary;
+/** A group as the catalogue loaded it. */
+export interface RuleGroup extends RuleGroupDefinition {
+  /** The file that declares the group, relative to the repository root (derived by the loader). */
+  file: string;
 }

@@ -1,4 +1,5 @@
-import type { Need, RunOptions } from '../rules/types.ts';
+import type { RunOptions } from '../core/types.ts';
+import type { Need } from '../rules/types.ts';
 import type { TargetProfile } from '../target/profile.ts';
 
 /** Why a need is not met by this target and run, or undefined when it is. */

@@ -1,6 +1,6 @@
 import { Agent } from 'undici';
 import { DirectoryClient } from '../client/directory-client.ts';
-import { isHarnessError } from '../client/errors.ts';
+import { isHarnessError } from '../core/errors.ts';
 import { Redactor } from '../client/redact.ts';
 import { listKindId } from '../target/profile.ts';
 import type { RunTarget } from './run-rules.ts';

@@ -1,24 +1,14 @@
 import { Agent, type Dispatcher } from 'undici';
 import { DirectoryClient } from '../client/directory-client.ts';
-import { HarnessError, isHarnessError } from '../client/errors.ts';
-import type { Exchange } from '../client/exchange.ts';
+import { HarnessError, isHarnessError } from '../core/errors.ts';
+import type { Exchange } from '../core/exchange.ts';
 import { Redactor } from '../client/redact.ts';
 import { RequestBudget } from '../client/request-budget.ts';
-import type {
-  CheckContext,
-  Need,
-  Observation,
-  PropertyReplay,
-  Rule,
-  RuleGroup,
-  RuleResult,
-  RunOptions,
-  RunResult,
-  Verdict,
-} from '../rules/types.ts';
+import type { Observation, PropertyReplay, RuleResult, RunOptions, RunResult, Verdict } from '../core/types.ts';
+import type { CheckContext, Need, Rule, RuleGroup } from '../rules/types.ts';
 import type { TargetProfile } from '../target/profile.ts';
-import { summarise } from '../report/summarise.ts';
-import { isConformanceFailure } from './conformance-failure.ts';
+import { summarise } from '../core/summarise.ts';
+import { isConformanceFailure } from '../core/errors.ts';
 import { unmetNeed } from './needs.ts';
 import { ResourceClaims } from './resource-claims.ts';
 

@@ -1,5 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import type { Violation } from '../rules/types.ts';
+import type { Violation } from '../core/types.ts';
 import { DEFINITIONS } from './definitions.ts';
 import { isDateRange, isDuration, isLocalDate } from './formats.ts';
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { Progress } from '../../src/cli/progress.ts';
 import { defineRuleGroup, rule } from '../../src/rules/define.ts';
-import type { RuleResult } from '../../src/rules/types.ts';
+import type { RuleResult } from '../../src/core/types.ts';
 
 const mk = (id: string) =>
   rule({
@@ -11,12 +11,14 @@ const mk = (id: string) =>
     level: 'MUST',
     check: () => Promise.resolve(),
   });
-const group = defineRuleGroup({
-  section: '§4.9',
-  title: 'Pagination protocol',
+const group = {
   file: 'x',
-  rules: [mk('a.one'), mk('a.two')],
-});
+  ...defineRuleGroup({
+    section: '§4.9',
+    title: 'Pagination protocol',
+    rules: [mk('a.one'), mk('a.two')],
+  }),
+};
 const result = (ruleId: string, verdict: RuleResult['verdict']): RuleResult => ({
   ruleId,
   clause: '§4.9 rule 1',

@@ -1,8 +1,8 @@
 import { Agent } from 'undici';
 import { afterEach, describe, expect, test } from 'vitest';
 import { DirectoryClient, retryDelayMs } from '../../src/client/directory-client.ts';
-import { HarnessError } from '../../src/client/errors.ts';
-import type { Exchange } from '../../src/client/exchange.ts';
+import { HarnessError } from '../../src/core/errors.ts';
+import type { Exchange } from '../../src/core/exchange.ts';
 import { Redactor } from '../../src/client/redact.ts';
 import { RequestBudget } from '../../src/client/request-budget.ts';
 import { json, startTestServer, type TestServer } from '../helpers/http-server.ts';
@@ -160,23 +160,25 @@ describe('Redactor', () => {
 describe('rate limits', () => {
   test('a read still answered 429 after the retries ends the rule in ERROR, never FAIL', async () => {
     const { defineRuleGroup, rule } = await import('../../src/rules/define.ts');
-    const { expectSuccess } = await import('../../src/runner/expect.ts');
+    const { expectSuccess } = await import('../../src/rules/expect.ts');
     const { DEFAULT_ENGINE_OPTIONS, runRules } = await import('../../src/runner/run-rules.ts');
     server = await startTestServer((_req, res) => json(res, 429, { message: 'slow down' }, { 'retry-after': '0' }));
-    const group = defineRuleGroup({
-      section: '§4.9',
-      title: 't',
+    const group = {
       file: 't',
-      rules: [
-        rule({
-          id: 't.rate',
-          clause: '§4.9 rule 1',
-          sentence: 'a sentence long enough',
-          level: 'MUST',
-          check: async (ctx) => expectSuccess(await ctx.client.post('resources.list', {}), 'list'),
-        }),
-      ],
-    });
+      ...defineRuleGroup({
+        section: '§4.9',
+        title: 't',
+        rules: [
+          rule({
+            id: 't.rate',
+            clause: '§4.9 rule 1',
+            sentence: 'a sentence long enough',
+            level: 'MUST',
+            check: async (ctx) => expectSuccess(await ctx.client.post('resources.list', {}), 'list'),
+          }),
+        ],
+      }),
+    };
     const run = await runRules(
       [group],
       {

@@ -1,11 +1,12 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { HarnessError } from '../../src/client/errors.ts';
+import { HarnessError } from '../../src/core/errors.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
-import { CATALOGUE, selectRules } from '../../src/rules/catalogue.ts';
+import { loadCatalogue, selectRules } from '../../src/rules/catalogue.ts';
 import { checkProperty } from '../../src/rules/check-property.ts';
-import type { CheckContext, PropertyReplay } from '../../src/rules/types.ts';
-import { fail } from '../../src/runner/expect.ts';
+import type { PropertyReplay } from '../../src/core/types.ts';
+import type { CheckContext } from '../../src/rules/types.ts';
+import { fail } from '../../src/rules/expect.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
 
 let server: ReferenceServer;
@@ -15,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function runProperty(seed: number, path?: string) {
-  const groups = selectRules(CATALOGUE, { rules: ['pagination.prop.any-limit-once'] });
+  const groups = selectRules(await loadCatalogue(), { rules: ['pagination.prop.any-limit-once'] });
   const run = await runRules(
     groups,
     { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile },

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import type { Exchange, RecordedRequest } from '../../src/client/exchange.ts';
+import type { Exchange, RecordedRequest } from '../../src/core/exchange.ts';
 import { quoteExpandingPlaceholders, toCurl } from '../../src/report/curl.ts';
 import { fixtureRun, SECRET, TRICKY_REQUEST_BODY } from '../fixtures/run-result/fixture-run.ts';
 import { captureCurl, hasBash, type CurlCall, type ShellMode } from './helpers/shell.ts';

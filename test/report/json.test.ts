@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { renderJson, RESULTS_SCHEMA_VERSION } from '../../src/report/json.ts';
-import type { RunResult } from '../../src/rules/types.ts';
+import type { RunResult } from '../../src/core/types.ts';
 import { fixtureRun } from '../fixtures/run-result/fixture-run.ts';
 
 interface ResultsFile extends Omit<RunResult, 'results'> {

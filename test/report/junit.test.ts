@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { renderJUnit } from '../../src/report/junit.ts';
-import type { RuleResult, RunResult } from '../../src/rules/types.ts';
+import type { RuleResult, RunResult } from '../../src/core/types.ts';
 import { fixtureRun, HOSTILE_BODY } from '../fixtures/run-result/fixture-run.ts';
 import { hostileText, withServerText } from './helpers/hostile-run.ts';
 import { childElements, parseXml, shapeOf, textOf, wellFormedProblems, type XmlElement } from './helpers/xml-tree.ts';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { summarise, VERDICTS } from '../../src/report/summarise.ts';
-import type { RuleResult, Verdict } from '../../src/rules/types.ts';
+import { summarise, VERDICTS } from '../../src/core/summarise.ts';
+import type { RuleResult, Verdict } from '../../src/core/types.ts';
 import { fixtureRun } from '../fixtures/run-result/fixture-run.ts';
 
 function rule(verdict: Verdict, level: RuleResult['level'] = 'MUST'): RuleResult {

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { HarnessError } from '../../src/client/errors.ts';
+import { HarnessError } from '../../src/core/errors.ts';
 import { defineRuleGroup, rule } from '../../src/rules/define.ts';
-import type { Rule, RuleResult } from '../../src/rules/types.ts';
-import { expectSuccess, fail } from '../../src/runner/expect.ts';
+import type { RuleResult } from '../../src/core/types.ts';
+import type { Rule } from '../../src/rules/types.ts';
+import { expectSuccess, fail } from '../../src/rules/expect.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules, type EngineOptions } from '../../src/runner/run-rules.ts';
 import type { TargetProfile } from '../../src/target/profile.ts';
 import { json, startTestServer, type TestServer } from '../helpers/http-server.ts';
@@ -29,7 +30,7 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 async function run(rules: Rule[], options: Partial<EngineOptions> = {}): Promise<Record<string, RuleResult>> {
-  const group = defineRuleGroup({ section: '§0', title: 'engine test', file: 'test', rules });
+  const group = { file: 'test', ...defineRuleGroup({ section: '§0', title: 'engine test', rules }) };
   const result = await runRules(
     [group],
     { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: KEY, profile },

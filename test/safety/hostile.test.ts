@@ -8,8 +8,8 @@ import { startHostileProxy, type HostileMode } from '../../src/hostile-server/ho
 import { renderHtml } from '../../src/report/html.ts';
 import { renderJUnit } from '../../src/report/junit.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
-import { CATALOGUE } from '../../src/rules/catalogue.ts';
-import type { RunResult } from '../../src/rules/types.ts';
+import { loadCatalogue } from '../../src/rules/catalogue.ts';
+import type { RunResult } from '../../src/core/types.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
 import { xmlProblems } from '../helpers/xml.ts';
 
@@ -25,7 +25,7 @@ async function runThrough(mode: HostileMode): Promise<RunResult> {
   const proxy = await startHostileProxy({ mode, upstream: upstream.url, every: 5, after: 60 });
   try {
     return await runRules(
-      [...CATALOGUE],
+      await loadCatalogue(),
       { baseUrl: proxy.url, serviceVersion: '26.06.25', apiKey: upstream.apiKey, profile: upstream.profile },
       {
         ...DEFAULT_ENGINE_OPTIONS,

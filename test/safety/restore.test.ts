@@ -1,7 +1,7 @@
 /** A mutating check whose restoration fails reports an ERROR with the exact difference, never a FAIL. */
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
-import { CATALOGUE, selectRules } from '../../src/rules/catalogue.ts';
+import { loadCatalogue, selectRules } from '../../src/rules/catalogue.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
 
 let server: ReferenceServer;
@@ -13,7 +13,7 @@ afterAll(() => server.close());
 
 test('a restoration that does not verify is DC_ERR_RESTORE with the difference', async () => {
   const run = await runRules(
-    selectRules(CATALOGUE, { rules: ['activity-rates.assign-no-content'] }),
+    selectRules(await loadCatalogue(), { rules: ['activity-rates.assign-no-content'] }),
     { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile },
     { ...DEFAULT_ENGINE_OPTIONS, allowMutations: true },
   );

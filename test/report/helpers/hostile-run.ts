@@ -4,8 +4,8 @@
  * with hostile text and compare the structure of the two reports.
  */
 import fc from 'fast-check';
-import type { Exchange } from '../../../src/client/exchange.ts';
-import type { RunResult } from '../../../src/rules/types.ts';
+import type { Exchange } from '../../../src/core/exchange.ts';
+import type { RunResult } from '../../../src/core/types.ts';
 
 /** Markup, CDATA and comment terminators, script closers, quote characters, controls, surrogates. */
 const PAYLOADS = [

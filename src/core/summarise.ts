@@ -1,4 +1,4 @@
-import type { RuleResult, RunSummary, Verdict } from '../rules/types.ts';
+import type { RuleResult, RunSummary, Verdict } from './types.ts';
 
 export const VERDICTS: readonly Verdict[] = ['PASS', 'FAIL', 'ERROR', 'SKIP', 'OBSERVED', 'NOT-TESTED'];
 

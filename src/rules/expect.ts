@@ -5,10 +5,10 @@
  * is well.
  */
 import type { ApiResponse } from '../client/directory-client.ts';
-import { HarnessError } from '../client/errors.ts';
+import { HarnessError } from '../core/errors.ts';
 import { validateSchema, type SchemaName } from '../schemas/index.ts';
-import type { Violation } from '../rules/types.ts';
-import { ConformanceFailure } from './conformance-failure.ts';
+import type { Violation } from '../core/types.ts';
+import { ConformanceFailure } from '../core/errors.ts';
 
 export function fail(where: string, message: string, expected?: unknown, actual?: unknown): never {
   throw new ConformanceFailure([{ where, message, expected, actual }]);

@@ -1,0 +1,106 @@
+/**
+ * The records every layer shares: verdicts, violations, results. Plain data,
+ * no behaviour, no imports beyond core.
+ */
+import type { Exchange } from './exchange.ts';
+
+/**
+ * MUST: the spec states it; a departure is a FAIL.
+ * OBSERVED: the spec leaves it open ("not shown"); the suite records what the
+ * server did and never fails it.
+ */
+export type Level = 'MUST' | 'OBSERVED';
+
+/**
+ * none: only reads. reversible: changes state that documented operations can
+ * restore (team assignments, activity rates). irreversible: cannot be undone
+ * with documented operations (role revocation).
+ */
+export type Mutation = 'none' | 'reversible' | 'irreversible';
+
+/** 'example' rules check fixed exchanges; 'property' rules run fast-check. */
+export type RuleKind = 'example' | 'property';
+
+export type Verdict = 'PASS' | 'FAIL' | 'ERROR' | 'SKIP' | 'OBSERVED' | 'NOT-TESTED';
+
+/** A structured departure from a rule (modelled on ajv's error objects). */
+export interface Violation {
+  /** Where in the exchange: "response.status", "response.body[2].team_ids", "page 3". */
+  where: string;
+  /** Short "must ..." sentence. */
+  message: string;
+  expected?: unknown;
+  actual?: unknown;
+}
+
+export interface Observation {
+  /** What was looked at, e.g. "status of an empty team_ids rejection". */
+  subject: string;
+  /** What the server did. */
+  value: unknown;
+}
+
+/** Replay information of a failing property. */
+export interface PropertyReplay {
+  seed: number;
+  path?: string;
+  counterexample?: string;
+  numShrinks?: number;
+  numRuns: number;
+}
+
+export interface RunOptions {
+  /** fast-check runs per property. */
+  numRuns: number;
+  /** fast-check seed; the same seed replays the same run. */
+  seed: number;
+  /** Mutating rules run only when allowed. The embedded server always allows them. */
+  allowMutations: boolean;
+  /** A fast-check path to replay one counterexample (with seed). */
+  path?: string;
+}
+
+export interface RuleResult {
+  ruleId: string;
+  clause: string;
+  sentence: string;
+  section: string;
+  group: string;
+  level: Level;
+  kind: RuleKind;
+  mutates: Mutation;
+  verdict: Verdict;
+  /** Why a rule was skipped, not tested, or errored. */
+  reason?: string;
+  /** Stable machine code of a harness fault (ERROR). */
+  errorCode?: string;
+  /** A SKIP because a shared step failed: the rule that owns that step (and FAILs on it). */
+  blockedBy?: string;
+  violations: Violation[];
+  observations: Observation[];
+  exchanges: Exchange[];
+  replay?: PropertyReplay;
+  requestCount: number;
+  durationMs: number;
+}
+
+export interface RunSummary {
+  total: number;
+  byVerdict: Record<Verdict, number>;
+  /** Share of MUST rules that ran (not skipped / not tested) and passed. */
+  score: number;
+  /** Share of the catalogue the run could exercise. */
+  coverage: number;
+  conformant: boolean;
+}
+
+export interface RunResult {
+  tool: { name: string; version: string };
+  /** `replayArgs`: what `run` needs to reach the same target again (e.g. `--base-url … --profile …`). */
+  target: { baseUrl: string; serviceVersion: string; profileName?: string; replayArgs?: string };
+  options: RunOptions;
+  startedAt: string;
+  finishedAt: string;
+  results: RuleResult[];
+  summary: RunSummary;
+}

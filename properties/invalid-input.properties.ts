@@ -4,22 +4,21 @@
  */
 import fc from 'fast-check';
 import { invalidPaginationLimit, invalidTeamList, malformedDateRange } from '../src/arbitraries/index.ts';
-import { checkProperty } from '../src/rules/check-property.ts';
 import { defineRuleGroup, property } from '../src/rules/define.ts';
-import { listRoles, precondition, showActivityRates, showTeams } from '../src/rules/operations.ts';
-import { WIDE_RANGE, withRestoredRates, withRestoredTeams } from '../src/rules/state-guard.ts';
-import type { CheckContext } from '../src/rules/types.ts';
-import { expectRejected, fail } from '../src/rules/expect.ts';
-import { canonicalJson } from '../src/core/canonical-json.ts';
-import { kindById, listKindId } from '../src/target/profile.ts';
+import { expectRejected, precondition } from '../src/rules/assertions.ts';
+import { listBody } from '../src/rules/steps/list.ts';
+import { captureState, expectStateUnchanged } from '../src/rules/steps/state.ts';
+import { claimRoleResource } from '../src/rules/steps/claims.ts';
+import { withRestoredState } from '../src/rules/state-guard.ts';
+import { checkProperty } from '../src/rules/check-property.ts';
 
-async function stateOf(ctx: CheckContext, resourceId: string): Promise<string> {
-  return canonicalJson([
-    await showTeams(ctx.client, { resource_id: resourceId, date_range: WIDE_RANGE }),
-    await showActivityRates(ctx.client, { resource_id: resourceId, date_range: WIDE_RANGE }),
-    await listRoles(ctx.client, { resource_ids: [resourceId] }),
-  ]);
-}
+const OPERATIONS_WITH_A_RANGE = [
+  'resources.show-teams',
+  'resources.show-activity-rates',
+  'resources.assign-team',
+  'resources.assign-activity-rate',
+  'resources.unassign-activity-rate',
+] as const;
 
 export default defineRuleGroup({
   section: '§7',
@@ -34,38 +33,26 @@ export default defineRuleGroup({
       mutates: 'reversible',
       needs: ['roleKindResource'],
       async check(ctx) {
-        const resourceId = ctx.claimResource((_, kindId) => kindById(ctx.profile, kindId)?.supportsRoles === true);
-        precondition(resourceId, 'no mutable resource of a role-supporting kind is left');
+        const resourceId = await claimRoleResource(ctx);
         const team = ctx.profile.teams.find((t) => t.enabled)?.id;
         precondition(team, 'the profile names no enabled team');
-        const before = await stateOf(ctx, resourceId);
+        const before = await captureState(ctx, resourceId, ['teams', 'rates', 'roles']);
         const request = fc.record({
           range: malformedDateRange(),
-          operation: fc.constantFrom(
-            'resources.show-teams',
-            'resources.show-activity-rates',
-            'resources.assign-team',
-            'resources.assign-activity-rate',
-            'resources.unassign-activity-rate',
-          ),
+          operation: fc.constantFrom(...OPERATIONS_WITH_A_RANGE),
         });
-        await withRestoredRates(ctx.client, resourceId, () =>
-          withRestoredTeams(ctx.client, resourceId, () =>
-            checkProperty(ctx, request, async ({ range, operation }) => {
-              const body: Record<string, unknown> = { resource_id: resourceId, date_range: range };
-              if (operation === 'resources.assign-team')
-                Object.assign(body, { team_id: team, head: false, warning_aware: true });
-              if (operation === 'resources.assign-activity-rate')
-                Object.assign(body, { average_rate: 50, work_regime_id: null });
-              expectRejected(
-                await ctx.client.post(operation, body),
-                `${operation} with date_range ${JSON.stringify(range)}`,
-              );
-              const after = await stateOf(ctx, resourceId);
-              if (after !== before)
-                fail(`state of resource ${resourceId}`, 'must be unchanged after a rejected request', before, after);
-            }),
-          ),
+        await withRestoredState(ctx, resourceId, ['rates', 'teams'], () =>
+          checkProperty(ctx, request, async ({ range, operation }) => {
+            const body: Record<string, unknown> = { resource_id: resourceId, date_range: range };
+            if (operation === 'resources.assign-team')
+              Object.assign(body, { team_id: team, head: false, warning_aware: true });
+            if (operation === 'resources.assign-activity-rate')
+              Object.assign(body, { average_rate: 50, work_regime_id: null });
+            await expectRejected(() => ctx.client.post(operation, body), {
+              step: `${operation} with date_range ${JSON.stringify(range)}`,
+            });
+            await expectStateUnchanged(ctx, before, { message: 'must be unchanged after a rejected request' });
+          }),
         );
       },
     }),
@@ -76,12 +63,10 @@ export default defineRuleGroup({
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
-        const kind = listKindId(ctx.profile);
-        precondition(kind, 'the target profile names no kind to list');
         await checkProperty(ctx, invalidPaginationLimit(), async (limit) => {
-          expectRejected(
-            await ctx.client.post('resources.list', { kind_id: kind, pagination: { limit, next_token: null } }),
-            `limit ${JSON.stringify(limit)}`,
+          await expectRejected(
+            () => ctx.client.post('resources.list', { ...listBody(ctx), pagination: { limit, next_token: null } }),
+            { step: `limit ${JSON.stringify(limit)}` },
           );
         });
       },
@@ -94,28 +79,26 @@ export default defineRuleGroup({
       mutates: 'irreversible',
       needs: ['roleKindResource'],
       async check(ctx) {
-        const resourceId = ctx.claimResource((_, kindId) => kindById(ctx.profile, kindId)?.supportsRoles === true);
-        precondition(resourceId, 'no mutable resource of a role-supporting kind is left');
-        const held = (await listRoles(ctx.client, { resource_ids: [resourceId] })).filter((a) => a.is_assigned);
+        const resourceId = await claimRoleResource(ctx);
+        const before = await captureState(ctx, resourceId, ['teams', 'rates', 'roles']);
+        const held = (before.roles ?? []).filter((a) => a.is_assigned);
         precondition(held.length > 0, 'the resource holds no role');
-        const before = await stateOf(ctx, resourceId);
-        await checkProperty(
-          ctx,
-          fc.record({ teamIds: invalidTeamList(), role: fc.constantFrom(...held.map((a) => a.role_id)) }),
-          async ({ teamIds, role }) => {
-            expectRejected(
-              await ctx.client.post('resources.revoke-roles', {
+        const revocation = fc.record({
+          teamIds: invalidTeamList(),
+          role: fc.constantFrom(...held.map((a) => a.role_id)),
+        });
+        await checkProperty(ctx, revocation, async ({ teamIds, role }) => {
+          await expectRejected(
+            () =>
+              ctx.client.post('resources.revoke-roles', {
                 resource_ids: [resourceId],
                 role_ids: [role],
                 team_ids: teamIds,
               }),
-              `team_ids ${JSON.stringify(teamIds)}`,
-            );
-            const after = await stateOf(ctx, resourceId);
-            if (after !== before)
-              fail(`state of resource ${resourceId}`, 'must be unchanged after a rejected request', before, after);
-          },
-        );
+            { step: `team_ids ${JSON.stringify(teamIds)}` },
+          );
+          await expectStateUnchanged(ctx, before, { message: 'must be unchanged after a rejected request' });
+        });
       },
     }),
   ],

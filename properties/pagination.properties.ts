@@ -3,20 +3,10 @@
  */
 import fc from 'fast-check';
 import { listQueryChange, paginationLimit, tamperedToken } from '../src/arbitraries/index.ts';
-import { checkProperty } from '../src/rules/check-property.ts';
 import { defineRuleGroup, property } from '../src/rules/define.ts';
-import { listPage, pageThrough, precondition, type ListBody } from '../src/rules/operations.ts';
-import type { CheckContext } from '../src/rules/types.ts';
-import { expectRejected, fail } from '../src/rules/expect.ts';
-import { listKindId } from '../src/target/profile.ts';
-
-async function pool(ctx: CheckContext, n: number): Promise<{ kind: string; ids: string[] }> {
-  const kind = listKindId(ctx.profile);
-  precondition(kind, 'the target profile names no kind to list');
-  const page = await listPage(ctx.client, { kind_id: kind, pagination: { limit: n, next_token: null } });
-  precondition(page.data.length >= 4, 'the listed kind has fewer than 4 resources');
-  return { kind, ids: page.data.map((r) => r.id) };
-}
+import { expectRejected, fail, precondition } from '../src/rules/assertions.ts';
+import { attributeText, firstIds, idsFilter, listBody, listPage, walkPages } from '../src/rules/steps/list.ts';
+import { checkProperty } from '../src/rules/check-property.ts';
 
 export default defineRuleGroup({
   section: '§4.9',
@@ -30,37 +20,50 @@ export default defineRuleGroup({
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
-        const { kind, ids } = await pool(ctx, 20);
+        const ids = await firstIds(ctx, 20, { atLeast: 4 });
         const arbitrary = fc.record({
           limit: paginationLimit({ max: 12 }),
           subset: fc.subarray(ids, { minLength: 1 }),
         });
         await checkProperty(ctx, arbitrary, async ({ limit, subset }) => {
-          const body: ListBody = {
-            kind_id: kind,
-            filters: [{ key: 'resource.ids', value: subset }],
-            pagination: { limit, next_token: null },
-          };
-          const sizes: Array<{ size: number; token: string | null }> = [];
-          const seen = await pageThrough(ctx.client, body, {
+          const body = listBody(ctx, { filters: [idsFilter(subset)], pagination: { limit, next_token: null } });
+          const pages: Array<{ size: number; token: string | null }> = [];
+          const seen: string[] = [];
+          await walkPages(ctx, body, {
             maxPages: subset.length + 3,
-            onPage: (p) => sizes.push({ size: p.data.length, token: p.next_token }),
+            onPage(page) {
+              pages.push({ size: page.data.length, token: page.next_token });
+              seen.push(...page.data.map((r) => r.id));
+            },
           });
           const missing = subset.filter((id) => !seen.includes(id));
-          if (missing.length > 0 || seen.length !== subset.length)
-            fail('pages', 'must yield every filtered resource exactly once', subset.length, seen.length);
+          if (missing.length > 0 || seen.length !== subset.length) {
+            fail({
+              where: 'pages',
+              message: 'must yield every filtered resource exactly once',
+              expected: subset.length,
+              actual: seen.length,
+            });
+          }
           if (subset.length % limit === 0) {
-            const last = sizes[subset.length / limit - 1];
-            const after = sizes[subset.length / limit];
-            if (!last || last.token === null)
-              fail(
-                'last full page',
-                'must carry a next_token when the size is an exact multiple of limit',
-                'a token',
-                null,
-              );
-            if (!after || after.size !== 0)
-              fail('page after the last full page', 'must be empty', 0, after?.size ?? '(none)');
+            const last = pages[subset.length / limit - 1];
+            const after = pages[subset.length / limit];
+            if (!last || last.token === null) {
+              fail({
+                where: 'last full page',
+                message: 'must carry a next_token when the size is an exact multiple of limit',
+                expected: 'a token',
+                actual: null,
+              });
+            }
+            if (!after || after.size !== 0) {
+              fail({
+                where: 'page after the last full page',
+                message: 'must be empty',
+                expected: 0,
+                actual: after?.size ?? '(none)',
+              });
+            }
           }
         });
       },
@@ -73,28 +76,26 @@ export default defineRuleGroup({
       level: 'MUST',
       needs: ['listKind', 'sortAttribute'],
       async check(ctx) {
-        const { kind, ids } = await pool(ctx, 12);
-        const attribute = ctx.profile.sortAttribute!;
-        const names = (
-          await listPage(ctx.client, {
-            kind_id: kind,
-            attributes: [attribute],
-            pagination: { limit: 20, next_token: null },
-          })
-        ).data
-          .map((r) => r.attributes?.[attribute])
-          .filter((v): v is string => typeof v === 'string' && v.length > 0);
+        const ids = await firstIds(ctx, 12, { atLeast: 4 });
+        const attribute = ctx.sortAttribute;
+        const sample = await listPage(
+          ctx,
+          listBody(ctx, { attributes: [attribute], pagination: { limit: 20, next_token: null } }),
+        );
+        const names = sample.data.map((r) => attributeText(r, attribute)).filter((v): v is string => !!v);
         const prefixes = [...new Set(names.map((n) => n.slice(0, 1)))];
         precondition(prefixes.length > 0, `no text value of ${attribute} to filter on`);
         await checkProperty(ctx, listQueryChange({ ids, attribute, prefixes }), async ([a, b]) => {
-          const first = await listPage(ctx.client, { kind_id: kind, ...a, pagination: { limit: 1, next_token: null } });
+          const first = await listPage(ctx, listBody(ctx, { ...a, pagination: { limit: 1, next_token: null } }));
           fc.pre(first.next_token !== null);
-          const res = await ctx.client.post('resources.list', {
-            kind_id: kind,
-            ...b,
-            pagination: { limit: 1, next_token: first.next_token },
-          });
-          expectRejected(res, 'a next page whose filters or orders changed', 422);
+          await expectRejected(
+            () =>
+              ctx.client.post(
+                'resources.list',
+                listBody(ctx, { ...b, pagination: { limit: 1, next_token: first.next_token } }),
+              ),
+            { step: 'a next page whose filters or orders changed', status: 422 },
+          );
         });
       },
     }),
@@ -105,22 +106,17 @@ export default defineRuleGroup({
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
-        const { kind, ids } = await pool(ctx, 8);
-        const body: ListBody = {
-          kind_id: kind,
-          filters: [{ key: 'resource.ids', value: ids }],
-          pagination: { limit: 2, next_token: null },
-        };
-        const first = await listPage(ctx.client, body);
+        const ids = await firstIds(ctx, 8, { atLeast: 4 });
+        const body = listBody(ctx, { filters: [idsFilter(ids)], pagination: { limit: 2, next_token: null } });
+        const first = await listPage(ctx, body);
         precondition(first.next_token !== null, 'the first page of a filtered list has no next_token');
         const token = first.next_token;
         await checkProperty(ctx, tamperedToken(), async (t) => {
           const forged = t.apply(token);
-          const res = await ctx.client.post('resources.list', {
-            ...body,
-            pagination: { limit: 2, next_token: forged },
-          });
-          expectRejected(res, `a next_token altered by "${t.name}"`, 422);
+          await expectRejected(
+            () => ctx.client.post('resources.list', { ...body, pagination: { limit: 2, next_token: forged } }),
+            { step: `a next_token altered by "${t.name}"`, status: 422 },
+          );
         });
       },
     }),

@@ -3,29 +3,15 @@
  */
 import fc from 'fast-check';
 import { activityRatePattern, dateRange, teamList } from '../src/arbitraries/index.ts';
+import { defineRuleGroup, property } from '../src/rules/define.ts';
+import { expectSuccess, fail, precondition } from '../src/rules/assertions.ts';
+import { isDefiningRole, revokeRoles } from '../src/rules/steps/roles.ts';
+import { WIDE_RANGE, showActivityRates } from '../src/rules/steps/assignations.ts';
+import { captureState, stateDifference } from '../src/rules/steps/state.ts';
+import { claimRoleResource } from '../src/rules/steps/claims.ts';
+import { withRestoredState } from '../src/rules/state-guard.ts';
 import { checkProperty } from '../src/rules/check-property.ts';
 import { covers, overlapsStrictly, splitRange } from '../src/rules/dates.ts';
-import { defineRuleGroup, property } from '../src/rules/define.ts';
-import { OWNERS, listRoles, precondition, showActivityRates, type RoleAssociation } from '../src/rules/operations.ts';
-import { WIDE_RANGE, withRestoredRates } from '../src/rules/state-guard.ts';
-import type { CheckContext } from '../src/rules/types.ts';
-import { expectSuccess, fail } from '../src/rules/expect.ts';
-import { canonicalJson } from '../src/core/canonical-json.ts';
-import { kindById } from '../src/target/profile.ts';
-
-function claimRoleResource(ctx: CheckContext): string {
-  const id = ctx.claimResource((_, kindId) => kindById(ctx.profile, kindId)?.supportsRoles === true);
-  precondition(id, 'no mutable resource of a role-supporting kind is left');
-  return id;
-}
-
-function rolesState(list: RoleAssociation[]): string {
-  return canonicalJson(
-    list
-      .map((a) => ({ ...a, team_ids: Array.isArray(a.team_ids) ? [...a.team_ids].sort() : a.team_ids }))
-      .sort((a, b) => (a.role_id < b.role_id ? -1 : 1)),
-  );
-}
 
 export default defineRuleGroup({
   section: '§4.1',
@@ -40,10 +26,8 @@ export default defineRuleGroup({
       mutates: 'irreversible',
       needs: ['roleKindResource'],
       async check(ctx) {
-        const resourceId = claimRoleResource(ctx);
-        const roles = ctx.profile.roles
-          .filter((r) => !r.definesKindId && !ctx.profile.kinds.some((k) => k.definingRoleId === r.id))
-          .map((r) => r.id);
+        const resourceId = await claimRoleResource(ctx);
+        const roles = ctx.profile.roles.filter((r) => !isDefiningRole(ctx, r.id)).map((r) => r.id);
         const teams = ctx.profile.teams.filter((t) => t.enabled).map((t) => t.id);
         precondition(roles.length > 0 && teams.length > 0, 'the profile names no role or team to revoke');
         const revocation = fc.record({
@@ -56,27 +40,19 @@ export default defineRuleGroup({
             role_ids: [roleId],
             ...(teamIds !== undefined ? { team_ids: teamIds } : {}),
           };
-          expectSuccess(
-            await ctx.client.post('resources.revoke-roles', body),
-            'first revocation',
-            undefined,
-            OWNERS.revoke,
-          );
-          const once = rolesState(await listRoles(ctx.client, { resource_ids: [resourceId] }));
-          expectSuccess(
-            await ctx.client.post('resources.revoke-roles', body),
-            'the same revocation again',
-            undefined,
-            OWNERS.revoke,
-          );
-          const twice = rolesState(await listRoles(ctx.client, { resource_ids: [resourceId] }));
-          if (once !== twice)
-            fail(
-              'list-roles after the second revocation',
-              'must equal the state after the first: revoking what is no longer held changes nothing',
-              once,
-              twice,
-            );
+          await revokeRoles(ctx, body, { step: 'first revocation' });
+          const once = await captureState(ctx, resourceId, ['roles'], { step: 'after the first revocation' });
+          await revokeRoles(ctx, body, { step: 'the same revocation again' });
+          const twice = await captureState(ctx, resourceId, ['roles'], { step: 'after the second revocation' });
+          const difference = stateDifference(once, twice);
+          if (difference) {
+            fail({
+              where: 'list-roles after the second revocation',
+              message: 'must equal the state after the first: revoking what is no longer held changes nothing',
+              expected: 'unchanged',
+              actual: difference,
+            });
+          }
         });
       },
     }),
@@ -89,13 +65,11 @@ export default defineRuleGroup({
       mutates: 'reversible',
       needs: ['roleKindResource', 'workRegime'],
       async check(ctx) {
-        const resourceId = claimRoleResource(ctx);
-        const regimes = ctx.profile.workRegimeIds!;
+        const resourceId = await claimRoleResource(ctx);
         // Inside the resource's longest existing period: dates a server already accepts for it.
-        const periods = await showActivityRates(ctx.client, { resource_id: resourceId, date_range: WIDE_RANGE });
-        const longest = periods
-          .map((p) => splitRange(p.date_range)!)
-          .sort((a, b) => Date.parse(b.end) - Date.parse(b.start) - (Date.parse(a.end) - Date.parse(a.start)))[0];
+        const periods = await showActivityRates(ctx, { resource_id: resourceId, date_range: WIDE_RANGE });
+        const length = (s: { start: string; end: string }): number => Date.parse(s.end) - Date.parse(s.start);
+        const longest = periods.map((p) => splitRange(p.date_range)!).sort((a, b) => length(b) - length(a))[0];
         precondition(
           longest && longest.start < longest.end,
           'the resource has no activity rate period to assign inside',
@@ -104,12 +78,12 @@ export default defineRuleGroup({
           range: dateRange({ min: longest.start, max: longest.end, minLengthDays: 1, maxLengthDays: 60 }),
           rate: fc.integer({ min: 0, max: 100 }),
           pattern: activityRatePattern(),
-          regime: fc.constantFrom(...regimes),
+          regime: fc.constantFrom(...ctx.workRegimeIds),
           trainee: fc.boolean(),
           apprentice: fc.boolean(),
           paidHourly: fc.boolean(),
         });
-        await withRestoredRates(ctx.client, resourceId, () =>
+        await withRestoredState(ctx, resourceId, ['rates'], () =>
           checkProperty(ctx, assignment, async (a) => {
             const res = await ctx.client.post('resources.assign-activity-rate', {
               resource_id: resourceId,
@@ -123,9 +97,9 @@ export default defineRuleGroup({
               paid_hourly: a.paidHourly,
               activity_rate_patterns: [a.pattern],
             });
-            expectSuccess(res, 'resources.assign-activity-rate');
+            expectSuccess(res, { step: 'resources.assign-activity-rate' });
             const span = splitRange(a.range)!;
-            const shown = await showActivityRates(ctx.client, { resource_id: resourceId, date_range: a.range });
+            const shown = await showActivityRates(ctx, { resource_id: resourceId, date_range: a.range });
             const match = shown.find(
               // "Shown as an integer" is another rule's business: a rounded rate matches.
               (p) =>
@@ -136,24 +110,28 @@ export default defineRuleGroup({
                 p.paid_hourly === a.paidHourly &&
                 p.work_regime.id === a.regime,
             );
-            if (!match)
-              fail(
-                'show-activity-rates',
-                'must show a period over the assigned range carrying the assigned values',
-                a,
-                shown,
-              );
-            const all = await showActivityRates(ctx.client, { resource_id: resourceId, date_range: WIDE_RANGE });
-            const spans = all.map((p) => splitRange(p.date_range)!);
-            for (let i = 0; i < spans.length; i++) {
-              for (let j = i + 1; j < spans.length; j++) {
-                if (overlapsStrictly(spans[i]!, spans[j]!))
-                  fail('show-activity-rates', 'must not hold overlapping periods', 'no overlap', [
-                    all[i]!.date_range,
-                    all[j]!.date_range,
-                  ]);
-              }
+            if (!match) {
+              fail({
+                where: 'show-activity-rates',
+                message: 'must show a period over the assigned range carrying the assigned values',
+                expected: a,
+                actual: shown,
+              });
             }
+            const all = await showActivityRates(ctx, { resource_id: resourceId, date_range: WIDE_RANGE });
+            const spans = all.map((p) => splitRange(p.date_range)!);
+            spans.forEach((x, i) =>
+              spans.slice(i + 1).forEach((y, j) => {
+                if (overlapsStrictly(x, y)) {
+                  fail({
+                    where: 'show-activity-rates',
+                    message: 'must not hold overlapping periods',
+                    expected: 'no overlap',
+                    actual: [all[i]!.date_range, all[i + 1 + j]!.date_range],
+                  });
+                }
+              }),
+            );
           }),
         );
       },

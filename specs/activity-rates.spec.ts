@@ -3,21 +3,35 @@
  * unassign-activity-rate and §8 (external_id uniqueness).
  */
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
-import { addDays, covers, overlapsStrictly, splitRange, type DateSpan } from '../src/rules/dates.ts';
-import { precondition, showActivityRates, type ActivityRatePeriod } from '../src/rules/operations.ts';
-import { WIDE_RANGE, withRestoredRates } from '../src/rules/state-guard.ts';
 import type { CheckContext } from '../src/rules/types.ts';
-import { expectRejected, expectSuccess, fail } from '../src/rules/expect.ts';
+import {
+  expectEach,
+  expectJson,
+  expectNoContent,
+  expectRejected,
+  expectSuccess,
+  fail,
+  precondition,
+} from '../src/rules/assertions.ts';
+import { WIDE_RANGE, showActivityRates } from '../src/rules/steps/assignations.ts';
+import { captureState, expectStateUnchanged } from '../src/rules/steps/state.ts';
+import { withRestoredState } from '../src/rules/state-guard.ts';
+import { addDays, covers, overlapsStrictly, splitRange, type DateSpan } from '../src/rules/dates.ts';
+import type { ActivityRatePeriod, AssignActivityRateRequest } from '../src/schemas/index.ts';
 import { kindById } from '../src/target/profile.ts';
 
+interface Claimed {
+  resourceId: string;
+  period: ActivityRatePeriod;
+  span: DateSpan;
+}
+
 /** A claimed role-supporting resource with an activity rate period of at least 90 days. */
-async function resourceWithPeriod(
-  ctx: CheckContext,
-): Promise<{ resourceId: string; period: ActivityRatePeriod; span: DateSpan }> {
+async function resourceWithPeriod(ctx: CheckContext): Promise<Claimed> {
   for (;;) {
-    const resourceId = ctx.claimResource((_, kindId) => kindById(ctx.profile, kindId)?.supportsRoles === true);
+    const resourceId = await ctx.claimResource((_, kindId) => kindById(ctx.profile, kindId)?.supportsRoles === true);
     precondition(resourceId, 'no mutable resource has an activity rate period of 90 days');
-    const periods = await showActivityRates(ctx.client, { resource_id: resourceId, date_range: WIDE_RANGE });
+    const periods = await showActivityRates(ctx, { resource_id: resourceId, date_range: WIDE_RANGE });
     for (const period of periods) {
       const span = splitRange(period.date_range);
       if (span && addDays(span.start, 90) <= span.end) return { resourceId, period, span };
@@ -25,21 +39,27 @@ async function resourceWithPeriod(
   }
 }
 
-/** A fully documented assignment inside `span` with values different from the period's. */
-function assignment(
-  ctx: CheckContext,
-  resourceId: string,
-  span: DateSpan,
-  previousRate: number,
-  externalId?: string,
-): Record<string, unknown> {
-  const rate = previousRate === 40 ? 60 : 40;
-  const regime = ctx.profile.workRegimeIds?.[0];
+const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+
+/** Claims a resource with a long period and runs `change` on it, its activity rates restored afterwards. */
+async function changingRatesOf(ctx: CheckContext, change: (claimed: Claimed) => Promise<void>): Promise<void> {
+  const claimed = await resourceWithPeriod(ctx);
+  await withRestoredState(ctx, claimed.resourceId, ['rates'], () => change(claimed));
+}
+
+/** Thirty days inside the claimed period, away from its ends. */
+function innerRange(span: DateSpan): string {
+  return `${addDays(span.start, 30)}/${addDays(span.start, 59)}`;
+}
+
+/** A fully documented assignment inside the period, with values different from the period's. */
+function assignment(ctx: CheckContext, claimed: Claimed, externalId?: string): AssignActivityRateRequest {
+  const rate = claimed.period.average_rate === 40 ? 60 : 40;
   return {
-    resource_id: resourceId,
-    date_range: `${addDays(span.start, 30)}/${addDays(span.start, 59)}`,
+    resource_id: claimed.resourceId,
+    date_range: innerRange(claimed.span),
     average_rate: rate,
-    work_regime_id: regime ?? null,
+    work_regime_id: ctx.profile.workRegimeIds?.[0] ?? null,
     indemnity_enabled: true,
     compensation_enabled: true,
     trainee: true,
@@ -52,16 +72,11 @@ function assignment(
   };
 }
 
-function overlappingPairs(periods: ActivityRatePeriod[]): string[] {
-  const spans = periods.map((p) => ({ p, s: splitRange(p.date_range)! }));
-  const pairs: string[] = [];
-  for (let i = 0; i < spans.length; i++) {
-    for (let j = i + 1; j < spans.length; j++) {
-      if (overlapsStrictly(spans[i]!.s, spans[j]!.s))
-        pairs.push(`${spans[i]!.p.date_range} and ${spans[j]!.p.date_range}`);
-    }
-  }
-  return pairs;
+function overlappingPairs(periods: readonly ActivityRatePeriod[]): string[] {
+  const spans = periods.map((p) => ({ range: p.date_range, span: splitRange(p.date_range)! }));
+  return spans.flatMap((a, i) =>
+    spans.slice(i + 1).flatMap((b) => (overlapsStrictly(a.span, b.span) ? [`${a.range} and ${b.range}`] : [])),
+  );
 }
 
 export default defineRuleGroup({
@@ -77,10 +92,14 @@ export default defineRuleGroup({
       needs: ['roleKindResource'],
       async check(ctx) {
         let seen = 0;
-        for (const r of ctx.profile.mutableResources
-          .filter((x) => kindById(ctx.profile, x.kindId)?.supportsRoles)
-          .slice(0, 5)) {
-          seen += (await showActivityRates(ctx.client, { resource_id: r.id, date_range: WIDE_RANGE })).length;
+        const resources = ctx.profile.mutableResources.filter((r) => kindById(ctx.profile, r.kindId)?.supportsRoles);
+        for (const r of resources.slice(0, 5)) {
+          const res = await ctx.client.post('resources.show-activity-rates', {
+            resource_id: r.id,
+            date_range: WIDE_RANGE,
+          });
+          expectSuccess(res, { step: 'resources.show-activity-rates', status: 200 });
+          seen += expectJson(res, 'ActivityRatePeriodList').length;
         }
         precondition(seen > 0, 'no profile resource has an activity rate period');
       },
@@ -93,16 +112,17 @@ export default defineRuleGroup({
       needs: ['roleKindResource'],
       async check(ctx) {
         for (const r of ctx.profile.mutableResources.slice(0, 5)) {
-          const periods = await showActivityRates(ctx.client, { resource_id: r.id, date_range: WIDE_RANGE });
-          periods.forEach((p, i) => {
-            if (!Number.isInteger(p.average_rate))
-              fail(
-                `show-activity-rates(${r.id})[${i}].average_rate`,
-                'must be shown as an integer',
-                'an integer',
-                p.average_rate,
-              );
-          });
+          const periods = await showActivityRates(ctx, { resource_id: r.id, date_range: WIDE_RANGE });
+          expectEach(periods, (p, i) =>
+            Number.isInteger(p.average_rate)
+              ? undefined
+              : {
+                  where: `show-activity-rates(${r.id})[${i}].average_rate`,
+                  message: 'must be shown as an integer',
+                  expected: 'an integer',
+                  actual: p.average_rate,
+                },
+          );
         }
       },
     }),
@@ -113,16 +133,9 @@ export default defineRuleGroup({
       level: 'MUST',
       mutates: 'reversible',
       async check(ctx) {
-        const { resourceId, period, span } = await resourceWithPeriod(ctx);
-        await withRestoredRates(ctx.client, resourceId, async () => {
-          const res = await ctx.client.post(
-            'resources.assign-activity-rate',
-            assignment(ctx, resourceId, span, period.average_rate),
-          );
-          if (res.status !== 204)
-            fail('response.status', 'must be 204 when the activity rate is assigned', 204, res.status);
-          if (res.text.length > 0)
-            fail('response.body', 'must be empty (no body) with 204', '(empty)', res.text.slice(0, 200));
+        await changingRatesOf(ctx, async (claimed) => {
+          const res = await ctx.client.post('resources.assign-activity-rate', assignment(ctx, claimed));
+          expectNoContent(res, { step: 'resources.assign-activity-rate', status: 204 });
         });
       },
     }),
@@ -135,41 +148,37 @@ export default defineRuleGroup({
       mutates: 'reversible',
       needs: ['workRegime'],
       async check(ctx) {
-        const { resourceId, period, span } = await resourceWithPeriod(ctx);
-        await withRestoredRates(ctx.client, resourceId, async () => {
-          const body = assignment(ctx, resourceId, span, period.average_rate);
-          expectSuccess(
-            await ctx.client.post('resources.assign-activity-rate', body),
-            'resources.assign-activity-rate',
-          );
-          const range = splitRange(body.date_range as string)!;
-          const shown = await showActivityRates(ctx.client, {
-            resource_id: resourceId,
-            date_range: body.date_range as string,
+        await changingRatesOf(ctx, async (claimed) => {
+          const body = assignment(ctx, claimed);
+          expectSuccess(await ctx.client.post('resources.assign-activity-rate', body), {
+            step: 'resources.assign-activity-rate',
           });
-          const carrying = shown.filter((p) => covers(splitRange(p.date_range)!, range));
-          const match = carrying.find(
+          const range = splitRange(body.date_range)!;
+          const shown = await showActivityRates(ctx, { resource_id: claimed.resourceId, date_range: body.date_range });
+          const match = shown.find(
             // "Shown as an integer": a rate may come back rounded.
             (p) =>
-              Math.abs(p.average_rate - (body.average_rate as number)) <= 0.5 &&
+              covers(splitRange(p.date_range)!, range) &&
+              Math.abs(p.average_rate - body.average_rate!) <= 0.5 &&
               p.trainee === true &&
               p.paid_hourly === true &&
               p.apprentice === false &&
               p.work_regime.id === body.work_regime_id,
           );
           if (!match) {
-            fail(
-              'show-activity-rates after assignment',
-              'must show a period covering the assigned range with the assigned average_rate, work regime and flags',
-              {
+            fail({
+              where: 'show-activity-rates after assignment',
+              message:
+                'must show a period covering the assigned range with the assigned average_rate, work regime and flags',
+              expected: {
                 date_range: body.date_range,
                 average_rate: body.average_rate,
                 trainee: true,
                 paid_hourly: true,
                 apprentice: false,
               },
-              shown,
-            );
+              actual: shown,
+            });
           }
         });
       },
@@ -181,24 +190,20 @@ export default defineRuleGroup({
       level: 'MUST',
       mutates: 'reversible',
       async check(ctx) {
-        const { resourceId, period, span } = await resourceWithPeriod(ctx);
-        await withRestoredRates(ctx.client, resourceId, async () => {
-          expectSuccess(
-            await ctx.client.post(
-              'resources.assign-activity-rate',
-              assignment(ctx, resourceId, span, period.average_rate),
-            ),
-            'resources.assign-activity-rate',
-          );
-          const all = await showActivityRates(ctx.client, { resource_id: resourceId, date_range: WIDE_RANGE });
+        await changingRatesOf(ctx, async (claimed) => {
+          expectSuccess(await ctx.client.post('resources.assign-activity-rate', assignment(ctx, claimed)), {
+            step: 'resources.assign-activity-rate',
+          });
+          const all = await showActivityRates(ctx, { resource_id: claimed.resourceId, date_range: WIDE_RANGE });
           const pairs = overlappingPairs(all);
-          if (pairs.length > 0)
-            fail(
-              'show-activity-rates after assignment',
-              'must not hold overlapping periods: the new rate replaces the others over its range',
-              'no overlap',
-              pairs,
-            );
+          if (pairs.length > 0) {
+            fail({
+              where: 'show-activity-rates after assignment',
+              message: 'must not hold overlapping periods: the new rate replaces the others over its range',
+              expected: 'no overlap',
+              actual: pairs,
+            });
+          }
         });
       },
     }),
@@ -209,29 +214,29 @@ export default defineRuleGroup({
       level: 'MUST',
       mutates: 'reversible',
       async check(ctx) {
-        const { resourceId, span } = await resourceWithPeriod(ctx);
-        await withRestoredRates(ctx.client, resourceId, async () => {
-          const cut = { start: addDays(span.start, 30), end: addDays(span.start, 59) };
+        await changingRatesOf(ctx, async (claimed) => {
+          const cut = splitRange(innerRange(claimed.span))!;
           const res = await ctx.client.post('resources.unassign-activity-rate', {
-            resource_id: resourceId,
+            resource_id: claimed.resourceId,
             date_range: `${cut.start}/${cut.end}`,
           });
           ctx.observe('status and body of unassign-activity-rate', {
             status: res.status,
             body: res.text.slice(0, 200),
           });
-          expectSuccess(res, 'resources.unassign-activity-rate');
-          const all = await showActivityRates(ctx.client, { resource_id: resourceId, date_range: WIDE_RANGE });
+          expectSuccess(res, { step: 'resources.unassign-activity-rate' });
+          const all = await showActivityRates(ctx, { resource_id: claimed.resourceId, date_range: WIDE_RANGE });
           // Days strictly inside the unassigned range: the ends are lenient (inclusive or not is not shown).
           const inner = { start: addDays(cut.start, 1), end: addDays(cut.end, -1) };
           const still = all.filter((p) => overlapsStrictly(splitRange(p.date_range)!, inner));
-          if (still.length > 0)
-            fail(
-              'show-activity-rates after unassign',
-              'must show no period over the unassigned range',
-              'no period',
-              still.map((p) => p.date_range),
-            );
+          if (still.length > 0) {
+            fail({
+              where: 'show-activity-rates after unassign',
+              message: 'must show no period over the unassigned range',
+              expected: 'no period',
+              actual: still.map((p) => p.date_range),
+            });
+          }
         });
       },
     }),
@@ -245,36 +250,18 @@ export default defineRuleGroup({
         const first = await resourceWithPeriod(ctx);
         const second = await resourceWithPeriod(ctx);
         const externalId = `dc-unique-${first.resourceId}-${Date.now()}`;
-        await withRestoredRates(ctx.client, first.resourceId, () =>
-          withRestoredRates(ctx.client, second.resourceId, async () => {
-            expectSuccess(
-              await ctx.client.post(
-                'resources.assign-activity-rate',
-                assignment(ctx, first.resourceId, first.span, first.period.average_rate, externalId),
-              ),
-              'assigning a contract with a new external_id',
-            );
-            const before = await showActivityRates(ctx.client, {
-              resource_id: second.resourceId,
-              date_range: WIDE_RANGE,
+        await withRestoredState(ctx, first.resourceId, ['rates'], () =>
+          withRestoredState(ctx, second.resourceId, ['rates'], async () => {
+            expectSuccess(await ctx.client.post('resources.assign-activity-rate', assignment(ctx, first, externalId)), {
+              step: 'assigning a contract with a new external_id',
             });
-            const res = await ctx.client.post(
-              'resources.assign-activity-rate',
-              assignment(ctx, second.resourceId, second.span, second.period.average_rate, externalId),
+            const before = await captureState(ctx, second.resourceId, ['rates'], { step: 'the other resource before' });
+            const res = await expectRejected(
+              () => ctx.client.post('resources.assign-activity-rate', assignment(ctx, second, externalId)),
+              { step: 'a contract whose external_id another resource already uses' },
             );
             ctx.observe('status of a duplicate external_id', res.status);
-            expectRejected(res, 'a contract whose external_id another resource already uses');
-            const after = await showActivityRates(ctx.client, {
-              resource_id: second.resourceId,
-              date_range: WIDE_RANGE,
-            });
-            if (JSON.stringify(after) !== JSON.stringify(before))
-              fail(
-                'show-activity-rates after the rejection',
-                'must be unchanged after a rejected request',
-                before,
-                after,
-              );
+            await expectStateUnchanged(ctx, before, { message: 'must be unchanged after a rejected request' });
           }),
         );
       },
@@ -288,41 +275,45 @@ export default defineRuleGroup({
       mutates: 'reversible',
       needs: ['workRegime'],
       async check(ctx) {
-        const { resourceId, span } = await resourceWithPeriod(ctx);
-        await withRestoredRates(ctx.client, resourceId, async () => {
-          const range = `${addDays(span.start, 30)}/${addDays(span.start, 59)}`;
-          const regimeId = ctx.profile.workRegimeIds![0]!;
+        await changingRatesOf(ctx, async (claimed) => {
+          const range = innerRange(claimed.span);
           expectSuccess(
             await ctx.client.post('resources.assign-activity-rate', {
-              resource_id: resourceId,
+              resource_id: claimed.resourceId,
               date_range: range,
               average_rate: 60,
-              work_regime_id: regimeId,
+              work_regime_id: ctx.workRegimeIds[0],
               indemnity_enabled: true,
               compensation_enabled: false,
               trainee: false,
               apprentice: false,
               paid_hourly: false,
             }),
-            'an assignment without activity_rate_patterns',
+            { step: 'an assignment without activity_rate_patterns' },
           );
-          const shown = (await showActivityRates(ctx.client, { resource_id: resourceId, date_range: range })).find(
+          const shown = (await showActivityRates(ctx, { resource_id: claimed.resourceId, date_range: range })).find(
             (p) => covers(splitRange(p.date_range)!, splitRange(range)!),
           );
-          if (!shown) fail('show-activity-rates', 'must show the assigned period', range, '(none)');
+          if (!shown)
+            fail({
+              where: 'show-activity-rates',
+              message: 'must show the assigned period',
+              expected: range,
+              actual: '(none)',
+            });
           const days = shown.work_regime.weekly_worked_days;
-          for (const [week, pattern] of shown.activity_rate_patterns.entries()) {
-            const worked = Object.values(pattern).filter((v) => v > 0);
-            // Which weekdays are worked is not shown: only how many, and that they share the rate evenly.
-            if (worked.length !== days || new Set(worked).size > 1) {
-              fail(
-                `activity_rate_patterns[${week}]`,
-                `must spread the rate evenly over the ${days} worked days of the work regime`,
-                `${days} equal non-zero days`,
-                pattern,
-              );
-            }
-          }
+          // Which weekdays are worked is not shown: only how many, and that they share the rate evenly.
+          expectEach(shown.activity_rate_patterns, (pattern, week) => {
+            const worked = WEEKDAYS.map((day) => pattern[day]).filter((v) => v > 0);
+            return worked.length === days && new Set(worked).size <= 1
+              ? undefined
+              : {
+                  where: `activity_rate_patterns[${week}]`,
+                  message: `must spread the rate evenly over the ${days} worked days of the work regime`,
+                  expected: `${days} equal non-zero days`,
+                  actual: pattern,
+                };
+          });
         });
       },
     }),
@@ -334,11 +325,10 @@ export default defineRuleGroup({
       level: 'OBSERVED',
       mutates: 'reversible',
       async check(ctx) {
-        const { resourceId, span } = await resourceWithPeriod(ctx);
-        await withRestoredRates(ctx.client, resourceId, async () => {
-          const range = `${addDays(span.start, 30)}/${addDays(span.start, 59)}`;
+        await changingRatesOf(ctx, async (claimed) => {
+          const range = innerRange(claimed.span);
           const res = await ctx.client.post('resources.assign-activity-rate', {
-            resource_id: resourceId,
+            resource_id: claimed.resourceId,
             date_range: range,
             average_rate: 50,
             work_regime_id: null,
@@ -348,8 +338,10 @@ export default defineRuleGroup({
             res.status,
           );
           if (res.status >= 200 && res.status < 300) {
-            const shown = await showActivityRates(ctx.client, { resource_id: resourceId, date_range: range });
-            ctx.observe('period shown for it (defaults adopted)', shown);
+            ctx.observe(
+              'period shown for it (defaults adopted)',
+              await showActivityRates(ctx, { resource_id: claimed.resourceId, date_range: range }),
+            );
           }
         });
       },

@@ -2,20 +2,17 @@
  * §5 Authentication and permissions, §2.1 Redacted value, §9 versioning.
  */
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
-import { expectRejected, expectSuccess, fail, failAll } from '../src/rules/expect.ts';
-import { validateSchema } from '../src/schemas/index.ts';
-import { listPage, precondition } from '../src/rules/operations.ts';
 import type { CheckContext } from '../src/rules/types.ts';
-import { listKindId } from '../src/target/profile.ts';
+import { expectEach, expectRejected, expectSuccess, precondition } from '../src/rules/assertions.ts';
+import { listBody, listPage } from '../src/rules/steps/list.ts';
+import { validateSchema } from '../src/schemas/index.ts';
 
 const WIDE = '2000-01-01/2099-12-31';
 const TEAM_FIELDS = ['regrouping', 'contract_number', 'external_id'];
 const RATE_FIELDS = ['indemnity_enabled', 'compensation_enabled'];
 
-function listBody(ctx: CheckContext): Record<string, unknown> {
-  const kind = listKindId(ctx.profile);
-  precondition(kind, 'the target profile names no kind to list');
-  return { kind_id: kind, pagination: { limit: 1, next_token: null } };
+function firstPageBody(ctx: CheckContext<'listKind'>) {
+  return listBody(ctx, { pagination: { limit: 1, next_token: null } });
 }
 
 /** Some Redacted marker stands in place of the value (its exact shape is auth.redacted-marker-shape's business). */
@@ -26,14 +23,16 @@ function isRedacted(v: unknown): boolean {
 type Records = Record<string, unknown>[];
 
 /** A profile resource with team assignations and activity rates, as the restricted key sees them. */
-async function resourceWithRecords(ctx: CheckContext): Promise<{ id: string; teams: Records; rates: Records }> {
-  const restricted = ctx.restricted!;
+async function resourceWithRecords(
+  ctx: CheckContext<'restrictedKey'>,
+): Promise<{ id: string; teams: Records; rates: Records }> {
+  const restricted = ctx.restricted;
   for (const r of ctx.profile.mutableResources) {
     const body = { resource_id: r.id, date_range: WIDE };
     const t = await restricted.post('resources.show-teams', body);
-    expectSuccess(t, 'show-teams with the restricted key', [200]);
+    expectSuccess(t, { step: 'show-teams with the restricted key', status: 200 });
     const a = await restricted.post('resources.show-activity-rates', body);
-    expectSuccess(a, 'show-activity-rates with the restricted key', [200]);
+    expectSuccess(a, { step: 'show-activity-rates with the restricted key', status: 200 });
     const teams = Array.isArray(t.json) ? (t.json as Records) : [];
     const rates = Array.isArray(a.json) ? (a.json as Records) : [];
     if (teams.length > 0 && rates.length > 0) return { id: r.id, teams, rates };
@@ -52,9 +51,11 @@ export default defineRuleGroup({
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
-        const res = await ctx.anonymous.post('resources.list', listBody(ctx));
+        const res = await expectRejected(() => ctx.anonymous.post('resources.list', firstPageBody(ctx)), {
+          step: 'a request without credentials',
+          credentialsUnderTest: true,
+        });
         ctx.observe('status without credentials', res.status);
-        expectRejected(res, 'a request without credentials', undefined, { credentialsUnderTest: true });
       },
     }),
     rule({
@@ -64,11 +65,14 @@ export default defineRuleGroup({
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
-        const res = await ctx.anonymous.post('resources.list', listBody(ctx), {
-          headers: { authorization: 'Bearer dc-not-a-real-key-0000000000' },
-        });
+        const res = await expectRejected(
+          () =>
+            ctx.anonymous.post('resources.list', firstPageBody(ctx), {
+              headers: { authorization: 'Bearer dc-not-a-real-key-0000000000' },
+            }),
+          { step: 'a request with an unknown API key', credentialsUnderTest: true },
+        );
         ctx.observe('status with an unknown key', res.status);
-        expectRejected(res, 'a request with an unknown API key', undefined, { credentialsUnderTest: true });
       },
     }),
     rule({
@@ -88,7 +92,7 @@ export default defineRuleGroup({
           ),
         ];
         const markers = fields.filter((f) => typeof f.value === 'object' && f.value !== null);
-        failAll(markers.flatMap((m) => validateSchema('Redacted', m.value, m.where)));
+        expectEach(markers, (m) => validateSchema('Redacted', m.value, m.where));
         ctx.observe('redacted markers seen by the restricted key', markers.length);
       },
     }),
@@ -105,28 +109,30 @@ export default defineRuleGroup({
           'the target profile declares no field the restricted key may not view (restrictedRedactedFields)',
         );
         const { id, teams, rates } = await resourceWithRecords(ctx);
-        teams.forEach((t, i) => {
-          for (const f of TEAM_FIELDS.filter((x) => fields.includes(x))) {
-            if (!isRedacted(t[f]))
-              fail(
-                `show-teams(${id})[${i}].${f}`,
-                'must be the Redacted value for a caller that may not view it',
-                { redacted: 'forbidden' },
-                t[f],
-              );
-          }
-        });
-        rates.forEach((r, i) => {
-          for (const f of RATE_FIELDS.filter((x) => fields.includes(x))) {
-            if (!isRedacted(r[f]))
-              fail(
-                `show-activity-rates(${id})[${i}].${f}`,
-                'must be the Redacted value for a caller that may not view it',
-                { redacted: 'forbidden' },
-                r[f],
-              );
-          }
-        });
+        const shown = [
+          ...teams.flatMap((t, i) =>
+            TEAM_FIELDS.filter((f) => fields.includes(f)).map((f) => ({
+              where: `show-teams(${id})[${i}].${f}`,
+              value: t[f],
+            })),
+          ),
+          ...rates.flatMap((r, i) =>
+            RATE_FIELDS.filter((f) => fields.includes(f)).map((f) => ({
+              where: `show-activity-rates(${id})[${i}].${f}`,
+              value: r[f],
+            })),
+          ),
+        ];
+        expectEach(shown, ({ where, value }) =>
+          isRedacted(value)
+            ? undefined
+            : {
+                where,
+                message: 'must be the Redacted value for a caller that may not view it',
+                expected: { redacted: 'forbidden' },
+                actual: value,
+              },
+        );
       },
     }),
     rule({
@@ -137,7 +143,7 @@ export default defineRuleGroup({
       level: 'OBSERVED',
       needs: ['listKind'],
       async check(ctx) {
-        const res = await ctx.anonymous.post('resources.list', listBody(ctx), {
+        const res = await ctx.anonymous.post('resources.list', firstPageBody(ctx), {
           headers: { authorization: `Basic ${Buffer.from('user:dc-not-a-real-key').toString('base64')}` },
         });
         ctx.observe('status with unknown Basic credentials', res.status);
@@ -151,13 +157,16 @@ export default defineRuleGroup({
       level: 'OBSERVED',
       needs: ['listKind'],
       async check(ctx) {
-        const absent = await ctx.client.post('resources.list', listBody(ctx), { headers: { 'service-version': null } });
+        const absent = await ctx.client.post('resources.list', firstPageBody(ctx), {
+          headers: { 'service-version': null },
+        });
         ctx.observe('status without Service-Version', absent.status);
-        const unknown = await ctx.client.post('resources.list', listBody(ctx), {
+        const unknown = await ctx.client.post('resources.list', firstPageBody(ctx), {
           headers: { 'service-version': '1999.01.01' },
         });
         ctx.observe('status with an unknown Service-Version', unknown.status);
-        await listPage(ctx.client, listBody(ctx) as never);
+        // With the header, the same request is an ordinary valid one.
+        await listPage(ctx, firstPageBody(ctx));
       },
     }),
   ],

@@ -2,10 +2,9 @@
  * §7 Errors, and the request format every operation shares (§4, §2.1).
  */
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
-import { expectRejected, fail } from '../src/rules/expect.ts';
-import { errorMessage, listPage, precondition } from '../src/rules/operations.ts';
 import type { CheckContext } from '../src/rules/types.ts';
-import { listKindId } from '../src/target/profile.ts';
+import { errorMessage, expectRejected, fail, precondition } from '../src/rules/assertions.ts';
+import { listBody, listPage } from '../src/rules/steps/list.ts';
 
 function anyResourceId(ctx: CheckContext): string {
   const id = ctx.profile.mutableResources[0]?.id;
@@ -35,22 +34,26 @@ export default defineRuleGroup({
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
-        const kind = listKindId(ctx.profile)!;
-        const first = await listPage(ctx.client, { kind_id: kind, pagination: { limit: 1, next_token: null } });
+        const first = await listPage(ctx, listBody(ctx, { pagination: { limit: 1, next_token: null } }));
         precondition(first.data.length > 0, 'the listed kind has no resources');
-        const res = await ctx.client.post('resources.list', {
-          kind_id: kind,
-          pagination: { limit: 1, next_token: 'dc-forged-token' },
-        });
-        expectRejected(res, 'a forged next_token', 422);
+        // That a forged token is refused with 422 is another rule's clause; this one judges the message.
+        const res = await expectRejected(
+          () =>
+            ctx.client.post(
+              'resources.list',
+              listBody(ctx, { pagination: { limit: 1, next_token: 'dc-forged-token' } }),
+            ),
+          { step: 'a forged next_token', status: 422, owner: 'pagination.malformed-token-422' },
+        );
         const message = errorMessage(res);
-        if (!message)
-          fail(
-            'response.body',
-            'must contain a message describing the problem',
-            '{"message": "..."} (or problem details)',
-            res.text.slice(0, 300) || '(empty)',
-          );
+        if (!message) {
+          fail({
+            where: 'response.body',
+            message: 'must contain a message describing the problem',
+            expected: '{"message": "..."} (or problem details)',
+            actual: res.text.slice(0, 300) || '(empty)',
+          });
+        }
         ctx.observe('message of an invalid next_token error', message);
       },
     }),
@@ -62,8 +65,9 @@ export default defineRuleGroup({
       needs: ['listKind'],
       async check(ctx) {
         for (const raw of ['{"kind_id": ', 'kind_id=1', '[]{}']) {
-          const res = await ctx.client.post('resources.list', undefined, { rawBody: raw });
-          expectRejected(res, `a body that is not JSON (${JSON.stringify(raw)})`);
+          await expectRejected(() => ctx.client.post('resources.list', undefined, { rawBody: raw }), {
+            step: `a body that is not JSON (${JSON.stringify(raw)})`,
+          });
         }
       },
     }),
@@ -77,8 +81,9 @@ export default defineRuleGroup({
         const resourceId = anyResourceId(ctx);
         for (const range of NOT_DATE_RANGES) {
           for (const operation of ['resources.show-teams', 'resources.show-activity-rates'] as const) {
-            const res = await ctx.client.post(operation, { resource_id: resourceId, date_range: range });
-            expectRejected(res, `${operation} with date_range ${JSON.stringify(range)}`);
+            await expectRejected(() => ctx.client.post(operation, { resource_id: resourceId, date_range: range }), {
+              step: `${operation} with date_range ${JSON.stringify(range)}`,
+            });
           }
         }
       },
@@ -105,16 +110,14 @@ export default defineRuleGroup({
       level: 'OBSERVED',
       needs: ['listKind'],
       async check(ctx) {
-        const kind = listKindId(ctx.profile)!;
         const unknownKind = await ctx.client.post('resources.list', {
           kind_id: '1',
           pagination: { limit: 1, next_token: null },
         });
         ctx.observe('status of resources.list with an unknown kind_id', unknownKind.status);
         const wrongType = await ctx.client.post('resources.list', {
-          kind_id: kind,
+          ...listBody(ctx, { pagination: { limit: 1, next_token: null } }),
           with_teams: 'yes',
-          pagination: { limit: 1, next_token: null },
         });
         ctx.observe('status of resources.list with a wrongly typed field', wrongType.status);
         const unknownResource = await ctx.client.post('resources.show-teams', {

@@ -2,26 +2,49 @@
  * §4.8 resources.list: the request fields and what each adds to the answer.
  */
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
-import { expectBody, expectRejected, expectSuccess, fail, failAll } from '../src/rules/expect.ts';
-import { listPage, pageThrough, precondition, type ListBody, type ResourceItem } from '../src/rules/operations.ts';
-import type { Violation } from '../src/core/types.ts';
 import type { CheckContext } from '../src/rules/types.ts';
-import { listKindId } from '../src/target/profile.ts';
+import { expectEach, expectJson, expectRejected, expectSuccess, fail, precondition } from '../src/rules/assertions.ts';
+import {
+  ascendingOn,
+  attributeText,
+  firstIds,
+  idsFilter,
+  listBody,
+  listPage,
+  startsWithFilter,
+  walkPages,
+} from '../src/rules/steps/list.ts';
+import type { ListRequest } from '../src/schemas/index.ts';
 import { validateSchema } from '../src/schemas/index.ts';
 
-function body(ctx: CheckContext, extra: Partial<ListBody> = {}): ListBody {
-  const kind = listKindId(ctx.profile);
-  precondition(kind, 'the target profile names no kind to list');
-  return { kind_id: kind, pagination: { limit: 20, next_token: null }, ...extra };
+/** The first `n` resources of a page of the listed kind (or of `extra.kind_id`). */
+async function firstPage(ctx: CheckContext<'listKind'>, n: number, extra: Partial<ListRequest> = {}) {
+  return (await listPage(ctx, listBody(ctx, { ...extra, pagination: { limit: n, next_token: null } }))).data;
 }
 
-async function firstPage(ctx: CheckContext, n: number, extra: Partial<ListBody> = {}): Promise<ResourceItem[]> {
-  return (await listPage(ctx.client, body(ctx, { ...extra, pagination: { limit: n, next_token: null } }))).data;
-}
-
-function attributeText(r: ResourceItem, attribute: string): string | undefined {
-  const v = r.attributes?.[attribute];
-  return typeof v === 'string' ? v : undefined;
+/** `with_teams` / `with_relations`: the flag adds the field, an array, to each resource. */
+function addsArrayToEachResource(field: 'teams' | 'relations', id: string, clause: string) {
+  const flag = `with_${field}` as const;
+  return rule({
+    id,
+    clause,
+    sentence: `\`${flag}\`: adds \`${field}\` to each resource.`,
+    level: 'MUST',
+    needs: ['listKind'],
+    async check(ctx) {
+      const data = await firstPage(ctx, 10, { [flag]: true });
+      expectEach(data, (r, i) =>
+        Array.isArray(r[field])
+          ? undefined
+          : {
+              where: `response.body.data[${i}].${field}`,
+              message: `must be an array when ${flag} is true`,
+              expected: 'array',
+              actual: r[field],
+            },
+      );
+    },
+  });
 }
 
 export default defineRuleGroup({
@@ -35,8 +58,9 @@ export default defineRuleGroup({
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
-        const res = await ctx.client.post('resources.list', { pagination: { limit: 5, next_token: null } });
-        expectRejected(res, 'a list request without kind_id');
+        await expectRejected(() => ctx.client.post('resources.list', { pagination: { limit: 5, next_token: null } }), {
+          step: 'a list request without kind_id',
+        });
       },
     }),
     rule({
@@ -46,20 +70,19 @@ export default defineRuleGroup({
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
-        const kind = listKindId(ctx.profile)!;
-        for (const k of ctx.profile.kinds) {
-          const data = await firstPage(ctx, 25, { kind_id: k.id });
-          const stray = data.filter((r) => r.kind_id !== k.id);
+        for (const kind of ctx.profile.kinds) {
+          const data = await firstPage(ctx, 25, { kind_id: kind.id });
+          const stray = data.filter((r) => r.kind_id !== kind.id);
           if (stray.length > 0) {
-            fail(
-              `kind ${k.name}: response.body.data`,
-              'must hold only resources of the requested kind',
-              k.id,
-              stray.slice(0, 3).map((r) => `${r.id} of kind ${r.kind_id}`),
-            );
+            fail({
+              where: `kind ${kind.name}: response.body.data`,
+              message: 'must hold only resources of the requested kind',
+              expected: kind.id,
+              actual: stray.slice(0, 3).map((r) => `${r.id} of kind ${String(r.kind_id)}`),
+            });
           }
         }
-        precondition((await firstPage(ctx, 1, { kind_id: kind })).length > 0, 'the listed kind has no resources');
+        precondition((await firstPage(ctx, 1)).length > 0, 'the listed kind has no resources');
       },
     }),
     rule({
@@ -70,12 +93,13 @@ export default defineRuleGroup({
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
-        const res = await ctx.client.post('resources.list', body(ctx, { with_teams: true, with_relations: true }));
-        expectSuccess(res, 'resources.list', [200]);
-        const page = expectBody(res, 'ListEnvelope') as { data: unknown[] };
-        const violations: Violation[] = [];
-        page.data.forEach((r, i) => violations.push(...validateSchema('Resource', r, `response.body.data[${i}]`)));
-        failAll(violations);
+        const res = await ctx.client.post(
+          'resources.list',
+          listBody(ctx, { with_teams: true, with_relations: true, pagination: { limit: 20, next_token: null } }),
+        );
+        expectSuccess(res, { step: 'resources.list', status: 200 });
+        const page = expectJson(res, 'ListEnvelope');
+        expectEach(page.data, (r, i) => validateSchema('Resource', r, `response.body.data[${i}]`));
       },
     }),
     rule({
@@ -85,18 +109,17 @@ export default defineRuleGroup({
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
-        const ids = (await firstPage(ctx, 10)).map((r) => r.id);
-        precondition(ids.length >= 3, 'the listed kind has fewer than 3 resources');
+        const ids = await firstIds(ctx, 10, { atLeast: 3 });
         const wanted = [ids[0]!, ids[2]!, ids[ids.length - 1]!];
-        const data = await firstPage(ctx, 20, { filters: [{ key: 'resource.ids', value: wanted }] });
+        const data = await firstPage(ctx, 20, { filters: [idsFilter(wanted)] });
         const got = data.map((r) => r.id).sort();
         if (JSON.stringify(got) !== JSON.stringify([...wanted].sort())) {
-          fail(
-            'response.body.data',
-            'must hold exactly the resources whose ids are in the resource.ids filter',
-            [...wanted].sort(),
-            got,
-          );
+          fail({
+            where: 'response.body.data',
+            message: 'must hold exactly the resources whose ids are in the resource.ids filter',
+            expected: [...wanted].sort(),
+            actual: got,
+          });
         }
       },
     }),
@@ -108,45 +131,45 @@ export default defineRuleGroup({
       level: 'MUST',
       needs: ['listKind', 'sortAttribute'],
       async check(ctx) {
-        const attribute = ctx.profile.sortAttribute!;
+        const attribute = ctx.sortAttribute;
         const sample = await firstPage(ctx, 20, { attributes: [attribute] });
         const value = sample.map((r) => attributeText(r, attribute)).find((v) => v && v.length >= 2);
         precondition(value, `no resource of the listed kind has a text value for ${attribute}`);
         const prefix = value.slice(0, 2);
-        const filters = [{ key: 'resource.text', value: { attribute, operator: 'starts_with', value: prefix } }];
         const matched = new Set<string>();
-        await pageThrough(
-          ctx.client,
-          body(ctx, { attributes: [attribute], filters, pagination: { limit: 50, next_token: null } }),
-          {
-            maxPages: 10_000,
-            onPage(page) {
-              for (const r of page.data) {
-                const text = attributeText(r, attribute);
-                // Case handling of starts_with is not shown: compare without case.
-                if (text === undefined || !text.toLowerCase().startsWith(prefix.toLowerCase())) {
-                  fail(
-                    `resource ${r.id}.attributes.${attribute}`,
-                    `must start with "${prefix}" to pass the starts_with filter`,
-                    `${prefix}…`,
-                    text,
-                  );
-                }
-                matched.add(r.id);
-              }
-            },
+        const body = listBody(ctx, {
+          attributes: [attribute],
+          filters: [startsWithFilter(attribute, prefix)],
+          pagination: { limit: 50, next_token: null },
+        });
+        await walkPages(ctx, body, {
+          maxPages: 10_000,
+          onPage(page) {
+            for (const r of page.data) matched.add(r.id);
+            // Case handling of starts_with is not shown: compare without case.
+            expectEach(page.data, (r) => {
+              const text = attributeText(r, attribute);
+              return text !== undefined && text.toLowerCase().startsWith(prefix.toLowerCase())
+                ? undefined
+                : {
+                    where: `resource ${r.id}.attributes.${attribute}`,
+                    message: `must start with "${prefix}" to pass the starts_with filter`,
+                    expected: `${prefix}…`,
+                    actual: text,
+                  };
+            });
           },
-        );
+        });
         // Every resource whose value starts with the prefix exactly must be found.
-        const exact = sample.filter((r) => attributeText(r, attribute)?.startsWith(prefix));
-        const lost = exact.filter((r) => !matched.has(r.id));
-        if (lost.length > 0)
-          fail(
-            'response.body.data',
-            `must include every resource whose ${attribute} starts with "${prefix}"`,
-            lost.map((r) => r.id),
-            [...matched],
-          );
+        const lost = sample.filter((r) => attributeText(r, attribute)?.startsWith(prefix) && !matched.has(r.id));
+        if (lost.length > 0) {
+          fail({
+            where: 'response.body.data',
+            message: `must include every resource whose ${attribute} starts with "${prefix}"`,
+            expected: lost.map((r) => r.id),
+            actual: [...matched],
+          });
+        }
       },
     }),
     rule({
@@ -157,36 +180,36 @@ export default defineRuleGroup({
       level: 'MUST',
       needs: ['listKind', 'sortAttribute'],
       async check(ctx) {
-        const attribute = ctx.profile.sortAttribute!;
-        const orders = [{ key: 'resource.attribute', direction: 'asc', attribute }];
-        let previous: { id: string; value: string } | undefined;
-        await pageThrough(
-          ctx.client,
-          body(ctx, { attributes: [attribute], orders, pagination: { limit: 25, next_token: null } }),
-          {
-            maxPages: 10_000,
-            onPage(page, index) {
-              for (const r of page.data) {
-                const value = attributeText(r, attribute);
-                if (value === undefined) continue;
-                // Collation is not shown: only a pair out of order by every usual collation is a departure.
-                if (
-                  previous &&
-                  previous.value > value &&
-                  previous.value.localeCompare(value, undefined, { sensitivity: 'base' }) > 0
-                ) {
-                  fail(
-                    `page ${index + 1}, resource ${r.id}`,
-                    `must come in ascending order of ${attribute}`,
-                    `>= ${JSON.stringify(previous.value)}`,
-                    value,
-                  );
-                }
-                previous = { id: r.id, value };
+        let previous: string | undefined;
+        const attribute = ctx.sortAttribute;
+        const body = listBody(ctx, {
+          attributes: [attribute],
+          orders: [ascendingOn(attribute)],
+          pagination: { limit: 25, next_token: null },
+        });
+        await walkPages(ctx, body, {
+          maxPages: 10_000,
+          onPage(page, index) {
+            for (const r of page.data) {
+              const value = attributeText(r, attribute);
+              if (value === undefined) continue;
+              // Collation is not shown: only a pair out of order by every usual collation is a departure.
+              if (
+                previous !== undefined &&
+                previous > value &&
+                previous.localeCompare(value, undefined, { sensitivity: 'base' }) > 0
+              ) {
+                fail({
+                  where: `page ${index + 1}, resource ${r.id}`,
+                  message: `must come in ascending order of ${attribute}`,
+                  expected: `>= ${JSON.stringify(previous)}`,
+                  actual: value,
+                });
               }
-            },
+              previous = value;
+            }
           },
-        );
+        });
       },
     }),
     rule({
@@ -196,53 +219,22 @@ export default defineRuleGroup({
       level: 'MUST',
       needs: ['listKind', 'sortAttribute'],
       async check(ctx) {
-        const attribute = ctx.profile.sortAttribute!;
+        const attribute = ctx.sortAttribute;
         const data = await firstPage(ctx, 10, { attributes: [attribute] });
-        data.forEach((r, i) => {
-          if (!r.attributes || !(attribute in r.attributes)) {
-            fail(
-              `response.body.data[${i}].attributes`,
-              `must carry the requested attribute ${attribute}`,
-              attribute,
-              r.attributes,
-            );
-          }
-        });
+        expectEach(data, (r, i) =>
+          attributeText(r, attribute) === undefined
+            ? {
+                where: `response.body.data[${i}].attributes`,
+                message: `must carry the requested attribute ${attribute}`,
+                expected: attribute,
+                actual: r.attributes,
+              }
+            : undefined,
+        );
       },
     }),
-    rule({
-      id: 'list.with-teams',
-      clause: '§4.8 with_teams; §2.2 teams',
-      sentence: '`with_teams`: adds `teams` to each resource.',
-      level: 'MUST',
-      needs: ['listKind'],
-      async check(ctx) {
-        const data = await firstPage(ctx, 10, { with_teams: true });
-        data.forEach((r, i) => {
-          if (!Array.isArray(r.teams))
-            fail(`response.body.data[${i}].teams`, 'must be an array when with_teams is true', 'array', r.teams);
-        });
-      },
-    }),
-    rule({
-      id: 'list.with-relations',
-      clause: '§4.8 with_relations; §2.2 relations',
-      sentence: '`with_relations`: adds `relations` to each resource.',
-      level: 'MUST',
-      needs: ['listKind'],
-      async check(ctx) {
-        const data = await firstPage(ctx, 10, { with_relations: true });
-        data.forEach((r, i) => {
-          if (!Array.isArray(r.relations))
-            fail(
-              `response.body.data[${i}].relations`,
-              'must be an array when with_relations is true',
-              'array',
-              r.relations,
-            );
-        });
-      },
-    }),
+    addsArrayToEachResource('teams', 'list.with-teams', '§4.8 with_teams; §2.2 teams'),
+    addsArrayToEachResource('relations', 'list.with-relations', '§4.8 with_relations; §2.2 relations'),
     rule({
       id: 'list.documented-values-accepted',
       clause: '§4.8 Request body',
@@ -252,16 +244,17 @@ export default defineRuleGroup({
       needs: ['listKind'],
       async check(ctx) {
         // Values the request table documents must be accepted (what they change is another rule's business).
-        for (const extra of [
+        const documented: Partial<ListRequest>[] = [
           { with_relations: null },
           { at_date: '2024-02-29' },
-          { counting_mode: 'strict' as const, with_total_count: true },
-        ]) {
+          { counting_mode: 'strict', with_total_count: true },
+        ];
+        for (const extra of documented) {
           const res = await ctx.client.post(
             'resources.list',
-            body(ctx, { ...extra, pagination: { limit: 2, next_token: null } }),
+            listBody(ctx, { ...extra, pagination: { limit: 2, next_token: null } }),
           );
-          expectSuccess(res, `resources.list with ${JSON.stringify(extra)}`, [200]);
+          expectSuccess(res, { step: `resources.list with ${JSON.stringify(extra)}`, status: 200 });
         }
       },
     }),
@@ -274,32 +267,31 @@ export default defineRuleGroup({
       needs: ['listKind'],
       async check(ctx) {
         // Ids from further down the collection, so a page that ignores the filter shows it.
-        const ids = (await firstPage(ctx, 14)).map((r) => r.id).slice(7);
-        precondition(ids.length >= 5, 'the listed kind has fewer than 12 resources');
+        const ids = (await firstIds(ctx, 14, { atLeast: 12 })).slice(7);
         const page = await listPage(
-          ctx.client,
-          body(ctx, {
-            filters: [{ key: 'resource.ids', value: ids }],
+          ctx,
+          listBody(ctx, {
+            filters: [idsFilter(ids)],
             with_total_count: true,
             counting_mode: 'strict',
             pagination: { limit: 2, next_token: null },
           }),
         );
         if (page.total_count !== ids.length) {
-          fail(
-            'response.body.total_count',
-            'must be the number of resources matching the filters (not of the page)',
-            ids.length,
-            page.total_count,
-          );
+          fail({
+            where: 'response.body.total_count',
+            message: 'must be the number of resources matching the filters (not of the page)',
+            expected: ids.length,
+            actual: page.total_count,
+          });
         }
         if (typeof page.total_count_approximate !== 'boolean') {
-          fail(
-            'response.body.total_count_approximate',
-            'must be present (a boolean) when with_total_count is true',
-            'boolean',
-            page.total_count_approximate,
-          );
+          fail({
+            where: 'response.body.total_count_approximate',
+            message: 'must be present (a boolean) when with_total_count is true',
+            expected: 'boolean',
+            actual: page.total_count_approximate,
+          });
         }
       },
     }),
@@ -311,14 +303,14 @@ export default defineRuleGroup({
       needs: ['listKind'],
       async check(ctx) {
         for (const extra of [{}, { with_total_count: false }]) {
-          const page = await listPage(ctx.client, body(ctx, { ...extra, pagination: { limit: 3, next_token: null } }));
+          const page = await listPage(ctx, listBody(ctx, { ...extra, pagination: { limit: 3, next_token: null } }));
           if ('total_count' in page) {
-            fail(
-              'response.body.total_count',
-              'must be absent unless with_total_count is true',
-              '(absent)',
-              page.total_count,
-            );
+            fail({
+              where: 'response.body.total_count',
+              message: 'must be absent unless with_total_count is true',
+              expected: '(absent)',
+              actual: page.total_count,
+            });
           }
         }
       },
@@ -331,22 +323,16 @@ export default defineRuleGroup({
       level: 'OBSERVED',
       needs: ['listKind'],
       async check(ctx) {
+        const pagination = { limit: 1, next_token: null };
         const approximate = await listPage(
-          ctx.client,
-          body(ctx, {
-            with_total_count: true,
-            counting_mode: 'approximate',
-            pagination: { limit: 1, next_token: null },
-          }),
+          ctx,
+          listBody(ctx, { with_total_count: true, counting_mode: 'approximate', pagination }),
         );
         ctx.observe('approximate counting: total_count and total_count_approximate', {
           total_count: approximate.total_count,
           total_count_approximate: approximate.total_count_approximate,
         });
-        const unset = await listPage(
-          ctx.client,
-          body(ctx, { with_total_count: true, pagination: { limit: 1, next_token: null } }),
-        );
+        const unset = await listPage(ctx, listBody(ctx, { with_total_count: true, pagination }));
         ctx.observe('counting_mode omitted: total_count_approximate', unset.total_count_approximate);
       },
     }),
@@ -357,13 +343,12 @@ export default defineRuleGroup({
       level: 'OBSERVED',
       needs: ['listKind'],
       async check(ctx) {
-        const kind = listKindId(ctx.profile)!;
-        const res = await ctx.client.post('resources.list', { kind_id: kind });
-        const json = res.json as { data?: unknown[]; next_token?: unknown } | undefined;
+        const res = await ctx.client.post('resources.list', listBody(ctx));
+        const json = typeof res.json === 'object' && res.json !== null ? (res.json as Record<string, unknown>) : {};
         ctx.observe('list without pagination object', {
           status: res.status,
-          entries: Array.isArray(json?.data) ? json.data.length : undefined,
-          next_token: json?.next_token === null ? null : typeof json?.next_token,
+          entries: Array.isArray(json.data) ? json.data.length : undefined,
+          next_token: json.next_token === null ? null : typeof json.next_token,
         });
       },
     }),

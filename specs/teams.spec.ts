@@ -3,12 +3,13 @@
  */
 import type { ApiResponse } from '../src/client/directory-client.ts';
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
-import { overlapsStrictly, splitRange, addDays, covers } from '../src/rules/dates.ts';
-import { precondition, showTeams, type TeamAssignation } from '../src/rules/operations.ts';
-import { WIDE_RANGE, withRestoredTeams } from '../src/rules/state-guard.ts';
 import type { CheckContext } from '../src/rules/types.ts';
-import { expectBody, expectSuccess, fail, failAll } from '../src/rules/expect.ts';
-import { validateSchema } from '../src/schemas/index.ts';
+import { expectEach, expectJson, expectSuccess, fail, precondition } from '../src/rules/assertions.ts';
+import { WIDE_RANGE, showTeams } from '../src/rules/steps/assignations.ts';
+import { captureState, expectStateUnchanged, type ResourceState } from '../src/rules/steps/state.ts';
+import { withRestoredState } from '../src/rules/state-guard.ts';
+import { addDays, covers, overlapsStrictly, splitRange } from '../src/rules/dates.ts';
+import type { AssignTeamRequest, TeamAssignation } from '../src/schemas/index.ts';
 
 interface Scenario {
   resourceId: string;
@@ -24,9 +25,9 @@ interface Scenario {
  */
 async function conflictScenario(ctx: CheckContext): Promise<Scenario> {
   for (;;) {
-    const resourceId = ctx.claimResource();
+    const resourceId = await ctx.claimResource();
     precondition(resourceId, 'no mutable resource has a head team assignation spanning 60 days');
-    const teams = await showTeams(ctx.client, { resource_id: resourceId, date_range: WIDE_RANGE });
+    const teams = await showTeams(ctx, { resource_id: resourceId, date_range: WIDE_RANGE });
     const head = teams.find((t) => {
       const s = splitRange(t.date_range);
       return t.head && s && addDays(s.start, 60) <= s.end;
@@ -39,7 +40,34 @@ async function conflictScenario(ctx: CheckContext): Promise<Scenario> {
   }
 }
 
-function assignBody(s: Scenario, warningAware: boolean): Record<string, unknown> {
+interface Conflict {
+  scenario: Scenario;
+  /** The resource's assignations before the conflicting assignment. */
+  before: ResourceState;
+  /** The answer to it. */
+  res: ApiResponse;
+}
+
+/**
+ * Builds the conflict scenario, sends the conflicting assignment (recording
+ * its status: the status of both answers is not shown) and hands the
+ * outcome to `judge`; the resource's assignations are restored afterwards.
+ */
+async function afterConflictingAssignment(
+  ctx: CheckContext,
+  warningAware: boolean,
+  judge: (conflict: Conflict) => Promise<void>,
+): Promise<void> {
+  const scenario = await conflictScenario(ctx);
+  await withRestoredState(ctx, scenario.resourceId, ['teams'], async () => {
+    const before = await captureState(ctx, scenario.resourceId, ['teams'], { step: 'show-teams before' });
+    const res = await ctx.client.post('resources.assign-team', assignBody(scenario, warningAware));
+    ctx.observe(`status of a conflicting assignment with warning_aware ${warningAware}`, res.status);
+    await judge({ scenario, before, res });
+  });
+}
+
+function assignBody(s: Scenario, warningAware: boolean): AssignTeamRequest {
   return {
     resource_id: s.resourceId,
     team_id: s.otherTeam,
@@ -56,8 +84,16 @@ function isWarning(res: ApiResponse): boolean {
   return typeof res.json === 'object' && res.json !== null && 'warning_type' in res.json;
 }
 
-function snapshot(items: TeamAssignation[]): string {
-  return JSON.stringify(items.map((i) => JSON.stringify(i)).sort());
+/** Profile resources that have assignations to look at through one of the filters, first found first. */
+async function firstResourceWhere<T>(
+  ctx: CheckContext,
+  pick: (assignations: TeamAssignation[]) => T | undefined,
+): Promise<{ resourceId: string; found: T } | undefined> {
+  for (const r of ctx.profile.mutableResources) {
+    const found = pick(await showTeams(ctx, { resource_id: r.id, date_range: WIDE_RANGE }));
+    if (found !== undefined) return { resourceId: r.id, found };
+  }
+  return undefined;
 }
 
 export default defineRuleGroup({
@@ -74,8 +110,8 @@ export default defineRuleGroup({
         let seen = 0;
         for (const r of ctx.profile.mutableResources.slice(0, 5)) {
           const res = await ctx.client.post('resources.show-teams', { resource_id: r.id, date_range: WIDE_RANGE });
-          expectSuccess(res, 'resources.show-teams', [200]);
-          seen += (expectBody(res, 'TeamAssignationList') as unknown[]).length;
+          expectSuccess(res, { step: 'resources.show-teams', status: 200 });
+          seen += expectJson(res, 'TeamAssignationList').length;
         }
         ctx.observe('team assignations looked at', seen);
       },
@@ -88,30 +124,32 @@ export default defineRuleGroup({
       level: 'MUST',
       needs: ['roleKindResource'],
       async check(ctx) {
-        for (const r of ctx.profile.mutableResources) {
-          const all = await showTeams(ctx.client, { resource_id: r.id, date_range: WIDE_RANGE });
-          if (!all.some((a) => a.head) || !all.some((a) => !a.head)) continue;
-          for (const head of [true, false]) {
-            const some = await showTeams(ctx.client, { resource_id: r.id, head, date_range: WIDE_RANGE });
-            const wrong = some.filter((a) => a.head !== head);
-            if (wrong.length > 0)
-              fail(
-                `show-teams(head: ${head})`,
-                `must return only assignations whose head is ${head}`,
-                head,
-                wrong.map((a) => a.head),
-              );
-            if (some.length === 0)
-              fail(
-                `show-teams(head: ${head})`,
-                `must return the resource's assignations whose head is ${head}`,
-                'at least one',
-                0,
-              );
+        const mixed = await firstResourceWhere(ctx, (all) =>
+          all.some((a) => a.head) && all.some((a) => !a.head) ? true : undefined,
+        );
+        precondition(mixed, 'no profile resource has both head and side assignations');
+        for (const head of [true, false]) {
+          const step = `show-teams(head: ${head})`;
+          const some = await showTeams(ctx, { resource_id: mixed.resourceId, head, date_range: WIDE_RANGE }, { step });
+          expectEach(some, (a, i) =>
+            a.head === head
+              ? undefined
+              : {
+                  where: `${step}[${i}].head`,
+                  message: `must return only assignations whose head is ${head}`,
+                  expected: head,
+                  actual: a.head,
+                },
+          );
+          if (some.length === 0) {
+            fail({
+              where: step,
+              message: `must return the resource's assignations whose head is ${head}`,
+              expected: 'at least one',
+              actual: 0,
+            });
           }
-          return;
         }
-        precondition(false, 'no profile resource has both head and side assignations');
       },
     }),
     rule({
@@ -122,25 +160,36 @@ export default defineRuleGroup({
       level: 'MUST',
       needs: ['roleKindResource'],
       async check(ctx) {
-        for (const r of ctx.profile.mutableResources) {
-          const all = await showTeams(ctx.client, { resource_id: r.id, date_range: WIDE_RANGE });
+        const twoTeams = await firstResourceWhere(ctx, (all) => {
           const teamIds = [...new Set(all.map((a) => a.team.id))];
-          if (teamIds.length < 2) continue;
-          const one = teamIds[0]!;
-          const some = await showTeams(ctx.client, { resource_id: r.id, team_ids: [one], date_range: WIDE_RANGE });
-          const wrong = some.filter((a) => a.team.id !== one);
-          if (wrong.length > 0)
-            fail(
-              'show-teams(team_ids)',
-              'must return only assignations of the requested teams',
-              [one],
-              wrong.map((a) => a.team.id),
-            );
-          if (some.length === 0)
-            fail('show-teams(team_ids)', 'must return the assignations of the requested team', one, []);
-          return;
+          return teamIds.length >= 2 ? teamIds : undefined;
+        });
+        precondition(twoTeams, 'no profile resource is assigned to two teams');
+        const one = twoTeams.found[0]!;
+        const step = 'show-teams(team_ids)';
+        const some = await showTeams(
+          ctx,
+          { resource_id: twoTeams.resourceId, team_ids: [one], date_range: WIDE_RANGE },
+          { step },
+        );
+        expectEach(some, (a, i) =>
+          a.team.id === one
+            ? undefined
+            : {
+                where: `${step}[${i}].team.id`,
+                message: 'must return only assignations of the requested teams',
+                expected: [one],
+                actual: a.team.id,
+              },
+        );
+        if (some.length === 0) {
+          fail({
+            where: step,
+            message: 'must return the assignations of the requested team',
+            expected: one,
+            actual: [],
+          });
         }
-        precondition(false, 'no profile resource is assigned to two teams');
       },
     }),
     rule({
@@ -151,19 +200,15 @@ export default defineRuleGroup({
       level: 'MUST',
       mutates: 'reversible',
       async check(ctx) {
-        const s = await conflictScenario(ctx);
-        await withRestoredTeams(ctx.client, s.resourceId, async () => {
-          const res = await ctx.client.post('resources.assign-team', assignBody(s, false));
-          ctx.observe('status of a conflicting assignment without warning_aware', res.status);
+        await afterConflictingAssignment(ctx, false, async ({ res }) => {
           precondition(
             isWarning(res),
             `the target returned no warning for an overlapping head assignment (status ${res.status}); which assignments conflict is not shown`,
           );
-          failAll(validateSchema('AssignTeamWarning', res.json));
           // "Other values of warning_type: not shown": the value is recorded, not judged.
-          const body = res.json as { warning_type: string; required_action: string };
-          ctx.observe('warning_type of a conflicting head assignment', body.warning_type);
-          ctx.observe('required_action of the warning', body.required_action);
+          const warning = expectJson(res, 'AssignTeamWarning');
+          ctx.observe('warning_type of a conflicting head assignment', warning.warning_type);
+          ctx.observe('required_action of the warning', warning.required_action);
         });
       },
     }),
@@ -175,23 +220,15 @@ export default defineRuleGroup({
       level: 'MUST',
       mutates: 'reversible',
       async check(ctx) {
-        const s = await conflictScenario(ctx);
-        await withRestoredTeams(ctx.client, s.resourceId, async () => {
-          const before = await showTeams(ctx.client, { resource_id: s.resourceId, date_range: WIDE_RANGE });
-          const res = await ctx.client.post('resources.assign-team', assignBody(s, false));
+        await afterConflictingAssignment(ctx, false, async ({ res, before }) => {
           precondition(
             isWarning(res),
             `the target returned no warning for an overlapping head assignment (status ${res.status})`,
           );
-          const after = await showTeams(ctx.client, { resource_id: s.resourceId, date_range: WIDE_RANGE });
-          if (snapshot(after) !== snapshot(before)) {
-            fail(
-              'show-teams after the warning',
-              'must be unchanged: a warning means the assignment was not done (warning_aware false)',
-              before,
-              after,
-            );
-          }
+          await expectStateUnchanged(ctx, before, {
+            step: 'show-teams after the warning',
+            message: 'must be unchanged: a warning means the assignment was not done (warning_aware false)',
+          });
         });
       },
     }),
@@ -203,37 +240,34 @@ export default defineRuleGroup({
       level: 'MUST',
       mutates: 'reversible',
       async check(ctx) {
-        const s = await conflictScenario(ctx);
-        await withRestoredTeams(ctx.client, s.resourceId, async () => {
-          const res = await ctx.client.post('resources.assign-team', assignBody(s, true));
-          ctx.observe('status of an assignment with warning_aware true', res.status);
-          if (isWarning(res))
-            fail(
-              'response.body',
-              'must not be a warning when warning_aware is true: the assignment is done',
-              'success',
-              res.json,
-            );
-          expectSuccess(res, 'resources.assign-team with warning_aware true');
+        await afterConflictingAssignment(ctx, true, async ({ res, scenario: s }) => {
+          if (isWarning(res)) {
+            fail({
+              where: 'response.body',
+              message: 'must not be a warning when warning_aware is true: the assignment is done',
+              expected: 'success',
+              actual: res.json,
+            });
+          }
+          expectSuccess(res, { step: 'resources.assign-team with warning_aware true' });
           const after = await showTeams(
-            ctx.client,
+            ctx,
             { resource_id: s.resourceId, date_range: WIDE_RANGE },
-            'show-teams after the assignment',
+            { step: 'show-teams after the assignment' },
           );
           const wanted = splitRange(s.range)!;
-          const done = after.some(
-            (a) =>
-              a.team.id === s.otherTeam &&
-              a.head &&
-              covers(splitRange(a.date_range) ?? { start: '9999', end: '0' }, wanted),
-          );
-          if (!done)
-            fail(
-              'show-teams after the assignment',
-              'must show the new head assignation over the requested range',
-              { team: s.otherTeam, head: true, date_range: s.range },
-              after,
-            );
+          const done = after.some((a) => {
+            const span = splitRange(a.date_range);
+            return a.team.id === s.otherTeam && a.head && span !== undefined && covers(span, wanted);
+          });
+          if (!done) {
+            fail({
+              where: 'show-teams after the assignment',
+              message: 'must show the new head assignation over the requested range',
+              expected: { team: s.otherTeam, head: true, date_range: s.range },
+              actual: after,
+            });
+          }
           const overlappingHeads = after.filter(
             (a) => a.head && a.team.id !== s.otherTeam && overlapsStrictly(splitRange(a.date_range)!, wanted),
           );

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { allRules, loadCatalogue, selectRules } from '../src/rules/catalogue.ts';
 import { UNCHECKABLE, citedClauses, clauseCoverage, specClauses } from '../src/rules/clauses.ts';
-import { MANIFEST_PATH, SPEC_PATH, renderManifest } from '../src/rules/manifest.ts';
+import { MANIFEST_PATH, RULE_IDS_PATH, SPEC_PATH, renderManifest, renderRuleIds } from '../src/rules/manifest.ts';
 
 const spec = readFileSync(SPEC_PATH, 'utf8');
 const CATALOGUE = await loadCatalogue();
@@ -19,8 +19,9 @@ describe('rule catalogue', () => {
     expect(onDisk.length).toBeGreaterThanOrEqual(11);
   });
 
-  test('the committed manifest matches the catalogue (run `npm run manifest` after changing a rule)', () => {
+  test('the committed manifest and rule ids match the catalogue (run `npm run manifest` after changing a rule)', () => {
     expect(readFileSync(MANIFEST_PATH, 'utf8')).toBe(renderManifest(CATALOGUE));
+    expect(readFileSync(RULE_IDS_PATH, 'utf8')).toBe(renderRuleIds(CATALOGUE));
   });
 
   test('every clause of the spec has a rule, or a stated reason why none can check it', () => {

@@ -1,8 +1,12 @@
 import fc from 'fast-check';
+import type { ListRequest } from '../schemas/index.ts';
+
+type Filter = NonNullable<ListRequest['filters']>[number];
+type Order = NonNullable<ListRequest['orders']>[number];
 
 export interface ListQuery {
-  filters: unknown[];
-  orders: unknown[];
+  filters: Filter[];
+  orders: Order[];
 }
 
 export interface ListQueryConstraints {
@@ -18,21 +22,19 @@ export interface ListQueryConstraints {
 export function listQuery(c: ListQueryConstraints): fc.Arbitrary<ListQuery> {
   const idsFilter = fc
     .uniqueArray(fc.constantFrom(...c.ids), { minLength: 1, maxLength: c.ids.length })
-    .map((value) => ({ key: 'resource.ids', value }));
-  const textFilter = fc
-    .constantFrom(...c.prefixes)
-    .map((value) => ({ key: 'resource.text', value: { attribute: c.attribute, operator: 'starts_with', value } }));
-  const none = fc.constant(null).map((): unknown[] => []);
-  return fc.record<ListQuery>({
+    .map((value): Filter => ({ key: 'resource.ids', value }));
+  const textFilter = fc.constantFrom(...c.prefixes).map((value): Filter => ({
+    key: 'resource.text',
+    value: { attribute: c.attribute, operator: 'starts_with', value },
+  }));
+  const ascending: Order = { key: 'resource.attribute', direction: 'asc', attribute: c.attribute };
+  return fc.record({
     filters: fc.oneof(
-      none,
-      idsFilter.map((f): unknown[] => [f]),
-      textFilter.map((f): unknown[] => [f]),
+      fc.constant<Filter[]>([]),
+      idsFilter.map((f) => [f]),
+      textFilter.map((f) => [f]),
     ),
-    orders: fc.oneof(
-      none,
-      fc.constant(null).map((): unknown[] => [{ key: 'resource.attribute', direction: 'asc', attribute: c.attribute }]),
-    ),
+    orders: fc.oneof(fc.constant<Order[]>([]), fc.constant<Order[]>([ascending])),
   });
 }
 

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { loadCatalogue, selectRules } from '../rules/catalogue.ts';
-import { MANIFEST_PATH, renderManifest } from '../rules/manifest.ts';
+import { MANIFEST_PATH, RULE_IDS_PATH, renderManifest, renderRuleIds } from '../rules/manifest.ts';
 import { RULES_HELP } from './help.ts';
 import { parseOptions } from './options.ts';
 
@@ -19,7 +19,8 @@ export async function rulesCommand(argv: string[], out: (line: string) => void):
   const catalogue = await loadCatalogue();
   if (values['write-manifest']) {
     await writeFile(MANIFEST_PATH, renderManifest(catalogue));
-    out(`wrote ${MANIFEST_PATH}`);
+    await writeFile(RULE_IDS_PATH, renderRuleIds(catalogue));
+    out(`wrote ${MANIFEST_PATH} and ${RULE_IDS_PATH}`);
     return 0;
   }
   const groups = selectRules(catalogue, {

@@ -1,17 +1,36 @@
-import type { Rule, RuleGroupDefinition } from './types.ts';
+/**
+ * The factories spec files write rules with. A rule is plain data (id,
+ * clause, sentence, level, what it mutates and needs) plus its check; the
+ * check's context is narrowed by the needs it declares.
+ */
+import type { CheckContext, Need, Rule, RuleDefinition, RuleGroupDefinition } from './types.ts';
 
-type RuleInput = Omit<Rule, 'kind' | 'needs' | 'mutates'> & Partial<Pick<Rule, 'kind' | 'needs' | 'mutates'>>;
-
-/** A rule as plain data plus its check; defaults: an example rule that only reads. */
-export function rule(input: RuleInput): Rule {
-  return { kind: 'example', needs: [], mutates: 'none', ...input };
+function make<N extends Need>(input: RuleDefinition<N>, kind: Rule['kind']): Rule {
+  return {
+    id: input.id,
+    clause: input.clause,
+    sentence: input.sentence,
+    level: input.level,
+    mutates: input.mutates ?? 'none',
+    needs: [...(input.needs ?? [])],
+    kind,
+    // The engine runs a check only once every declared need is met, and hands it a context with
+    // everything any need provides: a superset of what CheckContext<N> promises.
+    check: (ctx) => input.check(ctx as unknown as CheckContext<N>),
+  };
 }
 
-/** A fast-check property run against the target. */
-export function property(input: Omit<RuleInput, 'kind'>): Rule {
-  return rule({ ...input, kind: 'property' });
+/** An example rule: fixed exchanges against the target. */
+export function rule<const N extends Need = never>(input: RuleDefinition<N>): Rule {
+  return make(input, 'example');
 }
 
+/** A fast-check property run against the target (see check-property.ts). */
+export function property<const N extends Need = never>(input: RuleDefinition<N>): Rule {
+  return make(input, 'property');
+}
+
+/** A spec file's default export; the catalogue loader adds the file it came from. */
 export function defineRuleGroup(group: RuleGroupDefinition): RuleGroupDefinition {
   const seen = new Set<string>();
   for (const r of group.rules) {

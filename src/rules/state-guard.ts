@@ -6,31 +6,24 @@
  */
 import type { DirectoryClient } from '../client/directory-client.ts';
 import { HarnessError } from '../core/errors.ts';
-import { canonicalJson } from '../core/canonical-json.ts';
-import { type ActivityRatePeriod, type TeamAssignation, showActivityRates, showTeams } from './operations.ts';
+import type { ActivityRatePeriod, TeamAssignation } from '../schemas/index.ts';
+import { WIDE_RANGE } from './steps/assignations.ts';
+import { captureState, stateDifference, type ResourceState, type StatePart } from './steps/state.ts';
+import type { BaseCheckContext } from './types.ts';
 
-export const WIDE_RANGE = '1900-01-01/2199-12-31';
+type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client'>;
 
-function canonical(items: unknown[]): string[] {
-  return items.map(canonicalJson).sort();
-}
+/** The parts restoration can put back with documented operations (roles cannot be given back). */
+export type RestorablePart = Exclude<StatePart, 'roles'>;
 
-function difference(before: unknown[], after: unknown[]): string {
-  const a = canonical(before);
-  const b = canonical(after);
-  const lost = a.filter((x) => !b.includes(x));
-  const added = b.filter((x) => !a.includes(x));
-  return `missing after restore: ${lost.join(' ') || 'none'}; unexpected after restore: ${added.join(' ') || 'none'}`;
-}
-
-async function verify(what: string, before: unknown[], after: unknown[]): Promise<void> {
-  if (JSON.stringify(canonical(before)) !== JSON.stringify(canonical(after))) {
-    throw new HarnessError('DC_ERR_RESTORE', `${what} could not be restored: ${difference(before, after)}`);
-  }
-}
-
-/** Runs `change`, then `restore`, whatever `change` did; a departure found by `change` wins over a restore fault. */
-async function guarded<T>(change: () => Promise<T>, restore: () => Promise<void>): Promise<T> {
+/** Runs `change`, then puts the resource's `parts` back as they were, whatever `change` did. */
+export async function withRestoredState<T>(
+  ctx: StepContext,
+  resourceId: string,
+  parts: readonly RestorablePart[],
+  change: () => Promise<T>,
+): Promise<T> {
+  const before = await captureState(ctx, resourceId, parts, { step: 'snapshot before the change' });
   let outcome: { value: T } | { error: unknown };
   try {
     outcome = { value: await change() };
@@ -38,26 +31,34 @@ async function guarded<T>(change: () => Promise<T>, restore: () => Promise<void>
     outcome = { error };
   }
   try {
-    await restore();
+    await restore(ctx, before);
   } catch (restoreError) {
+    // A departure found by the check wins over a restore fault (which is reported with its run).
     if (!('error' in outcome)) throw restoreError;
   }
   if ('error' in outcome) throw outcome.error;
   return outcome.value;
 }
 
-/** Runs `change`, then puts the resource's activity rates back as they were. */
-export async function withRestoredRates<T>(
-  client: DirectoryClient,
-  resourceId: string,
-  change: () => Promise<T>,
-): Promise<T> {
-  const before = await showActivityRates(
-    client,
-    { resource_id: resourceId, date_range: WIDE_RANGE },
-    'snapshot of activity rates',
-  );
-  return guarded(change, () => restoreRates(client, resourceId, before));
+async function restore(ctx: StepContext, before: ResourceState): Promise<void> {
+  const now = await captureState(ctx, before.resourceId, partsOf(before), { step: 'state before restore' });
+  if (!stateDifference(before, now)) return;
+  if (before.rates) await restoreRates(ctx.client, before.resourceId, before.rates);
+  if (before.teams) await restoreTeams(ctx.client, before.resourceId, before.teams);
+  const after = await captureState(ctx, before.resourceId, partsOf(before), { step: 'state after restore' });
+  const difference = stateDifference(before, after);
+  if (difference) {
+    throw new HarnessError(
+      'DC_ERR_RESTORE',
+      `${partsOf(before).join(' and ')} of resource ${before.resourceId} could not be restored: ` +
+        `missing after restore: ${difference.missing.join(' ') || 'none'}; ` +
+        `unexpected after restore: ${difference.unexpected.join(' ') || 'none'}`,
+    );
+  }
+}
+
+function partsOf(state: ResourceState): RestorablePart[] {
+  return (['rates', 'teams'] as const).filter((p) => state[p] !== undefined);
 }
 
 async function restoreRates(client: DirectoryClient, resourceId: string, before: ActivityRatePeriod[]): Promise<void> {
@@ -76,35 +77,10 @@ async function restoreRates(client: DirectoryClient, resourceId: string, before:
       ...(typeof p.compensation_enabled === 'boolean' ? { compensation_enabled: p.compensation_enabled } : {}),
     });
   }
-  const after = await showActivityRates(
-    client,
-    { resource_id: resourceId, date_range: WIDE_RANGE },
-    'activity rates after restore',
-  );
-  await verify(`activity rates of resource ${resourceId}`, before, after);
 }
 
-/** Runs `change`, then re-assigns every team assignation the resource had (warning_aware) and verifies. */
-export async function withRestoredTeams<T>(
-  client: DirectoryClient,
-  resourceId: string,
-  change: () => Promise<T>,
-): Promise<T> {
-  const before = await showTeams(
-    client,
-    { resource_id: resourceId, date_range: WIDE_RANGE },
-    'snapshot of team assignations',
-  );
-  return guarded(change, () => restoreTeams(client, resourceId, before));
-}
-
+/** Re-assigns every team assignation the resource had (warning_aware: the conflicts are the point). */
 async function restoreTeams(client: DirectoryClient, resourceId: string, before: TeamAssignation[]): Promise<void> {
-  const now = await showTeams(
-    client,
-    { resource_id: resourceId, date_range: WIDE_RANGE },
-    'team assignations before restore',
-  );
-  if (JSON.stringify(canonical(now)) === JSON.stringify(canonical(before))) return;
   for (const a of before) {
     await client.post('resources.assign-team', {
       resource_id: resourceId,
@@ -117,10 +93,4 @@ async function restoreTeams(client: DirectoryClient, resourceId: string, before:
       warning_aware: true,
     });
   }
-  const after = await showTeams(
-    client,
-    { resource_id: resourceId, date_range: WIDE_RANGE },
-    'team assignations after restore',
-  );
-  await verify(`team assignations of resource ${resourceId}`, before, after);
 }

@@ -1,5 +1,5 @@
 import type { DirectoryClient } from '../client/directory-client.ts';
-import type { Level, Mutation, PropertyReplay, RunOptions } from '../core/types.ts';
+import type { Level, Mutation, PropertyReplay, RuleKind, RunOptions } from '../core/types.ts';
 import type { TargetProfile } from '../target/profile.ts';
 
 /** What a rule needs from the target before it can run; unmet needs give SKIP with the reason. */
@@ -14,7 +14,30 @@ export type Need =
   | 'roleRevocation'
   | 'workRegime';
 
-export interface CheckContext {
+/**
+ * What a met need guarantees a check. The engine runs a check only once its
+ * needs are met, so a check that needs `sortAttribute` is handed a string, not
+ * an optional profile field.
+ */
+export interface NeedProvides {
+  listKind: { readonly listKindId: string };
+  sortAttribute: { readonly sortAttribute: string };
+  roleKindResource: object;
+  nonRoleKindResource: object;
+  definingRole: object;
+  restrictedKey: { readonly restricted: DirectoryClient };
+  mutableResource: object;
+  roleRevocation: object;
+  workRegime: { readonly workRegimeIds: readonly [string, ...string[]] };
+}
+
+type Intersection<U> = (U extends unknown ? (value: U) => void : never) extends (value: infer I) => void ? I : never;
+
+/** Predicate on a profile resource, for claiming one. */
+export type ResourcePredicate = (resourceId: string, kindId: string) => boolean;
+
+export interface BaseCheckContext {
+  /** The rule running: shared steps leave the checks this rule owns to the rule itself. */
   readonly ruleId: string;
   /** Client with the main credential; every exchange is recorded for the report. */
   readonly client: DirectoryClient;
@@ -30,13 +53,21 @@ export interface CheckContext {
   setReplay(replay: PropertyReplay): void;
   /**
    * Take exclusive use of a mutable resource for this rule, so rules never
-   * disturb each other's state. Returns undefined when none is left.
+   * disturb each other's state. Resolves to undefined when no resource that
+   * matches is left for this run.
    */
-  claimResource(predicate?: (resourceId: string, kindId: string) => boolean): string | undefined;
+  claimResource(predicate?: ResourcePredicate): Promise<string | undefined>;
+  /** Aborted at the rule's deadline. */
   readonly signal: AbortSignal;
 }
 
-export interface Rule {
+/** The context a check with needs `N` receives. */
+export type CheckContext<N extends Need = never> = [N] extends [never]
+  ? BaseCheckContext
+  : BaseCheckContext & Intersection<NeedProvides[N]>;
+
+/** A rule as a spec file writes it (see define.ts). */
+export interface RuleDefinition<N extends Need> {
   /** Stable id, e.g. "pagination.exact-multiple-empty-page". */
   id: string;
   /** Spec clause, e.g. "§4.9 rule 4". */
@@ -44,15 +75,26 @@ export interface Rule {
   /** The sentence of the spec the rule enforces (or, for OBSERVED, the open point). */
   sentence: string;
   level: Level;
-  mutates: Mutation;
-  needs: Need[];
-  /** 'example' rules check fixed exchanges; 'property' rules run fast-check. */
-  kind: 'example' | 'property';
+  /** What the rule changes on the target; default 'none'. */
+  mutates?: Mutation;
+  /** What the target must offer; the check's context is narrowed to match. */
+  needs?: readonly N[];
   /** Throws a ConformanceFailure (FAIL) or a HarnessError (ERROR); returns normally to PASS. */
-  check(ctx: CheckContext): Promise<void>;
+  check(ctx: CheckContext<N>): Promise<void>;
 }
 
-/** One spec file: a group of rules for one section or operation. */
+/** A rule as the catalogue, the engine, the reports and the manifest see it: plain data and a check. */
+export interface Rule {
+  id: string;
+  clause: string;
+  sentence: string;
+  level: Level;
+  mutates: Mutation;
+  needs: readonly Need[];
+  kind: RuleKind;
+  check(ctx: CheckContext<Need>): Promise<void>;
+}
+
 /** One spec file's default export: a group of rules for one section or operation. */
 export interface RuleGroupDefinition {
   /** Section of the spec, e.g. "§4.9". */

@@ -6,7 +6,7 @@ import { Redactor } from '../client/redact.ts';
 import { RequestBudget } from '../client/request-budget.ts';
 import type { Observation, PropertyReplay, RuleResult, RunOptions, RunResult, Verdict } from '../core/types.ts';
 import type { CheckContext, Need, Rule, RuleGroup } from '../rules/types.ts';
-import type { TargetProfile } from '../target/profile.ts';
+import { listKindId, type TargetProfile } from '../target/profile.ts';
 import { summarise } from '../core/summarise.ts';
 import { isConformanceFailure } from '../core/errors.ts';
 import { unmetNeed } from './needs.ts';
@@ -145,8 +145,9 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     mutates: rule.mutates,
     verdict,
     violations: [],
-    observations,
-    exchanges,
+    // Copies: a check stopped at its deadline may still be running and must not change a result already given.
+    observations: [...observations],
+    exchanges: [...exchanges],
     ...(replay ? { replay } : {}),
     requestCount,
     durationMs: Math.round(performance.now() - started),
@@ -161,7 +162,6 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
   }
 
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), options.ruleTimeoutMs);
   const record = (e: Exchange): void => {
     requestCount += e.attempts;
     keepForReport(exchanges, e);
@@ -169,13 +169,17 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
   const client = env.base.derive({ onExchange: record, signal: controller.signal });
   const restrictedKey = target.profile.restrictedApiKey;
   const claimed: string[] = [];
-  const ctx: CheckContext = {
+  // Everything any need provides; the rule's type only lets it see what its own needs promise.
+  const ctx: CheckContext<Need> = {
     ruleId: rule.id,
     client,
     anonymous: client.derive({ credential: undefined }),
-    restricted: restrictedKey
+    restricted: (restrictedKey
       ? client.derive({ credential: { apiKey: restrictedKey, placeholder: '$DIRECTORY_RESTRICTED_API_KEY' } })
-      : undefined,
+      : undefined)!,
+    listKindId: listKindId(target.profile)!,
+    sortAttribute: target.profile.sortAttribute!,
+    workRegimeIds: target.profile.workRegimeIds as [string, ...string[]],
     profile: target.profile,
     options,
     signal: controller.signal,
@@ -188,12 +192,23 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     claimResource(predicate) {
       const id = env.claims.claim(predicate);
       if (id !== undefined) claimed.push(id);
-      return id;
+      return Promise.resolve(id);
     },
   };
 
+  let timer: NodeJS.Timeout | undefined;
+  // The engine keeps the deadline itself: a check that ignores ctx.signal is still stopped.
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new HarnessError('DC_ERR_TIMEOUT', `rule did not finish within ${options.ruleTimeoutMs} ms`));
+    }, options.ruleTimeoutMs);
+  });
   try {
-    await rule.check(ctx);
+    const running = rule.check(ctx);
+    // Past the deadline the check's own outcome no longer counts; it must not surface as unhandled.
+    running.catch(() => undefined);
+    await Promise.race([running, deadline]);
     return result(rule.level === 'OBSERVED' ? 'OBSERVED' : 'PASS');
   } catch (error) {
     if (isConformanceFailure(error)) {
@@ -216,6 +231,7 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     return result(verdict, { reason: env.redactor.redact(harness.message), errorCode: harness.code });
   } finally {
     clearTimeout(timer);
+    controller.abort();
     // Resources a rule restored can serve the next rule; revoked roles cannot be given back.
     if (rule.mutates !== 'irreversible') env.claims.release(claimed);
   }

@@ -4,18 +4,16 @@
  * allow additional properties (the spec does not forbid them); keys inside
  * `attributes` are not shown, so not constrained.
  */
-type Schema = Record<string, unknown>;
+// The helpers keep literal types (`const` type parameters), so FromSchema can
+// read the TypeScript type of each definition off the schema itself.
+const ref = <const N extends string>(name: N) => ({ $ref: `#/definitions/${name}` }) as const;
+const arrayOf = <const I>(items: I) => ({ type: 'array', items }) as const;
+const orRedacted = <const S>(schema: S) => ({ anyOf: [schema, ref('Redacted')] }) as const;
+const record = <const R extends readonly string[], const P>(required: R, properties: P) =>
+  ({ type: 'object', required, properties }) as const;
+const WEEKDAY_NUMBER = { type: 'number' } as const;
 
-const ref = (name: string): Schema => ({ $ref: `#/definitions/${name}` });
-const arrayOf = (items: Schema): Schema => ({ type: 'array', items });
-const orRedacted = (schema: Schema): Schema => ({ anyOf: [schema, ref('Redacted')] });
-const record = (required: string[], properties: Record<string, Schema>): Schema => ({
-  type: 'object',
-  required,
-  properties,
-});
-
-export const DEFINITIONS: Record<string, Schema> = {
+export const DEFINITIONS = {
   Snowflake: { type: 'string', pattern: '^[0-9]{1,20}$' },
   LocalDate: { type: 'string', format: 'local-date' },
   DateRange: { type: 'string', format: 'date-range' },
@@ -66,15 +64,15 @@ export const DEFINITIONS: Record<string, Schema> = {
     contract_number: orRedacted({ type: 'string' }),
     external_id: orRedacted({ type: 'string' }),
   }),
-  ActivityRatePattern: record(
-    ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'],
-    Object.fromEntries(
-      ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
-        d,
-        { type: 'number' },
-      ]),
-    ),
-  ),
+  ActivityRatePattern: record(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'], {
+    monday: WEEKDAY_NUMBER,
+    tuesday: WEEKDAY_NUMBER,
+    wednesday: WEEKDAY_NUMBER,
+    thursday: WEEKDAY_NUMBER,
+    friday: WEEKDAY_NUMBER,
+    saturday: WEEKDAY_NUMBER,
+    sunday: WEEKDAY_NUMBER,
+  }),
   WorkRegime: record(['id', 'label', 'weekly_worked_hours', 'weekly_worked_days'], {
     id: ref('Snowflake'),
     label: ref('Label'),
@@ -107,7 +105,12 @@ export const DEFINITIONS: Record<string, Schema> = {
   ),
   // The envelope only: each Resource is checked by its own rule (list.resource-shape).
   ListEnvelope: record(['data', 'next_token'], {
-    data: arrayOf({ type: 'object', required: ['id'], properties: { id: ref('Snowflake') } }),
+    data: arrayOf({
+      type: 'object',
+      required: ['id'],
+      properties: { id: ref('Snowflake') },
+      additionalProperties: true,
+    }),
     next_token: { type: ['string', 'null'] },
     total_count: { type: 'integer' },
     total_count_approximate: { type: 'boolean' },
@@ -180,4 +183,4 @@ export const DEFINITIONS: Record<string, Schema> = {
   ShowActivityRatesRequest: record([], { resource_id: ref('Snowflake'), date_range: ref('DateRange') }),
   ListRolesRequest: record([], { resource_ids: arrayOf(ref('Snowflake')), role_ids: arrayOf(ref('Snowflake')) }),
   UnassignActivityRateRequest: record([], { resource_id: ref('Snowflake'), date_range: ref('DateRange') }),
-};
+} as const;

@@ -1,38 +1,35 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Violation } from '../core/types.ts';
 import { DEFINITIONS } from './definitions.ts';
+import type { FromSchema } from './from-schema.ts';
 import { isDateRange, isDuration, isLocalDate } from './formats.ts';
 
 export { isDateRange, isDuration, isLocalDate, parseDateRange } from './formats.ts';
 
-export type SchemaName =
-  | 'Snowflake'
-  | 'LocalDate'
-  | 'DateRange'
-  | 'Duration'
-  | 'TeamList'
-  | 'Label'
-  | 'Redacted'
-  | 'Resource'
-  | 'RoleAssociation'
-  | 'TeamAssignation'
-  | 'ActivityRatePeriod'
-  | 'ActivityRatePattern'
-  | 'WorkRegime'
-  | 'ListEnvelope'
-  | 'AssignTeamWarning'
-  | 'ErrorBody'
-  | 'RoleAssociationList'
-  | 'TeamAssignationList'
-  | 'ActivityRatePeriodList'
-  | 'RevokeRolesRequest'
-  | 'AssignActivityRateRequest'
-  | 'AssignTeamRequest'
-  | 'ListRequest'
-  | 'ShowTeamsRequest'
-  | 'ShowActivityRatesRequest'
-  | 'ListRolesRequest'
-  | 'UnassignActivityRateRequest';
+/** Every definition of src/schemas/definitions.ts. */
+export type SchemaName = keyof typeof DEFINITIONS;
+
+/** The TypeScript type of a value that matches the named schema (derived from it, see from-schema.ts). */
+export type SchemaType<N extends SchemaName> = FromSchema<(typeof DEFINITIONS)[N], typeof DEFINITIONS>;
+
+export type Snowflake = SchemaType<'Snowflake'>;
+export type TeamList = SchemaType<'TeamList'>;
+export type Redacted = SchemaType<'Redacted'>;
+export type Resource = SchemaType<'Resource'>;
+export type RoleAssociation = SchemaType<'RoleAssociation'>;
+export type TeamAssignation = SchemaType<'TeamAssignation'>;
+export type ActivityRatePattern = SchemaType<'ActivityRatePattern'>;
+export type ActivityRatePeriod = SchemaType<'ActivityRatePeriod'>;
+export type ListEnvelope = SchemaType<'ListEnvelope'>;
+export type AssignTeamWarning = SchemaType<'AssignTeamWarning'>;
+export type ListRequest = SchemaType<'ListRequest'>;
+export type RevokeRolesRequest = SchemaType<'RevokeRolesRequest'>;
+export type AssignActivityRateRequest = SchemaType<'AssignActivityRateRequest'>;
+export type AssignTeamRequest = SchemaType<'AssignTeamRequest'>;
+export type ShowTeamsRequest = SchemaType<'ShowTeamsRequest'>;
+export type ShowActivityRatesRequest = SchemaType<'ShowActivityRatesRequest'>;
+export type ListRolesRequest = SchemaType<'ListRolesRequest'>;
+export type UnassignActivityRateRequest = SchemaType<'UnassignActivityRateRequest'>;
 
 const ajv = new Ajv({ strict: true, allErrors: true, allowUnionTypes: true });
 ajv.addFormat('local-date', { type: 'string', validate: isLocalDate });
@@ -50,6 +47,11 @@ function validatorOf(name: SchemaName): ValidateFunction {
     compiled.set(name, fn);
   }
   return fn;
+}
+
+/** True when `value` matches the named schema; narrows it to the schema's type. */
+export function matchesSchema<N extends SchemaName>(name: N, value: unknown): value is SchemaType<N> {
+  return validatorOf(name)(value);
 }
 
 /** Violations of a §2 schema, one per ajv error, with paths in JS notation. */

@@ -160,7 +160,7 @@ describe('Redactor', () => {
 describe('rate limits', () => {
   test('a read still answered 429 after the retries ends the rule in ERROR, never FAIL', async () => {
     const { defineRuleGroup, rule } = await import('../../src/rules/define.ts');
-    const { expectSuccess } = await import('../../src/rules/expect.ts');
+    const { expectSuccess } = await import('../../src/rules/assertions.ts');
     const { DEFAULT_ENGINE_OPTIONS, runRules } = await import('../../src/runner/run-rules.ts');
     server = await startTestServer((_req, res) => json(res, 429, { message: 'slow down' }, { 'retry-after': '0' }));
     const group = {
@@ -174,7 +174,7 @@ describe('rate limits', () => {
             clause: '§4.9 rule 1',
             sentence: 'a sentence long enough',
             level: 'MUST',
-            check: async (ctx) => expectSuccess(await ctx.client.post('resources.list', {}), 'list'),
+            check: async (ctx) => expectSuccess(await ctx.client.post('resources.list', {}), { step: 'list' }),
           }),
         ],
       }),

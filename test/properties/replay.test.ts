@@ -6,7 +6,7 @@ import { loadCatalogue, selectRules } from '../../src/rules/catalogue.ts';
 import { checkProperty } from '../../src/rules/check-property.ts';
 import type { PropertyReplay } from '../../src/core/types.ts';
 import type { CheckContext } from '../../src/rules/types.ts';
-import { fail } from '../../src/rules/expect.ts';
+import { fail } from '../../src/rules/assertions.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
 
 let server: ReferenceServer;
@@ -70,7 +70,7 @@ describe('checkProperty', () => {
   test('a departure is shrunk to the smallest counterexample', async () => {
     const { ctx, replays } = fakeContext();
     const error = await checkProperty(ctx, fc.integer({ min: 0, max: 1000 }), async (n) => {
-      if (n >= 10) fail('n', 'must be below 10', '< 10', n);
+      if (n >= 10) fail({ where: 'n', message: 'must be below 10', expected: '< 10', actual: n });
     }).catch((e: unknown) => e);
     expect((error as Error).name).toBe('ConformanceFailure');
     expect(replays[0]!.counterexample).toBe('10');

@@ -3,7 +3,7 @@ import { HarnessError } from '../../src/core/errors.ts';
 import { defineRuleGroup, rule } from '../../src/rules/define.ts';
 import type { RuleResult } from '../../src/core/types.ts';
 import type { Rule } from '../../src/rules/types.ts';
-import { expectSuccess, fail } from '../../src/rules/expect.ts';
+import { expectSuccess, fail } from '../../src/rules/assertions.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules, type EngineOptions } from '../../src/runner/run-rules.ts';
 import type { TargetProfile } from '../../src/target/profile.ts';
 import { json, startTestServer, type TestServer } from '../helpers/http-server.ts';
@@ -49,13 +49,18 @@ describe('engine verdicts', () => {
         rule({
           ...base,
           id: 't.pass',
-          check: async (ctx) => expectSuccess(await ctx.client.post('resources.list', {}), 'list'),
+          check: async (ctx) => expectSuccess(await ctx.client.post('resources.list', {}), { step: 'list' }),
         }),
-        rule({ ...base, id: 't.fail', check: async () => fail('response.status', 'must be 204', 204, 200) }),
+        rule({
+          ...base,
+          id: 't.fail',
+          check: async () => fail({ where: 'response.status', message: 'must be 204', expected: 204, actual: 200 }),
+        }),
         rule({
           ...base,
           id: 't.server-error',
-          check: async (ctx) => expectSuccess(await ctx.client.post('resources.show-teams', {}), 'show-teams'),
+          check: async (ctx) =>
+            expectSuccess(await ctx.client.post('resources.show-teams', {}), { step: 'show-teams' }),
         }),
         rule({ ...base, id: 't.bug', check: () => Promise.reject(new TypeError('x is undefined')) }),
         rule({ ...base, id: 't.needs', needs: ['restrictedKey'], check: () => Promise.resolve() }),
@@ -70,7 +75,7 @@ describe('engine verdicts', () => {
           level: 'OBSERVED',
           check: async (ctx) => {
             ctx.observe('status', 200);
-            fail('x', 'must not matter for an open point');
+            fail({ where: 'x', message: 'must not matter for an open point' });
           },
         }),
         rule({ ...base, id: 't.budget', check: () => Promise.reject(new HarnessError('DC_ERR_BUDGET', 'spent')) }),
@@ -98,6 +103,13 @@ describe('engine verdicts', () => {
     expect((await run([mutating], { allowMutations: true }))['t.mutates']!.verdict).toBe('PASS');
   });
 
+  test('a check that ignores its abort signal is still stopped at its deadline, as an ERROR', async () => {
+    const deaf = rule({ ...base, id: 't.deaf', check: () => new Promise<void>(() => undefined) });
+    // Without the engine's own deadline this run would never end (the check never settles).
+    const results = await run([deaf], { ruleTimeoutMs: 50 });
+    expect(results['t.deaf']!).toMatchObject({ verdict: 'ERROR', errorCode: 'DC_ERR_TIMEOUT' });
+  });
+
   test('a rule that outlives its deadline is an ERROR with a timeout code', async () => {
     const slow = rule({
       ...base,
@@ -121,7 +133,7 @@ describe('engine verdicts', () => {
         id,
         mutates: 'irreversible',
         check: async (ctx) => {
-          const r = ctx.claimResource();
+          const r = await ctx.claimResource();
           held.push([id, r ?? 'none']);
           await new Promise((resolve) => setTimeout(resolve, 20));
         },

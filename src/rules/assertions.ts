@@ -1,0 +1,220 @@
+/**
+ * The assertions checks are written with. Each separates the three ways a
+ * step can end: the server broke a rule (ConformanceFailure → FAIL, or SKIP
+ * "blocked by" when the departure belongs to another rule), the harness or
+ * the network could not get an answer (HarnessError → ERROR / NOT-TESTED),
+ * or all is well and the typed value comes back.
+ *
+ * Options are objects. `owner` names the rule a departure belongs to when the
+ * assertion runs on behalf of a shared step (see steps/); a check asserting
+ * its own clause leaves it out.
+ */
+import type { ApiResponse } from '../client/directory-client.ts';
+import { ConformanceFailure, HarnessError } from '../core/errors.ts';
+import type { Violation } from '../core/types.ts';
+import { validateSchema, type SchemaName, type SchemaType } from '../schemas/index.ts';
+import type { RuleId } from './rule-ids.ts';
+import type { BaseCheckContext } from './types.ts';
+
+export interface Charged {
+  /** The rule this departure belongs to, when it is not the running rule's own clause. */
+  owner?: RuleId;
+}
+
+export interface StepOptions extends Charged {
+  /** Names the request in messages, e.g. "resources.list page 2". */
+  step?: string;
+}
+
+/** The server departs from the rule. */
+export function fail(violation: Violation & Charged): never {
+  const { owner, ...v } = violation;
+  throw new ConformanceFailure([v], owner);
+}
+
+/** Fails with every violation at once (none: nothing happens). */
+export function failAll(violations: readonly Violation[], options: Charged = {}): void {
+  if (violations.length > 0) throw new ConformanceFailure([...violations], options.owner);
+}
+
+/**
+ * Checks every item and fails once with all that break the rule: a check of
+ * "each X has Y" reports every X that does not, not the first.
+ */
+export function expectEach<T>(
+  items: readonly T[],
+  check: (item: T, index: number) => Violation | readonly Violation[] | undefined,
+  options: Charged = {},
+): void {
+  failAll(
+    items.flatMap((item, index) => check(item, index) ?? []),
+    options,
+  );
+}
+
+/** A precondition the target must meet for the rule to say anything: SKIP with the reason, not a verdict. */
+export function precondition(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new HarnessError('DC_ERR_PRECONDITION', message);
+}
+
+/**
+ * A check of a shared step runs on behalf of its owner everywhere but in the
+ * owner itself, which asserts the same thing in plain sight (and whose
+ * assertion would otherwise never be reached).
+ */
+export function onBehalfOf(ctx: Pick<BaseCheckContext, 'ruleId'>, owner: RuleId, check: () => void): void {
+  if (ctx.ruleId !== owner) check();
+}
+
+/** Statuses that mean "no verdict can be had", whatever the rule expected. */
+function harnessFault(res: ApiResponse, step: string): HarnessError | undefined {
+  if (res.status === 429) return new HarnessError('DC_ERR_RATE_LIMITED', `${step}: rate limited (429) after retries`);
+  if (res.status === 401)
+    return new HarnessError('DC_ERR_UNAUTHENTICATED', `${step}: the credential was refused (401)`);
+  if (res.status >= 500) return new HarnessError('DC_ERR_SERVER_5XX', `${step}: server error ${res.status}`);
+  return undefined;
+}
+
+/** True for a body that is not empty and does not parse as JSON. */
+function unparsable(res: ApiResponse): boolean {
+  return res.json === undefined && res.text.trim() !== '';
+}
+
+/**
+ * The request is one the spec documents as valid: it must succeed, with one
+ * of `status` when given (any 2xx otherwise), and a body that is JSON when
+ * there is one. A 4xx is the server refusing a valid request (FAIL);
+ * 401/429/5xx are harness faults (ERROR): no verdict can be drawn from them.
+ */
+export function expectSuccess(
+  res: ApiResponse,
+  options: StepOptions & { status?: number | readonly number[] } = {},
+): void {
+  const step = options.step ?? res.exchange.operation;
+  const statuses = options.status === undefined ? undefined : [options.status].flat();
+  const ok = statuses ? statuses.includes(res.status) : res.status >= 200 && res.status < 300;
+  if (!ok) {
+    const fault = harnessFault(res, step);
+    if (fault) throw fault;
+    fail({
+      where: `${step}: response.status`,
+      message: `must accept a valid ${step} request`,
+      expected: statuses ? statuses.join(' or ') : '2xx',
+      actual: `${res.status} ${summariseBody(res)}`,
+      ...(options.owner ? { owner: options.owner } : {}),
+    });
+  }
+  if (unparsable(res)) {
+    fail({
+      where: `${step}: response.body`,
+      message: 'must be a JSON document (the interface is HTTP/JSON)',
+      expected: 'JSON',
+      actual: summariseBody(res),
+      ...(options.owner ? { owner: options.owner } : {}),
+    });
+  }
+}
+
+/** A success with no body: `status` (204 unless given) and nothing after the headers. */
+export function expectNoContent(res: ApiResponse, options: StepOptions & { status?: number } = {}): void {
+  const step = options.step ?? res.exchange.operation;
+  const status = options.status ?? 204;
+  const owner = options.owner ? { owner: options.owner } : {};
+  const fault = res.status === status ? undefined : harnessFault(res, step);
+  if (fault) throw fault;
+  if (res.status !== status) {
+    fail({
+      where: `${step}: response.status`,
+      message: `must be ${status}`,
+      expected: status,
+      actual: res.status,
+      ...owner,
+    });
+  }
+  if (res.text.length > 0) {
+    fail({
+      where: `${step}: response.body`,
+      message: `must be empty (no body) with ${status}`,
+      expected: '(empty)',
+      actual: summariseBody(res),
+      ...owner,
+    });
+  }
+}
+
+/**
+ * The body must parse as JSON and match the schema of spec §2; comes back
+ * typed by that schema.
+ */
+export function expectJson<N extends SchemaName>(
+  res: ApiResponse,
+  schema: N,
+  options: StepOptions = {},
+): SchemaType<N> {
+  const where = `${options.step ? `${options.step}: ` : ''}response.body`;
+  if (res.json === undefined) {
+    fail({
+      where,
+      message: 'must be a JSON document',
+      expected: schema,
+      actual: summariseBody(res) || '(empty body)',
+      ...(options.owner ? { owner: options.owner } : {}),
+    });
+  }
+  failAll(validateSchema(schema, res.json, where), options);
+  return res.json as SchemaType<N>;
+}
+
+/**
+ * The request is one the spec says is rejected: any 4xx unless `status` is
+ * given (the status of most rejections is "not shown"). A 2xx is a departure.
+ * A 5xx may be a passing fault, so the request is sent once more: a 5xx that
+ * repeats is a departure described as a server error. 429, and 401 unless the
+ * rule is about credentials, mean no verdict.
+ */
+export async function expectRejected(
+  send: () => Promise<ApiResponse>,
+  options: StepOptions & { status?: number; credentialsUnderTest?: boolean },
+): Promise<ApiResponse> {
+  const step = options.step ?? 'the request';
+  let res = await send();
+  let repeated = false;
+  if (res.status >= 500) {
+    res = await send();
+    repeated = true;
+  }
+  if (res.status === 429 || (res.status === 401 && !options.credentialsUnderTest)) throw harnessFault(res, step)!;
+  const rejected = options.status !== undefined ? res.status === options.status : res.status >= 400 && res.status < 500;
+  if (rejected) return res;
+  const serverError = repeated && res.status >= 500;
+  fail({
+    where: `${step}: response.status`,
+    message: serverError
+      ? `must reject ${step} with ${options.status ?? 'a 4xx status'}, not a server error (${res.status}, twice)`
+      : `must reject ${step} with ${options.status ?? 'a 4xx status'}`,
+    expected: options.status ?? '4xx',
+    actual: `${res.status} ${summariseBody(res)}`,
+    ...(options.owner ? { owner: options.owner } : {}),
+  });
+}
+
+/** Text of a JSON error body's message, whatever field the server uses for it. */
+export function errorMessage(res: ApiResponse): string | undefined {
+  const body = res.json;
+  if (typeof body !== 'object' || body === null) return undefined;
+  const record = body as Record<string, unknown>;
+  for (const key of ['message', 'detail', 'title', 'error', 'error_description']) {
+    const value = record[key];
+    if (typeof value === 'string' && value.trim() !== '') return value;
+    if (typeof value === 'object' && value !== null) {
+      const nested = (value as Record<string, unknown>).message;
+      if (typeof nested === 'string' && nested.trim() !== '') return nested;
+    }
+  }
+  return undefined;
+}
+
+export function summariseBody(res: ApiResponse, max = 300): string {
+  const text = res.text.replace(/\s+/g, ' ').trim();
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}

@@ -1,0 +1,42 @@
+/**
+ * resources.show-teams (§4.5) and resources.show-activity-rates (§4.4) as
+ * typed steps. The shape of their answers is the business of
+ * `show-teams.response-shape` and `show-activity-rates.response-shape`, which
+ * post their own requests and assert it in plain sight.
+ */
+import type { DirectoryClient } from '../../client/directory-client.ts';
+import type {
+  ActivityRatePeriod,
+  ShowActivityRatesRequest,
+  ShowTeamsRequest,
+  TeamAssignation,
+} from '../../schemas/index.ts';
+import { expectJson, expectSuccess } from '../assertions.ts';
+import type { RuleId } from '../rule-ids.ts';
+import type { BaseCheckContext } from '../types.ts';
+
+const TEAMS_SHAPE: RuleId = 'show-teams.response-shape';
+const RATES_SHAPE: RuleId = 'show-activity-rates.response-shape';
+
+type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client'>;
+interface Options {
+  step?: string;
+  client?: DirectoryClient;
+}
+
+/** Wide enough to hold every assignation and period a directory keeps. */
+export const WIDE_RANGE = '1900-01-01/2199-12-31';
+
+export async function showTeams(ctx: StepContext, body: ShowTeamsRequest, options: Options = {}) {
+  const step = options.step ?? 'resources.show-teams';
+  const res = await (options.client ?? ctx.client).post('resources.show-teams', body);
+  expectSuccess(res, { step, status: 200, owner: TEAMS_SHAPE });
+  return expectJson(res, 'TeamAssignationList', { step, owner: TEAMS_SHAPE }) satisfies TeamAssignation[];
+}
+
+export async function showActivityRates(ctx: StepContext, body: ShowActivityRatesRequest, options: Options = {}) {
+  const step = options.step ?? 'resources.show-activity-rates';
+  const res = await (options.client ?? ctx.client).post('resources.show-activity-rates', body);
+  expectSuccess(res, { step, status: 200, owner: RATES_SHAPE });
+  return expectJson(res, 'ActivityRatePeriodList', { step, owner: RATES_SHAPE }) satisfies ActivityRatePeriod[];
+}

@@ -1,0 +1,202 @@
+/**
+ * resources.list (§4.8) and its pagination (§4.9) as typed steps. The shape
+ * of every answer is checked here on behalf of `pagination.envelope` (a rule
+ * that asserts it itself posts its own requests); what a page holds (no more
+ * than `limit`, only the filtered ids, no repeats, an end) is checked on
+ * behalf of the rule that owns it, except inside that rule, which asserts it
+ * in plain sight.
+ */
+import type { DirectoryClient } from '../../client/directory-client.ts';
+import type { ListEnvelope, ListRequest } from '../../schemas/index.ts';
+import { expectJson, expectSuccess, fail, onBehalfOf, precondition } from '../assertions.ts';
+import type { RuleId } from '../rule-ids.ts';
+import type { BaseCheckContext } from '../types.ts';
+
+const ENVELOPE: RuleId = 'pagination.envelope';
+const LIMIT: RuleId = 'pagination.limit-respected';
+const IDS_FILTER: RuleId = 'list.ids-filter';
+const PAGING: RuleId = 'pagination.each-resource-once';
+
+export type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client'>;
+export type ListResource = ListEnvelope['data'][number];
+export type Filter = NonNullable<ListRequest['filters']>[number];
+export type Order = NonNullable<ListRequest['orders']>[number];
+
+/** A list request for the kind the profile lists, with `extra` fields. */
+export function listBody(ctx: { readonly listKindId: string }, extra: Omit<Partial<ListRequest>, 'kind_id'> = {}) {
+  return { kind_id: ctx.listKindId, ...extra } satisfies ListRequest;
+}
+
+export function idsFilter(ids: readonly string[]): Filter {
+  return { key: 'resource.ids', value: [...ids] };
+}
+
+export function startsWithFilter(attribute: string, prefix: string): Filter {
+  return { key: 'resource.text', value: { attribute, operator: 'starts_with', value: prefix } };
+}
+
+export function ascendingOn(attribute: string): Order {
+  return { key: 'resource.attribute', direction: 'asc', attribute };
+}
+
+/** The text value of a requested attribute, when the resource carries one. */
+export function attributeText(resource: ListResource, attribute: string): string | undefined {
+  const attributes = resource.attributes;
+  if (typeof attributes !== 'object' || attributes === null) return undefined;
+  const value = (attributes as Record<string, unknown>)[attribute];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function idsFilterOf(body: ListRequest): Set<string> | undefined {
+  const filter = body.filters?.find((f) => f.key === 'resource.ids' && Array.isArray(f.value));
+  return filter ? new Set(filter.value as string[]) : undefined;
+}
+
+/** One page of resources.list. */
+export async function listPage(
+  ctx: StepContext,
+  body: ListRequest,
+  options: { step?: string; client?: DirectoryClient } = {},
+): Promise<ListEnvelope> {
+  const step = options.step ?? 'resources.list';
+  const res = await (options.client ?? ctx.client).post('resources.list', body);
+  expectSuccess(res, { step, status: 200, owner: ENVELOPE });
+  const page = expectJson(res, 'ListEnvelope', { step, owner: ENVELOPE });
+  const limit = body.pagination?.limit;
+  onBehalfOf(ctx, LIMIT, () => {
+    if (typeof limit === 'number' && page.data.length > limit) {
+      fail({
+        where: `${step}: response.body.data`,
+        message: `must hold at most limit (${limit}) entries`,
+        expected: `<= ${limit}`,
+        actual: page.data.length,
+        owner: LIMIT,
+      });
+    }
+  });
+  const ids = idsFilterOf(body);
+  onBehalfOf(ctx, IDS_FILTER, () => {
+    const stray = ids ? page.data.filter((r) => !ids.has(r.id)) : [];
+    if (ids && stray.length > 0) {
+      fail({
+        where: `${step}: response.body.data`,
+        message: 'must hold only resources whose ids are in the resource.ids filter',
+        expected: [...ids],
+        actual: stray.map((r) => r.id),
+        owner: IDS_FILTER,
+      });
+    }
+  });
+  return page;
+}
+
+/**
+ * The ids of the first `n` resources of the listed kind; with `atLeast`, a
+ * target whose kind has fewer cannot show the rule (SKIP).
+ */
+export async function firstIds(
+  ctx: StepContext & { readonly listKindId: string },
+  n: number,
+  options: { atLeast?: number } = {},
+): Promise<string[]> {
+  const page = await listPage(ctx, listBody(ctx, { pagination: { limit: n, next_token: null } }));
+  const ids = page.data.map((r) => r.id);
+  const atLeast = options.atLeast ?? 0;
+  precondition(ids.length >= atLeast, `the listed kind has fewer than ${atLeast} resources`);
+  return ids;
+}
+
+export interface WalkOptions {
+  /** Guard against servers whose pages never end: more pages than this is a departure from §4.9 rule 3. */
+  maxPages: number;
+  /** Stop quietly after this many pages (a rule that only looks at the first pages). */
+  stopAfterPages?: number;
+  /** Called with every page, in order. */
+  onPage?: (page: ListEnvelope, index: number) => void;
+  client?: DirectoryClient;
+}
+
+export interface Walk {
+  /** Pages requested (the trailing empty page included). */
+  pages: number;
+  /** Resources seen. */
+  resources: number;
+  /** True when the iteration ended as §4.9 rule 3 says (not cut short by stopAfterPages). */
+  ended: boolean;
+}
+
+/**
+ * Follows §4.9: the first request carries next_token null, each following one
+ * repeats it with only next_token replaced, and iteration stops on a null
+ * token or an empty page. Memory stays bounded by the ids seen. A resource
+ * repeated across pages, a token that comes back, and pages that never end
+ * are `pagination.each-resource-once`'s business.
+ */
+export async function walkPages(ctx: StepContext, body: ListRequest, options: WalkOptions): Promise<Walk> {
+  const limit = body.pagination?.limit ?? null;
+  const seenTokens = new Set<string>();
+  const seenIds = new Map<string, number>();
+  let token: string | null = null;
+  let resources = 0;
+  for (let index = 0; ; index++) {
+    if (index >= options.maxPages) {
+      fail({
+        where: `limit ${limit}, page ${index + 1}`,
+        message: 'must end: next_token never null and data never empty',
+        expected: `at most ${options.maxPages} pages`,
+        actual: 'more',
+        owner: PAGING,
+      });
+    }
+    const step = `resources.list page ${index + 1}`;
+    const page = await listPage(
+      ctx,
+      { ...body, pagination: { limit, next_token: token } },
+      {
+        step,
+        ...(options.client ? { client: options.client } : {}),
+      },
+    );
+    onBehalfOf(ctx, PAGING, () => {
+      for (const r of page.data) {
+        const first = seenIds.get(r.id);
+        if (first !== undefined) {
+          fail({
+            where: `limit ${limit}, page ${index + 1}`,
+            message: 'must not repeat a resource already returned on an earlier page',
+            expected: `resource ${r.id} once`,
+            actual: `again (first on page ${first + 1})`,
+            owner: PAGING,
+          });
+        }
+        seenIds.set(r.id, index);
+      }
+    });
+    resources += page.data.length;
+    options.onPage?.(page, index);
+    if (page.next_token === null || page.data.length === 0) return { pages: index + 1, resources, ended: true };
+    if (options.stopAfterPages !== undefined && index + 1 >= options.stopAfterPages) {
+      return { pages: index + 1, resources, ended: false };
+    }
+    onBehalfOf(ctx, PAGING, () => {
+      if (seenTokens.has(page.next_token!)) {
+        fail({
+          where: `limit ${limit}, page ${index + 1}.next_token`,
+          message: 'must move forward: a next_token came back that was already followed',
+          expected: 'a new token',
+          actual: page.next_token,
+          owner: PAGING,
+        });
+      }
+      seenTokens.add(page.next_token!);
+    });
+    token = page.next_token;
+  }
+}
+
+/** The ids a full walk yields, in order. */
+export async function idsOfWalk(ctx: StepContext, body: ListRequest, options: Omit<WalkOptions, 'onPage'>) {
+  const ids: string[] = [];
+  const walk = await walkPages(ctx, body, { ...options, onPage: (page) => ids.push(...page.data.map((r) => r.id)) });
+  return { ids, walk };
+}

@@ -1,0 +1,66 @@
+/**
+ * resources.list-roles (§4.6) and resources.revoke-roles (§4.1) as typed
+ * steps. That list-roles answers a plain array is `list-roles.plain-array`'s
+ * business, the shape of each association `list-roles.association-shape`'s;
+ * those two rules post their own requests and assert it in plain sight.
+ */
+import type { DirectoryClient } from '../../client/directory-client.ts';
+import type { ListRolesRequest, RevokeRolesRequest, RoleAssociation } from '../../schemas/index.ts';
+import { expectJson, expectSuccess, fail, summariseBody } from '../assertions.ts';
+import type { RuleId } from '../rule-ids.ts';
+import type { BaseCheckContext } from '../types.ts';
+
+const PLAIN_ARRAY: RuleId = 'list-roles.plain-array';
+const ASSOCIATION: RuleId = 'list-roles.association-shape';
+
+type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client'>;
+
+export async function listRoles(
+  ctx: StepContext,
+  body: ListRolesRequest,
+  options: { step?: string; client?: DirectoryClient } = {},
+): Promise<RoleAssociation[]> {
+  const step = options.step ?? 'resources.list-roles';
+  const res = await (options.client ?? ctx.client).post('resources.list-roles', body);
+  expectSuccess(res, { step, status: 200, owner: PLAIN_ARRAY });
+  if (!Array.isArray(res.json)) {
+    fail({
+      where: `${step}: response.body`,
+      message: 'must be a plain JSON array (no pagination envelope)',
+      expected: 'array',
+      actual: res.json ?? summariseBody(res),
+      owner: PLAIN_ARRAY,
+    });
+  }
+  return expectJson(res, 'RoleAssociationList', { step, owner: ASSOCIATION });
+}
+
+/** The assigned association of one role of one resource, if any. */
+export async function roleOf(ctx: StepContext, resourceId: string, roleId: string) {
+  const all = await listRoles(ctx, { resource_ids: [resourceId], role_ids: [roleId] });
+  return all.find((a) => a.resource_id === resourceId && a.role_id === roleId && a.is_assigned);
+}
+
+/** A revocation the rule's clause documents as valid: it must succeed (its 204 is revoke-roles.no-content's business). */
+export async function revokeRoles(
+  ctx: StepContext,
+  body: RevokeRolesRequest,
+  options: { step: string },
+): Promise<void> {
+  expectSuccess(await ctx.client.post('resources.revoke-roles', body), { step: options.step });
+}
+
+/** Associations in a stable order, team lists sorted: two states compare as text. */
+export function canonicalRoles(list: readonly RoleAssociation[]): RoleAssociation[] {
+  return list
+    .map((a) => ({ ...a, team_ids: Array.isArray(a.team_ids) ? [...a.team_ids].sort() : a.team_ids }))
+    .sort((a, b) => (a.resource_id + a.role_id).localeCompare(b.resource_id + b.role_id));
+}
+
+/** The role that defines a kind (§4.1 rule 2), by the profile. */
+export function isDefiningRole(ctx: Pick<BaseCheckContext, 'profile'>, roleId: string): boolean {
+  return (
+    ctx.profile.kinds.some((k) => k.definingRoleId === roleId) ||
+    ctx.profile.roles.some((r) => r.id === roleId && r.definesKindId !== undefined)
+  );
+}

@@ -27,8 +27,7 @@ export default defineRuleGroup({
     property({
       id: 'errors.prop.malformed-date-range-rejected',
       clause: '§2.1 DateRange',
-      sentence:
-        'DateRange: string made of two dates separated by `/`. Any other value is rejected and changes nothing.',
+      quote: '| DateRange | string made of two dates separated by `/`: `<start_date>/<end_date>` |',
       level: 'MUST',
       mutates: 'reversible',
       needs: ['roleKindResource'],
@@ -59,7 +58,8 @@ export default defineRuleGroup({
     property({
       id: 'errors.prop.invalid-limit-rejected',
       clause: '§4.9 table; §4.8',
-      sentence: '`limit`: integer or null, the maximum entries in this page. A value of another type is rejected.',
+      quote:
+        '| limit | integer or null | maximum entries in this page; null returns the whole collection in one response |',
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
@@ -74,7 +74,10 @@ export default defineRuleGroup({
     property({
       id: 'revoke-roles.prop.invalid-team-ids-rejected',
       clause: '§4.1 rule 7',
-      sentence: 'An empty `team_ids` array is rejected; so is any value that is not a TeamList. Nothing changes.',
+      quote: [
+        'An empty `team_ids` array is rejected.',
+        '| TeamList | either the string `*` (refers to all teams) or an array of Snowflake (refers to a list of teams) |',
+      ],
       level: 'MUST',
       mutates: 'irreversible',
       needs: ['roleKindResource'],

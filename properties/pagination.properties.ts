@@ -15,8 +15,11 @@ export default defineRuleGroup({
     property({
       id: 'pagination.prop.any-limit-once',
       clause: '§4.9 rules 1-4',
-      sentence:
-        'For any limit: each following request repeats the same request with only next_token replaced; iteration stops on next_token null or an empty data array; when the size is an exact multiple of limit, the last full page carries a token and the next page is empty.',
+      quote: [
+        'Each following request repeats the same request, with only `next_token` replaced by the value from the previous response.',
+        'Iteration stops when the response has `next_token` null or an empty `data` array.',
+        'When the collection size is an exact multiple of `limit`, the last full page still carries a non-null `next_token` and the next page is empty.',
+      ],
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
@@ -71,7 +74,7 @@ export default defineRuleGroup({
     property({
       id: 'pagination.prop.changed-query-422',
       clause: '§4.9 rule 5; §7',
-      sentence:
+      quote:
         '`filters` and `orders` must be identical in every request of an iteration; otherwise the request fails with status 422.',
       level: 'MUST',
       needs: ['listKind', 'sortAttribute'],
@@ -102,7 +105,7 @@ export default defineRuleGroup({
     property({
       id: 'pagination.prop.tampered-token-422',
       clause: '§4.9 rule 6; §7',
-      sentence: '`next_token` is opaque: a token that is malformed or built by hand fails with status 422.',
+      quote: '`next_token` is opaque: a token that is malformed or built by hand fails with status 422.',
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {

@@ -20,8 +20,7 @@ export default defineRuleGroup({
     property({
       id: 'revoke-roles.prop.idempotent',
       clause: '§4.1 rule 3',
-      sentence:
-        'Revoking a role, or a team, that the resource does not have changes nothing: revoking twice equals revoking once.',
+      quote: 'Revoking a role, or a team, that the resource does not have changes nothing.',
       level: 'MUST',
       mutates: 'irreversible',
       needs: ['roleKindResource'],
@@ -59,8 +58,11 @@ export default defineRuleGroup({
     property({
       id: 'activity-rates.prop.assign-then-show',
       clause: '§4.2 rule 1; §4.4',
-      sentence:
-        'What assign-activity-rate assigns for a date range, show-activity-rates shows over that range, and the periods of a resource never overlap.',
+      quote: [
+        'Assigns an activity rate to a resource for a date range.',
+        'Retrieves activity rate periods of a resource',
+        'Assigning a new rate may modify other activity rate periods.',
+      ],
       level: 'MUST',
       mutates: 'reversible',
       needs: ['roleKindResource', 'workRegime'],

@@ -86,8 +86,10 @@ export default defineRuleGroup({
     rule({
       id: 'show-activity-rates.response-shape',
       clause: '§4.4 Response; §2.5',
-      sentence:
-        'Response: status 200, JSON array of Activity rate period (section 2.5), with per-weekday patterns and associated or inherited work regimes.',
+      quote: [
+        'Response: status 200, JSON array of Activity rate period (section 2.5).',
+        'Retrieves activity rate periods of a resource, with per-weekday patterns and associated or inherited work regimes.',
+      ],
       level: 'MUST',
       needs: ['roleKindResource'],
       async check(ctx) {
@@ -107,7 +109,7 @@ export default defineRuleGroup({
     rule({
       id: 'show-activity-rates.average-rate-integer',
       clause: '§2.5',
-      sentence: '`average_rate`: number, shown as an integer.',
+      quote: '| average_rate | number | shown as an integer |',
       level: 'MUST',
       needs: ['roleKindResource'],
       async check(ctx) {
@@ -129,7 +131,7 @@ export default defineRuleGroup({
     rule({
       id: 'activity-rates.assign-no-content',
       clause: '§4.2 Response',
-      sentence: 'Response: status 204, meaning resource activity rate assigned; no body.',
+      quote: 'Response: status 204, meaning resource activity rate assigned; no body.',
       level: 'MUST',
       mutates: 'reversible',
       async check(ctx) {
@@ -142,8 +144,10 @@ export default defineRuleGroup({
     rule({
       id: 'activity-rates.assigned-rate-shown',
       clause: '§4.2; §4.4',
-      sentence:
-        'Assigns an activity rate to a resource for a date range. Retrieves activity rate periods of a resource.',
+      quote: [
+        'Assigns an activity rate to a resource for a date range.',
+        'Retrieves activity rate periods of a resource',
+      ],
       level: 'MUST',
       mutates: 'reversible',
       needs: ['workRegime'],
@@ -186,7 +190,7 @@ export default defineRuleGroup({
     rule({
       id: 'activity-rates.no-overlap',
       clause: '§4.2 rule 1',
-      sentence: 'Assigning a new rate may modify other activity rate periods.',
+      quote: 'Assigning a new rate may modify other activity rate periods.',
       level: 'MUST',
       mutates: 'reversible',
       async check(ctx) {
@@ -210,7 +214,7 @@ export default defineRuleGroup({
     rule({
       id: 'activity-rates.unassign-removes-coverage',
       clause: '§4.7',
-      sentence: 'Unassigns an activity rate from a resource for a date range.',
+      quote: 'Unassigns an activity rate from a resource for a date range.',
       level: 'MUST',
       mutates: 'reversible',
       async check(ctx) {
@@ -243,7 +247,7 @@ export default defineRuleGroup({
     rule({
       id: 'activity-rates.external-id-unique',
       clause: '§8 Uniqueness; §4.2 external_id',
-      sentence: '`external_id` of an activity rate contract is unique across the instance.',
+      quote: '| Uniqueness | `external_id` of an activity rate contract is unique across the instance |',
       level: 'MUST',
       mutates: 'reversible',
       async check(ctx) {
@@ -269,8 +273,7 @@ export default defineRuleGroup({
     rule({
       id: 'activity-rates.default-pattern-even',
       clause: '§4.2 activity_rate_patterns',
-      sentence:
-        '`activity_rate_patterns`: when not specified, the rate is spread evenly over the worked days of the work regime.',
+      quote: 'when not specified, the rate is spread evenly over the worked days of the work regime',
       level: 'MUST',
       mutates: 'reversible',
       needs: ['workRegime'],
@@ -320,8 +323,11 @@ export default defineRuleGroup({
     rule({
       id: 'activity-rates.defaults-observed',
       clause: '§4.2 Request body; §4.2 rule 3',
-      sentence:
-        'Which fields are required: not shown. When not specified, the instance indemnity and compensation configuration and an even spread of the rate are adopted.',
+      quote: [
+        'Which fields are required: not shown.',
+        'when not specified, the instance indemnity configuration is adopted',
+        'when not specified, the instance compensation configuration is adopted',
+      ],
       level: 'OBSERVED',
       mutates: 'reversible',
       async check(ctx) {

@@ -47,7 +47,7 @@ export default defineRuleGroup({
     rule({
       id: 'auth.missing-credentials-rejected',
       clause: '§5',
-      sentence: 'The request carries an `Authorization` header with the scheme `Bearer` and an API key value.',
+      quote: 'The request carries an `Authorization` header with the scheme `Bearer` and an API key value `<API_KEY>`.',
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
@@ -61,7 +61,7 @@ export default defineRuleGroup({
     rule({
       id: 'auth.unknown-key-rejected',
       clause: '§5',
-      sentence: 'The request carries an `Authorization` header with the scheme `Bearer` and an API key value.',
+      quote: 'The request carries an `Authorization` header with the scheme `Bearer` and an API key value `<API_KEY>`.',
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
@@ -78,8 +78,8 @@ export default defineRuleGroup({
     rule({
       id: 'auth.redacted-marker-shape',
       clause: '§2.1 Redacted value; §4.4; §4.5',
-      sentence:
-        'Redacted value: object with field `redacted` whose value is the string `forbidden`; it stands in place of a field value that the caller is not allowed to view.',
+      quote:
+        '| Redacted value | object with field `redacted` whose value is the string `forbidden`; it stands in place of a field value that the caller is not allowed to view |',
       level: 'MUST',
       needs: ['restrictedKey', 'roleKindResource'],
       async check(ctx) {
@@ -99,7 +99,7 @@ export default defineRuleGroup({
     rule({
       id: 'auth.restricted-fields-redacted',
       clause: '§5; §2.1',
-      sentence: 'Individual fields are replaced by a Redacted value (section 2.1) when the caller may not view them.',
+      quote: 'individual fields are replaced by a Redacted value (section 2.1) when the caller may not view them',
       level: 'MUST',
       needs: ['restrictedKey', 'roleKindResource'],
       async check(ctx) {
@@ -138,8 +138,10 @@ export default defineRuleGroup({
     rule({
       id: 'auth.basic-scheme',
       clause: '§5',
-      sentence:
-        'The interface description also declares a basic authentication scheme as its security requirement. How credentials are issued: not shown.',
+      quote: [
+        'The interface description also declares a basic authentication scheme as its security requirement.',
+        'How credentials are issued, their lifetime, and the permission names: not shown.',
+      ],
       level: 'OBSERVED',
       needs: ['listKind'],
       async check(ctx) {
@@ -152,8 +154,10 @@ export default defineRuleGroup({
     rule({
       id: 'versioning.service-version-header',
       clause: '§9',
-      sentence:
-        'A request carries a version header named `Service-Version`. Behaviour when the version header is absent: not shown.',
+      quote: [
+        'A request carries a version header named `Service-Version` with a `<version>` value.',
+        'Behaviour when the version header is absent, and the retirement policy for versions: not shown.',
+      ],
       level: 'OBSERVED',
       needs: ['listKind'],
       async check(ctx) {

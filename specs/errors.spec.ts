@@ -30,7 +30,7 @@ export default defineRuleGroup({
     rule({
       id: 'errors.message-present',
       clause: '§7',
-      sentence: 'The error response body contains a message describing the problem.',
+      quote: 'The error response body contains a message describing the problem.',
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
@@ -60,7 +60,8 @@ export default defineRuleGroup({
     rule({
       id: 'errors.malformed-json-rejected',
       clause: '§4',
-      sentence: 'All operations: method POST, request header `Content-Type: application/json`, JSON request body.',
+      quote:
+        'All operations: method POST, path `{base_url}/api/directory/<operation>`, request header `Content-Type: application/json`, JSON request body.',
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
@@ -74,7 +75,7 @@ export default defineRuleGroup({
     rule({
       id: 'errors.invalid-date-range-rejected',
       clause: '§2.1 DateRange',
-      sentence: 'DateRange: string made of two dates separated by `/`: `<start_date>/<end_date>`.',
+      quote: '| DateRange | string made of two dates separated by `/`: `<start_date>/<end_date>` |',
       level: 'MUST',
       needs: ['roleKindResource'],
       async check(ctx) {
@@ -91,8 +92,8 @@ export default defineRuleGroup({
     rule({
       id: 'errors.reversed-date-range',
       clause: '§2.1 DateRange',
-      sentence:
-        'DateRange: `<start_date>/<end_date>`. Whether a range whose end precedes its start is rejected: not shown.',
+      quote: '| DateRange | string made of two dates separated by `/`: `<start_date>/<end_date>` |',
+      open: 'a DateRange is two dates; whether its end may precede its start is not said',
       level: 'OBSERVED',
       needs: ['roleKindResource'],
       async check(ctx) {
@@ -106,7 +107,8 @@ export default defineRuleGroup({
     rule({
       id: 'errors.status-codes',
       clause: '§7',
-      sentence: 'Status codes for authentication, permission, unknown identifier and validation failures: not shown.',
+      quote:
+        'Structure of the error body beyond the message, and status codes for authentication, permission, unknown identifier and validation failures: not shown.',
       level: 'OBSERVED',
       needs: ['listKind'],
       async check(ctx) {

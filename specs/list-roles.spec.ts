@@ -24,7 +24,10 @@ export default defineRuleGroup({
     rule({
       id: 'list-roles.plain-array',
       clause: '§4.6 Response; §4.9 rule 8',
-      sentence: 'Response: JSON array of Role association, returned without pagination envelope.',
+      quote: [
+        'Response: JSON array of Role association (section 2.3), returned without pagination envelope.',
+        '`.list` operations that do not declare pagination return a plain JSON array without envelope.',
+      ],
       level: 'MUST',
       needs: ['roleKindResource'],
       async check(ctx) {
@@ -44,8 +47,12 @@ export default defineRuleGroup({
     rule({
       id: 'list-roles.association-shape',
       clause: '§2.3',
-      sentence:
-        'Role association: resource_id (Snowflake), role_id (Snowflake), is_assigned (boolean), team_ids (TeamList).',
+      quote: [
+        '| resource_id | Snowflake |',
+        '| role_id | Snowflake |',
+        '| is_assigned | boolean |',
+        '| team_ids | TeamList |',
+      ],
       level: 'MUST',
       needs: ['roleKindResource'],
       async check(ctx) {
@@ -68,7 +75,7 @@ export default defineRuleGroup({
     rule({
       id: 'list-roles.filters-respected',
       clause: '§4.6 Request body',
-      sentence: 'Request body: `resource_ids` (array of Snowflake), `role_ids` (array of Snowflake).',
+      quote: 'Request body: `resource_ids` (array of Snowflake), `role_ids` (array of Snowflake).',
       level: 'MUST',
       needs: ['roleKindResource'],
       async check(ctx) {
@@ -108,8 +115,10 @@ export default defineRuleGroup({
     rule({
       id: 'list-roles.restricted-sees-subset',
       clause: '§4.6; §5',
-      sentence:
-        'Retrieves all resource-role associations that the caller is allowed to view. Role associations are limited to those the caller may view.',
+      quote: [
+        'Retrieves all resource-role associations that the caller is allowed to view.',
+        'role associations are limited to those the caller may view',
+      ],
       level: 'MUST',
       needs: ['roleKindResource', 'restrictedKey'],
       async check(ctx) {

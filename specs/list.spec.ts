@@ -23,12 +23,12 @@ async function firstPage(ctx: CheckContext<'listKind'>, n: number, extra: Partia
 }
 
 /** `with_teams` / `with_relations`: the flag adds the field, an array, to each resource. */
-function addsArrayToEachResource(field: 'teams' | 'relations', id: string, clause: string) {
+function addsArrayToEachResource(field: 'teams' | 'relations', id: string, clause: string, quote: string) {
   const flag = `with_${field}` as const;
   return rule({
     id,
     clause,
-    sentence: `\`${flag}\`: adds \`${field}\` to each resource.`,
+    quote,
     level: 'MUST',
     needs: ['listKind'],
     async check(ctx) {
@@ -54,7 +54,7 @@ export default defineRuleGroup({
     rule({
       id: 'list.kind-id-required',
       clause: '§4.8 Request body',
-      sentence: '`kind_id`: Snowflake, default none, required.',
+      quote: '| kind_id | Snowflake | none | required |',
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
@@ -66,7 +66,7 @@ export default defineRuleGroup({
     rule({
       id: 'list.resources-of-the-kind',
       clause: '§4.8',
-      sentence: 'Lists resources of a kind.',
+      quote: 'Lists resources of a kind.',
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
@@ -88,8 +88,15 @@ export default defineRuleGroup({
     rule({
       id: 'list.resource-shape',
       clause: '§2.2',
-      sentence:
-        'Resource: id, kind_id, label, short_label, sort_label, picture (shape, initial, url), attributes; teams when with_teams; relations when with_relations.',
+      quote: [
+        '| id | Snowflake | |',
+        '| kind_id | Snowflake | kind of the resource |',
+        '| label | string | |',
+        '| short_label | string | |',
+        '| sort_label | string | |',
+        '| picture | object | fields `shape` (string, value `round` is used), `initial` (string), `url` (string) |',
+        '| attributes | object | attributes of the resource; the response carries those requested through `attributes` |',
+      ],
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
@@ -105,7 +112,7 @@ export default defineRuleGroup({
     rule({
       id: 'list.ids-filter',
       clause: '§4.8 Filter shapes',
-      sentence: '`resource.ids`: array of Snowflake.',
+      quote: '| `resource.ids` | array of Snowflake |',
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
@@ -126,8 +133,8 @@ export default defineRuleGroup({
     rule({
       id: 'list.text-filter-starts-with',
       clause: '§4.8 Filter shapes',
-      sentence:
-        '`resource.text`: object with `attribute` (string), `operator` (`starts_with` is used), `value` (string).',
+      quote:
+        '| `resource.text` | object with `attribute` (string), `operator` (string, `starts_with` is used), `value` (string) |',
       level: 'MUST',
       needs: ['listKind', 'sortAttribute'],
       async check(ctx) {
@@ -175,7 +182,7 @@ export default defineRuleGroup({
     rule({
       id: 'list.orders-ascending',
       clause: '§4.8 Order shape',
-      sentence:
+      quote:
         'Order shape: `key` is `resource.attribute`, `direction` is `asc` (as used), `attribute` is the attribute name sorted on.',
       level: 'MUST',
       needs: ['listKind', 'sortAttribute'],
@@ -215,7 +222,10 @@ export default defineRuleGroup({
     rule({
       id: 'list.attributes-returned',
       clause: '§2.2 attributes; §4.8 attributes',
-      sentence: '`attributes`: attribute names to return; the response carries those requested through `attributes`.',
+      quote: [
+        '| attributes | array of string | | attribute names to return |',
+        'the response carries those requested through `attributes`',
+      ],
       level: 'MUST',
       needs: ['listKind', 'sortAttribute'],
       async check(ctx) {
@@ -233,13 +243,26 @@ export default defineRuleGroup({
         );
       },
     }),
-    addsArrayToEachResource('teams', 'list.with-teams', '§4.8 with_teams; §2.2 teams'),
-    addsArrayToEachResource('relations', 'list.with-relations', '§4.8 with_relations; §2.2 relations'),
+    addsArrayToEachResource(
+      'teams',
+      'list.with-teams',
+      '§4.8 with_teams; §2.2 teams',
+      '| with_teams | boolean | false | adds `teams` to each resource |',
+    ),
+    addsArrayToEachResource(
+      'relations',
+      'list.with-relations',
+      '§4.8 with_relations; §2.2 relations',
+      '| with_relations | boolean or null | false | adds `relations` to each resource |',
+    ),
     rule({
       id: 'list.documented-values-accepted',
       clause: '§4.8 Request body',
-      sentence:
-        '`with_relations`: boolean or null, default false. `at_date`: LocalDate. `counting_mode`: allowed values `strict`, `approximate`.',
+      quote: [
+        '| with_relations | boolean or null | false |',
+        '| at_date | LocalDate | | |',
+        'allowed values `strict`, `approximate`',
+      ],
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
@@ -261,8 +284,10 @@ export default defineRuleGroup({
     rule({
       id: 'list.total-count-of-filtered-set',
       clause: '§4.8 Response',
-      sentence:
-        '`total_count`: present only when `with_total_count` is true; number of resources matching the filters. `total_count_approximate`: present when `with_total_count` is true.',
+      quote: [
+        '| total_count | integer | present only when `with_total_count` is true; number of resources matching the filters |',
+        '| total_count_approximate | boolean | present when `with_total_count` is true |',
+      ],
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
@@ -298,7 +323,7 @@ export default defineRuleGroup({
     rule({
       id: 'list.total-count-only-when-asked',
       clause: '§4.8 Response',
-      sentence: '`total_count`: present only when `with_total_count` is true.',
+      quote: '| total_count | integer | present only when `with_total_count` is true;',
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
@@ -318,8 +343,10 @@ export default defineRuleGroup({
     rule({
       id: 'list.counting-mode-approximate',
       clause: '§4.8 counting_mode',
-      sentence:
-        '`counting_mode`: allowed values `strict`, `approximate`; trades accuracy of the total for speed. Default of `counting_mode`: not shown.',
+      quote: [
+        'allowed values `strict`, `approximate`; trades accuracy of the total for speed',
+        'Default of `counting_mode`: not shown.',
+      ],
       level: 'OBSERVED',
       needs: ['listKind'],
       async check(ctx) {
@@ -339,7 +366,8 @@ export default defineRuleGroup({
     rule({
       id: 'list.without-pagination',
       clause: '§4.9; §8',
-      sentence: 'Behaviour of resources.list when the `pagination` object is omitted: not shown.',
+      quote: '| pagination | object | | see section 8 |',
+      open: 'the request table gives `pagination` no default and does not mark it required: what a list without it returns is not described',
       level: 'OBSERVED',
       needs: ['listKind'],
       async check(ctx) {

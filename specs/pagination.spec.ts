@@ -47,8 +47,11 @@ export default defineRuleGroup({
     rule({
       id: 'pagination.envelope',
       clause: '§4.8 Response',
-      sentence:
-        'Response: status 200, envelope: `data` (array of Resource, required) and `next_token` (string or null, required).',
+      quote: [
+        'Response: status 200, envelope:',
+        '| data | array of Resource | required; up to `limit` entries |',
+        '| next_token | string or null | required; cursor of the next page, null when there is none |',
+      ],
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
@@ -78,7 +81,10 @@ export default defineRuleGroup({
     rule({
       id: 'pagination.limit-respected',
       clause: '§4.8 Response; §4.9 table',
-      sentence: '`data`: up to `limit` entries. `limit`: maximum entries in this page.',
+      quote: [
+        '| data | array of Resource | required; up to `limit` entries |',
+        '`pagination.limit` is the maximum number of entries per page',
+      ],
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
@@ -103,7 +109,7 @@ export default defineRuleGroup({
     rule({
       id: 'pagination.limit-null-whole-collection',
       clause: '§4.9 table; §8 Page size',
-      sentence: '`limit`: null returns the whole collection in one response.',
+      quote: 'null returns the whole collection in one response',
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
@@ -135,8 +141,11 @@ export default defineRuleGroup({
     rule({
       id: 'pagination.each-resource-once',
       clause: '§4.9 rules 1-3',
-      sentence:
-        'The first request carries `next_token` null and an explicit `limit`. Each following request repeats the same request, with only `next_token` replaced. Iteration stops when the response has `next_token` null or an empty `data` array.',
+      quote: [
+        'The first request carries `next_token` null and an explicit `limit`.',
+        'Each following request repeats the same request, with only `next_token` replaced by the value from the previous response.',
+        'Iteration stops when the response has `next_token` null or an empty `data` array.',
+      ],
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
@@ -193,7 +202,7 @@ export default defineRuleGroup({
     rule({
       id: 'pagination.exact-multiple-empty-page',
       clause: '§4.9 rule 4',
-      sentence:
+      quote:
         'When the collection size is an exact multiple of `limit`, the last full page still carries a non-null `next_token` and the next page is empty.',
       level: 'MUST',
       needs: ['listKind'],
@@ -230,7 +239,7 @@ export default defineRuleGroup({
     rule({
       id: 'pagination.changed-filters-422',
       clause: '§4.9 rule 5; §7',
-      sentence:
+      quote:
         '`filters` and `orders` must be identical in every request of an iteration; otherwise the request fails with status 422.',
       level: 'MUST',
       needs: ['listKind'],
@@ -252,7 +261,7 @@ export default defineRuleGroup({
     rule({
       id: 'pagination.changed-orders-422',
       clause: '§4.9 rule 5; §7',
-      sentence:
+      quote:
         '`filters` and `orders` must be identical in every request of an iteration; otherwise the request fails with status 422.',
       level: 'MUST',
       needs: ['listKind', 'sortAttribute'],
@@ -283,7 +292,7 @@ export default defineRuleGroup({
     rule({
       id: 'pagination.malformed-token-422',
       clause: '§4.9 rule 6; §7',
-      sentence: '`next_token` is opaque: a token that is malformed or built by hand fails with status 422.',
+      quote: '`next_token` is opaque: a token that is malformed or built by hand fails with status 422.',
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
@@ -298,7 +307,7 @@ export default defineRuleGroup({
     rule({
       id: 'pagination.hand-built-token-422',
       clause: '§4.9 rule 6; §7',
-      sentence: '`next_token` is opaque: a token that is malformed or built by hand fails with status 422.',
+      quote: '`next_token` is opaque: a token that is malformed or built by hand fails with status 422.',
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
@@ -323,7 +332,7 @@ export default defineRuleGroup({
     rule({
       id: 'pagination.stable-with-orders',
       clause: '§4.9 rule 7',
-      sentence: 'The cursor derives from the sorted values, so explicit `orders` give stable pages.',
+      quote: 'The cursor derives from the sorted values, so explicit `orders` give stable pages.',
       level: 'MUST',
       needs: ['listKind', 'sortAttribute'],
       async check(ctx) {

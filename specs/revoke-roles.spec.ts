@@ -81,7 +81,7 @@ export default defineRuleGroup({
     rule({
       id: 'revoke-roles.no-content',
       clause: '§4.1 Response',
-      sentence: 'Response: status 204, meaning resource roles revoked; no body.',
+      quote: 'Response: status 204, meaning resource roles revoked; no body.',
       ...REVOCATION,
       async check(ctx) {
         const { resourceId, association } = await claimHolding(ctx, onStar(ctx), 'a role on `*`');
@@ -95,7 +95,7 @@ export default defineRuleGroup({
     rule({
       id: 'revoke-roles.kind-must-support-roles',
       clause: '§4.1 rule 1',
-      sentence: 'Only resources whose kind supports roles (employees and integrations) can have a role revoked.',
+      quote: 'Only resources whose kind supports roles (employees and integrations) can have a role revoked.',
       level: 'MUST',
       mutates: 'irreversible',
       needs: ['nonRoleKindResource'],
@@ -134,8 +134,7 @@ export default defineRuleGroup({
     rule({
       id: 'revoke-roles.defining-role-kept',
       clause: '§4.1 rule 2',
-      sentence:
-        'For the role that defines the kind of a resource, only its teams can be revoked, never the role itself.',
+      quote: 'For the role that defines the kind of a resource, only its teams can be revoked, never the role itself.',
       level: 'MUST',
       mutates: 'irreversible',
       needs: ['roleKindResource', 'definingRole'],
@@ -164,7 +163,7 @@ export default defineRuleGroup({
     rule({
       id: 'revoke-roles.absent-role-no-change',
       clause: '§4.1 rule 3',
-      sentence: 'Revoking a role, or a team, that the resource does not have changes nothing.',
+      quote: 'Revoking a role, or a team, that the resource does not have changes nothing.',
       ...REVOCATION,
       async check(ctx) {
         const { resourceId } = await claimHolding(ctx, () => true, 'any role');
@@ -196,7 +195,7 @@ export default defineRuleGroup({
     rule({
       id: 'revoke-roles.omitted-team-ids-removes-role',
       clause: '§4.1 rule 4',
-      sentence: 'When `team_ids` is omitted, the role is removed from the resources entirely.',
+      quote: 'When `team_ids` is omitted, the role is removed from the resources entirely.',
       ...REVOCATION,
       async check(ctx) {
         const held = await claimRevocable(ctx);
@@ -215,7 +214,7 @@ export default defineRuleGroup({
     rule({
       id: 'revoke-roles.star-leaves-no-team',
       clause: '§4.1 rule 5',
-      sentence: 'When `team_ids` is `*`, every team is revoked and the role stays assigned on no team.',
+      quote: 'When `team_ids` is `*`, every team is revoked and the role stays assigned on no team.',
       ...REVOCATION,
       async check(ctx) {
         const held = await claimRevocable(ctx);
@@ -226,7 +225,7 @@ export default defineRuleGroup({
     rule({
       id: 'revoke-roles.last-teams-like-star',
       clause: '§4.1 rule 5',
-      sentence: 'Revoking the last remaining teams of a role has the same result.',
+      quote: 'Revoking the last remaining teams of a role has the same result.',
       ...REVOCATION,
       async check(ctx) {
         const held = await claimHolding(
@@ -246,7 +245,7 @@ export default defineRuleGroup({
     rule({
       id: 'revoke-roles.narrows-explicit-list',
       clause: '§4.1',
-      sentence: 'Revokes role access of resources, or narrows the team scope of a role.',
+      quote: 'Revokes role access of resources, or narrows the team scope of a role.',
       ...REVOCATION,
       async check(ctx) {
         const held = await claimHolding(
@@ -271,7 +270,7 @@ export default defineRuleGroup({
     rule({
       id: 'revoke-roles.star-to-explicit-enabled',
       clause: '§4.1 rule 6',
-      sentence:
+      quote:
         'When specific teams are revoked from a role held on `*`, the role becomes the explicit list of the remaining enabled teams; it then no longer follows teams created afterwards.',
       ...REVOCATION,
       async check(ctx) {
@@ -312,7 +311,7 @@ export default defineRuleGroup({
     rule({
       id: 'revoke-roles.empty-team-ids-rejected',
       clause: '§4.1 rule 7; §7',
-      sentence: 'An empty `team_ids` array is rejected.',
+      quote: 'An empty `team_ids` array is rejected.',
       ...REVOCATION,
       async check(ctx) {
         const { resourceId, association } = await claimRevocable(ctx);

@@ -103,7 +103,7 @@ export default defineRuleGroup({
     rule({
       id: 'show-teams.response-shape',
       clause: '§4.5 Response; §2.4',
-      sentence: 'Response: status 200, JSON array of Team assignation (section 2.4).',
+      quote: 'Response: status 200, JSON array of Team assignation (section 2.4).',
       level: 'MUST',
       needs: ['roleKindResource'],
       async check(ctx) {
@@ -119,8 +119,10 @@ export default defineRuleGroup({
     rule({
       id: 'show-teams.head-filter',
       clause: '§4.5',
-      sentence:
-        'Request body: `resource_id`, `team_ids`, `head` (boolean), `date_range`. Retrieves team assignations of a resource.',
+      quote: [
+        'Request body: `resource_id` (Snowflake), `team_ids` (array of Snowflake), `head` (boolean), `date_range` (DateRange).',
+        'Retrieves team assignations of a resource.',
+      ],
       level: 'MUST',
       needs: ['roleKindResource'],
       async check(ctx) {
@@ -155,8 +157,10 @@ export default defineRuleGroup({
     rule({
       id: 'show-teams.team-filter',
       clause: '§4.5',
-      sentence:
-        'Request body: `resource_id`, `team_ids` (array of Snowflake), `head`, `date_range`. Retrieves team assignations of a resource.',
+      quote: [
+        'Request body: `resource_id` (Snowflake), `team_ids` (array of Snowflake), `head` (boolean), `date_range` (DateRange).',
+        'Retrieves team assignations of a resource.',
+      ],
       level: 'MUST',
       needs: ['roleKindResource'],
       async check(ctx) {
@@ -195,7 +199,7 @@ export default defineRuleGroup({
     rule({
       id: 'assign-team.warning-shape',
       clause: '§4.3 Responses',
-      sentence:
+      quote:
         'Warning body (returned when the assignment conflicts with existing associations): JSON object with fields `warning_type` (string, value `assign-conflicting-resource-teams`), `description` (string), `details` (object with arrays `modifications` and `deletions`), `required_action` (string).',
       level: 'MUST',
       mutates: 'reversible',
@@ -215,8 +219,10 @@ export default defineRuleGroup({
     rule({
       id: 'assign-team.warning-changes-nothing',
       clause: '§4.3 warning_aware',
-      sentence:
-        '`warning_aware`: the assignment is done only when this is true. A warning is returned when the assignment conflicts with existing associations.',
+      quote: [
+        '| warning_aware | boolean | the assignment is done only when this is true; example value is false |',
+        'Warning body (returned when the assignment conflicts with existing associations)',
+      ],
       level: 'MUST',
       mutates: 'reversible',
       async check(ctx) {
@@ -235,8 +241,10 @@ export default defineRuleGroup({
     rule({
       id: 'assign-team.warning-aware-applies',
       clause: '§4.3 warning_aware',
-      sentence:
-        '`warning_aware`: the assignment is done only when this is true. Assigns a resource to a team (head or side) for a date range.',
+      quote: [
+        '| warning_aware | boolean | the assignment is done only when this is true; example value is false |',
+        'Assigns a resource to a team (head or side) for a date range.',
+      ],
       level: 'MUST',
       mutates: 'reversible',
       async check(ctx) {

@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
+import { allRules, loadCatalogue } from '../rules/catalogue.ts';
 import { join } from 'node:path';
 import { compareRuns, renderComparisonText } from '../gate/compare-runs.ts';
 import { loadExpectations, updateExpectations } from '../gate/expectations.ts';
@@ -41,7 +43,9 @@ export async function expectationsCommand(argv: string[], io: Output): Promise<n
   if (sub !== 'update') throw new UsageError(`unknown expectations command ${JSON.stringify(sub)} (try: update)`);
   if (!values.from || !values.file)
     throw new UsageError('expectations update needs --from results.json and --file expectations.json');
-  const previous = await loadExpectations(values.file).catch(() => undefined);
+  const known = new Set(allRules(await loadCatalogue()).map((r) => r.id));
+  // An existing file is read strictly: a malformed one is an error and is never overwritten.
+  const previous = existsSync(values.file) ? await loadExpectations(values.file, known) : undefined;
   const written = await updateExpectations(values.file, (await readResults(values.from)).results, previous);
   io.out(`wrote ${values.file}: ${written.expectations.length} known failure(s)`);
   return 0;

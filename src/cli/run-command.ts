@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/index.ts';
-import { loadCatalogue, selectRules, shardRules } from '../rules/catalogue.ts';
+import { allRules, loadCatalogue, selectRules, shardRules } from '../rules/catalogue.ts';
 import type { RuleResult, RunResult } from '../core/types.ts';
 import type { RuleGroup } from '../rules/types.ts';
 import { writeReports } from '../report/write-reports.ts';
@@ -94,7 +94,8 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     requestTimeoutMs: intOption(values.timeout, 'timeout', DEFAULT_ENGINE_OPTIONS.requestTimeoutMs, 1),
   };
   const serviceVersion = values['service-version'] ?? DEFAULT_SERVICE_VERSION;
-  const expectations = values.expectations ? await loadExpectations(values.expectations) : undefined;
+  const known = new Set(allRules(await loadCatalogue()).map((r) => r.id));
+  const expectations = values.expectations ? await loadExpectations(values.expectations, known) : undefined;
 
   let server: ReferenceServer | undefined;
   let target: RunTarget;

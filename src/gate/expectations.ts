@@ -29,22 +29,58 @@ export interface GateOutcome {
   passed: boolean;
 }
 
-export async function loadExpectations(path: string): Promise<ExpectationsFile> {
+/**
+ * Reads and checks an expectations file. Every problem names the entry it is
+ * in; a rule id the catalogue does not know is one (a typo would otherwise
+ * excuse nothing, silently). Never returns a half-read file.
+ */
+export async function loadExpectations(path: string, knownRules?: ReadonlySet<string>): Promise<ExpectationsFile> {
   const data = await readJsonFile(path, 'expectations file');
-  const file = data as Partial<ExpectationsFile>;
-  const ok =
-    Array.isArray(file.expectations) &&
-    file.expectations.every(
-      (x) =>
-        typeof x?.rule === 'string' &&
-        typeof x.reason === 'string' &&
-        (x.expires === undefined || /^\d{4}-\d{2}-\d{2}$/.test(x.expires)),
-    );
-  if (!ok)
-    throw new UsageError(
-      `${path}: expected {"expectations": [{"rule": "...", "reason": "...", "expires"?: "YYYY-MM-DD"}]}`,
-    );
-  return file as ExpectationsFile;
+  const problems = expectationProblems(data, knownRules);
+  if (problems.length > 0) {
+    throw new UsageError(`${path} is not a valid expectations file:\n  ${problems.join('\n  ')}`);
+  }
+  return data as ExpectationsFile;
+}
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+function isCalendarDate(text: string): boolean {
+  return DATE.test(text) && new Date(`${text}T00:00:00Z`).toISOString().slice(0, 10) === text;
+}
+
+/** What is wrong with a would-be expectations file, one line per problem; none for a good one. */
+export function expectationProblems(data: unknown, knownRules?: ReadonlySet<string>): string[] {
+  const shape = 'expected {"expectations": [{"rule": "...", "reason": "...", "expires"?: "YYYY-MM-DD"}]}';
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) return [shape];
+  const file = data as Record<string, unknown>;
+  if (!Array.isArray(file.expectations)) return [`"expectations" must be an array; ${shape}`];
+  if (file.target !== undefined && typeof file.target !== 'string') return ['"target" must be a string'];
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  file.expectations.forEach((entry: unknown, i) => {
+    const record =
+      typeof entry === 'object' && entry !== null && !Array.isArray(entry)
+        ? (entry as Record<string, unknown>)
+        : undefined;
+    const rule = record?.rule;
+    const name = `entry ${i + 1}${typeof rule === 'string' ? ` (${rule})` : ''}`;
+    if (!record) return problems.push(`${name}: must be an object with "rule" and "reason"`);
+    if (typeof rule !== 'string' || rule === '') problems.push(`${name}: "rule" must be a rule id`);
+    else if (knownRules && !knownRules.has(rule))
+      problems.push(`${name}: unknown rule id (see \`directory-conformance rules\`)`);
+    else if (seen.has(rule)) problems.push(`${name}: the rule is listed twice`);
+    if (typeof rule === 'string') seen.add(rule);
+    if (typeof record.reason !== 'string' || record.reason.trim() === '')
+      problems.push(`${name}: "reason" must say why`);
+    if (record.expires !== undefined && (typeof record.expires !== 'string' || !isCalendarDate(record.expires))) {
+      problems.push(`${name}: "expires" must be a date YYYY-MM-DD, got ${JSON.stringify(record.expires)}`);
+    }
+    const unknownKeys = Object.keys(record).filter((k) => !['rule', 'reason', 'expires'].includes(k));
+    if (unknownKeys.length > 0) problems.push(`${name}: unknown field(s) ${unknownKeys.join(', ')}`);
+    return undefined;
+  });
+  return problems;
 }
 
 export function applyExpectations(results: readonly RuleResult[], file: ExpectationsFile, today: string): GateOutcome {

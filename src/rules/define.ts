@@ -9,7 +9,9 @@ function make<N extends Need>(input: RuleDefinition<N>, kind: Rule['kind']): Rul
   return {
     id: input.id,
     clause: input.clause,
-    sentence: input.sentence,
+    quotes: typeof input.quote === 'string' ? [input.quote] : [...input.quote],
+    sentence: typeof input.quote === 'string' ? input.quote : input.quote.join(' … '),
+    ...(input.open !== undefined ? { open: input.open } : {}),
     level: input.level,
     mutates: input.mutates ?? 'none',
     needs: [...(input.needs ?? [])],

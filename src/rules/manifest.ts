@@ -6,7 +6,10 @@ import type { RuleGroup } from './types.ts';
 export interface ManifestEntry {
   id: string;
   clause: string;
-  sentence: string;
+  /** The spec's exact words the rule enforces. */
+  quotes: readonly string[];
+  /** Why an OBSERVED rule's point is open, when its quotes do not say it. */
+  open?: string;
   level: string;
   kind: string;
   mutates: string;
@@ -31,7 +34,8 @@ export function buildManifest(groups: readonly RuleGroup[], specText = readFileS
       g.rules.map((r) => ({
         id: r.id,
         clause: r.clause,
-        sentence: r.sentence,
+        quotes: r.quotes,
+        ...(r.open !== undefined ? { open: r.open } : {}),
         level: r.level,
         kind: r.kind,
         mutates: r.mutates,

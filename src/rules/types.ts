@@ -72,8 +72,13 @@ export interface RuleDefinition<N extends Need> {
   id: string;
   /** Spec clause, e.g. "§4.9 rule 4". */
   clause: string;
-  /** The sentence of the spec the rule enforces (or, for OBSERVED, the open point). */
-  sentence: string;
+  /**
+   * The exact words of docs/spec.md the rule enforces (or, for OBSERVED, the
+   * open point): each one a substring of the spec, which a test checks.
+   */
+  quote: string | readonly string[];
+  /** For an OBSERVED rule whose quote does not itself say "not shown": why the point is open. */
+  open?: string;
   level: Level;
   /** What the rule changes on the target; default 'none'. */
   mutates?: Mutation;
@@ -87,7 +92,11 @@ export interface RuleDefinition<N extends Need> {
 export interface Rule {
   id: string;
   clause: string;
+  /** The quotes of the spec, each exactly as it stands there. */
+  quotes: readonly string[];
+  /** The quotes joined, as reports show them. */
   sentence: string;
+  open?: string;
   level: Level;
   mutates: Mutation;
   needs: readonly Need[];

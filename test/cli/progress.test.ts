@@ -7,7 +7,7 @@ const mk = (id: string) =>
   rule({
     id,
     clause: '§4.9 rule 1',
-    sentence: 'a sentence long enough',
+    quote: 'a sentence long enough',
     level: 'MUST',
     check: () => Promise.resolve(),
   });

@@ -172,7 +172,7 @@ describe('rate limits', () => {
           rule({
             id: 't.rate',
             clause: '§4.9 rule 1',
-            sentence: 'a sentence long enough',
+            quote: 'a sentence long enough',
             level: 'MUST',
             check: async (ctx) => expectSuccess(await ctx.client.post('resources.list', {}), { step: 'list' }),
           }),

@@ -65,6 +65,56 @@ describe('compare', () => {
 });
 
 describe('expectations', () => {
+  test('a malformed expectations file is an error naming each bad entry, and update never overwrites it', async () => {
+    const file = join(dir, 'malformed.json');
+    const text = JSON.stringify({
+      expectations: [
+        { rule: RULE, reason: 'vendor bug 1', expires: '2027-02-30' },
+        { rule: 'pagination.no-such-rule', reason: 'typo' },
+        { rule: RULE, reason: '' },
+        'not an entry',
+      ],
+    });
+    await writeFile(file, text);
+    const update = await cli(['expectations', 'update', '--from', join(dir, 'bad/results.json'), '--file', file]);
+    expect(update.code).toBe(2);
+    expect(update.out).toMatch(/entry 1 \(pagination\.exact-multiple-empty-page\): "expires" must be a date/);
+    expect(update.out).toMatch(/entry 2 \(pagination\.no-such-rule\): unknown rule id/);
+    expect(update.out).toMatch(/entry 3 \(pagination\.exact-multiple-empty-page\): the rule is listed twice/);
+    expect(update.out).toMatch(/entry 3 .*"reason" must say why/);
+    expect(update.out).toMatch(/entry 4: must be an object/);
+    expect(await readFile(file, 'utf8')).toBe(text);
+    const gate = await cli([
+      'run',
+      '--section',
+      '4.9',
+      '--quiet',
+      '--reports',
+      join(dir, 'gate0'),
+      '--expectations',
+      file,
+    ]);
+    expect(gate.code).toBe(2);
+    expect(gate.out).toMatch(/unknown rule id/);
+  });
+
+  test('update keeps the reasons and expiry dates already written', async () => {
+    const file = join(dir, 'kept.json');
+    await writeFile(
+      file,
+      JSON.stringify({ expectations: [{ rule: RULE, reason: 'vendor bug 77', expires: '2099-12-31' }] }),
+    );
+    expect((await cli(['expectations', 'update', '--from', join(dir, 'bad/results.json'), '--file', file])).code).toBe(
+      0,
+    );
+    const written = JSON.parse(await readFile(file, 'utf8')) as { expectations: Array<Record<string, string>> };
+    expect(written.expectations.find((e) => e.rule === RULE)).toEqual({
+      rule: RULE,
+      reason: 'vendor bug 77',
+      expires: '2099-12-31',
+    });
+  });
+
   test('update records the failures of a run', async () => {
     const file = join(dir, 'expectations.json');
     const r = await cli(['expectations', 'update', '--from', join(dir, 'bad/results.json'), '--file', file]);

@@ -40,7 +40,7 @@ async function run(rules: Rule[], options: Partial<EngineOptions> = {}): Promise
   return Object.fromEntries(result.results.map((r) => [r.ruleId, r]));
 }
 
-const base = { clause: '§4.9 rule 1', sentence: 'a sentence long enough', level: 'MUST' as const };
+const base = { clause: '§4.9 rule 1', quote: 'a sentence long enough', level: 'MUST' as const };
 
 describe('engine verdicts', () => {
   test('PASS, FAIL, ERROR, SKIP, OBSERVED and NOT-TESTED are told apart', async () => {

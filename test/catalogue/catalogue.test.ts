@@ -1,18 +1,18 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { allRules, loadCatalogue, selectRules } from '../src/rules/catalogue.ts';
-import { catalogueProblems } from '../src/rules/catalogue-check.ts';
-import { defineRuleGroup, rule } from '../src/rules/define.ts';
-import { UNCHECKABLE, citedClauses, clauseCoverage, specClauses } from '../src/rules/clauses.ts';
-import { MANIFEST_PATH, RULE_IDS_PATH, SPEC_PATH, renderManifest, renderRuleIds } from '../src/rules/manifest.ts';
+import { allRules, loadCatalogue, selectRules } from '../../src/rules/catalogue.ts';
+import { catalogueProblems } from '../../src/rules/catalogue-check.ts';
+import { defineRuleGroup, rule } from '../../src/rules/define.ts';
+import { UNCHECKABLE, citedClauses, clauseCoverage, specClauses } from '../../src/rules/clauses.ts';
+import { MANIFEST_PATH, RULE_IDS_PATH, SPEC_PATH, renderManifest, renderRuleIds } from '../../src/rules/manifest.ts';
 
 const spec = readFileSync(SPEC_PATH, 'utf8');
 const CATALOGUE = await loadCatalogue();
 
 describe('rule catalogue', () => {
   test('every file under specs/ and properties/ is a rule file the loader found, and it found nothing else', () => {
-    const root = join(import.meta.dirname, '..');
+    const root = join(import.meta.dirname, '..', '..');
     const onDisk = ['specs', 'properties']
       .flatMap((dir) => readdirSync(join(root, dir)).map((name) => `${dir}/${name}`))
       .filter((file) => file !== 'specs/manifest.json')

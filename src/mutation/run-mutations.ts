@@ -1,33 +1,32 @@
 /**
  * The mutation run: the suite against the reference server with one named
- * fault at a time. A fault is caught when the rule it targets FAILs; it is
- * caught cleanly when no other MUST rule FAILs (a fault that trips many rules
- * means a check is too broad).
+ * fault at a time. A fault is caught when the rule that owns it FAILs with a
+ * violation at the declared place; it is caught cleanly when nothing else
+ * FAILs but the rules named beside it and no rule ends in ERROR.
  */
+import type { RunResult, Verdict } from '../core/types.ts';
+import { FAULTS, type FaultName } from '../reference-server/faults.ts';
 import { startReferenceServer } from '../reference-server/index.ts';
 import { loadCatalogue } from '../rules/catalogue.ts';
-import { citedClauses } from '../rules/clauses.ts';
-import type { RunResult } from '../core/types.ts';
 import type { RuleGroup } from '../rules/types.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules, type EngineOptions } from '../runner/run-rules.ts';
+import { CATCHES, type Catch } from './fault-catches.ts';
 
-export interface FaultUnderTest {
-  name: string;
-  /** The rule that must catch it. */
-  rule: string;
-  clause: string;
-  description: string;
-}
+export const FAULT_NAMES = Object.keys(FAULTS) as FaultName[];
 
 export interface MutationOutcome {
-  fault: FaultUnderTest;
+  fault: FaultName;
+  expected: Catch;
+  /** The owning rule FAILed with a violation at the declared place. */
   caught: boolean;
-  /** MUST rules other than the target that failed. */
-  collateral: string[];
-  /** Rules that ended in ERROR (harness faults). */
+  /** The `where` of every violation of the owning rule. */
+  reportedAt: string[];
+  /** Rules that FAILed beside the owner without being named in `alsoFails`. */
+  unexpected: string[];
+  /** Rules that ended in ERROR (with their reason): a mutation run must be clean. */
   errors: string[];
   durationMs: number;
-  verdicts: Record<string, string>;
+  verdicts: Record<string, Verdict>;
 }
 
 export const MUTATION_OPTIONS: EngineOptions = {
@@ -38,12 +37,16 @@ export const MUTATION_OPTIONS: EngineOptions = {
   concurrency: 4,
 };
 
+/** Size of the faulty servers' directory unless a fault needs a larger one. */
+export const MUTATION_RESOURCES = 120;
+
 export async function runAgainstReference(
-  faults: string[],
+  faults: FaultName[],
   groups?: readonly RuleGroup[],
   options = MUTATION_OPTIONS,
+  resources = MUTATION_RESOURCES,
 ): Promise<RunResult> {
-  const server = await startReferenceServer({ seed: 7, resources: 120, faults });
+  const server = await startReferenceServer({ seed: 7, resources, faults });
   try {
     return await runRules(
       [...(groups ?? (await loadCatalogue()))],
@@ -55,49 +58,37 @@ export async function runAgainstReference(
   }
 }
 
-/**
- * Rules are related when they cite a common clause (a property and the
- * example rule of the same clause both catch its fault); any other MUST rule
- * that fails is collateral: its check is too broad.
- */
-function relatedTo(target: string, groups: readonly RuleGroup[]): (clause: string) => boolean {
-  const rule = groups.flatMap((g) => g.rules).find((r) => r.id === target);
-  const cited = new Set(
-    rule ? citedClauses(rule.clause).filter((c) => c.includes(' rule ') || !rule.clause.includes(' rule ')) : [],
-  );
-  return (clause) => citedClauses(clause).some((c) => cited.has(c));
-}
-
-export async function runMutation(fault: FaultUnderTest, groups?: readonly RuleGroup[]): Promise<MutationOutcome> {
+export async function runMutation(fault: FaultName, groups?: readonly RuleGroup[]): Promise<MutationOutcome> {
   const started = performance.now();
-  const catalogue = groups ?? (await loadCatalogue());
-  const run = await runAgainstReference([fault.name], catalogue);
-  const verdicts = Object.fromEntries(run.results.map((r) => [r.ruleId, r.verdict]));
-  const related = relatedTo(fault.rule, catalogue);
+  const expected = CATCHES[fault];
+  const run = await runAgainstReference([fault], groups, MUTATION_OPTIONS, expected.resources);
+  const owner = run.results.find((r) => r.ruleId === expected.rule);
+  const reportedAt = owner?.violations.map((v) => v.where) ?? [];
+  const allowed = new Set<string>([expected.rule, ...(expected.alsoFails ?? [])]);
   return {
     fault,
-    caught: verdicts[fault.rule] === 'FAIL',
-    collateral: run.results
-      .filter((r) => r.level === 'MUST' && r.verdict === 'FAIL' && r.ruleId !== fault.rule && !related(r.clause))
-      .map((r) => r.ruleId),
+    expected,
+    caught: owner?.verdict === 'FAIL' && reportedAt.some((where) => where.includes(expected.where)),
+    reportedAt,
+    unexpected: run.results.filter((r) => r.verdict === 'FAIL' && !allowed.has(r.ruleId)).map((r) => r.ruleId),
     errors: run.results.filter((r) => r.verdict === 'ERROR').map((r) => `${r.ruleId}: ${r.reason ?? ''}`),
     durationMs: Math.round(performance.now() - started),
-    verdicts,
+    verdicts: Object.fromEntries(run.results.map((r) => [r.ruleId, r.verdict])),
   };
 }
 
-/** fault × rule matrix as Markdown: C = the target rule caught it, x = another rule failed too. */
+/** fault × rule matrix as Markdown. */
 export function renderMatrixMarkdown(outcomes: MutationOutcome[]): string {
   const caught = outcomes.filter((o) => o.caught).length;
-  const clean = outcomes.filter((o) => o.caught && o.collateral.length === 0).length;
+  const clean = outcomes.filter((o) => o.caught && o.unexpected.length === 0 && o.errors.length === 0).length;
   const lines = [
-    `# Mutation score: ${caught}/${outcomes.length} faults caught (${clean} by their rule alone)`,
+    `# Mutation score: ${caught}/${outcomes.length} faults caught (${clean} cleanly: by their rule at the declared place, nothing unexpected)`,
     '',
-    '| fault | breaks | must be caught by | caught | other MUST rules failing |',
-    '|---|---|---|---|---|',
+    '| fault | breaks | must be caught by | at | caught | also failing (named) | unexpected |',
+    '|---|---|---|---|---|---|---|',
     ...outcomes.map(
       (o) =>
-        `| \`${o.fault.name}\` | ${o.fault.clause} | \`${o.fault.rule}\` | ${o.caught ? 'caught' : '**missed**'} | ${o.collateral.map((c) => `\`${c}\``).join(', ') || '—'} |`,
+        `| \`${o.fault}\` | ${FAULTS[o.fault].clause} | \`${o.expected.rule}\` | \`${o.expected.where}\` | ${o.caught ? 'caught' : '**missed**'} | ${(o.expected.alsoFails ?? []).map((c) => `\`${c}\``).join(', ') || '—'} | ${[...o.unexpected, ...o.errors].map((c) => `\`${c}\``).join(', ') || '—'} |`,
     ),
     '',
   ];
@@ -109,11 +100,13 @@ export function renderMatrixJson(outcomes: MutationOutcome[]): string {
   return `${JSON.stringify(
     {
       faults: outcomes.map((o) => ({
-        name: o.fault.name,
-        clause: o.fault.clause,
-        rule: o.fault.rule,
+        name: o.fault,
+        clause: FAULTS[o.fault].clause,
+        rule: o.expected.rule,
+        where: o.expected.where,
         caught: o.caught,
-        collateral: o.collateral,
+        unexpected: o.unexpected,
+        errors: o.errors,
         durationMs: o.durationMs,
         failing: rules.filter((r) => o.verdicts[r] === 'FAIL'),
       })),

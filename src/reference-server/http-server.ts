@@ -1,9 +1,8 @@
 /**
  * The HTTP layer: routing, authentication, Service-Version, content type,
  * body size and JSON parsing, then one operation. Any refusal is a 4xx JSON
- * body `{ message, field }`; an unexpected exception is caught and answered
- * with a 500 only when a named fault asks for one (the reference never does:
- * its tests fuzz every operation).
+ * body `{ message, field }`; an unexpected exception is a 500 (the reference
+ * has none: its tests fuzz every operation and allow no 5xx).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { ApiKeys } from './auth.ts';
@@ -194,13 +193,10 @@ export function createHttpServer(deps: HttpDeps): Server {
           ? { type: 'about:blank', title: 'Request refused', status, detail: error.message }
           : { message: error.message, ...(error.field ? { field: error.field } : {}) };
         send(res, status, error.body ?? body);
-      } else if (deps.faults.size > 0) {
-        send(res, 500, { message: 'internal server error' });
       } else {
-        // The reference never answers 5xx: an unexpected exception is a bug, answered as a refusal.
-        send(res, 400, {
-          message: `the request could not be processed: ${error instanceof Error ? error.message : String(error)}`,
-        });
+        // A crash is a 500, with or without faults: it must never pass for a correct rejection.
+        // The reference never crashes: its tests fuzz every operation and allow no 5xx.
+        send(res, 500, { message: 'internal server error' });
       }
     });
   });

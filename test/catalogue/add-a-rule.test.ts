@@ -11,6 +11,7 @@ import { allRules, loadCatalogue } from '../../src/rules/catalogue.ts';
 import { catalogueProblems } from '../../src/rules/catalogue-check.ts';
 import { SPEC_PATH, buildManifest, renderRuleIds } from '../../src/rules/manifest.ts';
 import { runAgainstReference } from '../../src/mutation/run-mutations.ts';
+import type { FaultName } from '../../src/reference-server/faults.ts';
 
 const FIXTURE_ROOT = join(import.meta.dirname, '..', 'fixtures', 'added-rule');
 const ID = 'example.limit-null-one-page';
@@ -28,7 +29,7 @@ test('a spec file added by the recipe is loaded, checked, listed and run', async
   });
   expect(renderRuleIds(catalogue)).toContain(`'${ID}',`);
 
-  const verdict = async (faults: string[]) =>
+  const verdict = async (faults: FaultName[]) =>
     (await runAgainstReference(faults, added)).results.find((r) => r.ruleId === ID)?.verdict;
   expect(await verdict([])).toBe('PASS');
   expect(await verdict(['pagination-limit-null-pages'])).toBe('FAIL');

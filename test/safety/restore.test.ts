@@ -1,20 +1,45 @@
 /** A mutating check whose restoration fails reports an ERROR with the exact difference, never a FAIL. */
+import { request } from 'undici';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
 import { loadCatalogue, selectRules } from '../../src/rules/catalogue.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
+import { startTestServer, type TestServer } from '../helpers/http-server.ts';
 
-let server: ReferenceServer;
+let upstream: ReferenceServer;
+let drifting: TestServer;
+
+/**
+ * In front of the reference server, shown activity rates drift by one:
+ * what is read back and assigned again is never what was there, so the
+ * snapshot can never be restored.
+ */
 beforeAll(async () => {
-  // Shown rates drift by a quarter on every round trip, so the snapshot can never be restored.
-  server = await startReferenceServer({ faults: ['rates-average-rate-unrounded'] });
+  upstream = await startReferenceServer();
+  drifting = await startTestServer(async (req, res, body) => {
+    const answer = await request(`${upstream.url}${req.url ?? ''}`, {
+      method: 'POST',
+      headers: { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' },
+      body,
+    });
+    let text = await answer.body.text();
+    if (req.url?.endsWith('resources.show-activity-rates') && answer.statusCode === 200) {
+      const periods = JSON.parse(text) as Array<{ average_rate: number }>;
+      text = JSON.stringify(periods.map((p) => ({ ...p, average_rate: p.average_rate + 1 })));
+    }
+    res.writeHead(answer.statusCode, { 'content-type': 'application/json' });
+    res.end(text);
+  });
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await drifting.close();
+  await upstream.close();
+});
 
 test('a restoration that does not verify is DC_ERR_RESTORE with the difference', async () => {
   const run = await runRules(
     selectRules(await loadCatalogue(), { rules: ['activity-rates.assign-no-content'] }),
-    { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile },
+    { baseUrl: drifting.url, serviceVersion: '26.06.25', apiKey: upstream.apiKey, profile: upstream.profile },
     { ...DEFAULT_ENGINE_OPTIONS, allowMutations: true },
   );
   const result = run.results[0]!;

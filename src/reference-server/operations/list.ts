@@ -157,7 +157,7 @@ function collection(q: ListQuery, ctx: OperationContext): Resource[] {
   const filters = q.filters.filter(
     (f) =>
       !(f.kind === 'text' && faults.has('list-text-filter-ignored')) &&
-      !(f.kind === 'ids' && faults.has('list-ids-filter-ignored')),
+      !(f.kind === 'ids' && (faults.has('list-ids-filter-ignored') || faults.has('list-ids-filter-after-paging'))),
   );
   if (filters.length === 0) return base;
   return base.filter((r) =>
@@ -172,7 +172,11 @@ function effectiveOrders(q: ListQuery, faults: ReadonlySet<string>): OrderKey[] 
 function boundTo(q: ListQuery, faults: ReadonlySet<string>): string {
   return queryHash({
     kind: q.kindId,
-    filters: faults.has('pagination-filters-change-accepted') ? null : q.rawFilters,
+    filters: faults.has('pagination-filters-change-accepted')
+      ? null
+      : faults.has('pagination-text-filter-change-accepted') && Array.isArray(q.rawFilters)
+        ? q.rawFilters.filter((f) => (f as { key?: unknown } | null)?.key !== 'resource.text')
+        : q.rawFilters,
     orders: faults.has('pagination-orders-change-accepted') ? null : q.rawOrders,
   });
 }
@@ -195,7 +199,9 @@ function startOf(q: ListQuery, items: Resource[], ctx: OperationContext): number
       throw invalidToken(ctx, 'it is malformed');
     }
   }
-  const payload: TokenPayload | undefined = ctx.tokens.verify(q.token);
+  const payload: TokenPayload | undefined = ctx.tokens.verify(q.token, {
+    acceptMacPrefix: faults.has('pagination-token-mac-prefix-accepted'),
+  });
   if (!payload) throw invalidToken(ctx, 'it is malformed or was not issued by this server');
   if (payload.q !== boundTo(q, faults))
     throw invalidToken(ctx, 'filters, orders or kind_id differ from the request that produced it');
@@ -281,6 +287,12 @@ function fragmentOf(r: Resource, q: ListQuery, ctx: OperationContext): string {
   return text;
 }
 
+/** Fault 'list-ids-filter-after-paging': the page is cut from the whole kind, then filtered. */
+function filteredAfterPaging(page: Resource[], q: ListQuery): Resource[] {
+  const ids = q.filters.filter((f) => f.kind === 'ids');
+  return page.filter((r) => ids.every((f) => f.ids.has(r.id)));
+}
+
 export const list: Operation = (body, ctx) => {
   const q = readQuery(body, ctx);
   const items = collection(q, ctx);
@@ -289,11 +301,16 @@ export const list: Operation = (body, ctx) => {
   const size = limit !== null && ctx.faults.has('pagination-limit-exceeded') ? limit + 1 : limit;
   const page = items.slice(start, size === null ? undefined : start + size);
   const nextToken = nextTokenFor({ ...q, limit }, items, start, page, ctx);
-  const parts = [`{"data":[${page.map((r) => fragmentOf(r, q, ctx)).join(',')}]`];
+  const shown = ctx.faults.has('list-ids-filter-after-paging') ? filteredAfterPaging(page, q) : page;
+  const parts = [`{"data":[${shown.map((r) => fragmentOf(r, q, ctx)).join(',')}]`];
   if (!(nextToken === null && ctx.faults.has('pagination-envelope-without-next-token')))
     parts.push(`"next_token":${JSON.stringify(nextToken)}`);
   if (q.withTotalCount || ctx.faults.has('list-total-count-always')) {
-    const exact = ctx.faults.has('list-total-count-of-page') ? page.length : items.length;
+    // With 'list-ids-filter-after-paging' the count is still of the filtered set: only paging is broken.
+    const matching = ctx.faults.has('list-ids-filter-after-paging')
+      ? filteredAfterPaging(items, q).length
+      : items.length;
+    const exact = ctx.faults.has('list-total-count-of-page') ? page.length : matching;
     const rounded = q.approximate && ctx.variants.has('rounded-approximate-count');
     parts.push(
       `"total_count":${rounded ? Math.round(exact / 10) * 10 : exact}`,

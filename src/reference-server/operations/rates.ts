@@ -22,7 +22,7 @@ function renderPeriod(p: RatePeriod, ctx: OperationContext): Record<string, unkn
   const regime = ctx.store.domain.workRegimes.find((w) => w.id === p.workRegimeId)!;
   const restricted = ctx.caller === 'restricted';
   const out: Record<string, unknown> = {
-    average_rate: ctx.faults.has('rates-average-rate-unrounded') ? p.averageRate + 0.25 : Math.round(p.averageRate),
+    average_rate: Math.round(p.averageRate) + (ctx.faults.has('rates-average-rate-unrounded') ? 0.25 : 0),
     date_range: formatSpan(p.span),
     activity_rate_patterns: p.patterns.map((x) => ({ ...x })),
     work_regime: { ...regime, label: { ...regime.label } },
@@ -101,7 +101,9 @@ export const assignActivityRate: Operation = (body, ctx) => {
     paidHourly: ctx.faults.has('rates-assign-ignores-flags')
       ? false
       : (optional(body, 'paid_hourly', boolean) ?? false),
-    apprentice: optional(body, 'apprentice', boolean) ?? false,
+    apprentice: ctx.faults.has('rates-assign-ignores-apprentice')
+      ? false
+      : (optional(body, 'apprentice', boolean) ?? false),
     trainee: ctx.faults.has('rates-assign-ignores-flags') ? false : (optional(body, 'trainee', boolean) ?? false),
     indemnityEnabled: optional(body, 'indemnity_enabled', boolean) ?? defaults.indemnityEnabled,
     compensationEnabled: optional(body, 'compensation_enabled', boolean) ?? defaults.compensationEnabled,

@@ -42,6 +42,7 @@ export const listRoles: Operation = (body, ctx) => {
 function readTeamIds(body: Body, ctx: OperationContext): '*' | string[] | undefined {
   if (body.team_ids === undefined) return undefined;
   if (body.team_ids === '*') return '*';
+  if (typeof body.team_ids === 'string' && ctx.faults.has('revoke-string-team-ids-as-star')) return '*';
   const ids = snowflakes(body.team_ids, 'team_ids');
   if (ids.length === 0) {
     if (ctx.faults.has('revoke-empty-team-ids-as-star')) return '*';

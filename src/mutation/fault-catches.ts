@@ -1,0 +1,164 @@
+/**
+ * Which rule of the suite must catch each fault of the reference server, and
+ * where: the violated place (`where`, a part of one violation's `where`) the
+ * rule must report. Rules that fail too are named one by one (a property and
+ * the example rule of one clause); any other FAIL, and any ERROR, is a
+ * check that is too broad or a run that is not clean.
+ */
+import type { FaultName } from '../reference-server/faults.ts';
+import type { RuleId } from '../rules/rule-ids.ts';
+
+export interface Catch {
+  /** The rule that must FAIL. */
+  rule: RuleId;
+  /** A part of the `where` of one of its violations. */
+  where: string;
+  /** Other rules allowed to fail against this fault, each named. */
+  alsoFails?: readonly RuleId[];
+  /** Resources the faulty server needs to show the fault (default 120). */
+  resources?: number;
+}
+
+export const CATCHES: Readonly<Record<FaultName, Catch>> = {
+  'pagination-no-trailing-empty-page': {
+    rule: 'pagination.exact-multiple-empty-page',
+    where: '.next_token',
+    alsoFails: ['pagination.prop.any-limit-once'],
+  },
+  'pagination-repeats-last-item': { rule: 'pagination.each-resource-once', where: 'page 2' },
+  'pagination-orders-change-accepted': {
+    rule: 'pagination.changed-orders-422',
+    where: 'a next page whose orders were removed: response.status',
+    alsoFails: ['pagination.prop.changed-query-422'],
+  },
+  'pagination-filters-change-accepted': {
+    rule: 'pagination.changed-filters-422',
+    where: 'a next page whose filters changed: response.status',
+    alsoFails: ['pagination.prop.changed-query-422'],
+  },
+  'pagination-offset-token': {
+    rule: 'pagination.hand-built-token-422',
+    where: 'a hand-built or altered next_token',
+    alsoFails: ['pagination.prop.tampered-token-422'],
+  },
+  'pagination-malformed-token-first-page': {
+    rule: 'pagination.malformed-token-422',
+    where: 'a malformed next_token "%%%": response.status',
+    alsoFails: ['pagination.prop.tampered-token-422'],
+  },
+  'pagination-limit-null-pages': { rule: 'pagination.limit-null-whole-collection', where: 'response.body.next_token' },
+  'pagination-keyset-without-id': { rule: 'pagination.stable-with-orders', where: 'position ' },
+  'pagination-envelope-without-next-token': {
+    rule: 'pagination.envelope',
+    where: 'resources.list with limit null: response.body',
+  },
+  'pagination-limit-exceeded': { rule: 'pagination.limit-respected', where: 'page 1: response.body.data' },
+  'pagination-invalid-limit-accepted': { rule: 'errors.prop.invalid-limit-rejected', where: 'response.status' },
+  'list-ids-filter-ignored': { rule: 'list.ids-filter', where: 'response.body.data' },
+  'pagination-422-without-message': { rule: 'errors.message-present', where: 'response.body' },
+  'list-total-count-of-page': { rule: 'list.total-count-of-filtered-set', where: 'response.body.total_count' },
+  'list-total-count-always': { rule: 'list.total-count-only-when-asked', where: 'response.body.total_count' },
+  'list-kind-id-optional': { rule: 'list.kind-id-required', where: 'a list request without kind_id: response.status' },
+  'list-includes-other-kinds': { rule: 'list.resources-of-the-kind', where: 'response.body.data' },
+  'list-orders-descending': { rule: 'list.orders-ascending', where: 'page 1, resource ' },
+  'list-text-filter-ignored': { rule: 'list.text-filter-starts-with', where: '.attributes.last_name' },
+  'list-attributes-ignored': { rule: 'list.attributes-returned', where: '.attributes' },
+  'list-with-teams-ignored': { rule: 'list.with-teams', where: '.teams' },
+  'list-with-relations-ignored': { rule: 'list.with-relations', where: '.relations' },
+  'list-with-relations-null-rejected': {
+    rule: 'list.documented-values-accepted',
+    where: 'resources.list with {"with_relations":null}: response.status',
+  },
+  'list-resource-without-picture': { rule: 'list.resource-shape', where: 'response.body.data[0]' },
+  'list-roles-envelope': { rule: 'list-roles.plain-array', where: 'response.body' },
+  'list-roles-ignores-role-filter': { rule: 'list-roles.filters-respected', where: 'response.body' },
+  'list-roles-restricted-sees-hidden': { rule: 'list-roles.restricted-sees-subset', where: 'restricted response.body' },
+  'list-roles-team-ids-as-string': { rule: 'list-roles.association-shape', where: '.team_ids' },
+  'revoke-star-removes-role': { rule: 'revoke-roles.star-leaves-no-team', where: 'list-roles after' },
+  'revoke-last-teams-removes-role': { rule: 'revoke-roles.last-teams-like-star', where: 'list-roles after' },
+  'revoke-star-list-includes-disabled': {
+    rule: 'revoke-roles.star-to-explicit-enabled',
+    where: 'list-roles after.team_ids',
+  },
+  'revoke-defining-role-removed': { rule: 'revoke-roles.defining-role-kept', where: 'list-roles after' },
+  'revoke-empty-team-ids-as-star': {
+    rule: 'revoke-roles.empty-team-ids-rejected',
+    where: 'an empty team_ids array: response.status',
+    alsoFails: ['revoke-roles.prop.invalid-team-ids-rejected'],
+  },
+  'revoke-omitted-team-ids-as-star': { rule: 'revoke-roles.omitted-team-ids-removes-role', where: 'list-roles after' },
+  'revoke-absent-team-clears-list': { rule: 'revoke-roles.absent-role-no-change', where: '(roles)' },
+  'revoke-star-twice-removes-role': {
+    rule: 'revoke-roles.prop.idempotent',
+    where: 'list-roles after the second revocation',
+  },
+  'revoke-returns-200': { rule: 'revoke-roles.no-content', where: 'resources.revoke-roles: response.status' },
+  'revoke-non-role-kind-500': { rule: 'revoke-roles.kind-must-support-roles', where: 'response.status' },
+  'revoke-narrow-drops-all': { rule: 'revoke-roles.narrows-explicit-list', where: 'list-roles after.team_ids' },
+  'auth-anonymous-accepted': {
+    rule: 'auth.missing-credentials-rejected',
+    where: 'a request without credentials: response.status',
+  },
+  'auth-any-bearer-accepted': {
+    rule: 'auth.unknown-key-rejected',
+    where: 'a request with an unknown API key: response.status',
+  },
+  'redaction-leaks-external-id': { rule: 'auth.restricted-fields-redacted', where: '.external_id' },
+  'redaction-wrong-marker': { rule: 'auth.redacted-marker-shape', where: '.redacted' },
+  'malformed-date-500': {
+    rule: 'errors.invalid-date-range-rejected',
+    where: 'resources.show-teams with date_range "2026-02-30/2026-03-01": response.status',
+  },
+  'mutations-ignore-malformed-date-range': {
+    rule: 'errors.prop.malformed-date-range-rejected',
+    where: 'response.status',
+  },
+  'malformed-json-500': { rule: 'errors.malformed-json-rejected', where: 'a body that is not JSON' },
+  'assign-team-warning-applied': { rule: 'assign-team.warning-changes-nothing', where: '(teams)' },
+  'assign-team-warning-without-details': { rule: 'assign-team.warning-shape', where: 'response.body' },
+  'assign-team-aware-ignored': { rule: 'assign-team.warning-aware-applies', where: 'response.body' },
+  'show-teams-head-filter-ignored': { rule: 'show-teams.head-filter', where: '.head' },
+  'show-teams-team-filter-ignored': { rule: 'show-teams.team-filter', where: '.team.id' },
+  'show-teams-head-as-string': { rule: 'show-teams.response-shape', where: '.head' },
+  'activity-rate-overlap': {
+    rule: 'activity-rates.no-overlap',
+    where: 'show-activity-rates after assignment',
+    alsoFails: ['activity-rates.prop.assign-then-show'],
+  },
+  'activity-rate-assign-200': {
+    rule: 'activity-rates.assign-no-content',
+    where: 'resources.assign-activity-rate: response.status',
+  },
+  'rates-average-rate-unrounded': { rule: 'show-activity-rates.average-rate-integer', where: '.average_rate' },
+  'rates-assign-ignores-flags': {
+    rule: 'activity-rates.assigned-rate-shown',
+    where: 'show-activity-rates after assignment',
+    alsoFails: ['activity-rates.prop.assign-then-show'],
+  },
+  'rates-default-pattern-monday-only': {
+    rule: 'activity-rates.default-pattern-even',
+    where: 'activity_rate_patterns[0]',
+  },
+  'activity-rate-unassign-noop': {
+    rule: 'activity-rates.unassign-removes-coverage',
+    where: 'show-activity-rates after unassign',
+  },
+  'activity-rate-external-id-not-unique': {
+    rule: 'activity-rates.external-id-unique',
+    where: 'a contract whose external_id another resource already uses: response.status',
+  },
+  'show-rates-without-work-regime': { rule: 'show-activity-rates.response-shape', where: 'response.body[0]' },
+  'pagination-token-mac-prefix-accepted': {
+    rule: 'pagination.prop.tampered-token-422',
+    where: 'response.status',
+    alsoFails: ['pagination.hand-built-token-422'],
+  },
+  'pagination-text-filter-change-accepted': { rule: 'pagination.prop.changed-query-422', where: 'response.status' },
+  'list-ids-filter-after-paging': {
+    rule: 'pagination.prop.any-limit-once',
+    where: 'pages',
+    alsoFails: ['list.ids-filter'],
+  },
+  'revoke-string-team-ids-as-star': { rule: 'revoke-roles.prop.invalid-team-ids-rejected', where: 'team_ids "' },
+  'rates-assign-ignores-apprentice': { rule: 'activity-rates.prop.assign-then-show', where: 'show-activity-rates' },
+};

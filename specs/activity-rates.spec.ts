@@ -191,7 +191,7 @@ export default defineRuleGroup({
       id: 'activity-rates.no-overlap',
       clause: '§4.2 rule 1',
       quote: 'Assigning a new rate may modify other activity rate periods.',
-      level: 'MUST',
+      level: 'INFERRED',
       mutates: 'reversible',
       async check(ctx) {
         await changingRatesOf(ctx, async (claimed) => {

@@ -39,7 +39,9 @@ Safety:
 Selection:
   --rule ID                  a rule id or prefix ending in * (repeatable)
   --section S                a spec section such as 4.9 (repeatable)
-  --level MUST|OBSERVED      only rules of this level
+  --level L                  only rules of this level: MUST, INFERRED or OBSERVED
+  --strict                   INFERRED departures (what the suite infers from the data
+                             model, not the spec's words) fail the run too
   --shard i/n                run the i-th of n shares of the selection (merge the
                              shards' results.json with the merge command)
 

@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import type { Level } from '../core/types.ts';
 import { loadCatalogue, selectRules } from '../rules/catalogue.ts';
 import { MANIFEST_PATH, RULE_IDS_PATH, renderManifest, renderRuleIds } from '../rules/manifest.ts';
 import { RULES_HELP } from './help.ts';
@@ -26,7 +27,7 @@ export async function rulesCommand(argv: string[], out: (line: string) => void):
   const groups = selectRules(catalogue, {
     rules: values.rule ?? [],
     sections: values.section ?? [],
-    levels: (values.level ?? []) as Array<'MUST' | 'OBSERVED'>,
+    levels: (values.level ?? []) as Level[],
   });
   if (values.json) {
     out(renderManifest(groups));

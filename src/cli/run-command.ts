@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/index.ts';
 import { allRules, loadCatalogue, selectRules, shardRules } from '../rules/catalogue.ts';
-import type { RuleResult, RunResult } from '../core/types.ts';
+import { LEVELS, type Level, type RuleResult, type RunResult } from '../core/types.ts';
 import type { RuleGroup } from '../rules/types.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { preflight } from '../runner/preflight.ts';
@@ -32,6 +32,7 @@ const RUN_OPTIONS = {
   profile: { type: 'string' },
   'service-version': { type: 'string' },
   'allow-mutations': { type: 'boolean' },
+  strict: { type: 'boolean' },
   'read-only': { type: 'boolean' },
   'dry-run': { type: 'boolean' },
   concurrency: { type: 'string' },
@@ -61,13 +62,13 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     return 0;
   }
   for (const level of values.level ?? []) {
-    if (level !== 'MUST' && level !== 'OBSERVED')
-      throw new UsageError(`--level must be MUST or OBSERVED, got ${JSON.stringify(level)}`);
+    if (!(LEVELS as readonly string[]).includes(level))
+      throw new UsageError(`--level must be MUST, INFERRED or OBSERVED, got ${JSON.stringify(level)}`);
   }
   const selected = selectRules(await loadCatalogue(), {
     rules: values.rule ?? [],
     sections: values.section ?? [],
-    levels: (values.level ?? []) as Array<'MUST' | 'OBSERVED'>,
+    levels: (values.level ?? []) as Level[],
   });
   const shard = values.shard === undefined ? undefined : /^(\d+)\/(\d+)$/.exec(values.shard);
   if (values.shard !== undefined && (!shard || Number(shard[1]) < 1 || Number(shard[1]) > Number(shard[2]))) {
@@ -86,6 +87,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     seed: intOption(values.seed, 'seed', randomInt(0, 2 ** 31 - 1)),
     ...(values.path ? { path: values.path } : {}),
     allowMutations: external ? values['allow-mutations'] === true : true,
+    strict: values.strict === true,
     readOnly: values['read-only'] === true,
     concurrency: intOption(values.concurrency, 'concurrency', DEFAULT_ENGINE_OPTIONS.concurrency, 1),
     // Polite by default against someone else's server; the embedded one needs no cap.
@@ -202,8 +204,16 @@ function printSummary(run: RunResult, io: Output): void {
   io.out(
     `score ${(s.score * 100).toFixed(1)}% of MUST rules that ran; coverage ${(s.coverage * 100).toFixed(1)}% of the catalogue; seed ${run.options.seed}`,
   );
+  if (s.inferred.failed > 0) {
+    io.out(
+      `${s.inferred.failed} INFERRED departure(s), counted apart${run.options.strict ? ' (--strict: they fail the run)' : ': they fail the run only with --strict'}`,
+    );
+  }
   const failed = run.results.filter((r) => r.verdict === 'FAIL' || r.verdict === 'ERROR');
-  for (const r of failed) io.out(`  ${r.verdict} ${r.ruleId}: ${r.violations[0]?.message ?? r.reason ?? ''}`);
+  for (const r of failed) {
+    const level = r.level === 'INFERRED' ? ' [INFERRED]' : '';
+    io.out(`  ${r.verdict}${level} ${r.ruleId}: ${r.violations[0]?.message ?? r.reason ?? ''}`);
+  }
 }
 
 function printPlan(groups: RuleGroup[], target: RunTarget, options: EngineOptions, io: Output): void {

@@ -5,11 +5,17 @@
 import type { Exchange } from './exchange.ts';
 
 /**
- * MUST: the spec states it; a departure is a FAIL.
+ * MUST: the spec states it; a departure is a FAIL that makes the run not conformant.
+ * INFERRED: the suite infers it from the data model where the spec's words are
+ * looser (periods of a resource do not overlap, where the spec says a new rate
+ * "may modify other periods"); a departure is reported and counted apart, and
+ * fails the run only with --strict.
  * OBSERVED: the spec leaves it open ("not shown"); the suite records what the
  * server did and never fails it.
  */
-export type Level = 'MUST' | 'OBSERVED';
+export type Level = 'MUST' | 'INFERRED' | 'OBSERVED';
+
+export const LEVELS: readonly Level[] = ['MUST', 'INFERRED', 'OBSERVED'];
 
 /**
  * none: only reads. reversible: changes state that documented operations can
@@ -58,6 +64,8 @@ export interface RunOptions {
   allowMutations: boolean;
   /** A fast-check path to replay one counterexample (with seed). */
   path?: string;
+  /** INFERRED departures fail the run too. */
+  strict?: boolean;
 }
 
 export interface RuleResult {
@@ -91,6 +99,8 @@ export interface RunSummary {
   score: number;
   /** Share of the catalogue the run could exercise. */
   coverage: number;
+  /** INFERRED rules that reached a verdict, and those that FAILed (counted apart from the score). */
+  inferred: { judged: number; failed: number };
   conformant: boolean;
 }
 

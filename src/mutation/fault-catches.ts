@@ -123,7 +123,6 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'activity-rate-overlap': {
     rule: 'activity-rates.no-overlap',
     where: 'show-activity-rates after assignment',
-    alsoFails: ['activity-rates.prop.assign-then-show'],
   },
   'activity-rate-assign-200': {
     rule: 'activity-rates.assign-no-content',

@@ -77,10 +77,19 @@ function header(run: RunResult): string {
 <div class="figure" id="verdict"><span>verdict</span><b class="${s.conformant ? 'ok' : 'bad'}">${s.conformant ? 'conformant' : 'not conformant'}</b><small>no MUST rule may fail or error</small></div>
 <div class="figure" id="score"><span>score</span><b>${percent(s.score)}</b><small>${mustPassed} of ${mustJudged.length} MUST rules passed</small></div>
 <div class="figure" id="coverage"><span>coverage</span><b>${percent(s.coverage)}</b><small>${ran} of ${s.total} rules ran</small></div>
+${inferredFigure(run)}
 ${VERDICTS.map((v) => `<div class="figure v-${v}" data-count="${v}"><span>${v}</span><b>${s.byVerdict[v]}</b></div>`).join('\n')}
 </div>
 ${verdictBar(s.byVerdict, s.total, 'wide')}
 </header>`;
+}
+
+/** INFERRED departures, counted apart from the score (they fail the run only with --strict). */
+function inferredFigure(run: RunResult): string {
+  const inferred = run.summary.inferred;
+  if (!inferred || inferred.judged === 0) return '';
+  const note = run.options.strict ? 'strict run: they fail it' : 'counted apart; fail the run only with --strict';
+  return `<div class="figure" id="inferred"><span>inferred</span><b>${inferred.failed} departure${inferred.failed === 1 ? '' : 's'}</b><small>${inferred.judged} INFERRED rules judged; ${note}</small></div>`;
 }
 
 function matrix(run: RunResult, sections: readonly string[]): string {
@@ -130,7 +139,7 @@ function filters(sections: readonly string[], total: number): string {
   return `<div id="filters">
 <label><input type="checkbox" id="filter-failed"> failed only (FAIL, ERROR)</label>
 <label>section <select id="filter-section"><option value="">all</option>${sections.map((s) => `<option value="${esc(s)}">${esc(s)}</option>`).join('')}</select></label>
-<label>level <select id="filter-level"><option value="">all</option><option value="MUST">MUST</option><option value="OBSERVED">OBSERVED</option></select></label>
+<label>level <select id="filter-level"><option value="">all</option><option value="MUST">MUST</option><option value="INFERRED">INFERRED</option><option value="OBSERVED">OBSERVED</option></select></label>
 <span class="muted"><span id="shown-count">${total}</span> of ${total} rules shown</span>
 </div>`;
 }

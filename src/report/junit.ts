@@ -1,3 +1,4 @@
+import { failsTheRun } from '../core/summarise.ts';
 import type { RuleResult, RunResult, Verdict } from '../core/types.ts';
 import { clip, failureText, show } from './describe-result.ts';
 import { compareSections } from './sections.ts';
@@ -11,9 +12,15 @@ function count(results: readonly RuleResult[], ...verdicts: Verdict[]): number {
   return results.filter((r) => verdicts.includes(r.verdict)).length;
 }
 
+/** An INFERRED departure is a <failure> only in a --strict run; otherwise it is reported beside the test. */
+function isFailure(r: RuleResult, run: RunResult): boolean {
+  return r.verdict === 'FAIL' && failsTheRun(r, run.options);
+}
+
 /** The counts every JUnit consumer reads; SKIP and NOT-TESTED are both "skipped". */
-function countAttributes(results: readonly RuleResult[]): string {
-  return `tests="${results.length}" failures="${count(results, 'FAIL')}" errors="${count(results, 'ERROR')}" skipped="${count(results, 'SKIP', 'NOT-TESTED')}"`;
+function countAttributes(results: readonly RuleResult[], run: RunResult): string {
+  const failures = results.filter((r) => isFailure(r, run)).length;
+  return `tests="${results.length}" failures="${failures}" errors="${count(results, 'ERROR')}" skipped="${count(results, 'SKIP', 'NOT-TESTED')}"`;
 }
 
 function properties(r: RuleResult): string {
@@ -50,6 +57,9 @@ function skippedMessage(r: RuleResult): string {
 function outcome(r: RuleResult, run: RunResult): string {
   switch (r.verdict) {
     case 'FAIL':
+      if (!isFailure(r, run)) {
+        return `      <system-err>${cdata(`INFERRED departure (fails the run only with --strict): ${failureText(r, run)}`)}</system-err>`;
+      }
       return `      <failure message="${xmlAttr(failureMessage(r))}" type="${xmlAttr(r.clause)}">${cdata(failureText(r, run))}</failure>`;
     case 'ERROR':
       // A harness fault says nothing about the server: an <error>, never a <failure>.
@@ -106,7 +116,7 @@ export function renderJUnit(run: RunResult): string {
   const suites = suitesOf(run.results).map((s) => {
     const time = s.results.reduce((t, r) => t + r.durationMs, 0);
     return [
-      `  <testsuite name="${xmlAttr(s.title)}" ${countAttributes(s.results)} time="${seconds(time)}" timestamp="${xmlAttr(run.startedAt)}">`,
+      `  <testsuite name="${xmlAttr(s.title)}" ${countAttributes(s.results, run)} time="${seconds(time)}" timestamp="${xmlAttr(run.startedAt)}">`,
       `    <properties>\n      <property name="section" value="${xmlAttr(s.section)}"/>\n    </properties>`,
       ...s.results.map((r) => testcase(r, run)),
       '  </testsuite>',
@@ -116,7 +126,7 @@ export function renderJUnit(run: RunResult): string {
   const name = `${run.tool.name} ${run.target.baseUrl}`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites name="${xmlAttr(name)}" ${countAttributes(run.results)} time="${seconds(Number.isFinite(elapsed) ? elapsed : 0)}" timestamp="${xmlAttr(run.startedAt)}">`,
+    `<testsuites name="${xmlAttr(name)}" ${countAttributes(run.results, run)} time="${seconds(Number.isFinite(elapsed) ? elapsed : 0)}" timestamp="${xmlAttr(run.startedAt)}">`,
     ...suites,
     '</testsuites>',
     '',

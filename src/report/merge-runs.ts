@@ -15,6 +15,6 @@ export function mergeRuns(runs: readonly RunResult[]): RunResult {
       .sort()
       .at(-1)!,
     results,
-    summary: summarise(results),
+    summary: summarise(results, { strict: first.options.strict === true }),
   };
 }

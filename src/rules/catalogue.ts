@@ -7,6 +7,7 @@
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { Level } from '../core/types.ts';
 import type { Rule, RuleGroup, RuleGroupDefinition } from './types.ts';
 import { citedClauses } from './clauses.ts';
 
@@ -80,7 +81,7 @@ export interface Selection {
   rules?: string[];
   /** Spec sections, e.g. `§4.9` or `4.9`. */
   sections?: string[];
-  levels?: Array<'MUST' | 'OBSERVED'>;
+  levels?: Level[];
 }
 
 /** The groups, each cut down to the rules the selection keeps (empty groups dropped). */

@@ -107,6 +107,7 @@ export async function runRules(groups: RuleGroup[], target: RunTarget, options: 
       ...(target.replayArgs ? { replayArgs: redactor.redact(target.replayArgs) } : {}),
     },
     options: {
+      ...(options.strict ? { strict: true } : {}),
       numRuns: options.numRuns,
       seed: options.seed,
       allowMutations: options.allowMutations,
@@ -115,7 +116,7 @@ export async function runRules(groups: RuleGroup[], target: RunTarget, options: 
     startedAt,
     finishedAt: new Date().toISOString(),
     results,
-    summary: summarise(results),
+    summary: summarise(results, { strict: options.strict === true }),
   };
 }
 

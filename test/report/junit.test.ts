@@ -187,3 +187,29 @@ describe('JUnit report', () => {
     await expect(stable(xml)).toMatchFileSnapshot('./__snapshots__/junit.xml');
   });
 });
+
+describe('INFERRED departures', () => {
+  const failing = run.results.find((r) => r.verdict === 'FAIL')!;
+  const inferredRun = (strict: boolean): RunResult => ({
+    ...run,
+    options: { ...run.options, ...(strict ? { strict: true } : {}) },
+    results: run.results.map((r) => (r === failing ? { ...r, level: 'INFERRED' } : r)),
+  });
+
+  test('are reported beside the test, not as a <failure>, unless the run is strict', () => {
+    const lenient = parseXml(renderJUnit(inferredRun(false)));
+    const lenientCase = childElements(lenient, 'testsuite')
+      .flatMap((s) => childElements(s, 'testcase'))
+      .find((c) => c.attributes.name === failing.ruleId)!;
+    expect(childElements(lenientCase, 'failure')).toHaveLength(0);
+    expect(textOf(only(lenientCase, 'system-err'))).toMatch(/^INFERRED departure \(fails the run only with --strict\)/);
+    expect(Number(lenient.attributes.failures)).toBe(verdicts(run.results, 'FAIL') - 1);
+
+    const strict = parseXml(renderJUnit(inferredRun(true)));
+    const strictCase = childElements(strict, 'testsuite')
+      .flatMap((s) => childElements(s, 'testcase'))
+      .find((c) => c.attributes.name === failing.ruleId)!;
+    expect(childElements(strictCase, 'failure')).toHaveLength(1);
+    expect(Number(strict.attributes.failures)).toBe(verdicts(run.results, 'FAIL'));
+  });
+});

@@ -26,8 +26,16 @@ describe('summarise', () => {
       byVerdict: { PASS: 0, FAIL: 0, ERROR: 0, SKIP: 0, OBSERVED: 0, 'NOT-TESTED': 0 },
       score: 1,
       coverage: 1,
+      inferred: { judged: 0, failed: 0 },
       conformant: true,
     });
+  });
+
+  test('an INFERRED departure is counted apart and fails the run only when strict', () => {
+    const results = [rule('PASS'), rule('FAIL', 'INFERRED'), rule('PASS', 'INFERRED')];
+    const lenient = summarise(results);
+    expect(lenient).toMatchObject({ score: 1, conformant: true, inferred: { judged: 2, failed: 1 } });
+    expect(summarise(results, { strict: true }).conformant).toBe(false);
   });
 
   test('a harness ERROR of a MUST rule makes a run not conformant without lowering the score', () => {
@@ -56,7 +64,7 @@ describe('summarise', () => {
   test('for any results: counts add up, shares stay in [0, 1], conformant exactly when no MUST rule failed or errored', () => {
     const result = fc.record({
       verdict: fc.constantFrom(...VERDICTS),
-      level: fc.constantFrom<RuleResult['level']>('MUST', 'OBSERVED'),
+      level: fc.constantFrom<RuleResult['level']>('MUST', 'INFERRED', 'OBSERVED'),
     });
     fc.assert(
       fc.property(fc.array(result, { maxLength: 30 }), (specs) => {

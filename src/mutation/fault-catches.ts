@@ -46,7 +46,11 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     where: 'a malformed next_token "%%%": response.status',
     alsoFails: ['pagination.prop.tampered-token-422'],
   },
-  'pagination-limit-null-pages': { rule: 'pagination.limit-null-whole-collection', where: 'response.body.next_token' },
+  'pagination-limit-null-pages': {
+    rule: 'pagination.limit-null-whole-collection',
+    where: 'response.body.next_token',
+    alsoFails: ['list.counts-agree'],
+  },
   'pagination-keyset-without-id': { rule: 'pagination.stable-with-orders', where: 'position ' },
   'pagination-envelope-without-next-token': {
     rule: 'pagination.envelope',
@@ -56,7 +60,11 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'pagination-invalid-limit-accepted': { rule: 'errors.prop.invalid-limit-rejected', where: 'response.status' },
   'list-ids-filter-ignored': { rule: 'list.ids-filter', where: 'response.body.data' },
   'pagination-422-without-message': { rule: 'errors.message-present', where: 'response.body' },
-  'list-total-count-of-page': { rule: 'list.total-count-of-filtered-set', where: 'response.body.total_count' },
+  'list-total-count-of-page': {
+    rule: 'list.total-count-of-filtered-set',
+    where: 'response.body.total_count',
+    alsoFails: ['list.counts-agree'],
+  },
   'list-total-count-always': { rule: 'list.total-count-only-when-asked', where: 'response.body.total_count' },
   'list-kind-id-optional': { rule: 'list.kind-id-required', where: 'a list request without kind_id: response.status' },
   'list-includes-other-kinds': { rule: 'list.resources-of-the-kind', where: 'response.body.data' },
@@ -160,4 +168,58 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   },
   'revoke-string-team-ids-as-star': { rule: 'revoke-roles.prop.invalid-team-ids-rejected', where: 'team_ids "' },
   'rates-assign-ignores-apprentice': { rule: 'activity-rates.prop.assign-then-show', where: 'show-activity-rates' },
+  'list-later-pages-without-picture': { rule: 'list.resource-shape', where: 'page 2: response.body.data' },
+  'list-later-pages-other-kinds': {
+    rule: 'list.resources-of-the-kind',
+    where: 'page 2: response.body.data[0].kind_id',
+    // A resource of another kind on a later page is also outside each filter, order and walk.
+    alsoFails: [
+      'list.ids-filter',
+      'list.text-filter-starts-with',
+      'list.orders-ascending',
+      'pagination.each-resource-once',
+    ],
+  },
+  'list-later-pages-ignore-ids-filter': { rule: 'list.ids-filter', where: 'page 2: response.body.data' },
+  'list-ids-filter-assumes-sorted': { rule: 'list.ids-filter', where: 'reversed' },
+  'list-later-pages-drop-attributes': {
+    rule: 'list.attributes-returned',
+    where: 'page 2: response.body.data[0].attributes',
+    // Without the attribute, a later page cannot show that it starts with the filter's text.
+    alsoFails: ['list.text-filter-starts-with'],
+  },
+  'list-attributes-first-only': { rule: 'list.attributes-returned', where: 'page 1: response.body.data[0].attributes' },
+  'list-later-pages-without-teams': { rule: 'list.with-teams', where: 'page 2: response.body.data[0].teams' },
+  'list-later-pages-without-relations': {
+    rule: 'list.with-relations',
+    where: 'page 2: response.body.data[0].relations',
+  },
+  'list-later-pages-text-filter-ignored': { rule: 'list.text-filter-starts-with', where: 'page 2: response.body.data' },
+  'list-later-pages-unordered': {
+    rule: 'list.orders-ascending',
+    where: 'page 2, resource',
+    alsoFails: ['pagination.stable-with-orders'],
+  },
+  'list-total-count-later-pages-remaining': {
+    rule: 'list.total-count-of-filtered-set',
+    where: 'page 2: response.body.total_count',
+  },
+  'list-total-count-later-pages-always': {
+    rule: 'list.total-count-only-when-asked',
+    where: 'page 2: response.body.total_count',
+  },
+  'pagination-later-pages-limit-exceeded': { rule: 'pagination.limit-respected', where: 'page 2: response.body.data' },
+  'pagination-later-envelope-token-number': {
+    rule: 'pagination.envelope',
+    where: 'resources.list page 2: response.body.next_token',
+  },
+  'list-limit-null-capped-1000': { rule: 'list.counts-agree', where: 'the listed kind', resources: 1700 },
+  'list-total-count-capped-1000': { rule: 'list.counts-agree', where: 'the listed kind', resources: 1700 },
+  'pagination-stops-after-1000': {
+    rule: 'list.counts-agree',
+    where: 'the listed kind',
+    resources: 1700,
+    alsoFails: ['pagination.stable-with-orders'],
+  },
+  'list-ids-filter-capped-100': { rule: 'list.counts-agree', where: 'ids filter of', resources: 1700 },
 };

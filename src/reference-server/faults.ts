@@ -124,6 +124,78 @@ export const FAULTS = {
     clause: '§2.2',
     description: 'Resources lack the picture field.',
   },
+  'list-later-pages-without-picture': {
+    clause: '§2.2',
+    description: 'Resources on the pages a next_token asks for lack the picture field.',
+  },
+  'list-later-pages-other-kinds': {
+    clause: '§4.8',
+    description: 'Each page a next_token asks for starts with a resource of another kind.',
+  },
+  'list-later-pages-ignore-ids-filter': {
+    clause: '§4.8 Filter shapes',
+    description:
+      'The resource.ids filter is applied to the first page only; the pages a next_token asks for list the whole kind from there.',
+  },
+  'list-ids-filter-assumes-sorted': {
+    clause: '§4.8 Filter shapes',
+    description:
+      'The resource.ids filter finds ids by a binary search over the list as given, as if it came sorted: ids sent in another order are lost.',
+  },
+  'list-later-pages-drop-attributes': {
+    clause: '§2.2 attributes; §4.8 attributes',
+    description: 'Requested attributes are returned on the first page only.',
+  },
+  'list-attributes-first-only': {
+    clause: '§2.2 attributes; §4.8 attributes',
+    description: 'Only the first of the requested attributes is returned.',
+  },
+  'list-later-pages-without-teams': {
+    clause: '§4.8 with_teams',
+    description: 'with_teams adds teams on the first page only.',
+  },
+  'list-later-pages-without-relations': {
+    clause: '§4.8 with_relations',
+    description: 'with_relations adds relations on the first page only.',
+  },
+  'list-later-pages-text-filter-ignored': {
+    clause: '§4.8 Filter shapes',
+    description: 'The resource.text filter is applied to the first page only.',
+  },
+  'list-later-pages-unordered': {
+    clause: '§4.8 Order shape',
+    description: 'With orders, the pages a next_token asks for come in reverse order within the page.',
+  },
+  'list-total-count-later-pages-remaining': {
+    clause: '§4.8 Response',
+    description:
+      'On the pages a next_token asks for, total_count counts the resources that remain, not the filtered set.',
+  },
+  'list-total-count-later-pages-always': {
+    clause: '§4.8 Response',
+    description: 'The pages a next_token asks for carry total_count even when with_total_count is not true.',
+  },
+  'pagination-later-pages-limit-exceeded': {
+    clause: '§4.8 Response; §4.9',
+    description: 'Off by one on the pages a next_token asks for: they hold limit + 1 resources.',
+  },
+  'pagination-later-envelope-token-number': {
+    clause: '§4.8 Response',
+    description: 'On the pages a next_token asks for, next_token is a number.',
+  },
+  'list-limit-null-capped-1000': {
+    clause: '§4.9 table; §8 Page size',
+    description: 'limit null returns at most 1,000 resources (and next_token null).',
+  },
+  'list-total-count-capped-1000': { clause: '§4.8 Response', description: 'total_count never exceeds 1,000.' },
+  'pagination-stops-after-1000': {
+    clause: '§4.9 rules 1-3',
+    description: 'next_token is null once 1,000 resources have been served: walks end early.',
+  },
+  'list-ids-filter-capped-100': {
+    clause: '§4.8 Filter shapes',
+    description: 'Only the first 100 ids of a resource.ids filter count.',
+  },
   // §4.6 list-roles
   'list-roles-envelope': {
     clause: '§4.6; §4.9 rule 8',

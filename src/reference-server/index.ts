@@ -104,6 +104,7 @@ export function profileOf(domain: Domain): TargetProfile {
     workRegimeIds: domain.workRegimes.map((w) => w.id),
     listKindId: domain.kinds[0]!.id,
     sortAttribute: 'last_name',
+    attributes: ['last_name', 'first_name', 'email', 'employee_number'],
     mutableResources: mutable.map((r) => ({ id: r.id, kindId: r.kindId })),
     allowRoleRevocation: true,
     restrictedRedactedFields: [...RESTRICTED_TEAM_FIELDS, 'indemnity_enabled', 'compensation_enabled'],

@@ -31,6 +31,7 @@ export const RULE_IDS = [
   'list-roles.restricted-sees-subset',
   'list.attributes-returned',
   'list.counting-mode-approximate',
+  'list.counts-agree',
   'list.documented-values-accepted',
   'list.ids-filter',
   'list.kind-id-required',

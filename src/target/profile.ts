@@ -44,6 +44,8 @@ export interface TargetProfile {
   listKindId?: string;
   /** An attribute name that every resource of listKindId has, usable in `orders` and `resource.text` filters. */
   sortAttribute?: string;
+  /** Attribute names every resource of listKindId carries; three or more let rules request several at once. */
+  attributes?: string[];
   /** Resources the suite may change (team assignments, activity rates, roles). Nothing else is ever mutated. */
   mutableResources: ProfileResource[];
   /** Role revocation cannot be undone with documented operations: opt in explicitly. */

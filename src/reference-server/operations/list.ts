@@ -4,7 +4,7 @@ import { toDay, todayDay } from '../days.ts';
 import type { Resource } from '../model.ts';
 import type { Operation, OperationContext } from '../operation.ts';
 import { queryHash, type TokenPayload } from '../page-token.ts';
-import { compareKeys, positionAfter, sortKey, type OrderKey } from '../store.ts';
+import { compareIds, compareKeys, positionAfter, sortKey, type OrderKey } from '../store.ts';
 import {
   array,
   boolean,
@@ -20,7 +20,7 @@ import {
 
 const MAX_LIMIT = 10_000;
 
-type Filter = { kind: 'ids'; ids: Set<string> } | { kind: 'text'; attribute: string; prefix: string };
+type Filter = { kind: 'ids'; ids: Set<string>; given: string[] } | { kind: 'text'; attribute: string; prefix: string };
 
 interface ListQuery {
   kindId: string;
@@ -44,8 +44,10 @@ function readFilters(value: unknown): Filter[] {
     const field = `filters[${i}]`;
     const filter = object(f, field);
     const key = required(filter, 'key', string, `${field}.key`);
-    if (key === 'resource.ids')
-      return { kind: 'ids', ids: new Set(required(filter, 'value', snowflakes, `${field}.value`)) };
+    if (key === 'resource.ids') {
+      const given = required(filter, 'value', snowflakes, `${field}.value`);
+      return { kind: 'ids', ids: new Set(given), given };
+    }
     if (key === 'resource.text') {
       const value = object(filter.value, `${field}.value`);
       const operator = required(value, 'operator', string, `${field}.value.operator`);
@@ -154,15 +156,40 @@ function collection(q: ListQuery, ctx: OperationContext): Resource[] {
       compareKeys(sortKey(a, orders), sortKey(b, orders), orders),
     );
   }
+  const later = q.token !== null;
   const filters = q.filters.filter(
     (f) =>
-      !(f.kind === 'text' && faults.has('list-text-filter-ignored')) &&
+      !(
+        f.kind === 'text' &&
+        (faults.has('list-text-filter-ignored') || (later && faults.has('list-later-pages-text-filter-ignored')))
+      ) &&
+      !(f.kind === 'ids' && later && faults.has('list-later-pages-ignore-ids-filter')) &&
       !(f.kind === 'ids' && (faults.has('list-ids-filter-ignored') || faults.has('list-ids-filter-after-paging'))),
   );
   if (filters.length === 0) return base;
   return base.filter((r) =>
-    filters.every((f) => (f.kind === 'ids' ? f.ids.has(r.id) : (r.attributes[f.attribute] ?? '').startsWith(f.prefix))),
+    filters.every((f) =>
+      f.kind === 'ids' ? idsFilterHas(f, r.id, faults) : (r.attributes[f.attribute] ?? '').startsWith(f.prefix),
+    ),
   );
+}
+
+function idsFilterHas(f: Extract<Filter, { kind: 'ids' }>, id: string, faults: ReadonlySet<string>): boolean {
+  if (faults.has('list-ids-filter-capped-100')) return f.given.slice(0, 100).includes(id);
+  if (faults.has('list-ids-filter-assumes-sorted')) {
+    // A binary search over the ids as given, as if they came sorted.
+    let lo = 0;
+    let hi = f.given.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const c = compareIds(f.given[mid]!, id);
+      if (c === 0) return true;
+      if (c < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return false;
+  }
+  return f.ids.has(id);
 }
 
 function effectiveOrders(q: ListQuery, faults: ReadonlySet<string>): OrderKey[] {
@@ -240,9 +267,12 @@ function nextTokenFor(
 
 function render(r: Resource, q: ListQuery, ctx: OperationContext): Record<string, unknown> {
   const { faults } = ctx;
+  /** Faults of the 'list-later-pages-…' kind break only the pages a next_token asks for. */
+  const later = (fault: string): boolean => q.token !== null && faults.has(fault);
   const attributes: Record<string, string> = {};
-  if (!faults.has('list-attributes-ignored')) {
-    for (const name of q.attributes) if (name in r.attributes) attributes[name] = r.attributes[name]!;
+  const requested = faults.has('list-attributes-first-only') ? q.attributes.slice(0, 1) : q.attributes;
+  if (!faults.has('list-attributes-ignored') && !later('list-later-pages-drop-attributes')) {
+    for (const name of requested) if (name in r.attributes) attributes[name] = r.attributes[name]!;
   }
   const out: Record<string, unknown> = {
     id: r.id,
@@ -253,14 +283,16 @@ function render(r: Resource, q: ListQuery, ctx: OperationContext): Record<string
     picture: { shape: 'round', initial: r.label.slice(0, 1).toUpperCase(), url: r.pictureUrl },
     attributes,
   };
-  if (faults.has('list-resource-without-picture')) delete out.picture;
-  if (q.withTeams && !faults.has('list-with-teams-ignored')) {
+  if (faults.has('list-resource-without-picture') || later('list-later-pages-without-picture')) delete out.picture;
+  if (q.withTeams && !faults.has('list-with-teams-ignored') && !later('list-later-pages-without-teams')) {
     out.teams = ctx.store
       .detailsOf(r)
       .teams.filter((t) => t.span.start <= q.atDay && q.atDay <= t.span.end)
       .map((t) => ({ id: t.teamId, head: t.head, name: ctx.store.teamsById.get(t.teamId)?.name ?? '' }));
   }
-  if (q.withRelations && !faults.has('list-with-relations-ignored')) out.relations = ctx.store.detailsOf(r).relations;
+  if (q.withRelations && !faults.has('list-with-relations-ignored') && !later('list-later-pages-without-relations')) {
+    out.relations = ctx.store.detailsOf(r).relations;
+  }
   return out;
 }
 
@@ -294,23 +326,36 @@ function filteredAfterPaging(page: Resource[], q: ListQuery): Resource[] {
 }
 
 export const list: Operation = (body, ctx) => {
+  const { faults } = ctx;
   const q = readQuery(body, ctx);
+  const later = q.token !== null;
   const items = collection(q, ctx);
   const start = startOf(q, items, ctx);
-  const limit = q.limit === null && ctx.faults.has('pagination-limit-null-pages') ? 5 : q.limit;
-  const size = limit !== null && ctx.faults.has('pagination-limit-exceeded') ? limit + 1 : limit;
-  const page = items.slice(start, size === null ? undefined : start + size);
-  const nextToken = nextTokenFor({ ...q, limit }, items, start, page, ctx);
-  const shown = ctx.faults.has('list-ids-filter-after-paging') ? filteredAfterPaging(page, q) : page;
+  const limit = q.limit === null && faults.has('pagination-limit-null-pages') ? 5 : q.limit;
+  const exceeded =
+    faults.has('pagination-limit-exceeded') || (later && faults.has('pagination-later-pages-limit-exceeded'));
+  const size = limit !== null && exceeded ? limit + 1 : limit;
+  const end = size === null ? (faults.has('list-limit-null-capped-1000') ? 1000 : undefined) : start + size;
+  const page = items.slice(start, end);
+  let nextToken = nextTokenFor({ ...q, limit }, items, start, page, ctx);
+  if (faults.has('pagination-stops-after-1000') && start + page.length >= 1000) nextToken = null;
+  const shown = shownPage(page, q, ctx);
   const parts = [`{"data":[${shown.map((r) => fragmentOf(r, q, ctx)).join(',')}]`];
-  if (!(nextToken === null && ctx.faults.has('pagination-envelope-without-next-token')))
-    parts.push(`"next_token":${JSON.stringify(nextToken)}`);
-  if (q.withTotalCount || ctx.faults.has('list-total-count-always')) {
+  if (!(nextToken === null && faults.has('pagination-envelope-without-next-token'))) {
+    const token =
+      later && nextToken !== null && faults.has('pagination-later-envelope-token-number') ? start : nextToken;
+    parts.push(`"next_token":${JSON.stringify(token)}`);
+  }
+  if (
+    q.withTotalCount ||
+    faults.has('list-total-count-always') ||
+    (later && faults.has('list-total-count-later-pages-always'))
+  ) {
     // With 'list-ids-filter-after-paging' the count is still of the filtered set: only paging is broken.
-    const matching = ctx.faults.has('list-ids-filter-after-paging')
-      ? filteredAfterPaging(items, q).length
-      : items.length;
-    const exact = ctx.faults.has('list-total-count-of-page') ? page.length : matching;
+    const matching = faults.has('list-ids-filter-after-paging') ? filteredAfterPaging(items, q).length : items.length;
+    let exact = faults.has('list-total-count-of-page') ? page.length : matching;
+    if (later && faults.has('list-total-count-later-pages-remaining')) exact = matching - start;
+    if (faults.has('list-total-count-capped-1000')) exact = Math.min(exact, 1000);
     const rounded = q.approximate && ctx.variants.has('rounded-approximate-count');
     parts.push(
       `"total_count":${rounded ? Math.round(exact / 10) * 10 : exact}`,
@@ -319,3 +364,16 @@ export const list: Operation = (body, ctx) => {
   }
   return { status: 200, json: `${parts.join(',')}}` };
 };
+
+/** What a page shows of the resources it was cut from: itself, unless a fault changes it. */
+function shownPage(page: Resource[], q: ListQuery, ctx: OperationContext): Resource[] {
+  const { faults } = ctx;
+  if (faults.has('list-ids-filter-after-paging')) return filteredAfterPaging(page, q);
+  if (q.token === null || page.length === 0) return page;
+  if (faults.has('list-later-pages-unordered') && q.orders.length > 0) return [...page].reverse();
+  if (faults.has('list-later-pages-other-kinds')) {
+    const other = ctx.store.domain.kinds.find((k) => k.id !== q.kindId)!;
+    return [ctx.store.resourcesOfKind(other.id)[0]!, ...page.slice(1)];
+  }
+  return page;
+}

@@ -106,6 +106,17 @@ export async function firstIds(
   return ids;
 }
 
+/**
+ * `n` ids from across the first hundred resources of the listed kind (not
+ * only its first page), in the collection's order; with fewer, the rule
+ * cannot be shown (SKIP).
+ */
+export async function idsAcross(ctx: StepContext & { readonly listKindId: string }, n: number): Promise<string[]> {
+  const all = await firstIds(ctx, 100, { atLeast: n });
+  const step = all.length / n;
+  return Array.from({ length: n }, (_, i) => all[Math.floor(i * step)]!);
+}
+
 export interface WalkOptions {
   /** Guard against servers whose pages never end: more pages than this is a departure from §4.9 rule 3. */
   maxPages: number;

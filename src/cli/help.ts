@@ -31,8 +31,9 @@ Safety:
   --read-only                run only rules that do not change state
   --dry-run                  print the plan (rules, mutations, resources) and send nothing
   --concurrency N            rules run side by side (default 4)
-  --rate N                   at most N requests per second (default 25 against an external
-                             target, no cap for the embedded server; 0 = no cap)
+  --rate auto|N              auto: pace to the server's rate-limit headers and 429s, at most
+                             8 requests in flight (default against an external target);
+                             N: at most N requests per second; 0: no cap (embedded default)
   --max-requests N           stop sending after N requests; the rest is NOT-TESTED
   --timeout MS               deadline of one HTTP request (default 15000)
 

@@ -15,8 +15,8 @@ import { intOption, parseOptions } from './options.ts';
 import { UsageError } from '../core/errors.ts';
 
 export const DEFAULT_SERVICE_VERSION = '26.06.25';
-/** Requests per second against an external target unless --rate says otherwise. */
-export const EXTERNAL_DEFAULT_RATE = 25;
+/** Pacing against an external target unless --rate says otherwise: adapt to what the server says. */
+export const EXTERNAL_DEFAULT_RATE = 'auto';
 
 export interface Output {
   out(line: string): void;
@@ -90,8 +90,8 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     strict: values.strict === true,
     readOnly: values['read-only'] === true,
     concurrency: intOption(values.concurrency, 'concurrency', DEFAULT_ENGINE_OPTIONS.concurrency, 1),
-    // Polite by default against someone else's server; the embedded one needs no cap.
-    ratePerSecond: intOption(values.rate, 'rate', external ? EXTERNAL_DEFAULT_RATE : 0),
+    // Polite by default against someone else's server (adaptive); the embedded one needs no cap.
+    ...rateOption(values.rate ?? (external ? EXTERNAL_DEFAULT_RATE : undefined)),
     maxRequests: intOption(values['max-requests'], 'max-requests', 0),
     requestTimeoutMs: intOption(values.timeout, 'timeout', DEFAULT_ENGINE_OPTIONS.requestTimeoutMs, 1),
   };
@@ -181,6 +181,14 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
   } finally {
     await server?.close();
   }
+}
+
+/** `--rate auto` adapts to the server; `--rate N` is a fixed rate; `--rate 0` no cap. */
+function rateOption(value: string | undefined): Pick<EngineOptions, 'ratePerSecond' | 'adaptiveRate'> {
+  if (value === 'auto') return { ratePerSecond: 0, adaptiveRate: true };
+  if (value !== undefined && !/^\d+$/.test(value))
+    throw new UsageError(`--rate must be auto or an integer >= 0, got ${JSON.stringify(value)}`);
+  return { ratePerSecond: intOption(value, 'rate', 0), adaptiveRate: false };
 }
 
 function progressLine(r: RuleResult, done: number, total: number): string {

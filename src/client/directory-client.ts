@@ -1,8 +1,10 @@
+import type { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 import type { Exchange, RecordedRequest } from '../core/exchange.ts';
 import { HarnessError } from '../core/errors.ts';
+import type { Pacer } from './pacer.ts';
+import { parseRetryAfter } from './rate-limit-headers.ts';
 import type { Redactor } from './redact.ts';
-import type { RequestBudget } from './request-budget.ts';
 
 /** The eight operations of spec §4. */
 export type OperationName =
@@ -40,12 +42,16 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Larger response bodies are cut off and reported as a harness fault. */
   maxBodyBytes?: number;
-  /** Attempts for 429/503 answers to reads (spec'd services rate-limit, field notes). */
+  /** Attempts in all for a request safe to repeat answered 502/503/504 or dropped before an answer (default 3). */
   maxAttempts?: number;
-  /** Longest single wait for Retry-After; longer waits give up. */
+  /** Attempts in all for a request answered 429 (default 5): a 429 was not processed, so any request may be repeated. */
+  maxRateLimitAttempts?: number;
+  /** Longest single wait for Retry-After; a longer one gives up and the answer stands. */
   maxRetryDelayMs?: number;
-  /** Shared request-rate and count budget of the run. */
-  budget?: RequestBudget;
+  /** Longest total wait between the attempts of one request; beyond it the last answer stands. */
+  maxRetryWaitMs?: number;
+  /** The run's shared pacer: request count, rate, requests in flight (a RequestBudget is one). */
+  budget?: Pacer;
   /** Receives every exchange, for the rule's transcript. */
   onExchange?: (exchange: Exchange) => void;
   signal?: AbortSignal;
@@ -56,6 +62,13 @@ export interface PostOptions {
   rawBody?: string;
   /** Extra or replaced headers; a value of null removes a default header. */
   headers?: Record<string, string | null>;
+  /**
+   * The request may be repeated after a 502/503/504 or a connection dropped
+   * before an answer. Default: true for the four reads, false for the four
+   * mutations (a mutation that reached the server may have taken effect).
+   * A 429 is retried whatever this says: the server did not process it.
+   */
+  idempotent?: boolean;
 }
 
 export interface ApiResponse {
@@ -68,24 +81,53 @@ export interface ApiResponse {
 }
 
 const RECORDED_BODY_LIMIT = 64 * 1024;
+/** Answers of gateways and overloaded servers that say nothing about the request itself. */
+const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
+/** Connections closed or refused before an answer came. */
+const DROPPED_CODES: ReadonlySet<string> = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNREFUSED',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CLOSED',
+]);
+
+type Outcome =
+  | { ok: true; status: number; headers: Record<string, string>; text: string; durationMs: number }
+  | { ok: false; error: HarnessError; dropped: boolean; durationMs: number };
 
 /**
  * A thin, recording HTTP client for the Directory operations. It never throws
  * for an HTTP status: statuses are the server's answer and the rule judges
  * them. It throws HarnessError only when no answer could be had.
+ *
+ * Retries never change what a rule sees except by hiding a transient fault:
+ * a 429 is retried on every request after Retry-After (the request was not
+ * processed); 502/503/504 and dropped connections only on requests safe to
+ * repeat. Attempts and waits are bounded; the last answer stands.
  */
 export class DirectoryClient {
-  readonly options: Required<Pick<ClientOptions, 'timeoutMs' | 'maxBodyBytes' | 'maxAttempts' | 'maxRetryDelayMs'>> &
+  readonly options: Required<
+    Pick<
+      ClientOptions,
+      'timeoutMs' | 'maxBodyBytes' | 'maxAttempts' | 'maxRateLimitAttempts' | 'maxRetryDelayMs' | 'maxRetryWaitMs'
+    >
+  > &
     ClientOptions;
   private readonly origin: string;
   private readonly basePath: string;
+  /** Per operation: the address, and the address as a transcript shows it. */
+  private readonly urls = new Map<string, { url: string; recorded: string }>();
+  private defaultHeaders: { sent: Record<string, string>; recorded: Record<string, string> } | undefined;
 
   constructor(options: ClientOptions) {
     this.options = {
       timeoutMs: 15_000,
       maxBodyBytes: 8 * 1024 * 1024,
       maxAttempts: 3,
+      maxRateLimitAttempts: 5,
       maxRetryDelayMs: 10_000,
+      maxRetryWaitMs: 30_000,
       ...options,
     };
     const url = new URL(options.baseUrl);
@@ -107,90 +149,148 @@ export class DirectoryClient {
   async post(operation: string, body: unknown, opts: PostOptions = {}): Promise<ApiResponse> {
     const text = opts.rawBody ?? JSON.stringify(body);
     const headers = this.headersFor(opts.headers);
-    const retryable = READ_OPERATIONS.has(operation);
-    const started = performance.now();
-    let attempts = 0;
-    for (;;) {
-      attempts += 1;
-      const response = await this.attempt(operation, text, headers, started, attempts);
-      const status = response.status;
-      const canRetry = retryable && (status === 429 || status === 503) && attempts < this.options.maxAttempts;
-      const delay = canRetry ? retryDelayMs(response.headers['retry-after'], attempts) : undefined;
-      if (delay === undefined || delay > this.options.maxRetryDelayMs) {
-        this.options.onExchange?.(response.exchange);
-        return response;
+    const idempotent = opts.idempotent ?? READ_OPERATIONS.has(operation);
+    const { url, recorded: recordedUrl } = this.urlOf(operation);
+    const request: RecordedRequest = {
+      method: 'POST',
+      url: recordedUrl,
+      headers: headers.recorded,
+      body: this.options.redactor.redact(text),
+    };
+    const { maxAttempts, maxRateLimitAttempts, maxRetryDelayMs, maxRetryWaitMs } = this.options;
+    const earlier: Array<{ status?: number; error?: string }> = [];
+    let queuedMs = 0;
+    let retryWaitMs = 0;
+    for (let attempts = 1; ; attempts++) {
+      const outcome = await this.attempt(operation, url, text, headers.sent, attempts > 1);
+      queuedMs += outcome.queuedMs;
+      let delay: number | undefined;
+      if (outcome.ok && outcome.status === 429) {
+        if (attempts < maxRateLimitAttempts) delay = retryDelayMs(outcome.headers['retry-after'], attempts);
+      } else if (outcome.ok ? TRANSIENT_STATUSES.has(outcome.status) : outcome.dropped) {
+        if (idempotent && attempts < maxAttempts)
+          delay = retryDelayMs(outcome.ok ? outcome.headers['retry-after'] : undefined, attempts);
       }
+      if (delay === undefined || delay > maxRetryDelayMs || retryWaitMs + delay > maxRetryWaitMs) {
+        const exchange: Exchange = {
+          operation,
+          request,
+          ...(outcome.ok
+            ? {
+                response: {
+                  status: outcome.status,
+                  headers: outcome.headers,
+                  body: this.options.redactor.redact(
+                    outcome.text.length > RECORDED_BODY_LIMIT
+                      ? outcome.text.slice(0, RECORDED_BODY_LIMIT)
+                      : outcome.text,
+                  ),
+                  truncated: outcome.text.length > RECORDED_BODY_LIMIT,
+                },
+              }
+            : { error: { code: outcome.error.code, message: outcome.error.message } }),
+          durationMs: Math.round(outcome.durationMs),
+          attempts,
+          ...(queuedMs >= 1 ? { queuedMs: Math.round(queuedMs) } : {}),
+          ...(retryWaitMs > 0 ? { retryWaitMs: Math.round(retryWaitMs) } : {}),
+          ...(earlier.length > 0 ? { earlierAttempts: earlier } : {}),
+        };
+        this.options.onExchange?.(exchange);
+        if (!outcome.ok) throw outcome.error;
+        return {
+          status: outcome.status,
+          headers: outcome.headers,
+          text: outcome.text,
+          json: parseJson(outcome.text),
+          exchange,
+        };
+      }
+      earlier.push(outcome.ok ? { status: outcome.status } : { error: outcome.error.code });
       await sleep(delay, this.options.signal);
+      retryWaitMs += delay;
     }
   }
 
-  private headersFor(overrides: PostOptions['headers']): Record<string, string> {
-    const headers: Record<string, string> = {
+  private urlOf(operation: string): { url: string; recorded: string } {
+    let entry = this.urls.get(operation);
+    if (!entry) {
+      const url = `${this.origin}${this.basePath}/api/directory/${operation}`;
+      entry = { url, recorded: this.options.redactor.redact(url) };
+      this.urls.set(operation, entry);
+    }
+    return entry;
+  }
+
+  private headersFor(overrides: PostOptions['headers']): {
+    sent: Record<string, string>;
+    recorded: Record<string, string>;
+  } {
+    // The usual case, no overrides, is the same for every request of this client.
+    if (overrides === undefined && this.defaultHeaders) return this.defaultHeaders;
+    const sent: Record<string, string> = {
       accept: 'application/json',
       'content-type': 'application/json',
       'service-version': this.options.serviceVersion,
     };
-    if (this.options.credential) headers.authorization = `Bearer ${this.options.credential.apiKey}`;
+    if (this.options.credential) sent.authorization = `Bearer ${this.options.credential.apiKey}`;
     for (const [name, value] of Object.entries(overrides ?? {})) {
-      if (value === null) delete headers[name.toLowerCase()];
-      else headers[name.toLowerCase()] = value;
+      if (value === null) delete sent[name.toLowerCase()];
+      else sent[name.toLowerCase()] = value;
     }
+    const headers = { sent, recorded: this.recordedHeaders(sent) };
+    if (overrides === undefined) this.defaultHeaders = headers;
     return headers;
   }
 
+  /** One request on the wire, after the pacer's turn; its duration starts when it is sent. */
   private async attempt(
     operation: string,
+    url: string,
     text: string,
     headers: Record<string, string>,
-    started: number,
-    attempts: number,
-  ): Promise<ApiResponse> {
-    await this.options.budget?.take(this.options.signal);
-    const path = `${this.basePath}/api/directory/${operation}`;
-    const recorded: RecordedRequest = {
-      method: 'POST',
-      url: this.options.redactor.redact(`${this.origin}${path}`),
-      headers: this.recordedHeaders(headers),
-      body: this.options.redactor.redact(text),
-    };
-    const signals = [AbortSignal.timeout(this.options.timeoutMs)];
-    if (this.options.signal) signals.push(this.options.signal);
-    const signal = AbortSignal.any(signals);
+    retry: boolean,
+  ): Promise<Outcome & { queuedMs: number }> {
+    const parent = this.options.signal;
+    const permit = this.options.budget ? await this.options.budget.acquire(parent, retry) : undefined;
+    const queuedMs = permit?.queuedMs ?? 0;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, this.options.timeoutMs);
+    const onAbort = (): void => controller.abort();
+    parent?.addEventListener('abort', onAbort, { once: true });
+    const sentAt = performance.now();
     try {
-      const res = await request(`${this.origin}${path}`, {
+      if (parent?.aborted) throw new HarnessError('DC_ERR_ABORTED', `${operation}: run aborted`);
+      const res = await request(url, {
         method: 'POST',
         headers,
         body: text,
         dispatcher: this.options.dispatcher,
-        signal,
+        signal: controller.signal,
         headersTimeout: this.options.timeoutMs,
         bodyTimeout: this.options.timeoutMs,
       });
-      const bodyText = await readCapped(res.body, this.options.maxBodyBytes);
       const responseHeaders = flattenHeaders(res.headers);
-      const exchange: Exchange = {
-        operation,
-        request: recorded,
-        response: {
-          status: res.statusCode,
-          headers: responseHeaders,
-          body: this.options.redactor.redact(bodyText.slice(0, RECORDED_BODY_LIMIT)),
-          truncated: bodyText.length > RECORDED_BODY_LIMIT,
-        },
-        durationMs: Math.round(performance.now() - started),
-        attempts,
+      permit?.release({ status: res.statusCode, headers: responseHeaders });
+      const bodyText = await readCapped(res.body, this.options.maxBodyBytes);
+      return {
+        ok: true,
+        status: res.statusCode,
+        headers: responseHeaders,
+        text: bodyText,
+        durationMs: performance.now() - sentAt,
+        queuedMs,
       };
-      return { status: res.statusCode, headers: responseHeaders, text: bodyText, json: parseJson(bodyText), exchange };
     } catch (cause) {
-      const error = this.toHarnessError(cause, operation);
-      this.options.onExchange?.({
-        operation,
-        request: recorded,
-        error: { code: error.code, message: error.message },
-        durationMs: Math.round(performance.now() - started),
-        attempts,
-      });
-      throw error;
+      permit?.release();
+      const { error, dropped } = this.toHarnessError(cause, operation, timedOut);
+      return { ok: false, error, dropped, durationMs: performance.now() - sentAt, queuedMs };
+    } finally {
+      clearTimeout(timer);
+      parent?.removeEventListener('abort', onAbort);
     }
   }
 
@@ -205,48 +305,62 @@ export class DirectoryClient {
     return out;
   }
 
-  private toHarnessError(cause: unknown, operation: string): HarnessError {
-    if (cause instanceof HarnessError) return cause;
-    const err = cause as { name?: string; code?: string; message?: string };
+  private toHarnessError(
+    cause: unknown,
+    operation: string,
+    timedOut: boolean,
+  ): { error: HarnessError; dropped: boolean } {
+    if (cause instanceof HarnessError) return { error: cause, dropped: false };
+    const err = cause as { name?: string; code?: string; message?: string; cause?: { code?: string } };
     const detail = this.options.redactor.redact(`${err.code ?? err.name ?? 'error'}: ${err.message ?? String(cause)}`);
-    if (this.options.signal?.aborted) return new HarnessError('DC_ERR_ABORTED', `${operation}: run aborted`);
-    if (err.name === 'TimeoutError' || err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT') {
-      return new HarnessError(
-        'DC_ERR_TIMEOUT',
-        `${operation}: no complete answer within ${this.options.timeoutMs} ms (${detail})`,
-      );
+    if (this.options.signal?.aborted && !timedOut)
+      return { error: new HarnessError('DC_ERR_ABORTED', `${operation}: run aborted`), dropped: false };
+    if (
+      timedOut ||
+      err.name === 'TimeoutError' ||
+      err.code === 'UND_ERR_HEADERS_TIMEOUT' ||
+      err.code === 'UND_ERR_BODY_TIMEOUT'
+    ) {
+      const message = `${operation}: no complete answer within ${this.options.timeoutMs} ms${timedOut ? '' : ` (${detail})`}`;
+      return { error: new HarnessError('DC_ERR_TIMEOUT', message), dropped: false };
     }
-    return new HarnessError('DC_ERR_NETWORK', `${operation}: ${detail}`);
+    const dropped = DROPPED_CODES.has(err.code ?? '') || DROPPED_CODES.has(err.cause?.code ?? '');
+    return { error: new HarnessError('DC_ERR_NETWORK', `${operation}: ${detail}`), dropped };
   }
 }
 
-async function readCapped(
-  body: AsyncIterable<Buffer> & { destroy(err?: Error): unknown },
-  max: number,
-): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    size += chunk.length;
-    if (size > max) {
-      body.destroy();
-      throw new HarnessError('DC_ERR_BODY_TOO_LARGE', `response body exceeds ${max} bytes`);
-    }
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** The body as text, read as it streams in; a body over `max` bytes is cut off as a harness fault. */
+function readCapped(body: Readable, max: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        body.destroy();
+        reject(new HarnessError('DC_ERR_BODY_TOO_LARGE', `response body exceeds ${max} bytes`));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    body.on('end', () =>
+      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8')),
+    );
+    body.on('error', reject);
+  });
 }
 
 function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
+  for (const name in headers) {
+    const value = headers[name];
     if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
 }
 
 function parseJson(text: string): unknown {
-  if (text.trim() === '') return undefined;
+  if (text.length === 0) return undefined;
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -256,13 +370,7 @@ function parseJson(text: string): unknown {
 
 /** Retry-After in seconds or as an HTTP date; without it, a short exponential back-off. */
 export function retryDelayMs(retryAfter: string | undefined, attempt: number): number {
-  if (retryAfter !== undefined) {
-    const seconds = Number(retryAfter);
-    if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-    const date = Date.parse(retryAfter);
-    if (!Number.isNaN(date)) return Math.max(0, date - Date.now());
-  }
-  return 200 * 2 ** (attempt - 1);
+  return parseRetryAfter(retryAfter) ?? 200 * 2 ** (attempt - 1);
 }
 
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -1,4 +1,4 @@
-import { HarnessError } from '../core/errors.ts';
+import { Pacer } from './pacer.ts';
 
 export interface RequestBudgetOptions {
   /** Requests per second across the run; 0 = no cap. */
@@ -8,42 +8,17 @@ export interface RequestBudgetOptions {
 }
 
 /**
- * A politeness budget shared by every client of a run: a request-rate cap
- * (spaced evenly, no bursts) and a total request count.
+ * The run's request budget at a fixed rate: a Pacer with a fixed rate (spaced
+ * evenly, no bursts) and a total request count. Kept for callers that only
+ * need those two; `Pacer` adds adaptive pacing and a cap on requests in flight.
  */
-export class RequestBudget {
-  private sent = 0;
-  private nextSlot = 0;
-
-  constructor(private readonly options: RequestBudgetOptions) {}
-
-  get requestsSent(): number {
-    return this.sent;
+export class RequestBudget extends Pacer {
+  constructor(options: RequestBudgetOptions) {
+    super({ rate: options.ratePerSecond, maxRequests: options.maxRequests });
   }
 
+  /** Waits for a turn and gives it back at once (no answer to learn from). */
   async take(signal?: AbortSignal): Promise<void> {
-    if (this.options.maxRequests > 0 && this.sent >= this.options.maxRequests) {
-      throw new HarnessError('DC_ERR_BUDGET', `request budget of ${this.options.maxRequests} requests is spent`);
-    }
-    this.sent += 1;
-    if (this.options.ratePerSecond <= 0) return;
-    const interval = 1000 / this.options.ratePerSecond;
-    const now = performance.now();
-    const slot = Math.max(now, this.nextSlot);
-    this.nextSlot = slot + interval;
-    const wait = slot - now;
-    if (wait > 1) {
-      await new Promise<void>((resolve, reject) => {
-        const timer = setTimeout(resolve, wait);
-        signal?.addEventListener(
-          'abort',
-          () => {
-            clearTimeout(timer);
-            reject(new HarnessError('DC_ERR_ABORTED', 'run aborted'));
-          },
-          { once: true },
-        );
-      });
-    }
+    (await this.acquire(signal)).release();
   }
 }

@@ -22,7 +22,17 @@ export interface Exchange {
   response?: RecordedResponse;
   /** Set when no response came (network fault, timeout, oversized body). */
   error?: { code: string; message: string };
+  /**
+   * The server's time: from sending the last attempt to its complete answer.
+   * Waiting for the rate limiter and sleeping between attempts are not in it.
+   */
   durationMs: number;
-  /** Number of attempts (retries of 429/503 on reads). */
+  /** Number of attempts (each one a request on the wire: retries of 429s, and of 502/503/504 and dropped connections on requests safe to repeat). */
   attempts: number;
+  /** Time spent waiting for the run's pacer (rate limit, requests in flight), all attempts, in ms; absent when none. */
+  queuedMs?: number;
+  /** Time slept between attempts (Retry-After or back-off), in ms; absent when none. */
+  retryWaitMs?: number;
+  /** What each earlier attempt got, oldest first: a status or an error code; absent when there was one attempt. */
+  earlierAttempts?: Array<{ status?: number; error?: string }>;
 }

@@ -40,7 +40,7 @@ export interface HostileOptions {
   mode: HostileMode;
   /** The working server behind the proxy. */
   upstream: string;
-  /** Transport faults hit every `every`-th request (the first request always passes, so preflight works). */
+  /** Transport faults hit every `every`-th request (the first request always passes, so preflight works); a reset request stays reset when repeated. */
   every?: number;
   /** For unauthorized-halfway: requests answered before every answer becomes 401. */
   after?: number;
@@ -52,6 +52,7 @@ export async function startHostileProxy(options: HostileOptions): Promise<Hostil
   let count = 0;
   const hanging = new Set<ServerResponse>();
   const timers = new Set<NodeJS.Timeout>();
+  const resetRequests = new Set<string>();
 
   const server = createServer((req, res) => {
     void handle(req, res).catch(() => res.destroy());
@@ -69,12 +70,16 @@ export async function startHostileProxy(options: HostileOptions): Promise<Hostil
           return;
         }
         break;
-      case 'reset':
-        if (hit) {
+      case 'reset': {
+        // A request once reset stays reset: a retry of it meets the same fault, so the fault persists.
+        const key = `${req.url ?? ''} ${body}`;
+        if (hit || resetRequests.has(key)) {
+          resetRequests.add(key);
           req.socket.destroy();
           return;
         }
         break;
+      }
       case 'dribble':
         if (hit) {
           res.writeHead(200, { 'content-type': 'application/json' });

@@ -3,7 +3,7 @@ import { DirectoryClient } from '../client/directory-client.ts';
 import { HarnessError, isHarnessError } from '../core/errors.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { Redactor } from '../client/redact.ts';
-import { RequestBudget } from '../client/request-budget.ts';
+import { Pacer } from '../client/pacer.ts';
 import type { Observation, PropertyReplay, RuleResult, RunOptions, RunResult, Verdict } from '../core/types.ts';
 import type { CheckContext, Need, Rule, RuleGroup } from '../rules/types.ts';
 import { listKindId, type TargetProfile } from '../target/profile.ts';
@@ -28,8 +28,12 @@ export interface EngineOptions extends RunOptions {
   requestTimeoutMs: number;
   /** Deadline of one rule, all its requests included. */
   ruleTimeoutMs: number;
-  /** Requests per second across the run; 0 = no cap. */
+  /** Requests per second across the run; 0 = no cap. Ignored when `adaptiveRate` is set. */
   ratePerSecond: number;
+  /** Pace to what the server says (rate-limit headers, 429 + Retry-After) instead of a fixed rate. */
+  adaptiveRate?: boolean;
+  /** Requests in flight at most; 0 = no cap (default: 8 with adaptiveRate, no cap otherwise). */
+  maxInFlight?: number;
   /** Total requests the run may send; 0 = no cap. */
   maxRequests: number;
   /** Only rules that do not mutate run. */
@@ -68,7 +72,11 @@ export async function runRules(groups: RuleGroup[], target: RunTarget, options: 
   redactor.add(target.profile.restrictedApiKey, '$DIRECTORY_RESTRICTED_API_KEY');
   const dispatcher =
     options.dispatcher ?? new Agent({ connections: Math.max(8, options.concurrency * 2), keepAliveTimeout: 10_000 });
-  const budget = new RequestBudget({ ratePerSecond: options.ratePerSecond, maxRequests: options.maxRequests });
+  const budget = new Pacer({
+    rate: options.adaptiveRate ? 'auto' : options.ratePerSecond,
+    maxRequests: options.maxRequests,
+    ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}),
+  });
   const base = new DirectoryClient({
     baseUrl: target.baseUrl,
     serviceVersion: target.serviceVersion,

@@ -107,20 +107,22 @@ describe('DirectoryClient', () => {
     expect(await codeOf(client.post('resources.list', {}))).toBe('DC_ERR_BODY_TOO_LARGE');
   });
 
-  test('429 on a read is retried after Retry-After; a mutation is not retried', async () => {
+  test('429 is retried after Retry-After on reads and mutations alike', async () => {
     let calls = 0;
     server = await startTestServer((_req, res) => {
       calls += 1;
-      if (calls === 1) json(res, 429, { message: 'slow down' }, { 'retry-after': '0' });
+      if (calls % 2 === 1) json(res, 429, { message: 'slow down' }, { 'retry-after': '0' });
       else json(res, 200, []);
     });
     const { client, exchanges } = clientFor(server.url);
     const read = await client.post('resources.list-roles', {});
     expect(read.status).toBe(200);
     expect(exchanges[0]!.attempts).toBe(2);
-    calls = 0;
     const write = await client.post('resources.revoke-roles', {});
-    expect(write.status).toBe(429);
+    expect(write.status).toBe(200);
+    expect(exchanges[1]!.attempts).toBe(2);
+    expect(exchanges[1]!.earlierAttempts).toEqual([{ status: 429 }]);
+    expect(server.requests).toHaveLength(4);
   });
 
   test('retries are bounded', async () => {
@@ -188,6 +190,8 @@ describe('rate limits', () => {
       },
       DEFAULT_ENGINE_OPTIONS,
     );
-    expect(run.results[0]).toMatchObject({ verdict: 'ERROR', errorCode: 'DC_ERR_RATE_LIMITED', requestCount: 3 });
+    // Five attempts by default, every one counted.
+    expect(run.results[0]).toMatchObject({ verdict: 'ERROR', errorCode: 'DC_ERR_RATE_LIMITED', requestCount: 5 });
+    expect(server.requests).toHaveLength(5);
   });
 });

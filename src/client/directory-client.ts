@@ -376,14 +376,14 @@ export function retryDelayMs(retryAfter: string | undefined, attempt: number): n
 function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new HarnessError('DC_ERR_ABORTED', 'run aborted'));
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        reject(new HarnessError('DC_ERR_ABORTED', 'run aborted'));
-      },
-      { once: true },
-    );
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new HarnessError('DC_ERR_ABORTED', 'run aborted'));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

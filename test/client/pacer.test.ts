@@ -83,18 +83,19 @@ describe('fixed rate and caps', () => {
       json(res, 200, []);
     });
     const { client } = clientFor(server.url, new Pacer({ rate: 20, maxRequests: 0 }));
+    const started = performance.now();
     await Promise.all(Array.from({ length: 5 }, () => client.post('resources.list', {})));
-    const at = arrivals(times);
-    // 20 per second: one every 50 ms (a little slack for the timer).
-    for (let i = 1; i < at.length; i++) expect(at[i]! - at[i - 1]!).toBeGreaterThanOrEqual(40);
+    // 20 per second: the k-th request cannot arrive before k × 50 ms (a busy machine only makes it later).
+    times.sort((a, b) => a - b);
+    times.forEach((t, k) => expect(t - started).toBeGreaterThanOrEqual(k * 50 - 2));
   });
 
   test('the time waiting for the pacer is recorded, and is not latency', async () => {
     server = await startTestServer((_req, res) => json(res, 200, []));
-    const { client, exchanges } = clientFor(server.url, new Pacer({ rate: 2, maxRequests: 0 }));
+    const { client, exchanges } = clientFor(server.url, new Pacer({ rate: 1, maxRequests: 0 }));
     await client.post('resources.list', {});
     await client.post('resources.list', {});
-    expect(exchanges[1]!.queuedMs).toBeGreaterThanOrEqual(300);
+    expect(exchanges[1]!.queuedMs).toBeGreaterThanOrEqual(500);
     expect(exchanges[1]!.durationMs).toBeLessThan(exchanges[1]!.queuedMs!);
   });
 

@@ -109,28 +109,51 @@ ${rows.join('\n')}
 </tbody></table>`;
 }
 
-/** Mean and slowest latency per operation, from the recorded exchanges. */
+/** The value below which `q` of the sorted values fall (nearest rank). */
+function percentile(sorted: readonly number[], q: number): number {
+  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)]!;
+}
+
+/**
+ * Latency per operation (p50, p95, max) from the recorded exchanges: the
+ * server's time from sending a request to its complete answer. Time spent
+ * waiting for the rate limiter and between retries is not latency; it is
+ * shown apart.
+ */
 function latency(run: RunResult): string {
-  const byOperation = new Map<string, { n: number; sum: number; max: number }>();
+  const byOperation = new Map<string, { times: number[]; waited: number }>();
   for (const r of run.results) {
     for (const e of r.exchanges) {
-      const t = byOperation.get(e.operation) ?? { n: 0, sum: 0, max: 0 };
-      byOperation.set(e.operation, { n: t.n + 1, sum: t.sum + e.durationMs, max: Math.max(t.max, e.durationMs) });
+      const t = byOperation.get(e.operation) ?? { times: [], waited: 0 };
+      t.times.push(e.durationMs);
+      t.waited += (e.queuedMs ?? 0) + (e.retryWaitMs ?? 0);
+      byOperation.set(e.operation, t);
     }
   }
   if (byOperation.size === 0) return '<p>No exchanges recorded.</p>';
   const rows = [...byOperation]
-    .map(([operation, t]) => ({ operation, n: t.n, mean: t.sum / t.n, max: t.max }))
+    .map(([operation, t]) => {
+      const sorted = [...t.times].sort((a, b) => a - b);
+      return {
+        operation,
+        n: sorted.length,
+        p50: percentile(sorted, 0.5),
+        p95: percentile(sorted, 0.95),
+        max: sorted[sorted.length - 1]!,
+        waited: t.waited,
+      };
+    })
     .sort((a, b) => compareText(a.operation, b.operation));
   const scale = rows.reduce((m, r) => Math.max(m, r.max), 1);
+  const width = (ms: number): string => ((ms / scale) * 100).toFixed(1);
   const body = rows
     .map((r) => {
-      const mean = `<span class="v-OBSERVED" style="width:${((r.mean / scale) * 100).toFixed(1)}%"></span>`;
-      const tail = `<span class="v-SKIP" style="width:${(((r.max - r.mean) / scale) * 100).toFixed(1)}%"></span>`;
-      return `<tr><td>${esc(r.operation)}</td><td>${r.n}</td><td>${r.mean.toFixed(1)}</td><td>${r.max}</td><td><div class="bar" title="mean ${r.mean.toFixed(1)} ms, max ${r.max} ms">${mean}${tail}</div></td></tr>`;
+      const bar = `<span class="v-OBSERVED" style="width:${width(r.p50)}%"></span><span class="v-SKIP" style="width:${width(r.p95 - r.p50)}%"></span><span class="v-NOT-TESTED" style="width:${width(r.max - r.p95)}%"></span>`;
+      return `<tr><td>${esc(r.operation)}</td><td>${r.n}</td><td>${r.p50}</td><td>${r.p95}</td><td>${r.max}</td><td>${Math.round(r.waited)}</td><td><div class="bar" title="p50 ${r.p50} ms, p95 ${r.p95} ms, max ${r.max} ms">${bar}</div></td></tr>`;
     })
     .join('\n');
-  return `<table id="latency"><thead><tr><th>operation</th><th>requests</th><th>mean ms</th><th>max ms</th><th>mean / max</th></tr></thead><tbody>
+  return `<p class="muted">From sending a request to its complete answer, over the exchanges kept in the rules' transcripts. Waiting for the rate limiter and between retries is not latency: it is the "waited" column.</p>
+<table id="latency"><thead><tr><th>operation</th><th>requests</th><th>p50 ms</th><th>p95 ms</th><th>max ms</th><th>waited ms (total)</th><th>p50 / p95 / max</th></tr></thead><tbody>
 ${body}
 </tbody></table>`;
 }

@@ -4,7 +4,8 @@
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import type { CheckContext } from '../src/rules/types.ts';
 import { expectEach, expectSuccess, fail, precondition } from '../src/rules/assertions.ts';
-import { listRoles } from '../src/rules/steps/roles.ts';
+import { associationKey, listRoles, untouchedRoleResources } from '../src/rules/steps/roles.ts';
+import type { ListRolesRequest, RoleAssociation } from '../src/schemas/index.ts';
 import { validateSchema } from '../src/schemas/index.ts';
 import { kindById } from '../src/target/profile.ts';
 
@@ -15,6 +16,37 @@ function roleResources(ctx: CheckContext): string[] {
 
 function allRoleIds(ctx: CheckContext): string[] {
   return ctx.profile.roles.map((r) => r.id);
+}
+
+/** Every association answers the request's filters. */
+function expectOnly(answer: RoleAssociation[], body: ListRolesRequest, where: string): void {
+  const resources = new Set(body.resource_ids);
+  const roles = new Set(body.role_ids);
+  const stray = answer.filter((a) => !resources.has(a.resource_id) || !roles.has(a.role_id));
+  if (stray.length > 0) {
+    fail({
+      where,
+      message: 'must hold only associations of the requested resource_ids and role_ids',
+      expected: body,
+      actual: stray.slice(0, 3),
+    });
+  }
+}
+
+/** The same associations as `expected`, as a set. */
+function expectSameAssociations(answer: RoleAssociation[], expected: RoleAssociation[], where: string): void {
+  const got = new Set(answer.map(associationKey));
+  const want = new Set(expected.map(associationKey));
+  const missing = [...want].filter((k) => !got.has(k));
+  const extra = [...got].filter((k) => !want.has(k));
+  if (missing.length > 0 || extra.length > 0) {
+    fail({
+      where,
+      message: 'must hold the associations of each requested id, as the requests for each id alone show them',
+      expected: `${want.size} associations (resource/role/is_assigned/teams)`,
+      actual: { missing: missing.slice(0, 5), unexpected: extra.slice(0, 5) },
+    });
+  }
 }
 
 export default defineRuleGroup({
@@ -79,36 +111,45 @@ export default defineRuleGroup({
       level: 'MUST',
       needs: ['roleKindResource'],
       async check(ctx) {
-        const ids = roleResources(ctx).slice(0, 2);
-        const all = await listRoles(ctx, { resource_ids: ids, role_ids: allRoleIds(ctx) });
-        const strayResource = all.filter((a) => !ids.includes(a.resource_id));
-        if (strayResource.length > 0) {
-          fail({
-            where: 'response.body',
-            message: 'must hold only associations of the requested resource_ids',
-            expected: ids,
-            actual: strayResource.slice(0, 3),
-          });
+        // Each filter is a list: an answer for several ids must be the union of the answers for
+        // each id alone, whatever the order of the ids. Resources the suite never changes, so
+        // the answers cannot differ by a revocation running beside this rule.
+        const resources = await untouchedRoleResources(ctx, 4);
+        const roles = allRoleIds(ctx);
+        const alone = new Map<string, RoleAssociation[]>();
+        for (const id of resources) {
+          const answer = await listRoles(ctx, { resource_ids: [id], role_ids: roles });
+          expectOnly(answer, { resource_ids: [id], role_ids: roles }, `resource_ids [${id}]`);
+          alone.set(id, answer);
         }
-        const someRole = all[0]?.role_id;
-        precondition(someRole, 'the requested resources hold no role');
-        const one = await listRoles(ctx, { resource_ids: ids, role_ids: [someRole] });
-        const strayRole = one.filter((a) => a.role_id !== someRole);
-        if (strayRole.length > 0) {
-          fail({
-            where: 'response.body',
-            message: 'must hold only associations of the requested role_ids',
-            expected: [someRole],
-            actual: strayRole.slice(0, 3),
-          });
+        const holding = resources.filter((id) => alone.get(id)!.length > 0);
+        precondition(holding.length >= 2, 'fewer than two untouched resources of a role kind hold a role');
+        const expected = [...alone.values()].flat();
+        for (const [order, ids] of [
+          ['in listed order', holding],
+          ['in reverse order', [...holding].reverse()],
+        ] as const) {
+          const body = { resource_ids: [...ids], role_ids: roles };
+          expectSameAssociations(await listRoles(ctx, body), expected, `${ids.length} resource_ids ${order}`);
         }
-        if (one.length === 0) {
-          fail({
-            where: 'response.body',
-            message: 'must hold the associations of the requested role',
-            expected: `associations of role ${someRole}`,
-            actual: [],
-          });
+        // One role at a time over the several resources: each must agree with the answers above.
+        for (const roleId of roles.slice(0, 8)) {
+          const body = { resource_ids: holding, role_ids: [roleId] };
+          const answer = await listRoles(ctx, body);
+          expectOnly(answer, body, `role_ids [${roleId}]`);
+          const want = expected.filter((a) => a.role_id === roleId);
+          expectSameAssociations(answer, want, `role_ids [${roleId}] with ${holding.length} resource_ids`);
+        }
+        const held = [...new Set(expected.map((a) => a.role_id))];
+        precondition(held.length >= 2, 'the untouched resources hold fewer than two distinct roles');
+        const chosen = held.slice(0, 3);
+        for (const [order, ids] of [
+          ['in listed order', chosen],
+          ['in reverse order', [...chosen].reverse()],
+        ] as const) {
+          const answer = await listRoles(ctx, { resource_ids: holding, role_ids: [...ids] });
+          const want = expected.filter((a) => chosen.includes(a.role_id));
+          expectSameAssociations(answer, want, `${ids.length} role_ids ${order}`);
         }
       },
     }),
@@ -122,8 +163,15 @@ export default defineRuleGroup({
       level: 'MUST',
       needs: ['roleKindResource', 'restrictedKey'],
       async check(ctx) {
-        const body = { resource_ids: roleResources(ctx).slice(0, 5), role_ids: allRoleIds(ctx) };
+        const body = { resource_ids: await untouchedRoleResources(ctx, 8), role_ids: allRoleIds(ctx) };
         const full = await listRoles(ctx, body);
+        precondition(full.length > 0, 'the resources read hold no role');
+        const hidden = new Set(ctx.profile.restrictedHiddenRoleIds ?? []);
+        // Without a hidden role among the associations, the restricted answer cannot show a filter.
+        precondition(
+          hidden.size === 0 || full.some((a) => hidden.has(a.role_id)),
+          'none of the resources read holds a role the profile lists as hidden from the restricted key',
+        );
         const limited = await listRoles(ctx, body, {
           client: ctx.restricted,
           step: 'resources.list-roles with the restricted key',
@@ -139,7 +187,6 @@ export default defineRuleGroup({
             actual: extra.slice(0, 3),
           });
         }
-        const hidden = new Set(ctx.profile.restrictedHiddenRoleIds ?? []);
         const leaked = limited.filter((a) => hidden.has(a.role_id));
         if (leaked.length > 0) {
           fail({

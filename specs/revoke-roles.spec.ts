@@ -6,7 +6,7 @@
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import type { CheckContext } from '../src/rules/types.ts';
 import { expectNoContent, expectRejected, fail, precondition } from '../src/rules/assertions.ts';
-import { isDefiningRole, listRoles, revokeRoles, roleOf } from '../src/rules/steps/roles.ts';
+import { canonicalRoles, isDefiningRole, listRoles, revokeRoles, roleOf } from '../src/rules/steps/roles.ts';
 import { captureState, expectStateUnchanged } from '../src/rules/steps/state.ts';
 import type { RoleAssociation } from '../src/schemas/index.ts';
 import { kindById } from '../src/target/profile.ts';
@@ -21,13 +21,40 @@ interface Holding {
  * matches `pick`; resources claimed on the way are released by the engine.
  */
 async function claimHolding(ctx: CheckContext, pick: (a: RoleAssociation) => boolean, what: string): Promise<Holding> {
+  const held = await tryClaimHolding(ctx, pick);
+  precondition(held, `no mutable resource of a role-supporting kind holds ${what}`);
+  return held;
+}
+
+async function tryClaimHolding(ctx: CheckContext, pick: (a: RoleAssociation) => boolean): Promise<Holding | undefined> {
   for (;;) {
     const resourceId = await ctx.claimResource((_, kindId) => kindById(ctx.profile, kindId)?.supportsRoles === true);
-    precondition(resourceId, `no mutable resource of a role-supporting kind holds ${what}`);
+    if (!resourceId) return undefined;
     const held = await listRoles(ctx, { resource_ids: [resourceId] });
     const association = held.find((a) => a.resource_id === resourceId && a.is_assigned && pick(a));
     if (association) return { resourceId, association };
   }
+}
+
+/**
+ * A revocation takes lists: a rule shows it on several resources at once when
+ * the profile can spare them (a revocation cannot be undone, so each resource
+ * serves one rule); with a dozen or more mutable resources of role kinds, up
+ * to three, else one.
+ */
+async function claimSeveralHoldings(
+  ctx: CheckContext,
+  pick: (a: RoleAssociation) => boolean,
+  what: string,
+): Promise<Holding[]> {
+  const holdings = [await claimHolding(ctx, pick, what)];
+  const roleResources = ctx.profile.mutableResources.filter((r) => kindById(ctx.profile, r.kindId)?.supportsRoles);
+  while (roleResources.length >= 12 && holdings.length < 3) {
+    const more = await tryClaimHolding(ctx, pick);
+    if (!more) break;
+    holdings.push(more);
+  }
+  return holdings;
 }
 
 /** §4.1 rule 5: the role stays assigned, on no team. */
@@ -48,6 +75,33 @@ async function expectAssignedOnNoTeam(ctx: CheckContext, resourceId: string, rol
       expected: [],
       actual: held.team_ids,
     });
+  }
+}
+
+/** §4.1 rule 6: after `revoked` left a role held on `*`, it is the explicit list of the other enabled teams. */
+async function expectExplicitEnabled(
+  ctx: CheckContext,
+  held: Holding,
+  enabled: readonly string[],
+  revoked: readonly string[],
+  where: string,
+): Promise<void> {
+  const after = await roleOf(ctx, held.resourceId, held.association.role_id);
+  const expected = enabled.filter((t) => !revoked.includes(t));
+  if (!after || !Array.isArray(after.team_ids)) {
+    fail({
+      where,
+      message: 'must become an explicit list of teams',
+      expected,
+      actual: after?.team_ids ?? '(role gone)',
+    });
+  }
+  const disabled = new Set(ctx.profile.teams.filter((t) => !t.enabled).map((t) => t.id));
+  if (after.team_ids.some((t) => disabled.has(t))) {
+    fail({ where, message: 'must hold only enabled teams', expected, actual: after.team_ids });
+  }
+  if (!sameSet(after.team_ids, expected)) {
+    fail({ where, message: 'must be every remaining enabled team', expected, actual: after.team_ids });
   }
 }
 
@@ -198,15 +252,39 @@ export default defineRuleGroup({
       quote: 'When `team_ids` is omitted, the role is removed from the resources entirely.',
       ...REVOCATION,
       async check(ctx) {
-        const held = await claimRevocable(ctx);
-        await revokeHeld(ctx, held, undefined, 'revoking a role without team_ids');
-        const after = await roleOf(ctx, held.resourceId, held.association.role_id);
-        if (after) {
+        const holdings = await claimSeveralHoldings(ctx, notDefining(ctx), 'a role that does not define its kind');
+        const resourceIds = holdings.map((h) => h.resourceId);
+        const before = await listRoles(ctx, { resource_ids: resourceIds }, { step: 'list-roles before' });
+        // Every role any of them holds that can be revoked whole, up to three; sent in the reverse
+        // order of the resources and roles, so a server that reads only the first of each shows it.
+        const roleIds = [
+          ...new Set(before.filter((a) => a.is_assigned && !isDefiningRole(ctx, a.role_id)).map((a) => a.role_id)),
+        ].slice(0, 3);
+        await revokeRoles(
+          ctx,
+          { resource_ids: [...resourceIds].reverse(), role_ids: [...roleIds].reverse() },
+          { step: `revoking ${roleIds.length} roles of ${resourceIds.length} resources without team_ids` },
+        );
+        const after = await listRoles(ctx, { resource_ids: resourceIds }, { step: 'list-roles after' });
+        const revoked = new Set(roleIds);
+        const remaining = after.filter((a) => a.is_assigned && revoked.has(a.role_id));
+        if (remaining.length > 0) {
           fail({
             where: 'list-roles after',
-            message: 'must no longer show the role as assigned once it is revoked without team_ids',
-            expected: '(no assigned association)',
-            actual: after,
+            message:
+              'must no longer show a role as assigned on any of the resources once it is revoked without team_ids',
+            expected: '(no assigned association of the revoked roles)',
+            actual: remaining.slice(0, 3),
+          });
+        }
+        const others = (list: RoleAssociation[]) =>
+          canonicalRoles(list.filter((a) => a.is_assigned && !revoked.has(a.role_id)));
+        if (JSON.stringify(others(after)) !== JSON.stringify(others(before))) {
+          fail({
+            where: 'list-roles after (roles not revoked)',
+            message: 'must leave the roles the request does not name as they were',
+            expected: others(before),
+            actual: others(after),
           });
         }
       },
@@ -254,13 +332,15 @@ export default defineRuleGroup({
           'a role on an explicit list of at least two teams',
         );
         const teams = Array.isArray(held.association.team_ids) ? held.association.team_ids : [];
-        await revokeHeld(ctx, held, [teams[0]!], 'revoking one listed team');
+        // Several teams at once (all but one), in the reverse of the listed order.
+        const revoked = teams.slice(0, Math.max(1, teams.length - 1)).reverse();
+        await revokeHeld(ctx, held, revoked, `revoking ${revoked.length} of ${teams.length} listed teams`);
         const after = await roleOf(ctx, held.resourceId, held.association.role_id);
-        const expected = teams.slice(1);
+        const expected = teams.filter((t) => !revoked.includes(t));
         if (!after || !Array.isArray(after.team_ids) || !sameSet(after.team_ids, expected)) {
           fail({
             where: 'list-roles after.team_ids',
-            message: 'must be the former list without the revoked team',
+            message: 'must be the former list without the revoked teams',
             expected,
             actual: after?.team_ids ?? '(role gone)',
           });
@@ -277,34 +357,15 @@ export default defineRuleGroup({
         const enabled = ctx.profile.teams.filter((t) => t.enabled).map((t) => t.id);
         precondition(enabled.length >= 2, 'the target profile lists fewer than two enabled teams');
         const held = await claimHolding(ctx, onStar(ctx), 'a role on `*`');
-        const revoked = enabled[0]!;
-        await revokeHeld(ctx, held, [revoked], 'revoking one team from `*`');
-        const after = await roleOf(ctx, held.resourceId, held.association.role_id);
-        const expected = enabled.filter((t) => t !== revoked);
-        if (!after || !Array.isArray(after.team_ids)) {
-          fail({
-            where: 'list-roles after.team_ids',
-            message: 'must become an explicit list of teams',
-            expected,
-            actual: after?.team_ids ?? '(role gone)',
-          });
-        }
-        const disabled = new Set(ctx.profile.teams.filter((t) => !t.enabled).map((t) => t.id));
-        if (after.team_ids.some((t) => disabled.has(t))) {
-          fail({
-            where: 'list-roles after.team_ids',
-            message: 'must hold only enabled teams',
-            expected,
-            actual: after.team_ids,
-          });
-        }
-        if (!sameSet(after.team_ids, expected)) {
-          fail({
-            where: 'list-roles after.team_ids',
-            message: 'must be every remaining enabled team',
-            expected,
-            actual: after.team_ids,
-          });
+        // Two steps: several teams revoked from `*` (two when three or more are enabled, in reverse
+        // order), then one more from the explicit list it became: the first step must not be forgotten.
+        const first = enabled.length >= 3 ? [enabled[1]!, enabled[0]!] : [enabled[0]!];
+        await revokeHeld(ctx, held, first, `revoking ${first.length} teams from \`*\``);
+        await expectExplicitEnabled(ctx, held, enabled, first, 'list-roles after.team_ids');
+        if (enabled.length - first.length >= 2) {
+          const second = [...first, enabled[first.length]!];
+          await revokeHeld(ctx, held, [enabled[first.length]!], 'revoking one more team from the explicit list');
+          await expectExplicitEnabled(ctx, held, enabled, second, 'list-roles after the second revocation.team_ids');
         }
       },
     }),

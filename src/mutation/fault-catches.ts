@@ -79,8 +79,10 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   },
   'list-resource-without-picture': { rule: 'list.resource-shape', where: 'response.body.data[0]' },
   'list-roles-envelope': { rule: 'list-roles.plain-array', where: 'response.body' },
-  'list-roles-ignores-role-filter': { rule: 'list-roles.filters-respected', where: 'response.body' },
+  'list-roles-ignores-role-filter': { rule: 'list-roles.filters-respected', where: 'role_ids [' },
   'list-roles-restricted-sees-hidden': { rule: 'list-roles.restricted-sees-subset', where: 'restricted response.body' },
+  'list-roles-first-resource-only': { rule: 'list-roles.filters-respected', where: 'resource_ids in listed order' },
+  'list-roles-first-role-only': { rule: 'list-roles.filters-respected', where: 'role_ids [' },
   'list-roles-team-ids-as-string': { rule: 'list-roles.association-shape', where: '.team_ids' },
   'revoke-star-removes-role': { rule: 'revoke-roles.star-leaves-no-team', where: 'list-roles after' },
   'revoke-last-teams-removes-role': { rule: 'revoke-roles.last-teams-like-star', where: 'list-roles after' },
@@ -102,7 +104,24 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   },
   'revoke-returns-200': { rule: 'revoke-roles.no-content', where: 'resources.revoke-roles: response.status' },
   'revoke-non-role-kind-500': { rule: 'revoke-roles.kind-must-support-roles', where: 'response.status' },
-  'revoke-narrow-drops-all': { rule: 'revoke-roles.narrows-explicit-list', where: 'list-roles after.team_ids' },
+  'revoke-first-resource-only': { rule: 'revoke-roles.omitted-team-ids-removes-role', where: 'list-roles after' },
+  'revoke-first-role-only': { rule: 'revoke-roles.omitted-team-ids-removes-role', where: 'list-roles after' },
+  'revoke-first-team-only': {
+    rule: 'revoke-roles.narrows-explicit-list',
+    where: 'list-roles after.team_ids',
+    // Every rule that revokes several teams in one request sees the others kept.
+    alsoFails: ['revoke-roles.last-teams-like-star', 'revoke-roles.star-to-explicit-enabled'],
+  },
+  'revoke-star-remembered': {
+    rule: 'revoke-roles.star-to-explicit-enabled',
+    where: 'list-roles after the second revocation.team_ids',
+  },
+  'revoke-narrow-drops-all': {
+    rule: 'revoke-roles.narrows-explicit-list',
+    where: 'list-roles after.team_ids',
+    // The second step of rule 6 narrows an explicit list too.
+    alsoFails: ['revoke-roles.star-to-explicit-enabled'],
+  },
   'auth-anonymous-accepted': {
     rule: 'auth.missing-credentials-rejected',
     where: 'a request without credentials: response.status',

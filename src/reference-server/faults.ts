@@ -209,11 +209,36 @@ export const FAULTS = {
     clause: '§4.6; §5',
     description: 'The restricted key sees the associations of roles hidden from it.',
   },
+  'list-roles-first-resource-only': {
+    clause: '§4.6 Request body',
+    description: 'Only the first of several resource_ids is answered.',
+  },
+  'list-roles-first-role-only': {
+    clause: '§4.6 Request body',
+    description: 'Only the first of several role_ids filters; the others are dropped.',
+  },
   'list-roles-team-ids-as-string': {
     clause: '§2.3',
     description: 'Explicit team lists are sent as a comma-joined string.',
   },
   // §4.1 revoke-roles
+  'revoke-first-resource-only': {
+    clause: '§4.1 Request body',
+    description: 'Only the first of several resource_ids loses the roles.',
+  },
+  'revoke-first-role-only': {
+    clause: '§4.1 Request body',
+    description: 'Only the first of several role_ids is revoked.',
+  },
+  'revoke-first-team-only': {
+    clause: '§4.1 Request body',
+    description: 'Only the first of several team_ids is revoked.',
+  },
+  'revoke-star-remembered': {
+    clause: '§4.1 rule 6',
+    description:
+      'A list made from `*` is recomputed from every enabled team at the next revocation: the teams revoked before come back.',
+  },
   'revoke-star-removes-role': {
     clause: '§4.1 rule 5',
     description: 'team_ids "*" removes the role entirely.',

@@ -52,6 +52,8 @@ export interface RoleHolding {
   teams: '*' | string[];
   /** Variant 'unassigned-rows': a removed role still listed with is_assigned false. */
   unassigned?: boolean;
+  /** Fault 'revoke-star-remembered': the list came from `*`, and the server still thinks of it so. */
+  fromStar?: boolean;
 }
 
 export interface TeamAssignation {

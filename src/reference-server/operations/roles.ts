@@ -10,8 +10,10 @@ function renderTeams(teams: RoleHolding['teams'], ctx: OperationContext): unknow
 }
 
 export const listRoles: Operation = (body, ctx) => {
-  const resourceIds = optional(body, 'resource_ids', snowflakes);
-  const roleIds = optional(body, 'role_ids', snowflakes);
+  let resourceIds = optional(body, 'resource_ids', snowflakes);
+  let roleIds = optional(body, 'role_ids', snowflakes);
+  if (resourceIds && ctx.faults.has('list-roles-first-resource-only')) resourceIds = resourceIds.slice(0, 1);
+  if (roleIds && ctx.faults.has('list-roles-first-role-only')) roleIds = roleIds.slice(0, 1);
   const roleFilter = roleIds && !ctx.faults.has('list-roles-ignores-role-filter') ? new Set(roleIds) : undefined;
   const resources = resourceIds
     ? resourceIds.map((id) => ctx.store.resourcesById.get(id)).filter((r) => r !== undefined)
@@ -72,13 +74,19 @@ function narrowed(
       return undefined;
     return faults.has('revoke-star-removes-role') && !defining ? undefined : { ...holding, teams: [] };
   }
-  const gone = new Set(revoked);
+  const gone = new Set(faults.has('revoke-first-team-only') ? revoked.slice(0, 1) : revoked);
   let remaining: string[];
+  if (holding.fromStar && faults.has('revoke-star-remembered')) {
+    // Recomputed from every enabled team, as if the role were still on `*`: earlier revocations are lost.
+    remaining = ctx.store.enabledTeamIds().filter((t) => !gone.has(t));
+    return { ...holding, teams: remaining };
+  }
   if (holding.teams === '*') {
     const source = faults.has('revoke-star-list-includes-disabled')
       ? ctx.store.domain.teams.map((t) => t.id)
       : ctx.store.enabledTeamIds();
     remaining = source.filter((t) => !gone.has(t));
+    if (faults.has('revoke-star-remembered')) return { ...holding, teams: remaining, fromStar: true };
   } else {
     const held = holding.teams;
     if (!held.some((t) => gone.has(t))) {
@@ -123,7 +131,9 @@ export const revokeRoles: Operation = (body, ctx) => {
     }
   }
   // Everything is valid: apply all changes in one synchronous step.
-  for (const r of resources) {
+  const applied = ctx.faults.has('revoke-first-resource-only') ? resources.slice(0, 1) : resources;
+  const revokedRoles = ctx.faults.has('revoke-first-role-only') ? roleIds.slice(0, 1) : roleIds;
+  for (const r of applied) {
     const kind = ctx.store.kindsById.get(r.kindId)!;
     if (!kind.supportsRoles) continue;
     const details = ctx.store.detailsOf(r);
@@ -132,7 +142,7 @@ export const revokeRoles: Operation = (body, ctx) => {
       // lenient-revoke: a kind-defining role is never removed entirely; the request leaves it as it is.
       const keepDefining =
         ctx.variants.has('lenient-revoke') && teamIds === undefined && holding.roleId === kind.definingRoleId;
-      if (!roleIds.includes(holding.roleId) || keepDefining || holding.unassigned) next.push(holding);
+      if (!revokedRoles.includes(holding.roleId) || keepDefining || holding.unassigned) next.push(holding);
       else {
         const kept = narrowed(holding, teamIds, ctx);
         if (kept) next.push(kept);

@@ -7,6 +7,7 @@
 import type { DirectoryClient } from '../../client/directory-client.ts';
 import type { ListRolesRequest, RevokeRolesRequest, RoleAssociation } from '../../schemas/index.ts';
 import { expectJson, expectSuccess, fail, summariseBody } from '../assertions.ts';
+import { listBody, listPage } from './list.ts';
 import type { RuleId } from '../rule-ids.ts';
 import type { BaseCheckContext } from '../types.ts';
 
@@ -63,4 +64,35 @@ export function isDefiningRole(ctx: Pick<BaseCheckContext, 'profile'>, roleId: s
     ctx.profile.kinds.some((k) => k.definingRoleId === roleId) ||
     ctx.profile.roles.some((r) => r.id === roleId && r.definesKindId !== undefined)
   );
+}
+
+/**
+ * Up to `n` resources of role-supporting kinds that the suite never changes
+ * (listed by `resources.list`, the profile's mutable resources left out), taken
+ * from each role kind in turn: reads of them cannot race a revocation.
+ */
+export async function untouchedRoleResources(
+  ctx: StepContext & Pick<BaseCheckContext, 'profile'>,
+  n: number,
+): Promise<string[]> {
+  const mutable = new Set(ctx.profile.mutableResources.map((r) => r.id));
+  const perKind: string[][] = [];
+  for (const kind of ctx.profile.kinds.filter((k) => k.supportsRoles)) {
+    const page = await listPage(
+      ctx,
+      listBody({ listKindId: kind.id }, { pagination: { limit: n + mutable.size, next_token: null } }),
+    );
+    perKind.push(page.data.map((r) => r.id).filter((id) => !mutable.has(id)));
+  }
+  const out: string[] = [];
+  for (let i = 0; out.length < n && perKind.some((ids) => i < ids.length); i++) {
+    for (const ids of perKind) if (i < ids.length && out.length < n) out.push(ids[i]!);
+  }
+  return out;
+}
+
+/** One association as a key, to compare answers as sets. */
+export function associationKey(a: RoleAssociation): string {
+  const teams = Array.isArray(a.team_ids) ? [...a.team_ids].sort().join(',') : a.team_ids;
+  return `${a.resource_id}/${a.role_id}/${String(a.is_assigned)}/${teams}`;
 }

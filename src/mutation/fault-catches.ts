@@ -59,7 +59,10 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'pagination-limit-exceeded': { rule: 'pagination.limit-respected', where: 'page 1: response.body.data' },
   'pagination-invalid-limit-accepted': { rule: 'errors.prop.invalid-limit-rejected', where: 'response.status' },
   'list-ids-filter-ignored': { rule: 'list.ids-filter', where: 'response.body.data' },
-  'pagination-422-without-message': { rule: 'errors.message-present', where: 'response.body' },
+  'pagination-422-without-message': { rule: 'errors.message-present', where: 'answered 422' },
+  'errors-400-without-message': { rule: 'errors.message-present', where: 'answered 400' },
+  'errors-404-without-message': { rule: 'errors.message-present', where: 'answered 404' },
+  'errors-401-without-message': { rule: 'errors.message-present', where: 'answered 401' },
   'list-total-count-of-page': {
     rule: 'list.total-count-of-filtered-set',
     where: 'response.body.total_count',

@@ -75,6 +75,18 @@ export const FAULTS = {
     clause: '§4.8 Filter shapes',
     description: 'The resource.ids filter is ignored.',
   },
+  'errors-400-without-message': {
+    clause: '§7',
+    description: 'A 400 answer carries the field it is about but no message.',
+  },
+  'errors-404-without-message': {
+    clause: '§7',
+    description: 'A 404 answer (unknown identifier) carries no message.',
+  },
+  'errors-401-without-message': {
+    clause: '§7',
+    description: 'A 401 answer (missing or unknown credentials) carries no message.',
+  },
   'pagination-422-without-message': {
     clause: '§7',
     description: 'The 422 for an invalid next_token has an empty JSON body.',

@@ -192,7 +192,11 @@ export function createHttpServer(deps: HttpDeps): Server {
         const body = deps.variants.has('problem-details')
           ? { type: 'about:blank', title: 'Request refused', status, detail: error.message }
           : { message: error.message, ...(error.field ? { field: error.field } : {}) };
-        send(res, status, error.body ?? body);
+        const silent =
+          (status === 400 && deps.faults.has('errors-400-without-message')) ||
+          (status === 404 && deps.faults.has('errors-404-without-message')) ||
+          (status === 401 && deps.faults.has('errors-401-without-message'));
+        send(res, status, silent ? { field: error.field ?? null } : (error.body ?? body));
       } else {
         // A crash is a 500, with or without faults: it must never pass for a correct rejection.
         // The reference never crashes: its tests fuzz every operation and allow no 5xx.

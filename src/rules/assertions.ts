@@ -200,7 +200,20 @@ export async function expectRejected(
 
 /** Text of a JSON error body's message, whatever field the server uses for it. */
 export function errorMessage(res: ApiResponse): string | undefined {
-  const body = res.json;
+  return messageIn(res.json);
+}
+
+/** The message of an error body as a transcript recorded it (text), if it has one. */
+export function recordedErrorMessage(bodyText: string): string | undefined {
+  try {
+    return messageIn(JSON.parse(bodyText));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A message describing the problem (§7), under the names error formats commonly give it. */
+function messageIn(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const record = body as Record<string, unknown>;
   for (const key of ['message', 'detail', 'title', 'error', 'error_description']) {

@@ -15,6 +15,7 @@ function make<N extends Need>(input: RuleDefinition<N>, kind: Rule['kind']): Rul
     level: input.level,
     mutates: input.mutates ?? 'none',
     needs: [...(input.needs ?? [])],
+    ...(input.judges ? { judges: input.judges } : {}),
     kind,
     // The engine runs a check only once every declared need is met, and hands it a context with
     // everything any need provides: a superset of what CheckContext<N> promises.

@@ -1,4 +1,5 @@
 import type { DirectoryClient } from '../client/directory-client.ts';
+import type { Exchange } from '../core/exchange.ts';
 import type { Level, Mutation, PropertyReplay, RuleKind, RunOptions } from '../core/types.ts';
 import type { TargetProfile } from '../target/profile.ts';
 
@@ -59,6 +60,19 @@ export interface BaseCheckContext {
   claimResource(predicate?: ResourcePredicate): Promise<string | undefined>;
   /** Aborted at the rule's deadline. */
   readonly signal: AbortSignal;
+  /**
+   * Every 4xx answer (429 aside) the run's rules received so far, this one's
+   * included, in the order they came. A rule that declares
+   * `judges: 'error answers of the run'` runs after every other rule, so it
+   * sees them all.
+   */
+  errorAnswers(): readonly ErrorAnswer[];
+}
+
+/** A 4xx answer one rule received, as its transcript recorded it (redacted). */
+export interface ErrorAnswer {
+  ruleId: string;
+  exchange: Exchange;
 }
 
 /** The context a check with needs `N` receives. */
@@ -84,6 +98,8 @@ export interface RuleDefinition<N extends Need> {
   mutates?: Mutation;
   /** What the target must offer; the check's context is narrowed to match. */
   needs?: readonly N[];
+  /** What the rule judges beyond its own requests: the error answers every other rule received (it runs last). */
+  judges?: 'error answers of the run';
   /** Throws a ConformanceFailure (FAIL) or a HarnessError (ERROR); returns normally to PASS. */
   check(ctx: CheckContext<N>): Promise<void>;
 }
@@ -100,6 +116,7 @@ export interface Rule {
   level: Level;
   mutates: Mutation;
   needs: readonly Need[];
+  judges?: 'error answers of the run';
   kind: RuleKind;
   check(ctx: CheckContext<Need>): Promise<void>;
 }

@@ -10,6 +10,7 @@ import { listKindId, type TargetProfile } from '../target/profile.ts';
 import { summarise } from '../core/summarise.ts';
 import { isConformanceFailure } from '../core/errors.ts';
 import { unmetNeed } from './needs.ts';
+import { ErrorAnswers } from './error-answers.ts';
 import { ResourceClaims } from './resource-claims.ts';
 
 export interface RunTarget {
@@ -87,22 +88,30 @@ export async function runRules(groups: RuleGroup[], target: RunTarget, options: 
     ...(target.apiKey ? { credential: { apiKey: target.apiKey, placeholder: '$DIRECTORY_API_KEY' } } : {}),
   });
   const claims = new ResourceClaims(target.profile.mutableResources);
+  const errorAnswers = new ErrorAnswers();
   const queue = groups.flatMap((group) => group.rules.map((rule) => ({ rule, group })));
   const results: RuleResult[] = new Array<RuleResult>(queue.length);
-  let next = 0;
+  const env: RunEnv = { target, options, base, claims, redactor, errorAnswers };
 
-  const worker = async (): Promise<void> => {
-    while (next < queue.length) {
-      const index = next++;
-      const { rule, group } = queue[index]!;
-      options.onRuleStart?.(rule, group);
-      const result = await runOne(rule, group, { target, options, base, claims, redactor });
-      results[index] = result;
-      options.onRuleEnd?.(result);
-    }
-  };
-  try {
+  // Rules that judge what the whole run received start once every other rule has ended.
+  const runStage = async (indexes: number[]): Promise<void> => {
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < indexes.length) {
+        const index = indexes[next++]!;
+        const { rule, group } = queue[index]!;
+        options.onRuleStart?.(rule, group);
+        const result = await runOne(rule, group, env);
+        results[index] = result;
+        options.onRuleEnd?.(result);
+      }
+    };
     await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  };
+  const indexes = queue.map((_, i) => i);
+  try {
+    await runStage(indexes.filter((i) => !queue[i]!.rule.judges));
+    await runStage(indexes.filter((i) => queue[i]!.rule.judges));
   } finally {
     if (!options.dispatcher) await dispatcher.close();
   }
@@ -134,6 +143,7 @@ interface RunEnv {
   base: DirectoryClient;
   claims: ResourceClaims;
   redactor: Redactor;
+  errorAnswers: ErrorAnswers;
 }
 
 async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleResult> {
@@ -174,6 +184,7 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
   const record = (e: Exchange): void => {
     requestCount += e.attempts;
     keepForReport(exchanges, e);
+    env.errorAnswers.add(rule.id, e);
   };
   const client = env.base.derive({ onExchange: record, signal: controller.signal });
   const restrictedKey = target.profile.restrictedApiKey;
@@ -198,6 +209,7 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     setReplay(r) {
       replay = r;
     },
+    errorAnswers: () => env.errorAnswers.all(),
     claimResource(predicate) {
       const id = env.claims.claim(predicate);
       if (id !== undefined) claimed.push(id);

@@ -24,6 +24,7 @@ let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer((req, res) => {
     if (req.url?.endsWith('resources.show-teams')) return json(res, 500, { message: `oops ${KEY}` });
+    if (req.url?.endsWith('resources.list-roles')) return json(res, 404, { message: 'unknown resource' });
     json(res, 200, { data: [], next_token: null });
   });
 });
@@ -142,5 +143,33 @@ describe('engine verdicts', () => {
     const claimed = held.map(([, r]) => r).filter((r) => r !== 'none');
     expect(new Set(claimed).size).toBe(claimed.length);
     expect(held.filter(([, r]) => r === 'none')).toHaveLength(1);
+  });
+
+  test('a rule that judges the error answers of the run starts after every other rule and sees each 4xx', async () => {
+    const seen: string[][] = [];
+    const askers = ['t.ask-1', 't.ask-2', 't.ask-3', 't.ask-4', 't.ask-5'].map((id) =>
+      rule({
+        ...base,
+        id,
+        check: async (ctx) => {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          await ctx.client.post('resources.list-roles', { resource_ids: [id] });
+          await ctx.client.post('resources.list', {});
+        },
+      }),
+    );
+    const judge = rule({
+      ...base,
+      id: 't.judge',
+      judges: 'error answers of the run',
+      check: (ctx) => {
+        seen.push(ctx.errorAnswers().map((a) => `${a.ruleId} ${a.exchange.response?.status}`));
+        return Promise.resolve();
+      },
+    });
+    // Listed first, with room to run beside the others: it must still wait for them.
+    const results = await run([judge, ...askers], { concurrency: 8 });
+    expect(results['t.judge']!.verdict).toBe('PASS');
+    expect(seen.map((answers) => [...answers].sort())).toEqual([askers.map((r) => `${r.id} 404`).sort()]);
   });
 });

@@ -58,6 +58,8 @@ export interface PropertyReplay {
 export interface RunOptions {
   /** fast-check runs per property. */
   numRuns: number;
+  /** Longest command sequence of a model-based property (default 6). */
+  maxCommands?: number;
   /** fast-check seed; the same seed replays the same run. */
   seed: number;
   /** Mutating rules run only when allowed. The embedded server always allows them. */

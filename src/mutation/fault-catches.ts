@@ -17,6 +17,8 @@ export interface Catch {
   alsoFails?: readonly RuleId[];
   /** Resources the faulty server needs to show the fault (default 120). */
   resources?: number;
+  /** Runs per property the fault needs to be found (default 8; a user's run makes 25). */
+  numRuns?: number;
 }
 
 export const CATCHES: Readonly<Record<FaultName, Catch>> = {
@@ -144,9 +146,17 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     where: 'response.status',
   },
   'malformed-json-500': { rule: 'errors.malformed-json-rejected', where: 'a body that is not JSON' },
-  'assign-team-warning-applied': { rule: 'assign-team.warning-changes-nothing', where: '(teams)' },
+  'assign-team-warning-applied': {
+    rule: 'assign-team.warning-changes-nothing',
+    where: '(teams)',
+    alsoFails: ['activity-rates.prop.model-sequences'],
+  },
   'assign-team-warning-without-details': { rule: 'assign-team.warning-shape', where: 'response.body' },
-  'assign-team-aware-ignored': { rule: 'assign-team.warning-aware-applies', where: 'response.body' },
+  'assign-team-aware-ignored': {
+    rule: 'assign-team.warning-aware-applies',
+    where: 'response.body',
+    alsoFails: ['activity-rates.prop.model-sequences'],
+  },
   'show-teams-head-filter-ignored': { rule: 'show-teams.head-filter', where: '.head' },
   'show-teams-team-filter-ignored': { rule: 'show-teams.team-filter', where: '.team.id' },
   'show-teams-head-as-string': { rule: 'show-teams.response-shape', where: '.head' },
@@ -168,9 +178,16 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     rule: 'activity-rates.default-pattern-even',
     where: 'activity_rate_patterns[0]',
   },
+  'rates-unassign-first-period-only': {
+    rule: 'activity-rates.prop.model-sequences',
+    where: 'show-activity-rates after unassignRate',
+    // It takes an assignment and then an unassignment that reaches past it: a user's 25 runs find it.
+    numRuns: 25,
+  },
   'activity-rate-unassign-noop': {
     rule: 'activity-rates.unassign-removes-coverage',
     where: 'show-activity-rates after unassign',
+    alsoFails: ['activity-rates.prop.model-sequences'],
   },
   'activity-rate-external-id-not-unique': {
     rule: 'activity-rates.external-id-unique',

@@ -61,7 +61,8 @@ export async function runAgainstReference(
 export async function runMutation(fault: FaultName, groups?: readonly RuleGroup[]): Promise<MutationOutcome> {
   const started = performance.now();
   const expected = CATCHES[fault];
-  const run = await runAgainstReference([fault], groups, MUTATION_OPTIONS, expected.resources);
+  const options = expected.numRuns ? { ...MUTATION_OPTIONS, numRuns: expected.numRuns } : MUTATION_OPTIONS;
+  const run = await runAgainstReference([fault], groups, options, expected.resources);
   const owner = run.results.find((r) => r.ruleId === expected.rule);
   const reportedAt = owner?.violations.map((v) => v.where) ?? [];
   const allowed = new Set<string>([expected.rule, ...(expected.alsoFails ?? [])]);

@@ -380,6 +380,10 @@ export const FAULTS = {
     clause: '§4.2 activity_rate_patterns',
     description: 'Without activity_rate_patterns, the whole week is put on Monday.',
   },
+  'rates-unassign-first-period-only': {
+    clause: '§4.7',
+    description: 'An unassignment over several periods trims only the first of them.',
+  },
   'activity-rate-unassign-noop': {
     clause: '§4.7',
     description: 'unassign-activity-rate answers 204 and changes nothing.',

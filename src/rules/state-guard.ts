@@ -7,7 +7,6 @@
 import type { DirectoryClient } from '../client/directory-client.ts';
 import { HarnessError } from '../core/errors.ts';
 import type { ActivityRatePeriod, TeamAssignation } from '../schemas/index.ts';
-import { WIDE_RANGE } from './steps/assignations.ts';
 import { captureState, stateDifference, type ResourceState, type StatePart } from './steps/state.ts';
 import type { BaseCheckContext } from './types.ts';
 
@@ -43,7 +42,7 @@ export async function withRestoredState<T>(
 async function restore(ctx: StepContext, before: ResourceState): Promise<void> {
   const now = await captureState(ctx, before.resourceId, partsOf(before), { step: 'state before restore' });
   if (!stateDifference(before, now)) return;
-  if (before.rates) await restoreRates(ctx.client, before.resourceId, before.rates);
+  if (before.rates) await restoreRates(ctx.client, before.resourceId, now.rates ?? [], before.rates);
   if (before.teams) await restoreTeams(ctx.client, before.resourceId, before.teams);
   const after = await captureState(ctx, before.resourceId, partsOf(before), { step: 'state after restore' });
   const difference = stateDifference(before, after);
@@ -61,8 +60,19 @@ function partsOf(state: ResourceState): RestorablePart[] {
   return (['rates', 'teams'] as const).filter((p) => state[p] !== undefined);
 }
 
-async function restoreRates(client: DirectoryClient, resourceId: string, before: ActivityRatePeriod[]): Promise<void> {
-  await client.post('resources.unassign-activity-rate', { resource_id: resourceId, date_range: WIDE_RANGE });
+/**
+ * Unassigns each period there is now, one range at a time (so restoring never relies on an
+ * unassignment that spans several periods: that is under test), then assigns each former one.
+ */
+async function restoreRates(
+  client: DirectoryClient,
+  resourceId: string,
+  now: ActivityRatePeriod[],
+  before: ActivityRatePeriod[],
+): Promise<void> {
+  for (const p of now) {
+    await client.post('resources.unassign-activity-rate', { resource_id: resourceId, date_range: p.date_range });
+  }
   for (const p of before) {
     await client.post('resources.assign-activity-rate', {
       resource_id: resourceId,

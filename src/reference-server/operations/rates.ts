@@ -136,6 +136,13 @@ export const unassignActivityRate: Operation = (body, ctx) => {
   const resource = roleKindResource(body, ctx);
   const span = required(body, 'date_range', dateRange);
   const details = ctx.store.detailsOf(resource);
-  if (!ctx.faults.has('activity-rate-unassign-noop')) details.rates = carve(details.rates, span);
+  if (ctx.faults.has('rates-unassign-first-period-only')) {
+    // Only the first period the range overlaps is trimmed; the others keep the unassigned days.
+    const first = details.rates.findIndex((p) => overlaps(p.span, span));
+    if (first >= 0) {
+      const trimmed = carve([details.rates[first]!], span);
+      details.rates = [...details.rates.slice(0, first), ...trimmed, ...details.rates.slice(first + 1)];
+    }
+  } else if (!ctx.faults.has('activity-rate-unassign-noop')) details.rates = carve(details.rates, span);
   return { status: 204 };
 };

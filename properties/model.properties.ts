@@ -1,0 +1,308 @@
+/**
+ * Stateful, model-based sequences (§4.2, §4.3, §4.4, §4.5, §4.7): fast-check
+ * draws a sequence of assign-activity-rate, unassign-activity-rate and
+ * assign-team requests (with and without `warning_aware`) on one mutable
+ * resource, and after every step the show operations must agree with an
+ * executable model of what the spec states. Where the spec leaves a choice
+ * open the model holds nothing (a day it cannot know is left out), so a
+ * server that chooses otherwise is never failed for it. A failure shrinks to
+ * the shortest sequence and replays with `--seed S --path P`; the resource is
+ * restored after every sequence.
+ */
+import fc from 'fast-check';
+import type { ApiResponse } from '../src/client/directory-client.ts';
+import { defineRuleGroup, property } from '../src/rules/define.ts';
+import { checkProperty } from '../src/rules/check-property.ts';
+import { expectSuccess, fail, precondition } from '../src/rules/assertions.ts';
+import { claimRoleResource } from '../src/rules/steps/claims.ts';
+import { WIDE_RANGE, showActivityRates, showTeams } from '../src/rules/steps/assignations.ts';
+import { withRestoredState } from '../src/rules/state-guard.ts';
+import { addDays, splitRange, type DateSpan } from '../src/rules/dates.ts';
+import type { CheckContext } from '../src/rules/types.ts';
+
+/** What the spec says the show operations must answer, day by day inside the window. */
+interface Model {
+  /**
+   * The rate a period must show on the day, or null when no period may cover
+   * it; a day not in the map is open (§4.2 rule 1: assigning a rate may modify
+   * other periods).
+   */
+  rates: Map<string, number | null>;
+  /** Assignations that must be shown on each of their days; others are open (§4.3: others may be extended or shortened). */
+  teams: Array<{ teamId: string; head: boolean; days: string[] }>;
+}
+
+interface Real {
+  ctx: CheckContext<'workRegime'>;
+  resourceId: string;
+  window: DateSpan;
+  teamIds: readonly string[];
+}
+
+type Step = fc.AsyncCommand<Model, Real>;
+
+/** The days of a range the spec leaves no doubt about: whether its end day is included is not shown. */
+function certainDays(span: DateSpan): string[] {
+  const days: string[] = [];
+  for (let d = span.start; d < span.end; d = addDays(d, 1)) days.push(d);
+  return days;
+}
+
+function rangeIn(window: DateSpan, offset: number, length: number): DateSpan {
+  const start = addDays(window.start, offset);
+  const end = addDays(start, length);
+  return { start, end: end > window.end ? window.end : end };
+}
+
+const text = (s: DateSpan): string => `${s.start}/${s.end}`;
+
+/** Inclusive of both ends, so a server whose ends are exclusive is not failed for it. */
+const mayCover = (range: string, day: string): boolean => {
+  const s = splitRange(range);
+  return s !== undefined && s.start <= day && day <= s.end;
+};
+/** Certainly covers: a day strictly before the end. */
+const surelyCovers = (range: string, day: string): boolean => {
+  const s = splitRange(range);
+  return s !== undefined && s.start <= day && day < s.end;
+};
+
+function isWarning(res: ApiResponse): boolean {
+  return typeof res.json === 'object' && res.json !== null && 'warning_type' in res.json;
+}
+
+/** After every step: both show operations agree with the model. */
+async function expectModel(model: Model, real: Real, after: string): Promise<void> {
+  const { ctx, resourceId, window } = real;
+  const periods = await showActivityRates(ctx, { resource_id: resourceId, date_range: text(window) });
+  for (const [day, rate] of model.rates) {
+    if (rate === null) {
+      const covering = periods.filter((p) => surelyCovers(p.date_range, day));
+      if (covering.length > 0) {
+        fail({
+          where: `show-activity-rates after ${after}, day ${day}`,
+          message: 'must show no period on a day whose rate was unassigned since',
+          expected: '(no period)',
+          actual: covering,
+        });
+      }
+      // "Shown as an integer" is another rule's business: a rounded rate matches.
+    } else if (!periods.some((p) => mayCover(p.date_range, day) && Math.abs(p.average_rate - rate) <= 0.5)) {
+      fail({
+        where: `show-activity-rates after ${after}, day ${day}`,
+        message: 'must show a period with the rate assigned last over the day',
+        expected: { average_rate: rate },
+        actual: periods.filter((p) => mayCover(p.date_range, day)),
+      });
+    }
+  }
+  if (model.teams.length === 0) return;
+  const assignations = await showTeams(ctx, { resource_id: resourceId, date_range: text(window) });
+  for (const { teamId, head, days } of model.teams) {
+    const missing = days.filter(
+      (day) => !assignations.some((a) => a.team.id === teamId && a.head === head && mayCover(a.date_range, day)),
+    );
+    if (missing.length > 0) {
+      fail({
+        where: `show-teams after ${after}`,
+        message: 'must show the assignation made last on each of its days',
+        expected: { team: teamId, head, days: `${missing[0]} … ${missing.at(-1)}` },
+        actual: assignations.filter((a) => a.team.id === teamId),
+      });
+    }
+  }
+}
+
+class AssignRate implements Step {
+  constructor(
+    readonly offset: number,
+    readonly length: number,
+    readonly rate: number,
+  ) {}
+  check = (): boolean => true;
+  async run(model: Model, real: Real): Promise<void> {
+    const span = rangeIn(real.window, this.offset, this.length);
+    const res = await real.ctx.client.post('resources.assign-activity-rate', {
+      resource_id: real.resourceId,
+      date_range: text(span),
+      average_rate: this.rate,
+      work_regime_id: real.ctx.workRegimeIds[0],
+      indemnity_enabled: true,
+      compensation_enabled: false,
+      trainee: false,
+      apprentice: false,
+      paid_hourly: false,
+    });
+    expectSuccess(res, { step: `${this.toString()}` });
+    // Other periods may change (§4.2 rule 1): only the assigned days are known now.
+    model.rates.clear();
+    for (const day of certainDays(span)) model.rates.set(day, this.rate);
+    await expectModel(model, real, this.toString());
+  }
+  toString = (): string => `assignRate(+${this.offset}, ${this.length} days, ${this.rate})`;
+}
+
+class UnassignRate implements Step {
+  constructor(
+    readonly offset: number,
+    readonly length: number,
+  ) {}
+  check = (): boolean => true;
+  async run(model: Model, real: Real): Promise<void> {
+    const span = rangeIn(real.window, this.offset, this.length);
+    const res = await real.ctx.client.post('resources.unassign-activity-rate', {
+      resource_id: real.resourceId,
+      date_range: text(span),
+    });
+    expectSuccess(res, { step: this.toString() });
+    // §4.7 unassigns for the date range: its days lose their rate, the days around keep theirs.
+    for (const day of certainDays(span)) model.rates.set(day, null);
+    model.rates.delete(span.end);
+    await expectModel(model, real, this.toString());
+  }
+  toString = (): string => `unassignRate(+${this.offset}, ${this.length} days)`;
+}
+
+/**
+ * Head assignations only, inside a head assignation the resource had: the
+ * restoration re-assigns that one and so removes them; a side assignation to
+ * a new team could not be taken back with the documented operations.
+ */
+class AssignTeam implements Step {
+  readonly head = true;
+  constructor(
+    readonly team: number,
+    readonly offset: number,
+    readonly length: number,
+    readonly warningAware: boolean,
+  ) {}
+  check = (): boolean => true;
+  async run(model: Model, real: Real): Promise<void> {
+    const span = rangeIn(real.window, this.offset, this.length);
+    const teamId = real.teamIds[this.team % real.teamIds.length]!;
+    const body = {
+      resource_id: real.resourceId,
+      team_id: teamId,
+      head: this.head,
+      date_range: text(span),
+      regrouping: 'conformance',
+      contract_number: 'DC-CONFORMANCE',
+      external_id: `dc-conformance-${real.resourceId}`,
+      warning_aware: this.warningAware,
+    };
+    const before = this.warningAware
+      ? undefined
+      : await showTeams(real.ctx, { resource_id: real.resourceId, date_range: WIDE_RANGE });
+    const res = await real.ctx.client.post('resources.assign-team', body);
+    if (isWarning(res)) {
+      if (this.warningAware) {
+        fail({
+          where: `${this.toString()}: response.body`,
+          message: 'must not be a warning when warning_aware is true: the assignment is done',
+          expected: 'success',
+          actual: res.json,
+        });
+      }
+      // §4.3: the assignment is done only when warning_aware is true; a warning changed nothing.
+      const after = await showTeams(real.ctx, { resource_id: real.resourceId, date_range: WIDE_RANGE });
+      if (JSON.stringify(canonical(after)) !== JSON.stringify(canonical(before ?? []))) {
+        fail({
+          where: `show-teams after ${this.toString()} answered a warning`,
+          message: 'must be unchanged: a warning means the assignment was not done',
+          expected: canonical(before ?? []),
+          actual: canonical(after),
+        });
+      }
+    } else {
+      expectSuccess(res, { step: this.toString() });
+      // Other assignations may be extended or shortened (§4.3); without warning_aware the
+      // assignment may or may not be done: what the model knows is only this one, when it must be.
+      model.teams = this.warningAware ? [{ teamId, head: this.head, days: certainDays(span) }] : [];
+    }
+    await expectModel(model, real, this.toString());
+  }
+  toString = (): string =>
+    `assignHeadTeam(team ${this.team}, +${this.offset}, ${this.length} days, warning_aware ${this.warningAware})`;
+}
+
+class Look implements Step {
+  check = (): boolean => true;
+  async run(model: Model, real: Real): Promise<void> {
+    await expectModel(model, real, 'looking again');
+  }
+  toString = (): string => 'look()';
+}
+
+function canonical(list: ReadonlyArray<{ team: { id: string }; head: boolean; date_range: string }>): string[] {
+  return list.map((a) => `${a.team.id}/${String(a.head)}/${a.date_range}`).sort();
+}
+
+function longestSpan(ranges: readonly string[]): DateSpan | undefined {
+  const length = (s: DateSpan): number => Date.parse(s.end) - Date.parse(s.start);
+  const spans = ranges.map(splitRange).filter((s) => s !== undefined);
+  return spans.sort((a, b) => length(b) - length(a))[0];
+}
+
+/** Forty days inside both spans, a day in from their start. */
+function commonWindow(a: DateSpan | undefined, b: DateSpan | undefined): DateSpan | undefined {
+  if (!a || !b) return undefined;
+  const start = addDays(a.start > b.start ? a.start : b.start, 1);
+  const end = addDays(start, 40);
+  return end < a.end && end < b.end ? { start, end } : undefined;
+}
+
+/** The sequences: up to `maxCommands` steps of each kind, offsets and lengths inside a 40-day window. */
+function sequences(maxCommands: number): fc.Arbitrary<Iterable<Step>> {
+  const offset = fc.integer({ min: 0, max: 35 });
+  const length = fc.integer({ min: 2, max: 20 });
+  return fc.commands(
+    [
+      fc.tuple(offset, length, fc.integer({ min: 0, max: 100 })).map(([o, l, r]) => new AssignRate(o, l, r)),
+      fc.tuple(offset, length).map(([o, l]) => new UnassignRate(o, l)),
+      fc.tuple(fc.nat(7), offset, length, fc.boolean()).map(([t, o, l, w]) => new AssignTeam(t, o, l, w)),
+      fc.constant(new Look()),
+    ],
+    { maxCommands },
+  );
+}
+
+export default defineRuleGroup({
+  section: '§4.2',
+  title: 'Model-based sequences',
+  rules: [
+    property({
+      id: 'activity-rates.prop.model-sequences',
+      clause: '§4.2 rule 1; §4.3 warning_aware; §4.4; §4.5; §4.7',
+      quote: [
+        'Assigns an activity rate to a resource for a date range.',
+        'Unassigns an activity rate from a resource for a date range.',
+        '| warning_aware | boolean | the assignment is done only when this is true; example value is false |',
+        'Retrieves activity rate periods of a resource',
+        'Retrieves team assignations of a resource.',
+      ],
+      level: 'MUST',
+      mutates: 'reversible',
+      needs: ['roleKindResource', 'workRegime'],
+      async check(ctx) {
+        const resourceId = await claimRoleResource(ctx);
+        const teamIds = ctx.profile.teams.filter((t) => t.enabled).map((t) => t.id);
+        precondition(teamIds.length > 0, 'the target profile names no enabled team');
+        // Inside the resource's longest rate period and longest head assignation: dates a server
+        // already accepts for this resource, and a head assignation the restoration can put back.
+        const periods = await showActivityRates(ctx, { resource_id: resourceId, date_range: WIDE_RANGE });
+        const heads = (await showTeams(ctx, { resource_id: resourceId, date_range: WIDE_RANGE })).filter((a) => a.head);
+        const window = commonWindow(
+          longestSpan(periods.map((p) => p.date_range)),
+          longestSpan(heads.map((a) => a.date_range)),
+        );
+        precondition(window, 'the resource has no rate period and head assignation sharing 42 days');
+        const real: Real = { ctx, resourceId, window, teamIds };
+        await checkProperty(ctx, sequences(ctx.options.maxCommands ?? 6), (steps) =>
+          withRestoredState(ctx, resourceId, ['rates', 'teams'], () =>
+            fc.asyncModelRun(() => ({ model: { rates: new Map(), teams: [] }, real }), steps),
+          ),
+        );
+      },
+    }),
+  ],
+});

@@ -89,43 +89,71 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'list-roles-first-resource-only': { rule: 'list-roles.filters-respected', where: 'resource_ids in listed order' },
   'list-roles-first-role-only': { rule: 'list-roles.filters-respected', where: 'role_ids [' },
   'list-roles-team-ids-as-string': { rule: 'list-roles.association-shape', where: '.team_ids' },
-  'revoke-star-removes-role': { rule: 'revoke-roles.star-leaves-no-team', where: 'list-roles after' },
+  'revoke-star-removes-role': {
+    rule: 'revoke-roles.star-leaves-no-team',
+    where: 'list-roles after',
+    alsoFails: ['revoke-roles.prop.model-sequences'],
+  },
   'revoke-last-teams-removes-role': { rule: 'revoke-roles.last-teams-like-star', where: 'list-roles after' },
   'revoke-star-list-includes-disabled': {
     rule: 'revoke-roles.star-to-explicit-enabled',
     where: 'list-roles after.team_ids',
+    alsoFails: ['revoke-roles.prop.model-sequences'],
   },
   'revoke-defining-role-removed': { rule: 'revoke-roles.defining-role-kept', where: 'list-roles after' },
   'revoke-empty-team-ids-as-star': {
     rule: 'revoke-roles.empty-team-ids-rejected',
     where: 'an empty team_ids array: response.status',
-    alsoFails: ['revoke-roles.prop.invalid-team-ids-rejected'],
+    alsoFails: ['revoke-roles.prop.model-sequences', 'revoke-roles.prop.invalid-team-ids-rejected'],
   },
-  'revoke-omitted-team-ids-as-star': { rule: 'revoke-roles.omitted-team-ids-removes-role', where: 'list-roles after' },
-  'revoke-absent-team-clears-list': { rule: 'revoke-roles.absent-role-no-change', where: '(roles)' },
+  'revoke-omitted-team-ids-as-star': {
+    rule: 'revoke-roles.omitted-team-ids-removes-role',
+    where: 'list-roles after',
+    alsoFails: ['revoke-roles.prop.model-sequences'],
+  },
+  'revoke-absent-team-clears-list': {
+    rule: 'revoke-roles.absent-role-no-change',
+    where: '(roles)',
+    alsoFails: ['revoke-roles.prop.model-sequences'],
+  },
   'revoke-star-twice-removes-role': {
     rule: 'revoke-roles.prop.idempotent',
     where: 'list-roles after the second revocation',
+    alsoFails: ['revoke-roles.prop.model-sequences'],
   },
   'revoke-returns-200': { rule: 'revoke-roles.no-content', where: 'resources.revoke-roles: response.status' },
   'revoke-non-role-kind-500': { rule: 'revoke-roles.kind-must-support-roles', where: 'response.status' },
+  'revoke-star-on-explicit-list-ignored': {
+    rule: 'revoke-roles.prop.model-sequences',
+    where: 'list-roles after revoke(',
+    numRuns: 25,
+  },
   'revoke-first-resource-only': { rule: 'revoke-roles.omitted-team-ids-removes-role', where: 'list-roles after' },
-  'revoke-first-role-only': { rule: 'revoke-roles.omitted-team-ids-removes-role', where: 'list-roles after' },
+  'revoke-first-role-only': {
+    rule: 'revoke-roles.omitted-team-ids-removes-role',
+    where: 'list-roles after',
+    alsoFails: ['revoke-roles.prop.model-sequences'],
+  },
   'revoke-first-team-only': {
     rule: 'revoke-roles.narrows-explicit-list',
     where: 'list-roles after.team_ids',
     // Every rule that revokes several teams in one request sees the others kept.
-    alsoFails: ['revoke-roles.last-teams-like-star', 'revoke-roles.star-to-explicit-enabled'],
+    alsoFails: [
+      'revoke-roles.prop.model-sequences',
+      'revoke-roles.last-teams-like-star',
+      'revoke-roles.star-to-explicit-enabled',
+    ],
   },
   'revoke-star-remembered': {
     rule: 'revoke-roles.star-to-explicit-enabled',
     where: 'list-roles after the second revocation.team_ids',
+    alsoFails: ['revoke-roles.prop.model-sequences'],
   },
   'revoke-narrow-drops-all': {
     rule: 'revoke-roles.narrows-explicit-list',
     where: 'list-roles after.team_ids',
     // The second step of rule 6 narrows an explicit list too.
-    alsoFails: ['revoke-roles.star-to-explicit-enabled'],
+    alsoFails: ['revoke-roles.prop.model-sequences', 'revoke-roles.star-to-explicit-enabled'],
   },
   'auth-anonymous-accepted': {
     rule: 'auth.missing-credentials-rejected',

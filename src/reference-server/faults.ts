@@ -234,6 +234,10 @@ export const FAULTS = {
     description: 'Explicit team lists are sent as a comma-joined string.',
   },
   // §4.1 revoke-roles
+  'revoke-star-on-explicit-list-ignored': {
+    clause: '§4.1 rule 5',
+    description: 'Revoking `*` from a role held on an explicit list of teams changes nothing.',
+  },
   'revoke-first-resource-only': {
     clause: '§4.1 Request body',
     description: 'Only the first of several resource_ids loses the roles.',

@@ -68,6 +68,7 @@ export const RULE_IDS = [
   'revoke-roles.omitted-team-ids-removes-role',
   'revoke-roles.prop.idempotent',
   'revoke-roles.prop.invalid-team-ids-rejected',
+  'revoke-roles.prop.model-sequences',
   'revoke-roles.star-leaves-no-team',
   'revoke-roles.star-to-explicit-enabled',
   'show-activity-rates.average-rate-integer',

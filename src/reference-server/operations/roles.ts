@@ -65,6 +65,7 @@ function narrowed(
   if (revoked === undefined)
     return faults.has('revoke-omitted-team-ids-as-star') ? { ...holding, teams: [] } : undefined;
   if (revoked === '*') {
+    if (faults.has('revoke-star-on-explicit-list-ignored') && Array.isArray(holding.teams)) return holding;
     if (
       faults.has('revoke-star-twice-removes-role') &&
       !defining &&

@@ -92,6 +92,7 @@ export default defineRuleGroup({
           ),
         ];
         const markers = fields.filter((f) => typeof f.value === 'object' && f.value !== null);
+        precondition(markers.length > 0, 'the restricted key sees no field replaced by a marker: no shape to judge');
         expectEach(markers, (m) => validateSchema('Redacted', m.value, m.where));
         ctx.observe('redacted markers seen by the restricted key', markers.length);
       },
@@ -123,6 +124,7 @@ export default defineRuleGroup({
             })),
           ),
         ];
+        precondition(shown.length > 0, 'the resource shows none of the fields the restricted key may not view');
         expectEach(shown, ({ where, value }) =>
           isRedacted(value)
             ? undefined
@@ -132,6 +134,36 @@ export default defineRuleGroup({
                 expected: { redacted: 'forbidden' },
                 actual: value,
               },
+        );
+        // Redaction is per caller: the main key (which the profile gives every permission) sees the values.
+        const body = { resource_id: id, date_range: WIDE };
+        const fullTeams = await ctx.client.post('resources.show-teams', body);
+        expectSuccess(fullTeams, { step: 'show-teams with the main key', status: 200 });
+        const fullRates = await ctx.client.post('resources.show-activity-rates', body);
+        expectSuccess(fullRates, { step: 'show-activity-rates with the main key', status: 200 });
+        const plain = [
+          ...(Array.isArray(fullTeams.json) ? (fullTeams.json as Records) : []).flatMap((t, i) =>
+            TEAM_FIELDS.filter((f) => fields.includes(f)).map((f) => ({
+              where: `show-teams(${id}) with the main key[${i}].${f}`,
+              value: t[f],
+            })),
+          ),
+          ...(Array.isArray(fullRates.json) ? (fullRates.json as Records) : []).flatMap((r, i) =>
+            RATE_FIELDS.filter((f) => fields.includes(f)).map((f) => ({
+              where: `show-activity-rates(${id}) with the main key[${i}].${f}`,
+              value: r[f],
+            })),
+          ),
+        ];
+        expectEach(plain, ({ where, value }) =>
+          isRedacted(value)
+            ? {
+                where,
+                message: 'must show the value to a caller that may view it: only callers that may not get the marker',
+                expected: '(the value)',
+                actual: value,
+              }
+            : undefined,
         );
       },
     }),

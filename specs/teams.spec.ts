@@ -2,6 +2,7 @@
  * §4.5 resources.show-teams and §4.3 resources.assign-team.
  */
 import type { ApiResponse } from '../src/client/directory-client.ts';
+import { untouchedRoleResources } from '../src/rules/steps/roles.ts';
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import type { CheckContext } from '../src/rules/types.ts';
 import { expectEach, expectJson, expectSuccess, fail, precondition } from '../src/rules/assertions.ts';
@@ -84,16 +85,26 @@ function isWarning(res: ApiResponse): boolean {
   return typeof res.json === 'object' && res.json !== null && 'warning_type' in res.json;
 }
 
-/** Profile resources that have assignations to look at through one of the filters, first found first. */
+/**
+ * A resource whose assignations `pick` finds worth looking at through a filter: first among those
+ * the suite never changes (so no assignment running beside this rule moves them between two
+ * reads), then among the profile's mutable ones.
+ */
 async function firstResourceWhere<T>(
   ctx: CheckContext,
   pick: (assignations: TeamAssignation[]) => T | undefined,
 ): Promise<{ resourceId: string; found: T } | undefined> {
-  for (const r of ctx.profile.mutableResources) {
-    const found = pick(await showTeams(ctx, { resource_id: r.id, date_range: WIDE_RANGE }));
-    if (found !== undefined) return { resourceId: r.id, found };
+  const untouched = await untouchedRoleResources(ctx, 10);
+  for (const id of [...untouched, ...ctx.profile.mutableResources.map((r) => r.id)]) {
+    const found = pick(await showTeams(ctx, { resource_id: id, date_range: WIDE_RANGE }));
+    if (found !== undefined) return { resourceId: id, found };
   }
   return undefined;
+}
+
+/** Assignations as sorted keys, to compare two answers as sets. */
+function assignationKeys(list: readonly TeamAssignation[]): string[] {
+  return list.map((a) => `${a.team.id}/${String(a.head)}/${a.date_range}`).sort();
 }
 
 export default defineRuleGroup({
@@ -164,36 +175,36 @@ export default defineRuleGroup({
       level: 'MUST',
       needs: ['roleKindResource'],
       async check(ctx) {
-        const twoTeams = await firstResourceWhere(ctx, (all) => {
+        // team_ids is a list: each team alone, then several in both orders, must answer exactly
+        // the unfiltered assignations of those teams.
+        const found = await firstResourceWhere(ctx, (all) => {
           const teamIds = [...new Set(all.map((a) => a.team.id))];
-          return teamIds.length >= 2 ? teamIds : undefined;
+          return teamIds.length >= 2 ? { all, teamIds } : undefined;
         });
-        precondition(twoTeams, 'no profile resource is assigned to two teams');
-        const one = twoTeams.found[0]!;
-        const step = 'show-teams(team_ids)';
-        const some = await showTeams(
-          ctx,
-          { resource_id: twoTeams.resourceId, team_ids: [one], date_range: WIDE_RANGE },
-          { step },
-        );
-        expectEach(some, (a, i) =>
-          a.team.id === one
-            ? undefined
-            : {
-                where: `${step}[${i}].team.id`,
-                message: 'must return only assignations of the requested teams',
-                expected: [one],
-                actual: a.team.id,
-              },
-        );
-        if (some.length === 0) {
-          fail({
-            where: step,
-            message: 'must return the assignations of the requested team',
-            expected: one,
-            actual: [],
-          });
-        }
+        precondition(found, 'no profile resource is assigned to two teams');
+        const { all, teamIds } = found.found;
+        const resource_id = found.resourceId;
+        const expectTeams = async (ids: readonly string[], where: string): Promise<void> => {
+          const some = await showTeams(
+            ctx,
+            { resource_id, team_ids: [...ids], date_range: WIDE_RANGE },
+            { step: where },
+          );
+          const want = assignationKeys(all.filter((a) => ids.includes(a.team.id)));
+          const got = assignationKeys(some);
+          if (JSON.stringify(got) !== JSON.stringify(want)) {
+            fail({
+              where,
+              message: 'must return the assignations of the requested teams, and only those',
+              expected: want,
+              actual: got,
+            });
+          }
+        };
+        for (const id of teamIds.slice(0, 3)) await expectTeams([id], `show-teams(team_ids [${id}])`);
+        const several = teamIds.slice(0, 3);
+        await expectTeams(several, `show-teams(${several.length} team_ids in listed order)`);
+        await expectTeams([...several].reverse(), `show-teams(${several.length} team_ids in reverse order)`);
       },
     }),
     rule({

@@ -164,6 +164,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     where: 'a request with an unknown API key: response.status',
   },
   'redaction-leaks-external-id': { rule: 'auth.restricted-fields-redacted', where: '.external_id' },
+  'redaction-for-every-caller': { rule: 'auth.restricted-fields-redacted', where: 'with the main key' },
   'redaction-wrong-marker': { rule: 'auth.redacted-marker-shape', where: '.redacted' },
   'malformed-date-500': {
     rule: 'errors.invalid-date-range-rejected',
@@ -186,7 +187,8 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     alsoFails: ['activity-rates.prop.model-sequences'],
   },
   'show-teams-head-filter-ignored': { rule: 'show-teams.head-filter', where: '.head' },
-  'show-teams-team-filter-ignored': { rule: 'show-teams.team-filter', where: '.team.id' },
+  'show-teams-team-filter-ignored': { rule: 'show-teams.team-filter', where: 'show-teams(team_ids [' },
+  'show-teams-first-team-filter-only': { rule: 'show-teams.team-filter', where: 'team_ids in listed order' },
   'show-teams-head-as-string': { rule: 'show-teams.response-shape', where: '.head' },
   'activity-rate-overlap': {
     rule: 'activity-rates.no-overlap',

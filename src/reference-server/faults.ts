@@ -316,6 +316,10 @@ export const FAULTS = {
     clause: '§5; §2.1',
     description: 'external_id of team assignations is shown to the restricted key.',
   },
+  'redaction-for-every-caller': {
+    clause: '§5',
+    description: 'contract_number is redacted for every caller, the fully permitted key included.',
+  },
   'redaction-wrong-marker': {
     clause: '§2.1 Redacted value',
     description: 'The Redacted marker of team assignations is {"redacted": true}.',
@@ -354,6 +358,10 @@ export const FAULTS = {
   'show-teams-team-filter-ignored': {
     clause: '§4.5',
     description: 'The team_ids filter of show-teams is ignored.',
+  },
+  'show-teams-first-team-filter-only': {
+    clause: '§4.5',
+    description: 'Only the first of several team_ids filters show-teams.',
   },
   'show-teams-head-as-string': {
     clause: '§2.4',

@@ -27,7 +27,7 @@ function renderAssignation(a: TeamAssignation, ctx: OperationContext): Record<st
     head: ctx.faults.has('show-teams-head-as-string') ? String(a.head) : a.head,
     date_range: formatSpan(a.span),
     regrouping: a.regrouping,
-    contract_number: restricted ? marker : a.contractNumber,
+    contract_number: restricted || ctx.faults.has('redaction-for-every-caller') ? marker : a.contractNumber,
     external_id: restricted && !ctx.faults.has('redaction-leaks-external-id') ? marker : a.externalId,
   };
   return out;
@@ -35,7 +35,8 @@ function renderAssignation(a: TeamAssignation, ctx: OperationContext): Record<st
 
 export const showTeams: Operation = (body, ctx) => {
   const resource = resourceOf(body, ctx);
-  const teamIds = optional(body, 'team_ids', snowflakes);
+  const given = optional(body, 'team_ids', snowflakes);
+  const teamIds = given && ctx.faults.has('show-teams-first-team-filter-only') ? given.slice(0, 1) : given;
   const head = optional(body, 'head', boolean);
   const span = optional(body, 'date_range', (v, f) => {
     if (ctx.faults.has('malformed-date-500') && typeof v === 'string' && /^\d{4}-02-3[01]/.test(v))

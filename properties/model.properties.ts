@@ -252,7 +252,7 @@ function commonWindow(a: DateSpan | undefined, b: DateSpan | undefined): DateSpa
 }
 
 /** The sequences: up to `maxCommands` steps of each kind, offsets and lengths inside a 40-day window. */
-function sequences(maxCommands: number): fc.Arbitrary<Iterable<Step>> {
+function sequences(maxCommands: number, replayPath: string | undefined): fc.Arbitrary<Iterable<Step>> {
   const offset = fc.integer({ min: 0, max: 35 });
   const length = fc.integer({ min: 2, max: 20 });
   return fc.commands(
@@ -262,7 +262,7 @@ function sequences(maxCommands: number): fc.Arbitrary<Iterable<Step>> {
       fc.tuple(fc.nat(7), offset, length, fc.boolean()).map(([t, o, l, w]) => new AssignTeam(t, o, l, w)),
       fc.constant(new Look()),
     ],
-    { maxCommands },
+    { maxCommands, ...(replayPath ? { replayPath } : {}) },
   );
 }
 
@@ -297,7 +297,7 @@ export default defineRuleGroup({
         );
         precondition(window, 'the resource has no rate period and head assignation sharing 42 days');
         const real: Real = { ctx, resourceId, window, teamIds };
-        await checkProperty(ctx, sequences(ctx.options.maxCommands ?? 6), (steps) =>
+        await checkProperty(ctx, sequences(ctx.options.maxCommands ?? 6, ctx.options.replayPath), (steps) =>
           withRestoredState(ctx, resourceId, ['rates', 'teams'], () =>
             fc.asyncModelRun(() => ({ model: { rates: new Map(), teams: [] }, real }), steps),
           ),

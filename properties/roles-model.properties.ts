@@ -120,7 +120,7 @@ class Revoke implements Step {
   };
 }
 
-function sequences(maxCommands: number): fc.Arbitrary<Iterable<Step>> {
+function sequences(maxCommands: number, replayPath: string | undefined): fc.Arbitrary<Iterable<Step>> {
   const teams: fc.Arbitrary<Teams> = fc.oneof(
     { weight: 1, arbitrary: fc.constant({ kind: 'omitted' as const }) },
     { weight: 2, arbitrary: fc.constant({ kind: 'star' as const }) },
@@ -128,7 +128,7 @@ function sequences(maxCommands: number): fc.Arbitrary<Iterable<Step>> {
   );
   return fc.commands(
     [fc.tuple(fc.array(fc.nat(15), { minLength: 1, maxLength: 3 }), teams).map(([r, t]) => new Revoke(r, t))],
-    { maxCommands },
+    { maxCommands, ...(replayPath ? { replayPath } : {}) },
   );
 }
 
@@ -160,7 +160,7 @@ export default defineRuleGroup({
           teamIds: ctx.profile.teams.map((t) => t.id),
           enabledTeamIds: ctx.profile.teams.filter((t) => t.enabled).map((t) => t.id),
         };
-        await checkProperty(ctx, sequences(ctx.options.maxCommands ?? 6), async (steps) => {
+        await checkProperty(ctx, sequences(ctx.options.maxCommands ?? 6, ctx.options.replayPath), async (steps) => {
           const start = await shown(real, 'list-roles at the start of the sequence');
           await fc.asyncModelRun(() => ({ model: start, real }), steps);
         });

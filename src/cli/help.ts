@@ -49,6 +49,8 @@ Selection:
 Properties:
   --seed N                   fast-check seed (default: random, printed in the reports)
   --num-runs N               runs per property (default 25)
+  --replay-path P            with --path: the command sequence of a model-based counterexample
+  --max-commands N           longest sequence of a model-based property (default 6)
   --path P                   fast-check path, with --seed, to replay one counterexample
 
 Embedded server:

@@ -50,6 +50,8 @@ export interface Observation {
 export interface PropertyReplay {
   seed: number;
   path?: string;
+  /** The command sequence's replay path (model-based properties). */
+  replayPath?: string;
   counterexample?: string;
   numShrinks?: number;
   numRuns: number;
@@ -66,6 +68,8 @@ export interface RunOptions {
   allowMutations: boolean;
   /** A fast-check path to replay one counterexample (with seed). */
   path?: string;
+  /** With `path`, the commands' own replay path of a model-based counterexample. */
+  replayPath?: string;
   /** INFERRED departures fail the run too. */
   strict?: boolean;
 }

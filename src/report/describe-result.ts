@@ -27,6 +27,9 @@ export function replayCommand(r: RuleResult, run: Pick<RunResult, 'options' | 't
   if (r.kind === 'property') {
     args.push(`--seed ${r.replay?.seed ?? run.options.seed}`);
     if (r.replay?.path) args.push(`--path ${shellWord(r.replay.path)}`);
+    if (r.replay?.replayPath) args.push(`--replay-path ${shellWord(r.replay.replayPath)}`);
+    // Sequences are drawn within this bound: the path replays only under the same one.
+    if (run.options.maxCommands !== undefined) args.push(`--max-commands ${run.options.maxCommands}`);
   }
   return args.join(' ');
 }

@@ -39,9 +39,12 @@ export async function checkProperty<T>(
   if (interruption !== undefined) throw interruption;
   if (!details.failed) return;
   const counterexample = details.counterexample ? fc.stringify(details.counterexample[0]) : undefined;
+  // A command sequence carries its own replay path in its printed form.
+  const replayPath = /\/\*replayPath="([^"]*)"\*\//.exec(counterexample ?? '')?.[1];
   ctx.setReplay({
     seed: details.seed,
     ...(details.counterexamplePath ? { path: details.counterexamplePath } : {}),
+    ...(replayPath ? { replayPath } : {}),
     ...(counterexample !== undefined ? { counterexample } : {}),
     numShrinks: details.numShrinks,
     numRuns: ctx.options.numRuns,

@@ -126,9 +126,11 @@ export async function runRules(groups: RuleGroup[], target: RunTarget, options: 
     options: {
       ...(options.strict ? { strict: true } : {}),
       numRuns: options.numRuns,
+      ...(options.maxCommands !== undefined && options.maxCommands !== 6 ? { maxCommands: options.maxCommands } : {}),
       seed: options.seed,
       allowMutations: options.allowMutations,
       ...(options.path ? { path: options.path } : {}),
+      ...(options.replayPath ? { replayPath: options.replayPath } : {}),
     },
     startedAt,
     finishedAt: new Date().toISOString(),

@@ -81,6 +81,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
 
   const baseUrl = values['base-url'] ?? env.DIRECTORY_BASE_URL;
   const external = baseUrl !== undefined;
+  if (external) checkBaseUrl(baseUrl);
   if (external && (values.fault?.length || values.variant?.length))
     throw new UsageError('--fault and --variant apply to the embedded server only (omit --base-url)');
   const options: EngineOptions = {
@@ -184,6 +185,27 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     return run.summary.conformant ? 0 : 1;
   } finally {
     await server?.close();
+  }
+}
+
+/**
+ * The base URL is an http(s) URL without credentials: a user and password in
+ * it would travel into every report, so they are refused, not redacted.
+ */
+export function checkBaseUrl(value: string): void {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new UsageError(`--base-url must be an http(s) URL, got ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`--base-url must be an http(s) URL, got the scheme ${JSON.stringify(url.protocol)}`);
+  }
+  if (url.username || url.password) {
+    throw new UsageError(
+      '--base-url must not carry a user or password: give the key in DIRECTORY_API_KEY (or --api-key) instead',
+    );
   }
 }
 

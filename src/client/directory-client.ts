@@ -179,7 +179,8 @@ export class DirectoryClient {
             ? {
                 response: {
                   status: outcome.status,
-                  headers: outcome.headers,
+                  // A server may echo the credential in a header: stored headers pass the redactor too.
+                  headers: this.redactedHeaders(outcome.headers),
                   body: this.options.redactor.redact(
                     outcome.text.length > RECORDED_BODY_LIMIT
                       ? outcome.text.slice(0, RECORDED_BODY_LIMIT)
@@ -209,6 +210,12 @@ export class DirectoryClient {
       await sleep(delay, this.options.signal);
       retryWaitMs += delay;
     }
+  }
+
+  private redactedHeaders(headers: Record<string, string>): Record<string, string> {
+    const out: Record<string, string> = {};
+    for (const name in headers) out[name] = this.options.redactor.redact(headers[name]!);
+    return out;
   }
 
   private urlOf(operation: string): { url: string; recorded: string } {

@@ -17,7 +17,8 @@ export type HostileMode =
   | 'wrong-content-type'
   | 'cycling-token'
   | 'endless-pagination'
-  | 'unauthorized-halfway';
+  | 'unauthorized-halfway'
+  | 'echo-credentials';
 
 export const HOSTILE_MODES: readonly HostileMode[] = [
   'hang',
@@ -29,6 +30,7 @@ export const HOSTILE_MODES: readonly HostileMode[] = [
   'cycling-token',
   'endless-pagination',
   'unauthorized-halfway',
+  'echo-credentials',
 ];
 
 export interface HostileProxy {
@@ -134,7 +136,17 @@ export async function startHostileProxy(options: HostileOptions): Promise<Hostil
     ) {
       text = rewritePage(text, options.mode, n);
     }
-    res.writeHead(upstream.statusCode, { 'content-type': contentType });
+    const headers: Record<string, string> = { 'content-type': contentType };
+    if (options.mode === 'echo-credentials') {
+      // A careless gateway: the credential comes back in headers and in error bodies.
+      const authorization = req.headers.authorization ?? '';
+      headers['x-echo-authorization'] = authorization;
+      headers['set-cookie'] = `session=${authorization.replace(/^Bearer /, '')}; Path=/`;
+      if (upstream.statusCode >= 400) {
+        text = JSON.stringify({ message: `refused for ${authorization}`, upstream: text });
+      }
+    }
+    res.writeHead(upstream.statusCode, headers);
     res.end(text);
   }
 

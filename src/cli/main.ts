@@ -24,6 +24,14 @@ const stdio: Output = {
     : {}),
 };
 
+/** `directory-conformance rules | head`: a reader that stops early ends the output, not in a crash. */
+function quietOnClosedPipe(): void {
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    process.exit(process.exitCode ?? 0);
+  });
+}
+
 function untilSignal(): Promise<void> {
   return new Promise((resolve) => {
     process.once('SIGINT', () => resolve());
@@ -33,6 +41,7 @@ function untilSignal(): Promise<void> {
 
 /** Runs one command and returns its exit code: 0 conformant, 1 not conformant, 2 usage/configuration. */
 export async function main(argv: string[], io: Output = stdio): Promise<number> {
+  if (io === stdio) quietOnClosedPipe();
   const [command, ...rest] = argv;
   try {
     switch (command) {

@@ -4,6 +4,9 @@ import { allRules, loadCatalogue, selectRules, shardRules } from '../rules/catal
 import { LEVELS, type Level, type RuleResult, type RunResult } from '../core/types.ts';
 import type { RuleGroup } from '../rules/types.ts';
 import { writeReports } from '../report/write-reports.ts';
+import { prepareReportsDir } from '../report/reports-dir.ts';
+import { FAULTS, isFaultName } from '../reference-server/faults.ts';
+import { VARIANTS, isVariantName } from '../reference-server/variants.ts';
 import { preflight } from '../runner/preflight.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules, type EngineOptions, type RunTarget } from '../runner/run-rules.ts';
 import { loadProfile } from '../target/load-profile.ts';
@@ -104,6 +107,16 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
   const known = new Set(allRules(await loadCatalogue()).map((r) => r.id));
   const expectations = values.expectations ? await loadExpectations(values.expectations, known) : undefined;
 
+  if (!external) {
+    for (const f of values.fault ?? [])
+      if (!isFaultName(f)) throw new UsageError(`unknown fault ${JSON.stringify(f)}${nearest(f, Object.keys(FAULTS))}`);
+    for (const v of values.variant ?? [])
+      if (!isVariantName(v))
+        throw new UsageError(`unknown variant ${JSON.stringify(v)}; the variants: ${Object.keys(VARIANTS).join(', ')}`);
+  }
+  const reportsDir = values.reports ?? 'reports';
+  if (!values['dry-run']) await prepareReportsDir(reportsDir);
+
   let server: ReferenceServer | undefined;
   let target: RunTarget;
   if (external) {
@@ -170,7 +183,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
         if (values.verbose) io.out(progressLine(result, done, total));
       },
     }).finally(() => progress?.stop());
-    const paths = await writeReports(run, values.reports ?? 'reports');
+    const paths = await writeReports(run, reportsDir);
     printSummary(run, io);
     io.out(`reports: ${paths.html}  ${paths.junit}  ${paths.json}`);
     if (run.results.some((r) => r.errorCode === 'DC_ERR_UNAUTHENTICATED')) {
@@ -186,6 +199,15 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
   } finally {
     await server?.close();
   }
+}
+
+/** A few known names that share the unknown one's first word, to point at a typo. */
+function nearest(name: string, known: readonly string[]): string {
+  const head = name.split('-')[0] ?? name;
+  const near = known.filter((k) => k.startsWith(`${head}-`)).slice(0, 6);
+  return near.length > 0
+    ? `; faults starting with "${head}-": ${near.join(', ')}${near.length === 6 ? ', …' : ''}`
+    : '';
 }
 
 /**

@@ -5,6 +5,39 @@ import { Redactor } from '../client/redact.ts';
 import { listKindId } from '../target/profile.ts';
 import type { RunTarget } from './run-rules.ts';
 
+/**
+ * The profile's mutable resources, looked up on the target before anything
+ * changes: one that is missing (or of another kind) is a configuration error
+ * naming it, never a FAIL of the server. An id the first lookup misses is
+ * looked up alone again, so a server whose filter mishandles a long list is
+ * not taken for a profile error. Roles and teams cannot be looked up with a
+ * documented read, so they are not checked here.
+ */
+async function missingResources(client: DirectoryClient, target: RunTarget): Promise<string[]> {
+  const byKind = new Map<string, string[]>();
+  for (const r of target.profile.mutableResources) byKind.set(r.kindId, [...(byKind.get(r.kindId) ?? []), r.id]);
+  const missing: string[] = [];
+  // undefined: the target did not answer with a list, so the lookup tells nothing (the rules will judge it).
+  const found = async (kindId: string, ids: string[]): Promise<Set<string> | undefined> => {
+    const res = await client.post('resources.list', {
+      kind_id: kindId,
+      filters: [{ key: 'resource.ids', value: ids }],
+      pagination: { limit: null, next_token: null },
+    });
+    const data = (res.json as { data?: Array<{ id?: unknown }> } | undefined)?.data;
+    if (res.status < 200 || res.status > 299 || !Array.isArray(data)) return undefined;
+    return new Set(data.map((d) => String(d.id)));
+  };
+  for (const [kindId, ids] of byKind) {
+    const seen = await found(kindId, ids);
+    if (!seen) continue;
+    for (const id of ids.filter((i) => !seen.has(i))) {
+      if ((await found(kindId, [id]))?.has(id) === false) missing.push(`${id} (kind ${kindId})`);
+    }
+  }
+  return missing;
+}
+
 export type PreflightOutcome = { ok: true } | { ok: false; reason: string };
 
 /**
@@ -37,6 +70,15 @@ export async function preflight(target: RunTarget, timeoutMs: number): Promise<P
       };
     }
     // Any other answer means the target is reachable and took the credential; the rules judge the rest.
+    const missing = await missingResources(client, target);
+    if (missing.length > 0) {
+      return {
+        ok: false,
+        reason:
+          `the profile names mutable resources the target does not have (looked up by a resource.ids filter on ` +
+          `their kind): ${missing.join(', ')}; fix mutableResources in the profile`,
+      };
+    }
     return { ok: true };
   } catch (e) {
     const message = isHarnessError(e) ? `${e.code}: ${e.message}` : String(e);

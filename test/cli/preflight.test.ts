@@ -1,0 +1,88 @@
+/**
+ * Preflight: what is wrong with the configuration is said once, before the
+ * first request of a rule, with exit code 2 and no stack trace.
+ */
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { main } from '../../src/cli/main.ts';
+import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
+
+let server: ReferenceServer;
+let dir: string;
+beforeAll(async () => {
+  server = await startReferenceServer({});
+  dir = await mkdtemp(join(tmpdir(), 'dc-preflight-'));
+});
+afterAll(async () => {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function run(args: string[]): Promise<{ code: number; out: string }> {
+  let out = '';
+  const code = await main(['run', ...args], { out: (l) => (out += `${l}\n`), err: (l) => (out += `${l}\n`) });
+  return { code, out };
+}
+
+describe('preflight', () => {
+  test('a mutable resource the target does not have is named, exit 2, nothing written', async () => {
+    const kindId = server.profile.mutableResources[0]!.kindId;
+    const profile = {
+      ...server.profile,
+      mutableResources: [...server.profile.mutableResources, { id: '1999999999999999999', kindId }],
+    };
+    const profilePath = join(dir, 'profile.json');
+    await writeFile(profilePath, JSON.stringify(profile));
+    const reports = join(dir, 'reports');
+    const { code, out } = await run([
+      '--base-url',
+      server.url,
+      '--profile',
+      profilePath,
+      '--api-key',
+      server.apiKey,
+      '--allow-mutations',
+      '--reports',
+      reports,
+    ]);
+    expect(code).toBe(2);
+    expect(out).toContain('1999999999999999999');
+    expect(out).not.toMatch(/\n\s+at /);
+    expect(await readdir(reports)).toEqual([]);
+  });
+
+  test('a reports path that is a file is a usage error before the run', async () => {
+    const file = join(dir, 'a-file');
+    await writeFile(file, 'x');
+    const { code, out } = await run(['--rule', 'list.kind-id-required', '--reports', file]);
+    expect(code).toBe(2);
+    expect(out).toContain('cannot write reports to');
+    expect(out).not.toContain('embedded reference server at');
+  });
+
+  test('unknown faults and variants are usage errors that point at the known names', async () => {
+    const fault = await run(['--fault', 'revoke-nope']);
+    expect(fault.code).toBe(2);
+    expect(fault.out).toContain('revoke-star-removes-role');
+    const variant = await run(['--variant', 'nope']);
+    expect(variant.code).toBe(2);
+    expect(variant.out).toContain('exclusive-end');
+  });
+
+  test('reports of an earlier run are removed before a new run starts', async () => {
+    const reports = join(dir, 'stale');
+    await run(['--rule', 'list.kind-id-required', '--reports', reports]);
+    expect((await readdir(reports)).sort()).toEqual(['index.html', 'junit.xml', 'results.json']);
+    // A run that ends at preflight (a closed port) leaves no earlier run's report for CI to upload.
+    const closed = await startReferenceServer({});
+    await closed.close();
+    const profilePath = join(dir, 'profile-closed.json');
+    await writeFile(profilePath, JSON.stringify(server.profile));
+    const { code, out } = await run(['--base-url', closed.url, '--profile', profilePath, '--reports', reports]);
+    expect(code).toBe(2);
+    expect(out).toContain('cannot be reached');
+    expect(await readdir(reports)).toEqual([]);
+  });
+});

@@ -7,6 +7,7 @@ Usage:
   directory-conformance compare OLD.json NEW.json   what newly fails between two runs
   directory-conformance merge A.json B.json… [--reports DIR]   one set of reports from shards
   directory-conformance expectations update --from results.json --file F
+  directory-conformance restore reports/journal.jsonl   put back what an interrupted run changed
   directory-conformance <command> --help  options of a command
 
 Exit codes: 0 conformant, 1 not conformant, 2 usage or configuration error,
@@ -112,4 +113,20 @@ export const EXPECTATIONS_HELP = `directory-conformance expectations update --fr
 Writes the expectations file a target needs: every MUST rule that failed in the
 run, keeping the reasons and expiry dates already in the file. Edit the reasons,
 commit the file, and pass it to run --expectations.
+`;
+
+export const RESTORE_HELP = `directory-conformance restore JOURNAL [--base-url URL] [--api-key KEY]
+
+Puts back what an interrupted or crashed run changed on an external target,
+from the write-ahead journal the run kept (reports/journal.jsonl): every
+resource whose change the journal announced and never marked restored gets its
+activity rates and team assignations back as they were, and is read again to
+verify. Resources already as they were are left alone, so it is safe to run
+twice. The base URL comes from the journal; the key from DIRECTORY_API_KEY.
+
+What it cannot put back, as the README says: revoked roles (no documented
+operation gives a role back), and the external_id of activity-rate contracts
+(show-activity-rates does not show it).
+
+Exit codes: 0 everything restorable is back, 1 something is not, 2 usage.
 `;

@@ -3,6 +3,7 @@ import { compareCommand, expectationsCommand, mergeCommand } from './gate-comman
 import { rulesCommand } from './rules-command.ts';
 import { runCommand, type Output } from './run-command.ts';
 import { serveCommand } from './serve-command.ts';
+import { restoreCommand } from './restore-command.ts';
 import { UsageError } from '../core/errors.ts';
 import { ProfileError } from '../target/load-profile.ts';
 
@@ -57,6 +58,8 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
         return await mergeCommand(rest, io);
       case 'expectations':
         return await expectationsCommand(rest, io);
+      case 'restore':
+        return await restoreCommand(rest, io);
       case undefined:
       case 'help':
       case '--help':

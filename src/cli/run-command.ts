@@ -5,6 +5,8 @@ import { LEVELS, type Level, type RuleResult, type RunResult } from '../core/typ
 import type { RuleGroup } from '../rules/types.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { prepareReportsDir } from '../report/reports-dir.ts';
+import { pendingChanges, readJournal } from '../runner/undo-journal.ts';
+import { join } from 'node:path';
 import { FAULTS, isFaultName } from '../reference-server/faults.ts';
 import { VARIANTS, isVariantName } from '../reference-server/variants.ts';
 import { preflight } from '../runner/preflight.ts';
@@ -156,11 +158,16 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     );
   }
 
+  // Against someone else's server the changes are journaled before they are made (restore command).
+  const journalPath =
+    external && options.allowMutations && !options.readOnly ? join(reportsDir, 'journal.jsonl') : undefined;
+  const interrupts = new Interrupts(io, journalPath);
   try {
     if (values['dry-run']) {
       printPlan(groups, target, options, io);
       return 0;
     }
+    if (journalPath) await refusePendingJournal(journalPath);
     const reachable = await preflight(target, options.requestTimeoutMs);
     if (!reachable.ok) {
       io.err(`cannot run: ${reachable.reason}`);
@@ -172,8 +179,11 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
       values.quiet || values.verbose
         ? undefined
         : new Progress(total, groups, { line: io.out, ...(io.live ? { live: io.live } : {}) });
+    interrupts.listen();
     const run = await runRules(groups, target, {
       ...options,
+      ...(journalPath ? { journalPath } : {}),
+      interrupt: interrupts.signal,
       onRuleStart(rule) {
         progress?.ruleStarted(rule);
       },
@@ -183,9 +193,15 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
         if (values.verbose) io.out(progressLine(result, done, total));
       },
     }).finally(() => progress?.stop());
+    if (interrupts.received) run.interrupted = { signal: interrupts.received };
     const paths = await writeReports(run, reportsDir);
     printSummary(run, io);
     io.out(`reports: ${paths.html}  ${paths.junit}  ${paths.json}`);
+    if (interrupts.received) {
+      if (journalPath) io.out(await journalSummary(journalPath));
+      io.err(`interrupted by ${interrupts.received}: the verdicts cover only the rules that ran`);
+      return interrupts.received === 'SIGINT' ? 130 : 143;
+    }
     if (run.results.some((r) => r.errorCode === 'DC_ERR_UNAUTHENTICATED')) {
       io.err('the target refused the credential during the run (401): the verdicts are incomplete');
       return 2;
@@ -197,8 +213,79 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     }
     return run.summary.conformant ? 0 : 1;
   } finally {
+    interrupts.stop();
     await server?.close();
   }
+}
+
+/**
+ * First SIGINT/SIGTERM: no rule starts any more; the rules running finish and
+ * put back what they changed; the reports are written, marked interrupted.
+ * A second one exits at once and says how to put the target back.
+ */
+class Interrupts {
+  private readonly controller = new AbortController();
+  received: 'SIGINT' | 'SIGTERM' | undefined;
+  private readonly handlers = {
+    SIGINT: (): void => this.on('SIGINT'),
+    SIGTERM: (): void => this.on('SIGTERM'),
+  };
+
+  constructor(
+    private readonly io: Output,
+    private readonly journalPath: string | undefined,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  listen(): void {
+    process.on('SIGINT', this.handlers.SIGINT);
+    process.on('SIGTERM', this.handlers.SIGTERM);
+  }
+
+  stop(): void {
+    process.off('SIGINT', this.handlers.SIGINT);
+    process.off('SIGTERM', this.handlers.SIGTERM);
+  }
+
+  private on(signal: 'SIGINT' | 'SIGTERM'): void {
+    if (this.received) {
+      this.io.err(`${signal} again: exiting now, without restoring`);
+      if (this.journalPath) this.io.err(`put the target back with: directory-conformance restore ${this.journalPath}`);
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    }
+    this.received = signal;
+    this.io.err(
+      `${signal}: no new rule starts; the rules running finish and put back what they changed (again to exit now)`,
+    );
+    this.controller.abort();
+  }
+}
+
+/** A journal an earlier run left with changes not put back: restore first, or the original state is lost. */
+async function refusePendingJournal(path: string): Promise<void> {
+  let pending: number;
+  try {
+    pending = pendingChanges(await readJournal(path)).length;
+  } catch {
+    return;
+  }
+  if (pending > 0) {
+    throw new UsageError(
+      `an earlier run left ${pending} change(s) not put back in ${path}: run \`directory-conformance restore ${path}\` first`,
+    );
+  }
+}
+
+async function journalSummary(path: string): Promise<string> {
+  const lines = await readJournal(path);
+  const restored = lines.filter((l) => l.event === 'restored').length;
+  const pending = pendingChanges(lines).length;
+  return pending === 0
+    ? `restored: every change the run made was put back (${restored} restoration(s)); journal ${path}`
+    : `${pending} change(s) not put back: run \`directory-conformance restore ${path}\``;
 }
 
 /** A few known names that share the unknown one's first word, to point at a typo. */

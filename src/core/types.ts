@@ -70,6 +70,8 @@ export interface RunOptions {
   path?: string;
   /** With `path`, the commands' own replay path of a model-based counterexample. */
   replayPath?: string;
+  /** Aborted by an interrupt: properties stop drawing new runs (their rule ends NOT-TESTED). */
+  interrupt?: AbortSignal;
   /** INFERRED departures fail the run too. */
   strict?: boolean;
 }
@@ -119,4 +121,6 @@ export interface RunResult {
   finishedAt: string;
   results: RuleResult[];
   summary: RunSummary;
+  /** Set when a signal stopped the run: rules not started are NOT-TESTED, and the verdict is not the target's. */
+  interrupted?: { signal: string };
 }

@@ -74,7 +74,7 @@ function header(run: RunResult): string {
 <h1>Directory Service conformance</h1>
 <dl class="run-meta">${meta.map(([k, v]) => `<div><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`).join('')}</dl>
 <div class="figures">
-<div class="figure" id="verdict"><span>verdict</span><b class="${s.conformant ? 'ok' : 'bad'}">${s.conformant ? 'conformant' : 'not conformant'}</b><small>no MUST rule may fail or error</small></div>
+<div class="figure" id="verdict"><span>verdict</span><b class="${s.conformant && !run.interrupted ? 'ok' : 'bad'}">${run.interrupted ? `interrupted (${esc(run.interrupted.signal)})` : s.conformant ? 'conformant' : 'not conformant'}</b><small>${run.interrupted ? 'rules not started are NOT-TESTED' : 'no MUST rule may fail or error'}</small></div>
 <div class="figure" id="score"><span>score</span><b>${percent(s.score)}</b><small>${mustPassed} of ${mustJudged.length} MUST rules passed</small></div>
 <div class="figure" id="coverage"><span>coverage</span><b>${percent(s.coverage)}</b><small>${ran} of ${s.total} rules ran</small></div>
 ${inferredFigure(run)}

@@ -6,7 +6,7 @@
  * rethrown as it is, never shrunk and never reported as this rule's failure.
  */
 import fc from 'fast-check';
-import { isHarnessError } from '../core/errors.ts';
+import { HarnessError, isHarnessError } from '../core/errors.ts';
 import { ConformanceFailure, isConformanceFailure } from '../core/errors.ts';
 import type { CheckContext } from './types.ts';
 
@@ -17,6 +17,9 @@ export async function checkProperty<T>(
 ): Promise<void> {
   let interruption: unknown;
   const property = fc.asyncProperty(arbitrary, async (value) => {
+    if (interruption === undefined && ctx.options.interrupt?.aborted) {
+      interruption = new HarnessError('DC_ERR_INTERRUPTED', 'the run was interrupted before the property had its runs');
+    }
     if (interruption !== undefined) return;
     try {
       await predicate(value);

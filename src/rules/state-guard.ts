@@ -10,7 +10,7 @@ import type { ActivityRatePeriod, TeamAssignation } from '../schemas/index.ts';
 import { captureState, stateDifference, type ResourceState, type StatePart } from './steps/state.ts';
 import type { BaseCheckContext } from './types.ts';
 
-type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client'>;
+type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client' | 'journal'>;
 
 /** The parts restoration can put back with documented operations (roles cannot be given back). */
 export type RestorablePart = Exclude<StatePart, 'roles'>;
@@ -23,6 +23,8 @@ export async function withRestoredState<T>(
   change: () => Promise<T>,
 ): Promise<T> {
   const before = await captureState(ctx, resourceId, parts, { step: 'snapshot before the change' });
+  // Write-ahead: the journal holds the state (and how to put it back) before anything changes.
+  await ctx.journal?.changing({ ruleId: ctx.ruleId, resourceId, state: before, undo: undoRequests(before) });
   let outcome: { value: T } | { error: unknown };
   try {
     outcome = { value: await change() };
@@ -30,20 +32,40 @@ export async function withRestoredState<T>(
     outcome = { error };
   }
   try {
-    await restore(ctx, before);
+    await restoreState(ctx, before);
   } catch (restoreError) {
-    // A departure found by the check wins over a restore fault (which is reported with its run).
-    if (!('error' in outcome)) throw restoreError;
+    // A target left changed outranks whatever the check found: the run must say so first.
+    const found =
+      'error' in outcome && outcome.error instanceof Error ? ` (the check had found: ${outcome.error.message})` : '';
+    const journal = ctx.journal ? `; \`directory-conformance restore ${ctx.journal.path}\` retries it` : '';
+    if (restoreError instanceof HarnessError && restoreError.code === 'DC_ERR_RESTORE') {
+      throw new HarnessError('DC_ERR_RESTORE', `${restoreError.message}${journal}${found}`);
+    }
+    const why = restoreError instanceof Error ? restoreError.message : String(restoreError);
+    throw new HarnessError('DC_ERR_RESTORE', `resource ${resourceId} could not be restored: ${why}${journal}${found}`);
   }
+  await ctx.journal?.restored({ ruleId: ctx.ruleId, resourceId });
   if ('error' in outcome) throw outcome.error;
   return outcome.value;
 }
 
-async function restore(ctx: StepContext, before: ResourceState): Promise<void> {
+/**
+ * Puts a resource's rates and teams back as `before` holds them and verifies
+ * by reading again; nothing is sent when they already are. Safe to repeat:
+ * every request it sends puts a value, none adds one.
+ */
+export async function restoreState(ctx: StepContext, before: ResourceState): Promise<void> {
   const now = await captureState(ctx, before.resourceId, partsOf(before), { step: 'state before restore' });
   if (!stateDifference(before, now)) return;
-  if (before.rates) await restoreRates(ctx.client, before.resourceId, now.rates ?? [], before.rates);
-  if (before.teams) await restoreTeams(ctx.client, before.resourceId, before.teams);
+  if (before.rates) {
+    for (const p of now.rates ?? []) {
+      await send(ctx.client, 'resources.unassign-activity-rate', {
+        resource_id: before.resourceId,
+        date_range: p.date_range,
+      });
+    }
+  }
+  for (const { operation, body } of undoRequests(before)) await send(ctx.client, operation, body);
   const after = await captureState(ctx, before.resourceId, partsOf(before), { step: 'state after restore' });
   const difference = stateDifference(before, after);
   if (difference) {
@@ -60,22 +82,24 @@ function partsOf(state: ResourceState): RestorablePart[] {
   return (['rates', 'teams'] as const).filter((p) => state[p] !== undefined);
 }
 
+interface UndoRequest {
+  operation: 'resources.assign-activity-rate' | 'resources.assign-team';
+  body: Record<string, unknown>;
+}
+
 /**
- * Unassigns each period there is now, one range at a time (so restoring never relies on an
- * unassignment that spans several periods: that is under test), then assigns each former one.
+ * The documented requests that put `before` back, once each period shown at
+ * restore time has been unassigned one range at a time (so restoring never
+ * relies on an unassignment spanning several periods: that is under test):
+ * every former period assigned again, every former team assignation assigned
+ * again with warning_aware (the conflicts it settles are the point).
  */
-async function restoreRates(
-  client: DirectoryClient,
-  resourceId: string,
-  now: ActivityRatePeriod[],
-  before: ActivityRatePeriod[],
-): Promise<void> {
-  for (const p of now) {
-    await client.post('resources.unassign-activity-rate', { resource_id: resourceId, date_range: p.date_range });
-  }
-  for (const p of before) {
-    await client.post('resources.assign-activity-rate', {
-      resource_id: resourceId,
+export function undoRequests(before: ResourceState): UndoRequest[] {
+  const resource_id = before.resourceId;
+  const rates: UndoRequest[] = (before.rates ?? []).map((p: ActivityRatePeriod) => ({
+    operation: 'resources.assign-activity-rate',
+    body: {
+      resource_id,
       date_range: p.date_range,
       average_rate: p.average_rate,
       work_regime_id: p.work_regime.id,
@@ -85,15 +109,12 @@ async function restoreRates(
       trainee: p.trainee,
       ...(typeof p.indemnity_enabled === 'boolean' ? { indemnity_enabled: p.indemnity_enabled } : {}),
       ...(typeof p.compensation_enabled === 'boolean' ? { compensation_enabled: p.compensation_enabled } : {}),
-    });
-  }
-}
-
-/** Re-assigns every team assignation the resource had (warning_aware: the conflicts are the point). */
-async function restoreTeams(client: DirectoryClient, resourceId: string, before: TeamAssignation[]): Promise<void> {
-  for (const a of before) {
-    await client.post('resources.assign-team', {
-      resource_id: resourceId,
+    },
+  }));
+  const teams: UndoRequest[] = (before.teams ?? []).map((a: TeamAssignation) => ({
+    operation: 'resources.assign-team',
+    body: {
+      resource_id,
       team_id: a.team.id,
       head: a.head,
       date_range: a.date_range,
@@ -101,6 +122,26 @@ async function restoreTeams(client: DirectoryClient, resourceId: string, before:
       ...(typeof a.contract_number === 'string' ? { contract_number: a.contract_number } : {}),
       ...(typeof a.external_id === 'string' ? { external_id: a.external_id } : {}),
       warning_aware: true,
-    });
+    },
+  }));
+  return [...rates, ...teams];
+}
+
+/**
+ * A restoring request, repeated with backoff when the network or a gateway
+ * fails it: it puts a value, so sending it again is safe.
+ */
+async function send(client: DirectoryClient, operation: string, body: unknown): Promise<void> {
+  const delays = [200, 800, 2_000];
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await client.post(operation, body, { idempotent: true });
+      return;
+    } catch (error) {
+      const transient =
+        error instanceof HarnessError && (error.code === 'DC_ERR_NETWORK' || error.code === 'DC_ERR_TIMEOUT');
+      if (!transient || attempt >= delays.length) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delays[attempt]));
+    }
   }
 }

@@ -67,6 +67,24 @@ export interface BaseCheckContext {
    * sees them all.
    */
   errorAnswers(): readonly ErrorAnswer[];
+  /** The run's write-ahead undo journal, when it keeps one (see state-guard.ts). */
+  readonly journal?: UndoJournal;
+}
+
+/**
+ * Where a mutating check writes, before it changes a resource, the state it is
+ * about to change; a crashed or interrupted run is put back from it later
+ * (`directory-conformance restore`).
+ */
+export interface UndoJournal {
+  /** Durable before it returns: the change may start only then. */
+  changing(entry: { ruleId: string; resourceId: string; state: unknown; undo: readonly unknown[] }): Promise<void>;
+  /** The resource is back as it was (verified). */
+  restored(entry: { ruleId: string; resourceId: string }): Promise<void>;
+  /** The change cannot be undone with documented operations (role revocations). */
+  irreversible(entry: { ruleId: string; resourceId: string; state: unknown }): Promise<void>;
+  /** Where it is, for messages. */
+  readonly path: string;
 }
 
 /** A 4xx answer one rule received, as its transcript recorded it (redacted). */

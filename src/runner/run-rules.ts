@@ -11,6 +11,7 @@ import { summarise } from '../core/summarise.ts';
 import { isConformanceFailure } from '../core/errors.ts';
 import { unmetNeed } from './needs.ts';
 import { ErrorAnswers } from './error-answers.ts';
+import { FileJournal } from './undo-journal.ts';
 import { ResourceClaims } from './resource-claims.ts';
 
 export interface RunTarget {
@@ -39,6 +40,9 @@ export interface EngineOptions extends RunOptions {
   maxRequests: number;
   /** Only rules that do not mutate run. */
   readOnly: boolean;
+  /** Where the write-ahead undo journal goes (external targets with mutations); none when absent. */
+  journalPath?: string;
+
   onRuleStart?: (rule: Rule, group: RuleGroup) => void;
   onRuleEnd?: (result: RuleResult) => void;
   dispatcher?: Dispatcher;
@@ -89,9 +93,15 @@ export async function runRules(groups: RuleGroup[], target: RunTarget, options: 
   });
   const claims = new ResourceClaims(target.profile.mutableResources);
   const errorAnswers = new ErrorAnswers();
+  const journal = options.journalPath
+    ? await FileJournal.create(options.journalPath, redactor, {
+        baseUrl: target.baseUrl,
+        serviceVersion: target.serviceVersion,
+      })
+    : undefined;
   const queue = groups.flatMap((group) => group.rules.map((rule) => ({ rule, group })));
   const results: RuleResult[] = new Array<RuleResult>(queue.length);
-  const env: RunEnv = { target, options, base, claims, redactor, errorAnswers };
+  const env: RunEnv = { target, options, base, claims, redactor, errorAnswers, ...(journal ? { journal } : {}) };
 
   // Rules that judge what the whole run received start once every other rule has ended.
   const runStage = async (indexes: number[]): Promise<void> => {
@@ -100,6 +110,10 @@ export async function runRules(groups: RuleGroup[], target: RunTarget, options: 
       while (next < indexes.length) {
         const index = indexes[next++]!;
         const { rule, group } = queue[index]!;
+        if (options.interrupt?.aborted) {
+          results[index] = notStarted(rule, group);
+          continue;
+        }
         options.onRuleStart?.(rule, group);
         const result = await runOne(rule, group, env);
         results[index] = result;
@@ -114,6 +128,7 @@ export async function runRules(groups: RuleGroup[], target: RunTarget, options: 
     await runStage(indexes.filter((i) => queue[i]!.rule.judges));
   } finally {
     if (!options.dispatcher) await dispatcher.close();
+    await journal?.close();
   }
   return {
     tool: TOOL,
@@ -146,6 +161,28 @@ interface RunEnv {
   claims: ResourceClaims;
   redactor: Redactor;
   errorAnswers: ErrorAnswers;
+  journal?: FileJournal;
+}
+
+/** A rule an interrupt kept from starting. */
+function notStarted(rule: Rule, group: RuleGroup): RuleResult {
+  return {
+    ruleId: rule.id,
+    clause: rule.clause,
+    sentence: rule.sentence,
+    section: group.section,
+    group: group.title,
+    level: rule.level,
+    kind: rule.kind,
+    mutates: rule.mutates,
+    verdict: 'NOT-TESTED',
+    reason: 'the run was interrupted before this rule started',
+    violations: [],
+    observations: [],
+    exchanges: [],
+    requestCount: 0,
+    durationMs: 0,
+  };
 }
 
 async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleResult> {
@@ -212,10 +249,15 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
       replay = r;
     },
     errorAnswers: () => env.errorAnswers.all(),
-    claimResource(predicate) {
+    ...(env.journal ? { journal: env.journal } : {}),
+    async claimResource(predicate) {
       const id = env.claims.claim(predicate);
       if (id !== undefined) claimed.push(id);
-      return Promise.resolve(id);
+      // A revocation has no documented undo: the journal says which resource it may change, for good.
+      if (id !== undefined && rule.mutates === 'irreversible') {
+        await env.journal?.irreversible({ ruleId: rule.id, resourceId: id, state: null });
+      }
+      return id;
     },
   };
 
@@ -280,7 +322,7 @@ function keepForReport(exchanges: Exchange[], e: Exchange): void {
  */
 function verdictOfHarnessFault(code: HarnessError['code']): Verdict {
   if (code === 'DC_ERR_PRECONDITION') return 'SKIP';
-  if (code === 'DC_ERR_BUDGET') return 'NOT-TESTED';
+  if (code === 'DC_ERR_BUDGET' || code === 'DC_ERR_INTERRUPTED') return 'NOT-TESTED';
   return 'ERROR';
 }
 

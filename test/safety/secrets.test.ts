@@ -52,7 +52,8 @@ test('no key in any output of a failing run', async () => {
   expect(out).toMatch(/FAIL pagination\.exact-multiple-empty-page/);
   const secrets = [server.apiKey, server.restrictedApiKey, Buffer.from(`:${server.apiKey}`).toString('base64')];
   const files = await readdir(join(dir, 'reports'));
-  expect(files.sort()).toEqual(['index.html', 'junit.xml', 'results.json']);
+  // The journal of the changes is scanned too.
+  expect(files.sort()).toEqual(['index.html', 'journal.jsonl', 'junit.xml', 'results.json']);
   const texts = [out, ...(await Promise.all(files.map((f) => readFile(join(dir, 'reports', f), 'utf8'))))];
   for (const text of texts) for (const secret of secrets) expect(text.includes(secret)).toBe(false);
   // The evidence is there, with placeholders instead of keys.

@@ -1,0 +1,98 @@
+import { appendFile } from 'node:fs/promises';
+import { Agent } from 'undici';
+import { DirectoryClient } from '../client/directory-client.ts';
+import { Redactor } from '../client/redact.ts';
+import { UsageError } from '../core/errors.ts';
+import { restoreState } from '../rules/state-guard.ts';
+import type { ResourceState } from '../rules/steps/state.ts';
+import { pendingChanges, readJournal, type JournalLine } from '../runner/undo-journal.ts';
+import { RESTORE_HELP } from './help.ts';
+import { parseOptions } from './options.ts';
+import { checkBaseUrl, type Output } from './run-command.ts';
+
+const RESTORE_OPTIONS = {
+  'base-url': { type: 'string' },
+  'api-key': { type: 'string' },
+} as const;
+
+/**
+ * `directory-conformance restore JOURNAL`: puts back what an interrupted or
+ * crashed run changed, from its write-ahead journal. Each resource is read
+ * first and left alone when it already is as it was, so running it twice is
+ * safe; each one put back is written to the journal as restored.
+ * Exit 0 when everything restorable is back, 1 when something is not.
+ */
+export async function restoreCommand(
+  argv: string[],
+  io: Output,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
+  const { values, positionals } = parseOptions(argv, RESTORE_OPTIONS, true);
+  if (values.help) {
+    io.out(RESTORE_HELP);
+    return 0;
+  }
+  const path = positionals[0];
+  if (!path || positionals.length > 1) throw new UsageError('restore takes one journal file (reports/journal.jsonl)');
+  let lines: JournalLine[];
+  try {
+    lines = await readJournal(path);
+  } catch (e) {
+    throw new UsageError(`cannot read the journal ${JSON.stringify(path)}: ${(e as Error).message}`);
+  }
+  const run = lines.find((l) => l.event === 'run');
+  if (!run) throw new UsageError(`${path} is not a journal of a run (no run line)`);
+  const baseUrl = values['base-url'] ?? run.baseUrl;
+  checkBaseUrl(baseUrl);
+  const apiKey = values['api-key'] ?? env.DIRECTORY_API_KEY;
+  if (!apiKey) throw new UsageError('restore needs the API key of the run: DIRECTORY_API_KEY or --api-key');
+  const redactor = new Redactor();
+  redactor.add(apiKey, '$DIRECTORY_API_KEY');
+  const dispatcher = new Agent({ connections: 2 });
+  const client = new DirectoryClient({
+    baseUrl,
+    serviceVersion: run.serviceVersion,
+    dispatcher,
+    redactor,
+    timeoutMs: 15_000,
+    credential: { apiKey, placeholder: '$DIRECTORY_API_KEY' },
+  });
+  const pending = pendingChanges(lines);
+  let failed = 0;
+  try {
+    if (pending.length === 0) io.out(`${path}: nothing to restore, every change of the run was put back`);
+    for (const change of pending) {
+      try {
+        await restoreState({ ruleId: 'restore', client }, change.state as ResourceState);
+        const line = {
+          event: 'restored',
+          at: new Date().toISOString(),
+          ruleId: change.ruleId,
+          resourceId: change.resourceId,
+        };
+        await appendFile(path, `${JSON.stringify(line)}\n`);
+        io.out(`restored resource ${change.resourceId} (rates and teams as before ${change.ruleId})`);
+      } catch (e) {
+        failed += 1;
+        io.err(
+          `could not restore resource ${change.resourceId}: ${redactor.redact((e as Error).message ?? String(e))}`,
+        );
+      }
+    }
+  } finally {
+    await dispatcher.close();
+  }
+  const revoked = [...new Set(lines.filter((l) => l.event === 'irreversible').map((l) => l.resourceId))];
+  if (revoked.length > 0) {
+    io.out(
+      `cannot be put back (no documented operation gives a role back): roles of ${revoked.length} resource(s) ` +
+        `the run may have revoked: ${revoked.join(', ')}`,
+    );
+  }
+  if (pending.length > 0) {
+    io.out(
+      'not restored by design: the external_id of activity-rate contracts, which show-activity-rates does not show',
+    );
+  }
+  return failed > 0 ? 1 : 0;
+}

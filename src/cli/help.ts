@@ -44,8 +44,11 @@ Selection:
   --level L                  only rules of this level: MUST, INFERRED or OBSERVED
   --strict                   INFERRED departures (what the suite infers from the data
                              model, not the spec's words) fail the run too
-  --shard i/n                run the i-th of n shares of the selection (merge the
-                             shards' results.json with the merge command)
+  --shard i/n                run the i-th of n shares of the selection and of the
+                             profile's mutable resources (merge the shards'
+                             results.json with the merge command)
+  --wait-lock                wait while another run on this machine changes the same
+                             target's resources (default: exit 2 at once)
 
 Properties:
   --seed N                   fast-check seed (default: random, printed in the reports)

@@ -6,6 +6,7 @@ import type { RuleGroup } from '../rules/types.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { prepareReportsDir } from '../report/reports-dir.ts';
 import { pendingChanges, readJournal } from '../runner/undo-journal.ts';
+import { lockPath, lockTarget, type TargetLock } from './target-lock.ts';
 import { join } from 'node:path';
 import { FAULTS, isFaultName } from '../reference-server/faults.ts';
 import { VARIANTS, isVariantName } from '../reference-server/variants.ts';
@@ -60,6 +61,7 @@ const RUN_OPTIONS = {
   verbose: { type: 'boolean' },
   expectations: { type: 'string' },
   shard: { type: 'string' },
+  'wait-lock': { type: 'boolean' },
 } as const;
 
 export async function runCommand(argv: string[], io: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -158,16 +160,31 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     );
   }
 
+  if (shard) {
+    // Shards change disjoint shares of the mutable resources, so sharded runs never share one.
+    const [i, n] = [Number(shard[1]), Number(shard[2])];
+    target.profile = { ...target.profile, mutableResources: shareOf(target.profile.mutableResources, i, n) };
+  }
   // Against someone else's server the changes are journaled before they are made (restore command).
   const journalPath =
     external && options.allowMutations && !options.readOnly ? join(reportsDir, 'journal.jsonl') : undefined;
   const interrupts = new Interrupts(io, journalPath);
+  let lock: TargetLock | undefined;
   try {
     if (values['dry-run']) {
       printPlan(groups, target, options, io);
       return 0;
     }
-    if (journalPath) await refusePendingJournal(journalPath);
+    if (journalPath) {
+      lock = await lockTarget(
+        lockPath(
+          target.baseUrl,
+          target.profile.mutableResources.map((r) => r.id),
+        ),
+        { wait: values['wait-lock'] === true },
+      );
+      await refusePendingJournal(journalPath);
+    }
     const reachable = await preflight(target, options.requestTimeoutMs);
     if (!reachable.ok) {
       io.err(`cannot run: ${reachable.reason}`);
@@ -214,8 +231,14 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     return run.summary.conformant ? 0 : 1;
   } finally {
     interrupts.stop();
+    await lock?.release();
     await server?.close();
   }
+}
+
+/** The `i`-th of `n` shares of the resources (1-based), taken in turn so each share mixes kinds. */
+export function shareOf<T>(resources: readonly T[], i: number, n: number): T[] {
+  return resources.filter((_, index) => index % n === i - 1);
 }
 
 /**

@@ -198,6 +198,15 @@ export class DirectoryClient {
         };
         this.options.onExchange?.(exchange);
         if (!outcome.ok) throw outcome.error;
+        if (outcome.status >= 300 && outcome.status < 400) {
+          // Redirects are not followed (a POST body and a credential must not go where the user did not point).
+          const location = this.options.redactor.redact(outcome.headers.location ?? '(no Location header)');
+          throw new HarnessError(
+            'DC_ERR_REDIRECT',
+            `${operation}: the target answered ${outcome.status}, a redirect to ${location}; ` +
+              'the suite does not follow redirects: point --base-url at the final address',
+          );
+        }
         return {
           status: outcome.status,
           headers: outcome.headers,

@@ -17,6 +17,7 @@ export type HarnessErrorCode =
   | 'DC_ERR_PRECONDITION'
   | 'DC_ERR_RESTORE'
   | 'DC_ERR_INTERRUPTED'
+  | 'DC_ERR_REDIRECT'
   | 'DC_ERR_HARNESS';
 
 export class HarnessError extends Error {

@@ -18,7 +18,8 @@ export type HostileMode =
   | 'cycling-token'
   | 'endless-pagination'
   | 'unauthorized-halfway'
-  | 'echo-credentials';
+  | 'echo-credentials'
+  | 'redirect';
 
 export const HOSTILE_MODES: readonly HostileMode[] = [
   'hang',
@@ -31,6 +32,7 @@ export const HOSTILE_MODES: readonly HostileMode[] = [
   'endless-pagination',
   'unauthorized-halfway',
   'echo-credentials',
+  'redirect',
 ];
 
 export interface HostileProxy {
@@ -109,6 +111,13 @@ export async function startHostileProxy(options: HostileOptions): Promise<Hostil
             else res.once('drain', () => ((sent += 1), pump()));
           };
           pump();
+          return;
+        }
+        break;
+      case 'redirect':
+        if (hit) {
+          res.writeHead(307, { location: `https://moved.example${req.url ?? '/'}` });
+          res.end();
           return;
         }
         break;

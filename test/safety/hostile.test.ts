@@ -98,6 +98,18 @@ describe('protocol departures are named in the rules they break', () => {
     }, 60_000);
   }
 
+  test('a redirect is an ERROR that names it and where it pointed, never a FAIL', async () => {
+    const run = await runThrough('redirect');
+    expectValidReports(run);
+    expect(
+      verdictsOf(run).FAIL,
+      JSON.stringify(run.results.filter((r) => r.verdict === 'FAIL').map((r) => r.ruleId)),
+    ).toBe(0);
+    const redirected = run.results.filter((r) => r.errorCode === 'DC_ERR_REDIRECT');
+    expect(redirected.length).toBeGreaterThan(0);
+    expect(redirected[0]!.reason).toMatch(/answered 307, a redirect to https:\/\/moved\.example\/api\/directory\//);
+  }, 60_000);
+
   test('a credential refused halfway gives ERRORs, not FAILs', async () => {
     const run = await runThrough('unauthorized-halfway');
     expectValidReports(run);

@@ -158,4 +158,27 @@ describe('interrupts and the undo journal', () => {
     expect(await main(['restore', journal, '--api-key', server.apiKey], io)).toBe(0);
     expect(out).toContain('nothing to restore');
   }, 60_000);
+
+  test('a second run against the same target and resources is refused while the first changes them', async () => {
+    const initial = await stateOfTarget();
+    const reports = join(dir, 'first');
+    const { child } = startRun(reports);
+    await whileChanging(join(reports, 'journal.jsonl'));
+    let out = '';
+    const io = { out: (l: string) => (out += `${l}\n`), err: (l: string) => (out += `${l}\n`) };
+    const args = [
+      '--base-url',
+      proxy.url,
+      '--profile',
+      profilePath,
+      '--allow-mutations',
+      '--reports',
+      join(dir, 'second'),
+    ];
+    expect(await main(['run', ...args, '--api-key', server.apiKey], io)).toBe(2);
+    expect(out).toContain('another run');
+    child.kill('SIGINT');
+    expect(await exited(child)).toBe(130);
+    expect(await stateOfTarget()).toBe(initial);
+  }, 60_000);
 });

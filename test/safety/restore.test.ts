@@ -47,3 +47,44 @@ test('a restoration that does not verify is DC_ERR_RESTORE with the difference',
   expect(result.errorCode).toBe('DC_ERR_RESTORE');
   expect(result.reason).toMatch(/could not be restored: missing after restore: .*average_rate/);
 });
+
+test('a restoring request dropped by the network is sent again and the restoration verifies', async () => {
+  const server = await startReferenceServer();
+  const dropped = new Set<string>();
+  // Restoring assignments carry the snapshot's patterns; each is dropped once, before an answer.
+  const flaky = await startTestServer(async (req, res, body) => {
+    if (
+      req.url?.endsWith('resources.assign-activity-rate') &&
+      body.includes('activity_rate_patterns') &&
+      !dropped.has(body)
+    ) {
+      dropped.add(body);
+      req.socket.destroy();
+      return;
+    }
+    const answer = await request(`${server.url}${req.url ?? ''}`, {
+      method: 'POST',
+      headers: {
+        authorization: req.headers.authorization ?? '',
+        'content-type': 'application/json',
+        'service-version': '26.06.25',
+      },
+      body,
+    });
+    res.writeHead(answer.statusCode, { 'content-type': 'application/json' });
+    res.end(await answer.body.text());
+  });
+  try {
+    const run = await runRules(
+      selectRules(await loadCatalogue(), { rules: ['activity-rates.prop.model-sequences'] }),
+      { baseUrl: flaky.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile },
+      { ...DEFAULT_ENGINE_OPTIONS, allowMutations: true, numRuns: 5, seed: 3 },
+    );
+    const result = run.results[0]!;
+    expect(dropped.size).toBeGreaterThan(0);
+    expect([result.verdict, result.reason]).toEqual(['PASS', undefined]);
+  } finally {
+    await flaky.close();
+    await server.close();
+  }
+});

@@ -1,7 +1,4 @@
 #!/usr/bin/env node
-// Entry point: runs the TypeScript CLI through tsx so no build step is needed.
-import { register } from 'tsx/esm/api';
-
-register();
-const { main } = await import('../src/cli/main.ts');
+// Entry point: the built JavaScript in dist/ (`npm run build`, run by `npm install` in a clone).
+const { main } = await import('../dist/src/cli/main.js');
 process.exitCode = await main(process.argv.slice(2));

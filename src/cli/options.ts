@@ -4,7 +4,18 @@ import { UsageError } from '../core/errors.ts';
 type Options = NonNullable<ParseArgsConfig['options']>;
 
 /** node:util parseArgs, with mistakes turned into a UsageError (exit 2). */
-export function parseOptions<T extends Options>(argv: string[], options: T, allowPositionals = false) {
+export function parseOptions<T extends Options>(
+  argv: string[],
+  options: T,
+  allowPositionals = false,
+): ReturnType<
+  typeof parseArgs<{
+    args: string[];
+    options: T & { help: { type: 'boolean'; short: 'h' } };
+    allowPositionals: boolean;
+    strict: true;
+  }>
+> {
   try {
     return parseArgs({
       args: argv,

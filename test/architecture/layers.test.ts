@@ -24,6 +24,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   'src/reference-server': ['src/core', 'src/schemas', 'src/target'],
   'src/hostile-server': ['src/core'],
   'src/mutation': ['src/core', 'src/target', 'src/rules', 'src/runner', 'src/reference-server'],
+  'src/api': ['src/core', 'src/target', 'src/rules', 'src/runner', 'src/reference-server', 'src/report'],
+  'src/vitest': ['src/core', 'src/rules', 'src/api'],
   'src/cli': ['*'],
 };
 

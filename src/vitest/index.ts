@@ -1,0 +1,45 @@
+/**
+ * The catalogue inside a user's own vitest file: one test per rule, named by
+ * rule id, against their base URL and profile. The run happens once, before
+ * the tests; each test reports its rule's verdict: PASS passes, FAIL and
+ * ERROR fail with the violation, SKIP and NOT-TESTED are vitest skips with
+ * the reason, OBSERVED passes (the spec leaves it open).
+ *
+ *   import { conformanceSuite } from 'directory-conformance/vitest';
+ *   await conformanceSuite({ baseUrl: process.env.DIRECTORY_BASE_URL, profile: 'profile.json',
+ *     apiKey: process.env.DIRECTORY_API_KEY });
+ */
+import { beforeAll, describe, expect, test } from 'vitest';
+import { runConformance, type ConformanceOptions, type RuleResult, type RunResult } from '../api/index.ts';
+import { loadCatalogue, selectRules } from '../rules/catalogue.ts';
+
+export async function conformanceSuite(options: ConformanceOptions & { timeoutMs?: number } = {}): Promise<void> {
+  const groups = selectRules(await loadCatalogue(), {
+    rules: options.rules ?? [],
+    sections: options.sections ?? [],
+    levels: options.levels ?? [],
+  });
+  let run: RunResult | undefined;
+  const byId = new Map<string, RuleResult>();
+  beforeAll(async () => {
+    run = await runConformance(options);
+    for (const r of run.results) byId.set(r.ruleId, r);
+  }, options.timeoutMs ?? 600_000);
+  for (const group of groups) {
+    describe(`${group.section} ${group.title}`, () => {
+      for (const rule of group.rules) {
+        test(rule.id, (ctx) => {
+          const result = byId.get(rule.id);
+          expect(result, `${rule.id} did not run`).toBeDefined();
+          if (result!.verdict === 'SKIP' || result!.verdict === 'NOT-TESTED')
+            ctx.skip(result!.reason ?? result!.verdict);
+          if (result!.verdict === 'FAIL' || result!.verdict === 'ERROR') {
+            const v = result!.violations[0];
+            const why = v ? `${v.where}: ${v.message}` : (result!.reason ?? '');
+            expect.fail(`${result!.verdict} ${rule.id} (${rule.clause}): ${why}`);
+          }
+        });
+      }
+    });
+  }
+}

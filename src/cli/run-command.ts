@@ -5,6 +5,8 @@ import { LEVELS, type Level, type RuleResult, type RunResult } from '../core/typ
 import type { RuleGroup } from '../rules/types.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { prepareReportsDir } from '../report/reports-dir.ts';
+import { HarRecorder } from '../report/har.ts';
+import type { SummaryLinks } from '../report/summary-markdown.ts';
 import { pendingChanges, readJournal } from '../runner/undo-journal.ts';
 import { lockPath, lockTarget, type TargetLock } from './target-lock.ts';
 import { join } from 'node:path';
@@ -197,8 +199,10 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
         ? undefined
         : new Progress(total, groups, { line: io.out, ...(io.live ? { live: io.live } : {}) });
     interrupts.listen();
+    const har = new HarRecorder(new Date().toISOString());
     const run = await runRules(groups, target, {
       ...options,
+      onExchange: (ruleId, e) => har.add(ruleId, e),
       ...(journalPath ? { journalPath } : {}),
       interrupt: interrupts.signal,
       onRuleStart(rule) {
@@ -211,7 +215,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
       },
     }).finally(() => progress?.stop());
     if (interrupts.received) run.interrupted = { signal: interrupts.received };
-    const paths = await writeReports(run, reportsDir);
+    const paths = await writeReports(run, reportsDir, { har, links: artifactLinks(env) });
     printSummary(run, io);
     io.out(`reports: ${paths.html}  ${paths.junit}  ${paths.json}`);
     if (interrupts.received) {
@@ -309,6 +313,12 @@ async function journalSummary(path: string): Promise<string> {
   return pending === 0
     ? `restored: every change the run made was put back (${restored} restoration(s)); journal ${path}`
     : `${pending} change(s) not put back: run \`directory-conformance restore ${path}\``;
+}
+
+/** On GitHub Actions, the run's page (where its artifacts are) for the Markdown summary. */
+function artifactLinks(env: NodeJS.ProcessEnv): SummaryLinks {
+  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: id } = env;
+  return server && repo && id ? { reports: `${server}/${repo}/actions/runs/${id}#artifacts` } : {};
 }
 
 /** A few known names that share the unknown one's first word, to point at a typo. */

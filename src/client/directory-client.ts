@@ -174,6 +174,7 @@ export class DirectoryClient {
       if (delay === undefined || delay > maxRetryDelayMs || retryWaitMs + delay > maxRetryWaitMs) {
         const exchange: Exchange = {
           operation,
+          startedAt: new Date(Date.now() - outcome.durationMs).toISOString(),
           request,
           ...(outcome.ok
             ? {

@@ -18,6 +18,8 @@ export interface RecordedResponse {
 
 export interface Exchange {
   operation: string;
+  /** When the answered attempt was sent (ISO 8601). */
+  startedAt?: string;
   request: RecordedRequest;
   response?: RecordedResponse;
   /** Set when no response came (network fault, timeout, oversized body). */

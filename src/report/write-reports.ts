@@ -4,17 +4,28 @@ import type { RunResult } from '../core/types.ts';
 import { renderHtml } from './html.ts';
 import { renderJson } from './json.ts';
 import { renderJUnit } from './junit.ts';
+import type { HarRecorder } from './har.ts';
+import { renderSummaryMarkdown, type SummaryLinks } from './summary-markdown.ts';
 
 export async function writeReports(
   run: RunResult,
   dir: string,
-): Promise<{ junit: string; html: string; json: string }> {
+  extra: { har?: HarRecorder; links?: SummaryLinks } = {},
+): Promise<{ junit: string; html: string; json: string; summary: string; har?: string }> {
   await mkdir(dir, { recursive: true });
-  const paths = { junit: join(dir, 'junit.xml'), html: join(dir, 'index.html'), json: join(dir, 'results.json') };
+  const paths = {
+    junit: join(dir, 'junit.xml'),
+    html: join(dir, 'index.html'),
+    json: join(dir, 'results.json'),
+    summary: join(dir, 'summary.md'),
+    ...(extra.har ? { har: join(dir, 'exchanges.har') } : {}),
+  };
   await Promise.all([
     writeFile(paths.junit, renderJUnit(run)),
     writeFile(paths.html, renderHtml(run)),
     writeFile(paths.json, renderJson(run)),
+    writeFile(paths.summary, renderSummaryMarkdown(run, extra.links)),
+    ...(extra.har && paths.har ? [writeFile(paths.har, extra.har.render(run.tool))] : []),
   ]);
   return paths;
 }

@@ -45,6 +45,8 @@ export interface EngineOptions extends RunOptions {
 
   onRuleStart?: (rule: Rule, group: RuleGroup) => void;
   onRuleEnd?: (result: RuleResult) => void;
+  /** Every exchange of the run, as it happens (for the HAR export). */
+  onExchange?: (ruleId: string, exchange: Exchange) => void;
   dispatcher?: Dispatcher;
 }
 
@@ -224,6 +226,7 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     requestCount += e.attempts;
     keepForReport(exchanges, e);
     env.errorAnswers.add(rule.id, e);
+    options.onExchange?.(rule.id, e);
   };
   const client = env.base.derive({ onExchange: record, signal: controller.signal });
   const restrictedKey = target.profile.restrictedApiKey;

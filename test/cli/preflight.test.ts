@@ -74,7 +74,13 @@ describe('preflight', () => {
   test('reports of an earlier run are removed before a new run starts', async () => {
     const reports = join(dir, 'stale');
     await run(['--rule', 'list.kind-id-required', '--reports', reports]);
-    expect((await readdir(reports)).sort()).toEqual(['index.html', 'junit.xml', 'results.json']);
+    expect((await readdir(reports)).sort()).toEqual([
+      'exchanges.har',
+      'index.html',
+      'junit.xml',
+      'results.json',
+      'summary.md',
+    ]);
     // A run that ends at preflight (a closed port) leaves no earlier run's report for CI to upload.
     const closed = await startReferenceServer({});
     await closed.close();

@@ -112,7 +112,13 @@ describe('the installed package', () => {
     ]);
     expect(run.code, run.out).toBe(0);
     expect(run.out).toContain('CONFORMANT');
-    expect((await readdir(join(project, 'r'))).sort()).toEqual(['index.html', 'junit.xml', 'results.json']);
+    expect((await readdir(join(project, 'r'))).sort()).toEqual([
+      'exchanges.har',
+      'index.html',
+      'junit.xml',
+      'results.json',
+      'summary.md',
+    ]);
   }, 60_000);
 
   test('runConformance and startReferenceServer import from the package', async () => {

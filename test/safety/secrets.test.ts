@@ -53,7 +53,14 @@ test('no key in any output of a failing run', async () => {
   const secrets = [server.apiKey, server.restrictedApiKey, Buffer.from(`:${server.apiKey}`).toString('base64')];
   const files = await readdir(join(dir, 'reports'));
   // The journal of the changes is scanned too.
-  expect(files.sort()).toEqual(['index.html', 'journal.jsonl', 'junit.xml', 'results.json']);
+  expect(files.sort()).toEqual([
+    'exchanges.har',
+    'index.html',
+    'journal.jsonl',
+    'junit.xml',
+    'results.json',
+    'summary.md',
+  ]);
   const texts = [out, ...(await Promise.all(files.map((f) => readFile(join(dir, 'reports', f), 'utf8'))))];
   for (const text of texts) for (const secret of secrets) expect(text.includes(secret)).toBe(false);
   // The evidence is there, with placeholders instead of keys.

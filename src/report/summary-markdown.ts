@@ -1,0 +1,52 @@
+/**
+ * The run in a few lines of Markdown (reports/summary.md): verdict, score,
+ * coverage, and each failure with its rule, clause and a one-line reason. The
+ * GitHub Action writes the same text to the job summary; GitLab and Jenkins
+ * job pages can show the file as it is.
+ */
+import type { RuleResult, RunResult } from '../core/types.ts';
+
+export interface SummaryLinks {
+  /** Where the full reports can be downloaded (the CI artifact). */
+  reports?: string;
+}
+
+const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\s+/g, ' ').trim();
+
+function reason(r: RuleResult): string {
+  const v = r.violations[0];
+  const text = v ? `${v.where}: ${v.message}` : (r.reason ?? '');
+  return text.length > 160 ? `${text.slice(0, 157)}…` : text;
+}
+
+export function renderSummaryMarkdown(run: RunResult, links: SummaryLinks = {}): string {
+  const s = run.summary;
+  const verdict = run.interrupted
+    ? `interrupted (${run.interrupted.signal})`
+    : s.conformant
+      ? '✅ conformant'
+      : '❌ not conformant';
+  const counts = Object.entries(s.byVerdict)
+    .filter(([, n]) => n > 0)
+    .map(([v, n]) => `${n} ${v}`)
+    .join(', ');
+  const lines = [
+    `## Directory conformance: ${verdict}`,
+    '',
+    `Target \`${run.target.baseUrl}\`, Service-Version \`${run.target.serviceVersion}\`, seed ${run.options.seed}.`,
+    '',
+    '| score | coverage | rules |',
+    '|---|---|---|',
+    `| ${(s.score * 100).toFixed(1)}% of MUST rules that ran | ${(s.coverage * 100).toFixed(1)}% | ${counts} of ${s.total} |`,
+  ];
+  const failing = run.results.filter((r) => r.verdict === 'FAIL' || r.verdict === 'ERROR');
+  if (failing.length > 0) {
+    lines.push('', '| verdict | rule | clause | why |', '|---|---|---|---|');
+    for (const r of failing) {
+      const level = r.level === 'INFERRED' ? ' (INFERRED)' : '';
+      lines.push(`| ${r.verdict}${level} | \`${r.ruleId}\` | ${cell(r.clause)} | ${cell(reason(r))} |`);
+    }
+  }
+  if (links.reports) lines.push('', `Full reports (HTML, JUnit, JSON, HAR): ${links.reports}`);
+  return `${lines.join('\n')}\n`;
+}

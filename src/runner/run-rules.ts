@@ -11,6 +11,7 @@ import { summarise } from '../core/summarise.ts';
 import { isConformanceFailure } from '../core/errors.ts';
 import { unmetNeed } from './needs.ts';
 import { ResourceClaims } from './resource-claims.ts';
+import { PausableDeadline } from './deadline.ts';
 
 export interface RunTarget {
   baseUrl: string;
@@ -86,23 +87,40 @@ export async function runRules(groups: RuleGroup[], target: RunTarget, options: 
     budget,
     ...(target.apiKey ? { credential: { apiKey: target.apiKey, placeholder: '$DIRECTORY_API_KEY' } } : {}),
   });
-  const claims = new ResourceClaims(target.profile.mutableResources);
   const queue = groups.flatMap((group) => group.rules.map((rule) => ({ rule, group })));
+  // A claim waits at most as long as every mutating rule could hold a resource in turn: a run always ends.
+  const mutating = queue.filter((q) => q.rule.mutates !== 'none').length;
+  const claims = new ResourceClaims(target.profile.mutableResources, {
+    maxWaitMs: options.ruleTimeoutMs * Math.max(1, mutating),
+  });
   const results: RuleResult[] = new Array<RuleResult>(queue.length);
-  let next = 0;
 
-  const worker = async (): Promise<void> => {
-    while (next < queue.length) {
-      const index = next++;
-      const { rule, group } = queue[index]!;
-      options.onRuleStart?.(rule, group);
-      const result = await runOne(rule, group, { target, options, base, claims, redactor });
-      results[index] = result;
-      options.onRuleEnd?.(result);
-    }
+  const sideBySide = async (indices: number[], concurrency: number): Promise<void> => {
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < indices.length) {
+        const index = indices[next++]!;
+        const { rule, group } = queue[index]!;
+        options.onRuleStart?.(rule, group);
+        const result = await runOne(rule, group, { target, options, base, claims, redactor, holder: String(index) });
+        results[index] = result;
+        options.onRuleEnd?.(result);
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
   };
+  // Rules that cannot be undone run last, one at a time, in catalogue order: they never starve the
+  // rules that hand resources back, and the state each finds does not depend on the concurrency.
+  const indices = queue.map((_, i) => i);
   try {
-    await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+    await sideBySide(
+      indices.filter((i) => queue[i]!.rule.mutates !== 'irreversible'),
+      options.concurrency,
+    );
+    await sideBySide(
+      indices.filter((i) => queue[i]!.rule.mutates === 'irreversible'),
+      1,
+    );
   } finally {
     if (!options.dispatcher) await dispatcher.close();
   }
@@ -120,11 +138,13 @@ export async function runRules(groups: RuleGroup[], target: RunTarget, options: 
       seed: options.seed,
       allowMutations: options.allowMutations,
       ...(options.path ? { path: options.path } : {}),
+      ...(options.minCoverage !== undefined ? { minCoverage: options.minCoverage } : {}),
+      ...(options.failOnSkip ? { failOnSkip: true } : {}),
     },
     startedAt,
     finishedAt: new Date().toISOString(),
     results,
-    summary: summarise(results, { strict: options.strict === true }),
+    summary: summarise(results, options),
   };
 }
 
@@ -134,6 +154,8 @@ interface RunEnv {
   base: DirectoryClient;
   claims: ResourceClaims;
   redactor: Redactor;
+  /** Names this rule's claims. */
+  holder: string;
 }
 
 async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleResult> {
@@ -164,10 +186,10 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
   });
 
   if (options.readOnly && rule.mutates !== 'none')
-    return result('SKIP', { reason: 'read-only run: this rule changes state' });
+    return result('SKIP', { reason: 'read-only run: this rule changes state', skipCause: 'options' });
   for (const need of needsOf(rule)) {
     const reason = unmetNeed(need, target.profile, options);
-    if (reason) return result('SKIP', { reason });
+    if (reason) return result('SKIP', { reason, skipCause: /allow-mutations/.test(reason) ? 'options' : 'profile' });
   }
 
   const controller = new AbortController();
@@ -177,7 +199,8 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
   };
   const client = env.base.derive({ onExchange: record, signal: controller.signal });
   const restrictedKey = target.profile.restrictedApiKey;
-  const claimed: string[] = [];
+  let claimGaveUp = false;
+  let deadline: PausableDeadline | undefined;
   // Everything any need provides; the rule's type only lets it see what its own needs promise.
   const ctx: CheckContext<Need> = {
     ruleId: rule.id,
@@ -198,26 +221,36 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     setReplay(r) {
       replay = r;
     },
-    claimResource(predicate) {
-      const id = env.claims.claim(predicate);
-      if (id !== undefined) claimed.push(id);
-      return Promise.resolve(id);
+    async claimResource(predicate) {
+      let waited = false;
+      const id = await env.claims.claim(predicate, {
+        holder: env.holder,
+        irreversible: rule.mutates === 'irreversible',
+        signal: controller.signal,
+        onWait(waiting) {
+          waited = true;
+          if (waiting) deadline?.pause();
+          else deadline?.resume();
+        },
+      });
+      if (id === undefined && waited && !controller.signal.aborted) claimGaveUp = true;
+      return id;
     },
   };
 
-  let timer: NodeJS.Timeout | undefined;
   // The engine keeps the deadline itself: a check that ignores ctx.signal is still stopped.
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+  // Time spent waiting for a mutable resource does not count against it.
+  const expired = new Promise<never>((_, reject) => {
+    deadline = new PausableDeadline(options.ruleTimeoutMs, () => {
       controller.abort();
       reject(new HarnessError('DC_ERR_TIMEOUT', `rule did not finish within ${options.ruleTimeoutMs} ms`));
-    }, options.ruleTimeoutMs);
+    });
   });
   try {
     const running = rule.check(ctx);
     // Past the deadline the check's own outcome no longer counts; it must not surface as unhandled.
     running.catch(() => undefined);
-    await Promise.race([running, deadline]);
+    await Promise.race([running, expired]);
     return result(rule.level === 'OBSERVED' ? 'OBSERVED' : 'PASS');
   } catch (error) {
     if (isConformanceFailure(error)) {
@@ -225,8 +258,9 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
       if (error.owner && error.owner !== rule.id) {
         const first = violations[0];
         return result('SKIP', {
-          reason: `blocked by ${error.owner}: ${first ? `${first.where} ${first.message}` : 'a shared step does not conform'}`,
+          reason: `blocked by ${error.owner}: ${first ? `${first.where}: ${first.message}` : 'a shared step does not conform'}`,
           blockedBy: error.owner,
+          skipCause: 'blocked',
         });
       }
       if (rule.level === 'OBSERVED') {
@@ -237,12 +271,22 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     }
     const harness = toHarness(error, controller.signal.aborted, options.ruleTimeoutMs);
     const verdict = verdictOfHarnessFault(harness.code);
-    return result(verdict, { reason: env.redactor.redact(harness.message), errorCode: harness.code });
+    const reason = env.redactor.redact(harness.message);
+    if (verdict === 'SKIP') {
+      return claimGaveUp
+        ? result('SKIP', {
+            reason: `${reason} (no mutable resource became free in time)`,
+            errorCode: harness.code,
+            skipCause: 'resource',
+          })
+        : result('SKIP', { reason, errorCode: harness.code, skipCause: 'precondition' });
+    }
+    return result(verdict, { reason, errorCode: harness.code });
   } finally {
-    clearTimeout(timer);
+    deadline?.clear();
     controller.abort();
-    // Resources a rule restored can serve the next rule; revoked roles cannot be given back.
-    if (rule.mutates !== 'irreversible') env.claims.release(claimed);
+    // Restored resources serve the next rule; a revoked one only another irreversible rule (see ResourceClaims).
+    env.claims.release(env.holder);
   }
 }
 

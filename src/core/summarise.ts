@@ -102,6 +102,9 @@ export function summarise(results: readonly RuleResult[], options: SummaryOption
       `coverage ${percent(servableCoverage)} of the ${servable} rules this target can serve is below the required ${percent(requiredCoverage)}${missing.length > 0 ? ` (${missing.join(', ')})` : ''}`,
     );
   }
+  // Nothing exercised says nothing about the server, whatever the threshold.
+  if (results.length > 0 && ran === 0 && servable === 0)
+    inconclusive.push('no selected rule could run against this target with these options');
   if (options.failOnSkip && byVerdict.SKIP > 0)
     inconclusive.push(`${byVerdict.SKIP} rule(s) SKIPped and --fail-on-skip is set`);
 

@@ -65,7 +65,7 @@ describe('exit codes of run', () => {
     expect(run.selection).toMatchObject({ sections: ['4.9'] });
     expect(run.summary.total).toBeLessThan(run.selection!.catalogueSize);
     expect(r.out).toContain(
-      `of ${run.summary.total} of the ${run.selection!.catalogueSize} rules of the catalogue (--section 4.9)`,
+      `selection: ${run.summary.total} of the ${run.selection!.catalogueSize} rules of the catalogue (--section 4.9)`,
     );
     expect(r.out).toMatch(/coverage 100\.0% of the selection/);
     expect(r.out).not.toMatch(/of the catalogue;/);

@@ -136,7 +136,11 @@ describe('an unusable target', () => {
         }
         void request(`${upstream.url}${req.url ?? '/'}`, {
           method: 'POST',
-          headers: { ...req.headers, host: undefined } as Record<string, string>,
+          headers: {
+            authorization: req.headers.authorization ?? '',
+            'content-type': 'application/json',
+            'service-version': String(req.headers['service-version'] ?? ''),
+          },
           body: Buffer.concat(chunks),
         })
           .then(async (up) => {

@@ -157,6 +157,23 @@ describe('expectations', () => {
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/known failure: pagination\.exact-multiple-empty-page — vendor bug 123/);
     expect(r.out).toMatch(/unexpected pass: pagination\.malformed-token-422/);
+    // Every report carries the gate: CI publishers read junit.xml, people index.html, tools results.json.
+    const junit = await readFile(join(dir, 'gate/junit.xml'), 'utf8');
+    const testcase = junit.slice(
+      junit.indexOf(`<testcase name="${RULE}"`),
+      junit.indexOf('</testcase>', junit.indexOf(`<testcase name="${RULE}"`)),
+    );
+    expect(testcase).toContain('<skipped message="known failure (FAIL): vendor bug 123"/>');
+    expect(testcase).not.toContain('<failure');
+    expect(junit).toMatch(/<testsuites [^>]*failures="0"/);
+    expect(await readFile(join(dir, 'gate/index.html'), 'utf8')).toContain('known failure (');
+    const results = JSON.parse(await readFile(join(dir, 'gate/results.json'), 'utf8')) as {
+      gate: { passed: boolean; knownFailures: Array<{ rule: string }> };
+      summary: { outcome: string };
+    };
+    expect(results.gate.passed).toBe(true);
+    expect(results.gate.knownFailures.map((k) => k.rule)).toContain(RULE);
+    expect(results.summary.outcome).toBe('conformant');
   });
 
   test('an expired expectation no longer excuses the failure', async () => {

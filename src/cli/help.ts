@@ -110,12 +110,17 @@ Lists the rule catalogue: id, level, clause, and what the rule needs.
   --rule/--section/--level   filter as with run
 `;
 
-export const COMPARE_HELP = `directory-conformance compare OLD.json NEW.json [--reports DIR]
+export const COMPARE_HELP = `directory-conformance compare OLD.json NEW.json [--reports DIR] [--allow-coverage-drop]
 
 Compares two results.json files rule by rule: what newly fails (a regression),
-what was fixed, new harness errors, and which observations changed. Writes
-compare.html and compare-junit.xml to DIR (default reports). Exit 1 on a
-regression, 0 otherwise.
+what is no longer checked (a rule that reached a verdict before and is now
+SKIP, NOT-TESTED or absent, or a lower coverage: a coverage regression), what
+was fixed, new harness errors, and which observations changed. Writes
+compare.html (linking both runs' reports when they sit beside their
+results.json) and compare-junit.xml to DIR (default reports).
+
+Exit 1 on a regression or a coverage regression, 0 otherwise;
+--allow-coverage-drop reports a coverage regression without failing.
 
 Two gates it serves:
   before a version upgrade: run with --service-version CURRENT, then with

@@ -4,6 +4,7 @@ import { clip, failureText, show } from './describe-result.ts';
 import { compareSections } from './sections.ts';
 import { cdata, xmlAttr } from './xml.ts';
 import { blockedText, knownFailureOf } from './gate-status.ts';
+import { describeSelection } from './selection.ts';
 
 function seconds(ms: number): string {
   return (Math.max(0, ms) / 1000).toFixed(3);
@@ -147,7 +148,8 @@ export function renderJUnit(run: RunResult): string {
     ].join('\n');
   });
   const elapsed = Date.parse(run.finishedAt) - Date.parse(run.startedAt);
-  const name = `${run.tool.name} ${run.target.baseUrl}`;
+  // The figures are over the selection: the name says which (results from before it was recorded keep the old name).
+  const name = `${run.tool.name} ${run.target.baseUrl}${run.selection ? `: ${describeSelection(run)}` : ''}`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${xmlAttr(name)}" ${countAttributes(run.results, run)} time="${seconds(Number.isFinite(elapsed) ? elapsed : 0)}" timestamp="${xmlAttr(run.startedAt)}">`,

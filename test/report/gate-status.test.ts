@@ -83,6 +83,15 @@ describe('results.json in gate mode', () => {
   });
 });
 
+describe('the selection', () => {
+  test('is named in junit.xml and index.html', () => {
+    const run: RunResult = { ...fixtureRun(), selection: { sections: ['4.9'], levels: ['MUST'], catalogueSize: 73 } };
+    const expected = '8 of the 73 rules of the catalogue (--section 4.9 --level MUST)';
+    expect(parseXml(renderJUnit(run)).attributes.name).toBe(`directory-conformance http://127.0.0.1:8080: ${expected}`);
+    expect(renderHtml(run)).toContain(`<dt>Selection</dt><dd>${expected}</dd>`);
+  });
+});
+
 describe('a blocked rule', () => {
   test('says "blocked by X: why" once in every report', () => {
     const run = fixtureRun();

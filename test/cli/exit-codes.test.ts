@@ -4,14 +4,12 @@
  * inconclusive. Each case here was once answered wrongly.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
+import { startForwardingProxy, type ForwardingProxy } from '../helpers/forwarding-proxy.ts';
 
 async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -117,45 +115,22 @@ describe('exit codes of run', () => {
 
 describe('an unusable target', () => {
   let upstream: ReferenceServer;
-  let proxy: Server;
-  let url: string;
+  let proxy: ForwardingProxy;
   let answered = 0;
 
   beforeAll(async () => {
     upstream = await startReferenceServer({ resources: 60 });
     // The target falls over after a few answers: every later request gets 503 (with Retry-After: 0, so retries are quick).
-    proxy = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        answered += 1;
-        if (answered > 3) {
-          res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' });
-          res.end('{"message":"down"}');
-          return;
-        }
-        void request(`${upstream.url}${req.url ?? '/'}`, {
-          method: 'POST',
-          headers: {
-            authorization: req.headers.authorization ?? '',
-            'content-type': 'application/json',
-            'service-version': String(req.headers['service-version'] ?? ''),
-          },
-          body: Buffer.concat(chunks),
-        })
-          .then(async (up) => {
-            res.writeHead(up.statusCode, { 'content-type': 'application/json' });
-            res.end(await up.body.text());
-          })
-          .catch(() => res.destroy());
-      });
+    proxy = await startForwardingProxy(upstream.url, (_path, _body, res) => {
+      answered += 1;
+      if (answered <= 3) return false;
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '0' });
+      res.end('{"message":"down"}');
+      return true;
     });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   });
   afterAll(async () => {
-    proxy.closeAllConnections();
-    await new Promise((resolve) => proxy.close(resolve));
+    await proxy.close();
     await upstream.close();
   });
 
@@ -164,7 +139,7 @@ describe('an unusable target', () => {
     const { restrictedApiKey: _, ...withoutKey } = upstream.profile;
     await writeFile(profile, JSON.stringify(withoutKey));
     const r = await cli([
-      ...['run', '--base-url', url, '--profile', profile, '--api-key', upstream.apiKey, '--rate', '0'],
+      ...['run', '--base-url', proxy.url, '--profile', profile, '--api-key', upstream.apiKey, '--rate', '0'],
       ...['--section', '4.9', '--quiet', '--reports', join(dir, 'unusable')],
     ]);
     expect(r.code).toBe(3);

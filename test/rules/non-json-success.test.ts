@@ -4,15 +4,13 @@
  * PASSes. Checked two ways: one rule whose requests all get an HTML 200, and
  * the whole catalogue behind a proxy that turns some answers into HTML.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunResult } from '../../src/core/types.ts';
 import { startHostileProxy } from '../../src/hostile-server/hostile-proxy.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
 import { loadCatalogue, selectRules } from '../../src/rules/catalogue.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
+import { startForwardingProxy, type ForwardingProxy } from '../helpers/forwarding-proxy.ts';
 
 let upstream: ReferenceServer;
 beforeAll(async () => {
@@ -40,47 +38,21 @@ function nonJsonSuccess(body: string, status: number): boolean {
 }
 
 describe('a 2xx body that is not JSON', () => {
-  let proxy: Server;
-  let url: string;
+  let proxy: ForwardingProxy;
 
   beforeAll(async () => {
     // Answers a list request that carries with_relations: null (a documented value) with an HTML 200.
-    proxy = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8');
-        if (req.url?.endsWith('/resources.list') && body.includes('"with_relations":null')) {
-          res.writeHead(200, { 'content-type': 'text/html' });
-          res.end('<html><body>OK</body></html>');
-          return;
-        }
-        void request(`${upstream.url}${req.url ?? '/'}`, {
-          method: 'POST',
-          headers: {
-            authorization: req.headers.authorization ?? '',
-            'content-type': 'application/json',
-            'service-version': String(req.headers['service-version'] ?? ''),
-          },
-          body,
-        })
-          .then(async (up) => {
-            res.writeHead(up.statusCode, { 'content-type': 'application/json' });
-            res.end(await up.body.text());
-          })
-          .catch(() => res.destroy());
-      });
+    proxy = await startForwardingProxy(upstream.url, (path, body, res) => {
+      if (!path.endsWith('/resources.list') || !body.includes('"with_relations":null')) return false;
+      res.writeHead(200, { 'content-type': 'text/html' });
+      res.end('<html><body>OK</body></html>');
+      return true;
     });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
   });
-  afterAll(async () => {
-    proxy.closeAllConnections();
-    await new Promise((resolve) => proxy.close(resolve));
-  });
+  afterAll(() => proxy.close());
 
   test('fails list.documented-values-accepted, which received it', async () => {
-    const run = await runAgainst(url, ['list.documented-values-accepted']);
+    const run = await runAgainst(proxy.url, ['list.documented-values-accepted']);
     const result = run.results[0]!;
     expect(result.verdict).toBe('FAIL');
     expect(result.violations[0]).toMatchObject({

@@ -189,7 +189,9 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     return result('SKIP', { reason: 'read-only run: this rule changes state', skipCause: 'options' });
   for (const need of needsOf(rule)) {
     const reason = unmetNeed(need, target.profile, options);
-    if (reason) return result('SKIP', { reason, skipCause: /allow-mutations/.test(reason) ? 'options' : 'profile' });
+    // A mutating rule without --allow-mutations is the user's choice; any other unmet need is the profile's.
+    const turnedOff = (need === 'mutableResource' || need === 'roleRevocation') && !options.allowMutations;
+    if (reason) return result('SKIP', { reason, skipCause: turnedOff ? 'options' : 'profile' });
   }
 
   const controller = new AbortController();

@@ -99,7 +99,13 @@ describe('engine verdicts', () => {
   test('mutating rules are skipped in read-only runs and without permission', async () => {
     const mutating = rule({ ...base, id: 't.mutates', mutates: 'reversible', check: () => Promise.resolve() });
     expect((await run([mutating], { readOnly: true, allowMutations: true }))['t.mutates']!.verdict).toBe('SKIP');
-    expect((await run([mutating], { allowMutations: false }))['t.mutates']!.reason).toMatch(/allow-mutations/);
+    expect((await run([mutating], { allowMutations: false }))['t.mutates']!).toMatchObject({
+      reason: expect.stringMatching(/allow-mutations/) as unknown,
+      skipCause: 'options',
+    });
+    expect((await run([mutating], { readOnly: true, allowMutations: true }))['t.mutates']!.skipCause).toBe('options');
+    const needsKey = rule({ ...base, id: 't.needs-key', needs: ['restrictedKey'], check: () => Promise.resolve() });
+    expect((await run([needsKey]))['t.needs-key']!.skipCause).toBe('profile');
     expect((await run([mutating], { allowMutations: true }))['t.mutates']!.verdict).toBe('PASS');
   });
 

@@ -4,7 +4,13 @@
 import type { Exchange } from '../src/core/exchange.ts';
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import type { CheckContext } from '../src/rules/types.ts';
-import { expectRejected, failAll, precondition, recordedErrorMessage } from '../src/rules/assertions.ts';
+import {
+  expectJsonBodyOn2xx,
+  expectRejected,
+  failAll,
+  precondition,
+  recordedErrorMessage,
+} from '../src/rules/assertions.ts';
 import { listBody } from '../src/rules/steps/list.ts';
 
 function anyResourceId(ctx: CheckContext): string {
@@ -49,8 +55,13 @@ export default defineRuleGroup({
       async check(ctx) {
         // Two requests the server has reason to refuse, so the rule shows its point when it runs
         // alone; whether they are refused is the business of other rules, so this one does not ask.
-        await ctx.client.post('resources.list', listBody(ctx, { pagination: { limit: 1, next_token: 'dc-forged' } }));
-        await ctx.client.post('resources.list', undefined, { rawBody: '{"kind_id": ' });
+        const forged = await ctx.client.post(
+          'resources.list',
+          listBody(ctx, { pagination: { limit: 1, next_token: 'dc-forged' } }),
+        );
+        expectJsonBodyOn2xx(forged, { step: 'a forged next_token' });
+        const malformed = await ctx.client.post('resources.list', undefined, { rawBody: '{"kind_id": ' });
+        expectJsonBodyOn2xx(malformed, { step: 'a body that is not JSON' });
         // Every 4xx the run received, from every rule (this one runs after all the others).
         // A §4.3 warning body is a documented answer whose status is open, not an error.
         const answers = ctx

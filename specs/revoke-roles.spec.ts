@@ -326,11 +326,12 @@ export default defineRuleGroup({
       quote: 'Revokes role access of resources, or narrows the team scope of a role.',
       ...REVOCATION,
       async check(ctx) {
-        const held = await claimHolding(
-          ctx,
-          (a) => Array.isArray(a.team_ids) && a.team_ids.length >= 2 && !isDefiningRole(ctx, a.role_id),
-          'a role on an explicit list of at least two teams',
-        );
+        const onTeams = (n: number) => (a: RoleAssociation) =>
+          Array.isArray(a.team_ids) && a.team_ids.length >= n && !isDefiningRole(ctx, a.role_id);
+        // Three teams or more show a revocation of several at once; two is the least the rule needs.
+        const held =
+          (await tryClaimHolding(ctx, onTeams(3))) ??
+          (await claimHolding(ctx, onTeams(2), 'a role on an explicit list of at least two teams'));
         const teams = Array.isArray(held.association.team_ids) ? held.association.team_ids : [];
         // Several teams at once (all but one), in the reverse of the listed order.
         const revoked = teams.slice(0, Math.max(1, teams.length - 1)).reverse();

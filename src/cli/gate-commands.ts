@@ -1,35 +1,52 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { allRules, loadCatalogue } from '../rules/catalogue.ts';
-import { join } from 'node:path';
-import { compareRuns, renderComparisonText } from '../gate/compare-runs.ts';
+import { dirname, join, relative } from 'node:path';
+import { compareRuns, coverageRegressed, renderComparisonText } from '../gate/compare-runs.ts';
 import { loadExpectations, updateExpectations } from '../gate/expectations.ts';
 import { readResults } from '../gate/results-file.ts';
 import { renderComparisonHtml, renderComparisonJUnit } from '../report/compare-report.ts';
 import { mergeRuns } from '../report/merge-runs.ts';
 import { writeReports } from '../report/write-reports.ts';
-import type { RunResult } from '../core/types.ts';
+import type { RunResult, RunSelection } from '../core/types.ts';
+import { EXIT, exitCodeOf } from './exit-codes.ts';
 import { COMPARE_HELP, EXPECTATIONS_HELP } from './help.ts';
 import { parseOptions } from './options.ts';
 import type { Output } from './run-command.ts';
 import { UsageError } from '../core/errors.ts';
 
-/** `compare OLD.json NEW.json`: exit 1 on a regression. */
+/** The index.html written beside a results.json, as a link from `dir`; undefined when there is none. */
+function reportBeside(resultsPath: string, dir: string): string | undefined {
+  const html = join(dirname(resultsPath), 'index.html');
+  return existsSync(html) ? relative(dir, html).split('\\').join('/') : undefined;
+}
+
+/** `compare OLD.json NEW.json`: exit 1 on a regression, or on a coverage regression unless allowed. */
 export async function compareCommand(argv: string[], io: Output): Promise<number> {
-  const { values, positionals: positional } = parseOptions(argv, { reports: { type: 'string' } }, true);
+  const { values, positionals: positional } = parseOptions(
+    argv,
+    { reports: { type: 'string' }, 'allow-coverage-drop': { type: 'boolean' } },
+    true,
+  );
   if (values.help) {
     io.out(COMPARE_HELP);
     return 0;
   }
   if (positional.length !== 2) throw new UsageError('compare needs two results files: OLD.json NEW.json');
-  const comparison = compareRuns(await readResults(positional[0]!), await readResults(positional[1]!));
-  io.out(renderComparisonText(comparison));
   const dir = values.reports ?? 'reports';
+  const [oldPath, newPath] = [positional[0]!, positional[1]!];
+  const comparison = compareRuns(await readResults(oldPath), await readResults(newPath), {
+    ...(reportBeside(oldPath, dir) ? { old: reportBeside(oldPath, dir)! } : {}),
+    ...(reportBeside(newPath, dir) ? { new: reportBeside(newPath, dir)! } : {}),
+  });
+  const allowCoverageDrop = values['allow-coverage-drop'] === true;
+  io.out(renderComparisonText(comparison, { allowCoverageDrop }));
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, 'compare.html'), renderComparisonHtml(comparison));
-  await writeFile(join(dir, 'compare-junit.xml'), renderComparisonJUnit(comparison));
+  await writeFile(join(dir, 'compare.html'), renderComparisonHtml(comparison, { allowCoverageDrop }));
+  await writeFile(join(dir, 'compare-junit.xml'), renderComparisonJUnit(comparison, { allowCoverageDrop }));
   io.out(`written: ${join(dir, 'compare.html')} ${join(dir, 'compare-junit.xml')}`);
-  return comparison.regressions.length > 0 ? 1 : 0;
+  if (comparison.regressions.length > 0) return EXIT.notConformant;
+  return coverageRegressed(comparison) && !allowCoverageDrop ? EXIT.notConformant : EXIT.conformant;
 }
 
 /** `expectations update --from results.json --file expectations.json`. */
@@ -55,13 +72,11 @@ export async function expectationsCommand(argv: string[], io: Output): Promise<n
 export async function mergeCommand(argv: string[], io: Output): Promise<number> {
   const { values, positionals } = parseOptions(argv, { reports: { type: 'string' } }, true);
   if (values.help) {
-    io.out(
-      'directory-conformance merge A.json B.json … [--reports DIR]\n\nRebuilds junit.xml, index.html and results.json from the results of shards.',
-    );
+    io.out(MERGE_HELP);
     return 0;
   }
   if (positionals.length < 1) throw new UsageError('merge needs at least one results file');
-  const files = await Promise.all(positionals.map((p) => readResults(p)));
+  const files = (await Promise.all(positionals.map((p) => readResults(p)))) as unknown as RunResult[];
   const seen = new Set<string>();
   for (const f of files) {
     for (const r of f.results) {
@@ -69,11 +84,62 @@ export async function mergeCommand(argv: string[], io: Output): Promise<number> 
       seen.add(r.ruleId);
     }
   }
-  const run = mergeRuns(files as unknown as RunResult[]);
+  const unchecked = checkShards(files.map((f, i) => ({ path: positionals[i]!, selection: f.selection })));
+  const run = mergeRuns(files);
   const paths = await writeReports(run, values.reports ?? 'reports');
-  io.out(
-    `merged ${files.length} shard(s), ${run.results.length} rules: ${run.summary.conformant ? 'conformant' : 'not conformant'}`,
-  );
+  io.out(`merged ${files.length} results file(s), ${run.results.length} rules: ${run.summary.outcome}`);
+  if (unchecked) io.out(`warning: ${unchecked}`);
+  for (const reason of run.summary.inconclusive) io.out(`  inconclusive: ${reason}`);
   io.out(`reports: ${paths.html}  ${paths.junit}  ${paths.json}`);
-  return run.summary.conformant ? 0 : 1;
+  return exitCodeOf(run.summary);
+}
+
+const MERGE_HELP = `directory-conformance merge A.json B.json … [--reports DIR]
+
+Rebuilds junit.xml, index.html and results.json from the results of the
+shards of one run (run --shard i/n). Refuses (exit 2) a set of shards that is
+incomplete (a shard missing or given twice) or whose shards selected
+different rules. Exit codes as for run: 0 conformant, 1 not conformant,
+3 inconclusive.`;
+
+function sameSelection(a: RunSelection, b: RunSelection): boolean {
+  const key = (s: RunSelection) => JSON.stringify([s.rules ?? [], s.sections ?? [], s.levels ?? [], s.catalogueSize]);
+  return key(a) === key(b);
+}
+
+/**
+ * Shards must make a whole: the same selection, the same n, and every i from
+ * 1 to n exactly once; otherwise a merge of one shard of two would read as a
+ * complete run. Results that do not say which shard they are cannot be
+ * checked: the returned warning says so.
+ */
+function checkShards(files: Array<{ path: string; selection: RunSelection | undefined }>): string | undefined {
+  const sharded = files.filter((f) => f.selection?.shard);
+  if (sharded.length === 0) {
+    return files.length > 1
+      ? 'these results do not come from run --shard: merge cannot check that they make a complete run'
+      : undefined;
+  }
+  const unsharded = files.filter((f) => !f.selection?.shard);
+  if (unsharded.length > 0)
+    throw new UsageError(`${unsharded.map((f) => f.path).join(', ')} is not a shard (no run --shard i/n)`);
+  const first = sharded[0]!.selection!;
+  const count = first.shard!.count;
+  for (const f of sharded) {
+    if (f.selection!.shard!.count !== count)
+      throw new UsageError(
+        `${f.path} is shard ${f.selection!.shard!.index}/${f.selection!.shard!.count}, not of ${count}`,
+      );
+    if (!sameSelection(f.selection!, first))
+      throw new UsageError(`${f.path} selected other rules than ${sharded[0]!.path}: these shards are not of one run`);
+  }
+  const indices = sharded.map((f) => f.selection!.shard!.index);
+  const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !indices.includes(i));
+  const twice = indices.filter((i, at) => indices.indexOf(i) !== at);
+  if (twice.length > 0) throw new UsageError(`shard ${twice[0]}/${count} is given twice`);
+  if (missing.length > 0)
+    throw new UsageError(
+      `incomplete set of shards: ${missing.map((i) => `${i}/${count}`).join(', ')} missing (${indices.length} of ${count} given)`,
+    );
+  return undefined;
 }

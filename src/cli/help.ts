@@ -10,8 +10,14 @@ Usage:
   directory-conformance restore reports/journal.jsonl   put back what an interrupted run changed
   directory-conformance <command> --help  options of a command
 
-Exit codes: 0 conformant, 1 not conformant, 2 usage or configuration error,
-or a target that cannot be reached or authenticated.
+Exit codes (run, merge, compare):
+  0  conformant: no rule broken, and the coverage required was reached
+  1  the server broke a rule (compare: a regression, or a coverage drop)
+  2  usage or configuration error, or a target that cannot be reached or
+     authenticated
+  3  inconclusive: harness ERRORs, rules NOT-TESTED, coverage below the
+     threshold (--min-coverage), a SKIP with --fail-on-skip, or an unusable
+     target (most rules ended in ERROR)
 `;
 
 export const RUN_HELP = `directory-conformance run [options]
@@ -64,9 +70,21 @@ Embedded server:
                              (src/reference-server/variants.ts; repeatable)
 
 Gate:
+  --min-coverage P           share (percent) of the selected rules this target can serve
+                             that must reach a verdict; below it the run is inconclusive
+                             (exit 3). Default 100: every one of them must run. Rules the
+                             profile or the options rule out (SKIP) are not counted;
+                             NOT-TESTED, ERROR and blocked rules are
+  --fail-on-skip             any SKIP makes the run inconclusive (exit 3)
   --expectations FILE        known failures of this target (rule, reason, optional expiry):
                              they do not fail the run; new failures do; unexpected passes
-                             and expired entries are reported
+                             and expired entries are reported. An unknown rule id or a
+                             malformed entry is an error (exit 2)
+
+Exit codes: 0 conformant with the coverage required; 1 the server broke a rule;
+2 usage, configuration, unreachable or unauthenticated target; 3 inconclusive
+(harness ERRORs, NOT-TESTED rules, coverage below --min-coverage, SKIPs with
+--fail-on-skip, an unusable target).
 
 Output:
   --reports DIR              where junit.xml, index.html and results.json go (default reports)
@@ -98,12 +116,17 @@ Lists the rule catalogue: id, level, clause, and what the rule needs.
   --rule/--section/--level   filter as with run
 `;
 
-export const COMPARE_HELP = `directory-conformance compare OLD.json NEW.json [--reports DIR]
+export const COMPARE_HELP = `directory-conformance compare OLD.json NEW.json [--reports DIR] [--allow-coverage-drop]
 
 Compares two results.json files rule by rule: what newly fails (a regression),
-what was fixed, new harness errors, and which observations changed. Writes
-compare.html and compare-junit.xml to DIR (default reports). Exit 1 on a
-regression, 0 otherwise.
+what is no longer checked (a rule that reached a verdict before and is now
+SKIP, NOT-TESTED or absent, or a lower coverage: a coverage regression), what
+was fixed, new harness errors, and which observations changed. Writes
+compare.html (linking both runs' reports when they sit beside their
+results.json) and compare-junit.xml to DIR (default reports).
+
+Exit 1 on a regression or a coverage regression, 0 otherwise;
+--allow-coverage-drop reports a coverage regression without failing.
 
 Two gates it serves:
   before a version upgrade: run with --service-version CURRENT, then with

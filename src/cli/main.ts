@@ -40,7 +40,7 @@ function untilSignal(): Promise<void> {
   });
 }
 
-/** Runs one command and returns its exit code: 0 conformant, 1 not conformant, 2 usage/configuration. */
+/** Runs one command and returns its exit code (see exit-codes.ts): 0 conformant, 1 not conformant, 2 usage/configuration, 3 inconclusive. */
 export async function main(argv: string[], io: Output = stdio): Promise<number> {
   if (io === stdio) quietOnClosedPipe();
   const [command, ...rest] = argv;

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/index.ts';
 import { allRules, loadCatalogue, selectRules, shardRules } from '../rules/catalogue.ts';
-import { LEVELS, type Level, type RuleResult, type RunResult } from '../core/types.ts';
+import { LEVELS, type Level, type RuleResult, type RunResult, type RunSelection } from '../core/types.ts';
 import type { RuleGroup } from '../rules/types.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { prepareReportsDir } from '../report/reports-dir.ts';
@@ -15,7 +15,10 @@ import { VARIANTS, isVariantName } from '../reference-server/variants.ts';
 import { preflight } from '../runner/preflight.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules, type EngineOptions, type RunTarget } from '../runner/run-rules.ts';
 import { loadProfile } from '../target/load-profile.ts';
-import { applyExpectations, loadExpectations, renderGate } from '../gate/expectations.ts';
+import { applyExpectations, gateRecord, loadExpectations, renderGate } from '../gate/expectations.ts';
+import { summarise } from '../core/summarise.ts';
+import { describeSelection } from '../report/selection.ts';
+import { EXIT, exitCodeOf } from './exit-codes.ts';
 import { RUN_HELP } from './help.ts';
 import { shellWord } from '../report/shell-quote.ts';
 import { Progress } from './progress.ts';
@@ -64,6 +67,8 @@ const RUN_OPTIONS = {
   expectations: { type: 'string' },
   shard: { type: 'string' },
   'wait-lock': { type: 'boolean' },
+  'min-coverage': { type: 'string' },
+  'fail-on-skip': { type: 'boolean' },
 } as const;
 
 export async function runCommand(argv: string[], io: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -76,7 +81,8 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     if (!(LEVELS as readonly string[]).includes(level))
       throw new UsageError(`--level must be MUST, INFERRED or OBSERVED, got ${JSON.stringify(level)}`);
   }
-  const selected = selectRules(await loadCatalogue(), {
+  const catalogue = await loadCatalogue();
+  const selected = selectRules(catalogue, {
     rules: values.rule ?? [],
     sections: values.section ?? [],
     levels: (values.level ?? []) as Level[],
@@ -87,6 +93,14 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
   }
   const groups = shard ? shardRules(selected, Number(shard[1]), Number(shard[2])) : selected;
   if (groups.length === 0) throw new UsageError('the selection matches no rule (see `directory-conformance rules`)');
+  const selection: RunSelection = {
+    ...(values.rule?.length ? { rules: values.rule } : {}),
+    ...(values.section?.length ? { sections: values.section } : {}),
+    ...(values.level?.length ? { levels: values.level as Level[] } : {}),
+    ...(shard ? { shard: { index: Number(shard[1]), count: Number(shard[2]) } } : {}),
+    catalogueSize: allRules(catalogue).length,
+  };
+  const minCoverage = coverageOption(values['min-coverage']);
 
   const baseUrl = values['base-url'] ?? env.DIRECTORY_BASE_URL;
   const external = baseUrl !== undefined;
@@ -108,9 +122,11 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     ...rateOption(values.rate ?? (external ? EXTERNAL_DEFAULT_RATE : undefined)),
     maxRequests: intOption(values['max-requests'], 'max-requests', 0),
     requestTimeoutMs: intOption(values.timeout, 'timeout', DEFAULT_ENGINE_OPTIONS.requestTimeoutMs, 1),
+    ...(minCoverage !== undefined ? { minCoverage } : {}),
+    ...(values['fail-on-skip'] ? { failOnSkip: true } : {}),
   };
   const serviceVersion = values['service-version'] ?? DEFAULT_SERVICE_VERSION;
-  const known = new Set(allRules(await loadCatalogue()).map((r) => r.id));
+  const known = new Set(allRules(catalogue).map((r) => r.id));
   const expectations = values.expectations ? await loadExpectations(values.expectations, known) : undefined;
 
   if (!external) {
@@ -190,7 +206,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     const reachable = await preflight(target, options.requestTimeoutMs);
     if (!reachable.ok) {
       io.err(`cannot run: ${reachable.reason}`);
-      return 2;
+      return EXIT.usage;
     }
     const total = groups.reduce((n, g) => n + g.rules.length, 0);
     let done = 0;
@@ -215,8 +231,19 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
       },
     }).finally(() => progress?.stop());
     if (interrupts.received) run.interrupted = { signal: interrupts.received };
+    run.selection = selection;
+    let gateLines: string[] = [];
+    if (expectations && values.expectations) {
+      const gate = applyExpectations(run.results, expectations, new Date().toISOString().slice(0, 10));
+      run.gate = gateRecord(values.expectations, gate);
+      // Known failures neither fail the run nor make it inconclusive; everything else counts as usual.
+      const excused = new Set(gate.knownFailures.map((k) => k.result.ruleId));
+      run.summary = summarise(run.results, { ...run.options, excused });
+      gateLines = renderGate(gate);
+    }
     const paths = await writeReports(run, reportsDir, { har, links: artifactLinks(env) });
     printSummary(run, io);
+    for (const line of gateLines) io.out(line);
     io.out(`reports: ${paths.html}  ${paths.junit}  ${paths.json}`);
     if (interrupts.received) {
       if (journalPath) io.out(await journalSummary(journalPath));
@@ -225,14 +252,9 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     }
     if (run.results.some((r) => r.errorCode === 'DC_ERR_UNAUTHENTICATED')) {
       io.err('the target refused the credential during the run (401): the verdicts are incomplete');
-      return 2;
+      return EXIT.usage;
     }
-    if (expectations) {
-      const gate = applyExpectations(run.results, expectations, new Date().toISOString().slice(0, 10));
-      for (const line of renderGate(gate)) io.out(line);
-      return gate.passed ? 0 : 1;
-    }
-    return run.summary.conformant ? 0 : 1;
+    return exitCodeOf(run.summary);
   } finally {
     interrupts.stop();
     await lock?.release();
@@ -351,6 +373,15 @@ export function checkBaseUrl(value: string): void {
   }
 }
 
+/** `--min-coverage P`: a percentage of the rules the target can serve, 0 to 100 (a trailing % is allowed). */
+function coverageOption(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value.replace(/%$/, ''));
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100)
+    throw new UsageError(`--min-coverage must be a percentage from 0 to 100, got ${JSON.stringify(value)}`);
+  return n / 100;
+}
+
 /** `--rate auto` adapts to the server; `--rate N` is a fixed rate; `--rate 0` no cap. */
 function rateOption(value: string | undefined): Pick<EngineOptions, 'ratePerSecond' | 'adaptiveRate'> {
   if (value === 'auto') return { ratePerSecond: 0, adaptiveRate: true };
@@ -375,11 +406,13 @@ function printSummary(run: RunResult, io: Output): void {
     .filter(([, n]) => n > 0)
     .map(([v, n]) => `${n} ${v}`)
     .join(', ');
+  const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
   io.out('');
-  io.out(`${s.conformant ? 'CONFORMANT' : 'NOT CONFORMANT'}: ${counts} of ${s.total} rules`);
+  io.out(`${OUTCOME_WORDS[s.outcome]}: ${counts}; selection: ${describeSelection(run)}`);
   io.out(
-    `score ${(s.score * 100).toFixed(1)}% of MUST rules that ran; coverage ${(s.coverage * 100).toFixed(1)}% of the catalogue; seed ${run.options.seed}`,
+    `score ${pct(s.score)} of the MUST rules that reached a verdict; coverage ${pct(s.coverage)} of the selection (${s.ran} of ${s.total} rules ran), ${pct(s.servableCoverage)} of the ${s.servable} this target can serve (required ${pct(s.requiredCoverage)}); seed ${run.options.seed}`,
   );
+  for (const reason of s.inconclusive) io.out(`  inconclusive: ${reason}`);
   if (s.inferred.failed > 0) {
     io.out(
       `${s.inferred.failed} INFERRED departure(s), counted apart${run.options.strict ? ' (--strict: they fail the run)' : ': they fail the run only with --strict'}`,
@@ -391,6 +424,12 @@ function printSummary(run: RunResult, io: Output): void {
     io.out(`  ${r.verdict}${level} ${r.ruleId}: ${r.violations[0]?.message ?? r.reason ?? ''}`);
   }
 }
+
+const OUTCOME_WORDS = {
+  conformant: 'CONFORMANT',
+  'not-conformant': 'NOT CONFORMANT',
+  inconclusive: 'INCONCLUSIVE',
+} as const;
 
 function printPlan(groups: RuleGroup[], target: RunTarget, options: EngineOptions, io: Output): void {
   io.out(`plan against ${target.baseUrl} (Service-Version ${target.serviceVersion}); nothing is sent`);

@@ -52,6 +52,8 @@ export interface ClientOptions {
   maxRetryWaitMs?: number;
   /** The run's shared pacer: request count, rate, requests in flight (a RequestBudget is one). */
   budget?: Pacer;
+  /** Requests of this client are paced but not counted against `maxRequests` (restoring a target). */
+  exemptFromBudget?: boolean;
   /** Receives every exchange, for the rule's transcript. */
   onExchange?: (exchange: Exchange) => void;
   signal?: AbortSignal;
@@ -137,7 +139,9 @@ export class DirectoryClient {
 
   /** The same connection pool and settings, with another recorder, credential or signal. */
   derive(
-    overrides: Partial<Pick<ClientOptions, 'credential' | 'onExchange' | 'signal' | 'serviceVersion'>>,
+    overrides: Partial<
+      Pick<ClientOptions, 'credential' | 'onExchange' | 'signal' | 'serviceVersion' | 'exemptFromBudget'>
+    >,
   ): DirectoryClient {
     return new DirectoryClient({ ...this.options, ...overrides });
   }
@@ -268,7 +272,8 @@ export class DirectoryClient {
     retry: boolean,
   ): Promise<Outcome & { queuedMs: number }> {
     const parent = this.options.signal;
-    const permit = this.options.budget ? await this.options.budget.acquire(parent, retry) : undefined;
+    const exempt = this.options.exemptFromBudget === true;
+    const permit = this.options.budget ? await this.options.budget.acquire(parent, retry, exempt) : undefined;
     const queuedMs = permit?.queuedMs ?? 0;
     const controller = new AbortController();
     let timedOut = false;

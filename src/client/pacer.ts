@@ -128,13 +128,14 @@ export class Pacer {
 
   /**
    * Waits for this request's turn. `priority` puts it at the front of the
-   * queue (a retry). Throws DC_ERR_BUDGET when the request count is spent and
-   * DC_ERR_ABORTED when the signal fires first.
+   * queue (a retry). Throws DC_ERR_BUDGET when the request count is spent
+   * (unless `exempt`: putting a target back is never cut short by the budget)
+   * and DC_ERR_ABORTED when the signal fires first.
    */
-  acquire(signal?: AbortSignal, priority = false): Promise<Permit> {
+  acquire(signal?: AbortSignal, priority = false, exempt = false): Promise<Permit> {
     if (signal?.aborted) return Promise.reject(aborted());
     const max = this.options.maxRequests;
-    if (max > 0 && this.sent + this.queue.length >= max) {
+    if (!exempt && max > 0 && this.sent + this.queue.length >= max) {
       return Promise.reject(new HarnessError('DC_ERR_BUDGET', `request budget of ${max} requests is spent`));
     }
     const now = performance.now();

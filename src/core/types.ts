@@ -74,6 +74,44 @@ export interface RunOptions {
   interrupt?: AbortSignal;
   /** INFERRED departures fail the run too. */
   strict?: boolean;
+  /**
+   * Share (0..1) of the rules this target can serve that must reach a verdict
+   * for the run to be conclusive; absent: all of them.
+   */
+  minCoverage?: number;
+  /** Every SKIP makes the run inconclusive. */
+  failOnSkip?: boolean;
+}
+
+/**
+ * Why a rule was skipped. `profile`: the target profile lacks what the rule
+ * needs; `options`: the run turned it off (read-only, no --allow-mutations);
+ * `precondition`: the target's data lacks what the rule needs; `blocked`: a
+ * shared step failed another rule; `resource`: no mutable resource was left
+ * for it. Only `blocked` and `resource` lower the coverage a gate requires.
+ */
+export type SkipCause = 'profile' | 'options' | 'precondition' | 'blocked' | 'resource';
+
+/** The rules a run was asked for, so every report can name its selection. */
+export interface RunSelection {
+  rules?: string[];
+  sections?: string[];
+  levels?: Level[];
+  /** This run is shard `index` of `count`. */
+  shard?: { index: number; count: number };
+  /** Rules in the whole catalogue, for "15 of 72 rules". */
+  catalogueSize: number;
+}
+
+/** The outcome of gate mode (--expectations), as results.json and the reports carry it. */
+export interface GateRecord {
+  /** The expectations file as given on the command line. */
+  file: string;
+  passed: boolean;
+  knownFailures: Array<{ rule: string; reason: string; expires?: string }>;
+  unexpectedFailures: string[];
+  unexpectedPasses: string[];
+  expired: Array<{ rule: string; reason: string; expires?: string }>;
 }
 
 export interface RuleResult {
@@ -92,6 +130,8 @@ export interface RuleResult {
   errorCode?: string;
   /** A SKIP because a shared step failed: the rule that owns that step (and FAILs on it). */
   blockedBy?: string;
+  /** Why a SKIP: whether it lowers the coverage a gate requires (see SkipCause). */
+  skipCause?: SkipCause;
   violations: Violation[];
   observations: Observation[];
   exchanges: Exchange[];
@@ -100,15 +140,37 @@ export interface RuleResult {
   durationMs: number;
 }
 
+/**
+ * conformant: no rule that fails the run failed and the run covered what it
+ * had to; not-conformant: the server broke a rule; inconclusive: harness
+ * errors, rules not tested, coverage below the threshold, or an unusable target.
+ */
+export type RunOutcome = 'conformant' | 'not-conformant' | 'inconclusive';
+
 export interface RunSummary {
+  /** Rules selected for this run (the figures below are over them, not the catalogue). */
   total: number;
   byVerdict: Record<Verdict, number>;
-  /** Share of MUST rules that ran (not skipped / not tested) and passed. */
+  /** Share of MUST rules that reached a verdict (PASS or FAIL) and passed. */
   score: number;
-  /** Share of the catalogue the run could exercise. */
+  /** Share of the selected rules that reached a verdict on the server (PASS, FAIL, OBSERVED). */
   coverage: number;
+  /** Rules that reached a verdict on the server. */
+  ran: number;
+  /** Selected rules the target and the options can serve (SKIPs for the profile, options or data left out). */
+  servable: number;
+  /** ran / servable: what a gate's coverage threshold is measured on. */
+  servableCoverage: number;
+  /** The threshold servableCoverage was held to (0..1). */
+  requiredCoverage: number;
+  outcome: RunOutcome;
+  /** Why the run is inconclusive, one line each. */
+  inconclusive: string[];
+  /** Most rules that were tried ended in a harness ERROR: the target could not be used. */
+  unusable: boolean;
   /** INFERRED rules that reached a verdict, and those that FAILed (counted apart from the score). */
   inferred: { judged: number; failed: number };
+  /** outcome === 'conformant'. */
   conformant: boolean;
 }
 
@@ -123,4 +185,8 @@ export interface RunResult {
   summary: RunSummary;
   /** Set when a signal stopped the run: rules not started are NOT-TESTED, and the verdict is not the target's. */
   interrupted?: { signal: string };
+  /** What the run was asked for; absent in results written before it was recorded. */
+  selection?: RunSelection;
+  /** Gate mode's outcome, when the run had --expectations. */
+  gate?: GateRecord;
 }

@@ -6,6 +6,7 @@
  */
 import type { RuleResult, Verdict } from '../core/types.ts';
 import { canonicalJson } from '../core/canonical-json.ts';
+import { reachedVerdict, summarise } from '../core/summarise.ts';
 import type { ResultsFile } from './results-file.ts';
 
 export interface RuleChange {
@@ -14,12 +15,33 @@ export interface RuleChange {
   before: Verdict | 'absent';
   after: Verdict | 'absent';
   detail?: string;
+  /** Why the rule ended as it did in the old run (first violation or reason), and in the new one. */
+  reasonBefore?: string;
+  reasonAfter?: string;
+}
+
+export interface RunSide {
+  baseUrl: string;
+  serviceVersion: string;
+  startedAt: string;
+  /** Share of that run's selection that reached a verdict on the server. */
+  coverage: number;
+  rules: number;
+  /** Where that run's index.html is, relative to the comparison report, when known. */
+  report?: string;
 }
 
 export interface Comparison {
-  old: { baseUrl: string; serviceVersion: string; startedAt: string };
-  new: { baseUrl: string; serviceVersion: string; startedAt: string };
+  old: RunSide;
+  new: RunSide;
   regressions: RuleChange[];
+  /**
+   * Rules that reached a verdict before and are now SKIP, NOT-TESTED or gone:
+   * a gate that passes because less was checked is no gate.
+   */
+  coverageDrops: RuleChange[];
+  /** The new run's coverage is lower than the old one's. */
+  coverageLower: boolean;
   fixed: RuleChange[];
   newErrors: RuleChange[];
   observationsChanged: RuleChange[];
@@ -33,14 +55,34 @@ function firstViolation(r: RuleResult | undefined): string | undefined {
   return v ? `${v.where}: ${v.message}` : r?.reason;
 }
 
-export function compareRuns(oldRun: ResultsFile, newRun: ResultsFile): Comparison {
+function side(run: ResultsFile, report: string | undefined): RunSide {
+  return {
+    baseUrl: run.target.baseUrl,
+    serviceVersion: run.target.serviceVersion,
+    startedAt: run.startedAt,
+    coverage: summarise(run.results).coverage,
+    rules: run.results.length,
+    ...(report ? { report } : {}),
+  };
+}
+
+export function compareRuns(
+  oldRun: ResultsFile,
+  newRun: ResultsFile,
+  reports: { old?: string; new?: string } = {},
+): Comparison {
   const before = new Map(oldRun.results.map((r) => [r.ruleId, r]));
   const after = new Map(newRun.results.map((r) => [r.ruleId, r]));
   const ids = [...new Set([...before.keys(), ...after.keys()])].sort();
+  const oldSide = side(oldRun, reports.old);
+  const newSide = side(newRun, reports.new);
   const c: Comparison = {
-    old: { baseUrl: oldRun.target.baseUrl, serviceVersion: oldRun.target.serviceVersion, startedAt: oldRun.startedAt },
-    new: { baseUrl: newRun.target.baseUrl, serviceVersion: newRun.target.serviceVersion, startedAt: newRun.startedAt },
+    old: oldSide,
+    new: newSide,
     regressions: [],
+    coverageDrops: [],
+    // Compared in whole rules per thousand, so rounding never reads as a drop.
+    coverageLower: Math.round(newSide.coverage * 1000) < Math.round(oldSide.coverage * 1000),
     fixed: [],
     newErrors: [],
     observationsChanged: [],
@@ -49,14 +91,21 @@ export function compareRuns(oldRun: ResultsFile, newRun: ResultsFile): Compariso
   for (const id of ids) {
     const a = before.get(id);
     const b = after.get(id);
+    const reasonBefore = firstViolation(a);
+    const reasonAfter = firstViolation(b);
     const change: RuleChange = {
       ruleId: id,
       clause: (b ?? a)!.clause,
       before: a?.verdict ?? 'absent',
       after: b?.verdict ?? 'absent',
+      ...(reasonBefore ? { reasonBefore } : {}),
+      ...(reasonAfter ? { reasonAfter } : {}),
     };
+    const unchecked = !b || b.verdict === 'SKIP' || b.verdict === 'NOT-TESTED';
     if (b && BAD.has(b.verdict) && !(a && BAD.has(a.verdict)))
       c.regressions.push({ ...change, detail: firstViolation(b) });
+    else if (a && reachedVerdict(a) && unchecked)
+      c.coverageDrops.push({ ...change, detail: b ? (firstViolation(b) ?? b.verdict) : 'not in the new run' });
     else if (a && BAD.has(a.verdict) && b?.verdict === 'PASS') c.fixed.push(change);
     else if (b?.verdict === 'ERROR' && a?.verdict !== 'ERROR') c.newErrors.push({ ...change, detail: b.reason });
     else if (
@@ -74,7 +123,14 @@ export function compareRuns(oldRun: ResultsFile, newRun: ResultsFile): Compariso
   return c;
 }
 
-export function renderComparisonText(c: Comparison): string {
+/** A coverage regression: rules checked before that are not now, or lower coverage. */
+export function coverageRegressed(c: Comparison): boolean {
+  return c.coverageDrops.length > 0 || c.coverageLower;
+}
+
+export function renderComparisonText(c: Comparison, options: { allowCoverageDrop?: boolean } = {}): string {
+  const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
+  const coverage = `coverage ${pct(c.old.coverage)} of ${c.old.rules} rules → ${pct(c.new.coverage)} of ${c.new.rules} rules`;
   const section = (title: string, changes: RuleChange[]): string[] =>
     changes.length === 0
       ? []
@@ -87,11 +143,23 @@ export function renderComparisonText(c: Comparison): string {
   return [
     `old: ${c.old.baseUrl} Service-Version ${c.old.serviceVersion} (${c.old.startedAt})`,
     `new: ${c.new.baseUrl} Service-Version ${c.new.serviceVersion} (${c.new.startedAt})`,
+    coverage,
     ...section('NEWLY FAILING', c.regressions),
+    ...section('COVERAGE DROPPED: checked before, not now', c.coverageDrops),
     ...section('fixed', c.fixed),
     ...section('new harness errors (not a verdict on the server)', c.newErrors),
     ...section('observations changed', c.observationsChanged),
     ...section('other changes', c.otherChanges),
-    c.regressions.length > 0 ? 'REGRESSION' : 'no regression',
+    verdictLine(c, options),
   ].join('\n');
+}
+
+function verdictLine(c: Comparison, options: { allowCoverageDrop?: boolean }): string {
+  const words: string[] = [];
+  if (c.regressions.length > 0) words.push('REGRESSION');
+  if (coverageRegressed(c))
+    words.push(
+      options.allowCoverageDrop ? 'coverage regression (allowed by --allow-coverage-drop)' : 'COVERAGE REGRESSION',
+    );
+  return words.length > 0 ? words.join('; ') : 'no regression';
 }

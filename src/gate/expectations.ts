@@ -5,7 +5,7 @@
  * reported so the file gets tightened.
  */
 import { writeFile } from 'node:fs/promises';
-import type { RuleResult } from '../core/types.ts';
+import type { GateRecord, RuleResult } from '../core/types.ts';
 import { UsageError } from '../core/errors.ts';
 import { readJsonFile } from './read-json-file.ts';
 
@@ -96,6 +96,19 @@ export function applyExpectations(results: readonly RuleResult[], file: Expectat
   const verdicts = new Map(results.map((r) => [r.ruleId, r.verdict]));
   const unexpectedPasses = file.expectations.filter((e) => verdicts.get(e.rule) === 'PASS');
   return { unexpectedFailures, knownFailures, unexpectedPasses, expired, passed: unexpectedFailures.length === 0 };
+}
+
+/** The gate's outcome as plain data for results.json and the reports. */
+export function gateRecord(file: string, g: GateOutcome): GateRecord {
+  const plain = (e: Expectation) => ({ rule: e.rule, reason: e.reason, ...(e.expires ? { expires: e.expires } : {}) });
+  return {
+    file,
+    passed: g.passed,
+    knownFailures: g.knownFailures.map((k) => plain(k.expectation)),
+    unexpectedFailures: g.unexpectedFailures.map((r) => r.ruleId),
+    unexpectedPasses: g.unexpectedPasses.map((e) => e.rule),
+    expired: g.expired.map(plain),
+  };
 }
 
 export function renderGate(g: GateOutcome): string[] {

@@ -94,7 +94,11 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     where: 'list-roles after',
     alsoFails: ['revoke-roles.prop.model-sequences'],
   },
-  'revoke-last-teams-removes-role': { rule: 'revoke-roles.last-teams-like-star', where: 'list-roles after' },
+  'revoke-last-teams-removes-role': {
+    rule: 'revoke-roles.last-teams-like-star',
+    where: 'list-roles after',
+    alsoFails: ['revoke-roles.prop.model-sequences'],
+  },
   'revoke-star-list-includes-disabled': {
     rule: 'revoke-roles.star-to-explicit-enabled',
     where: 'list-roles after.team_ids',

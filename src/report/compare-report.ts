@@ -1,41 +1,107 @@
-import type { Comparison, RuleChange } from '../gate/compare-runs.ts';
+import { coverageRegressed, type Comparison, type RuleChange } from '../gate/compare-runs.ts';
+import { CSS } from './html-assets.ts';
 import { escapeHtml as esc } from './html-escape.ts';
 import { cdata, xmlAttr } from './xml.ts';
 
 /** JUnit: one testcase per changed rule; a regression is a <failure>. */
-export function renderComparisonJUnit(c: Comparison): string {
+export function renderComparisonJUnit(c: Comparison, options: { allowCoverageDrop?: boolean } = {}): string {
   const all: Array<[string, RuleChange]> = [
     ...c.regressions.map((x): [string, RuleChange] => ['regression', x]),
+    ...c.coverageDrops.map((x): [string, RuleChange] => ['coverage', x]),
     ...c.fixed.map((x): [string, RuleChange] => ['fixed', x]),
     ...c.newErrors.map((x): [string, RuleChange] => ['new error', x]),
     ...c.observationsChanged.map((x): [string, RuleChange] => ['observation changed', x]),
   ];
   const cases = all.map(([kind, x]) => {
-    const body =
-      kind === 'regression'
-        ? `<failure message="${xmlAttr(`${x.before} → ${x.after}`)}" type="regression">${cdata(x.detail ?? '')}</failure>`
-        : `<system-out>${cdata(`${kind}: ${x.before} → ${x.after}${x.detail ? `\n${x.detail}` : ''}`)}</system-out>`;
+    const failing = kind === 'regression' || (kind === 'coverage' && !options.allowCoverageDrop);
+    const body = failing
+      ? `<failure message="${xmlAttr(`${x.before} → ${x.after}`)}" type="${kind === 'coverage' ? 'coverage regression' : 'regression'}">${cdata(x.detail ?? '')}</failure>`
+      : `<system-out>${cdata(`${kind}: ${x.before} → ${x.after}${x.detail ? `\n${x.detail}` : ''}`)}</system-out>`;
     return `    <testcase name="${xmlAttr(x.ruleId)}" classname="${xmlAttr(kind)}">${body}</testcase>`;
   });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="directory-conformance compare">\n  <testsuite name="compare" tests="${all.length}" failures="${c.regressions.length}" errors="0" skipped="0">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="directory-conformance compare">\n  <testsuite name="compare" tests="${all.length}" failures="${c.regressions.length + (options.allowCoverageDrop ? 0 : c.coverageDrops.length)}" errors="0" skipped="0">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
 }
 
-export function renderComparisonHtml(c: Comparison): string {
+const CHANGE_CSS = `
+.changes td{text-align:left}
+.changes td.verdicts{white-space:nowrap}
+.changes .why{font-size:12px}
+.changes .why span{display:block}
+`;
+
+function verdictBadge(v: string): string {
+  return v === 'absent' ? '<span class="muted">absent</span>' : `<span class="badge v-${esc(v)}">${esc(v)}</span>`;
+}
+
+function runLine(label: string, side: Comparison['old']): string {
+  const report = side.report ? ` · <a href="${esc(side.report)}">report</a>` : '';
+  return `<div><dt>${label}</dt><dd>${esc(side.baseUrl)} · Service-Version ${esc(side.serviceVersion)} · ${esc(side.startedAt)} · coverage ${(side.coverage * 100).toFixed(1)}% of ${side.rules} rules${report}</dd></div>`;
+}
+
+/** A rule's link into one run's report, when that report is known. */
+function ruleLink(side: Comparison['old'], ruleId: string, text: string): string {
+  return side.report ? `<a href="${esc(side.report)}#rule-${esc(ruleId)}">${text}</a>` : text;
+}
+
+/**
+ * compare.html: the main report's style sheet, both runs linked, and for each
+ * change the reason it ended as it did before and after.
+ */
+export function renderComparisonHtml(c: Comparison, options: { allowCoverageDrop?: boolean } = {}): string {
   const table = (title: string, id: string, changes: RuleChange[]): string =>
     `<h2 id="${id}">${esc(title)} (${changes.length})</h2>` +
     (changes.length === 0
-      ? '<p>none</p>'
-      : `<table><tr><th>rule</th><th>clause</th><th>before</th><th>after</th><th>detail</th></tr>${changes
+      ? '<p class="muted">none</p>'
+      : `<table class="changes"><thead><tr><th>rule</th><th>clause</th><th>before → after</th><th>why</th></tr></thead><tbody>${changes
           .map(
             (x) =>
-              `<tr><td>${esc(x.ruleId)}</td><td>${esc(x.clause)}</td><td>${x.before}</td><td>${x.after}</td><td>${esc(x.detail ?? '')}</td></tr>`,
+              `<tr data-rule-id="${esc(x.ruleId)}"><td class="mono">${esc(x.ruleId)}</td><td>${esc(x.clause)}</td><td class="verdicts">${ruleLink(c.old, x.ruleId, verdictBadge(x.before))} → ${ruleLink(c.new, x.ruleId, verdictBadge(x.after))}</td><td class="why">${
+                x.reasonBefore ? `<span>before: ${esc(x.reasonBefore)}</span>` : ''
+              }${x.reasonAfter ? `<span>after: ${esc(x.reasonAfter)}</span>` : ''}${
+                x.detail && x.detail !== x.reasonAfter ? `<span>${esc(x.detail)}</span>` : ''
+              }</td></tr>`,
           )
-          .join('')}</table>`);
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Directory conformance: comparison</title>
-<style>body{font:14px system-ui,sans-serif;margin:24px}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left}.bad{color:#cf222e}.ok{color:#1a7f37}</style></head>
-<body><h1>Comparison: <span class="${c.regressions.length ? 'bad' : 'ok'}">${c.regressions.length ? 'regression' : 'no regression'}</span></h1>
-<p>old: ${esc(c.old.baseUrl)} · Service-Version ${esc(c.old.serviceVersion)} · ${esc(c.old.startedAt)}<br>new: ${esc(c.new.baseUrl)} · Service-Version ${esc(c.new.serviceVersion)} · ${esc(c.new.startedAt)}</p>
-${table('Newly failing', 'regressions', c.regressions)}${table('Fixed', 'fixed', c.fixed)}${table('New harness errors', 'errors', c.newErrors)}${table('Observations changed', 'observations', c.observationsChanged)}${table('Other changes', 'other', c.otherChanges)}
-</body></html>
+          .join('\n')}</tbody></table>`);
+  const regression = c.regressions.length > 0;
+  const coverage = coverageRegressed(c);
+  const verdict = regression
+    ? { cls: 'bad', text: 'regression' }
+    : coverage && !options.allowCoverageDrop
+      ? { cls: 'bad', text: 'coverage regression' }
+      : coverage
+        ? { cls: 'warn', text: 'coverage dropped (allowed)' }
+        : { cls: 'ok', text: 'no regression' };
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width,initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">
+<title>Directory conformance: comparison</title>
+<style>${CSS}${CHANGE_CSS}</style>
+</head>
+<body>
+<header id="top">
+<h1>Directory Service conformance: comparison</h1>
+<dl class="run-meta">${runLine('old', c.old)}${runLine('new', c.new)}</dl>
+<div class="figures">
+<div class="figure" id="verdict"><span>verdict</span><b class="${verdict.cls}">${verdict.text}</b></div>
+<div class="figure"><span>newly failing</span><b>${c.regressions.length}</b></div>
+<div class="figure"><span>no longer checked</span><b>${c.coverageDrops.length}</b><small>coverage ${(c.old.coverage * 100).toFixed(1)}% → ${(c.new.coverage * 100).toFixed(1)}%</small></div>
+<div class="figure"><span>fixed</span><b>${c.fixed.length}</b></div>
+<div class="figure"><span>new harness errors</span><b>${c.newErrors.length}</b></div>
+</div>
+</header>
+<main>
+${table('Newly failing', 'regressions', c.regressions)}
+${table('No longer checked (coverage regression)', 'coverage', c.coverageDrops)}
+${table('Fixed', 'fixed', c.fixed)}
+${table('New harness errors', 'errors', c.newErrors)}
+${table('Observations changed', 'observations', c.observationsChanged)}
+${table('Other changes', 'other', c.otherChanges)}
+</main>
+<footer>directory-conformance · this page fetches nothing and runs no script</footer>
+</body>
+</html>
 `;
 }

@@ -23,7 +23,8 @@ h4{margin:12px 0 4px;font-size:13px}
 .figure b{display:block;font-size:22px;line-height:1.3}
 .figure small{color:var(--muted)}
 .figure[data-count]{border-top:4px solid var(--c)}
-.ok{color:var(--pass)}.bad{color:var(--fail)}
+.ok{color:var(--pass)}.bad{color:var(--fail)}.warn{color:var(--error)}
+.known{display:inline-block;margin-left:6px;color:var(--error);border:1px solid var(--error);border-radius:10px;padding:0 8px;font-size:11px;font-weight:700}
 main{padding:4px 32px 40px;max-width:1280px}
 table{border-collapse:collapse;margin:6px 0 12px}
 th,td{border:1px solid var(--line);padding:4px 10px;text-align:right;vertical-align:top}

@@ -7,6 +7,8 @@ import { escapeHtml as esc } from './html-escape.ts';
 import { prettyJson } from './pretty-json.ts';
 import { compareSections, compareText } from './sections.ts';
 import { VERDICTS } from '../core/summarise.ts';
+import { blockedText, knownFailureOf } from './gate-status.ts';
+import { describeSelection } from './selection.ts';
 
 /** Longest body or value shown; the JSON report keeps everything. */
 const MAX_SHOWN = 4000;
@@ -57,11 +59,11 @@ function header(run: RunResult): string {
   const s = run.summary;
   const mustJudged = run.results.filter((r) => r.level === 'MUST' && (r.verdict === 'PASS' || r.verdict === 'FAIL'));
   const mustPassed = mustJudged.filter((r) => r.verdict === 'PASS').length;
-  const ran = s.total - s.byVerdict.SKIP - s.byVerdict['NOT-TESTED'];
   const elapsed = Date.parse(run.finishedAt) - Date.parse(run.startedAt);
   const meta: Array<[string, string]> = [
     ['Target', run.target.baseUrl + (run.target.profileName ? ` (${run.target.profileName})` : '')],
     ['Service-Version', run.target.serviceVersion],
+    ['Selection', describeSelection(run)],
     ['Started', run.startedAt],
     ...(Number.isFinite(elapsed)
       ? ([['Duration', `${(elapsed / 1000).toFixed(1)} s`]] as Array<[string, string]>)
@@ -74,14 +76,34 @@ function header(run: RunResult): string {
 <h1>Directory Service conformance</h1>
 <dl class="run-meta">${meta.map(([k, v]) => `<div><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`).join('')}</dl>
 <div class="figures">
-<div class="figure" id="verdict"><span>verdict</span><b class="${s.conformant && !run.interrupted ? 'ok' : 'bad'}">${run.interrupted ? `interrupted (${esc(run.interrupted.signal)})` : s.conformant ? 'conformant' : 'not conformant'}</b><small>${run.interrupted ? 'rules not started are NOT-TESTED' : 'no MUST rule may fail or error'}</small></div>
+<div class="figure" id="verdict"><span>verdict</span><b class="${run.interrupted ? 'bad' : OUTCOME[s.outcome].cls}">${run.interrupted ? `interrupted (${esc(run.interrupted.signal)})` : OUTCOME[s.outcome].text}</b><small>${esc(run.interrupted ? 'rules not started are NOT-TESTED' : s.inconclusive.length > 0 ? s.inconclusive.join('; ') : 'no MUST rule may fail; every rule the target can serve must run')}</small></div>
 <div class="figure" id="score"><span>score</span><b>${percent(s.score)}</b><small>${mustPassed} of ${mustJudged.length} MUST rules passed</small></div>
-<div class="figure" id="coverage"><span>coverage</span><b>${percent(s.coverage)}</b><small>${ran} of ${s.total} rules ran</small></div>
-${inferredFigure(run)}
+<div class="figure" id="coverage"><span>coverage</span><b>${percent(s.coverage)}</b><small>${s.ran} of the ${s.total} selected rules ran; ${percent(s.servableCoverage)} of the ${s.servable} this target can serve (required ${percent(s.requiredCoverage)})</small></div>
+${gateFigure(run)}${inferredFigure(run)}
 ${VERDICTS.map((v) => `<div class="figure v-${v}" data-count="${v}"><span>${v}</span><b>${s.byVerdict[v]}</b></div>`).join('\n')}
 </div>
 ${verdictBar(s.byVerdict, s.total, 'wide')}
 </header>`;
+}
+
+const OUTCOME = {
+  conformant: { text: 'conformant', cls: 'ok' },
+  'not-conformant': { text: 'not conformant', cls: 'bad' },
+  inconclusive: { text: 'inconclusive', cls: 'warn' },
+} as const;
+
+/** Gate mode: whether the gate passed, with its known failures (they do not fail the run). */
+function gateFigure(run: RunResult): string {
+  const g = run.gate;
+  if (!g) return '';
+  const notes = [
+    `${g.knownFailures.length} known failure${g.knownFailures.length === 1 ? '' : 's'} (${g.file})`,
+    ...(g.unexpectedFailures.length > 0 ? [`${g.unexpectedFailures.length} new`] : []),
+    ...(g.unexpectedPasses.length > 0 ? [`${g.unexpectedPasses.length} unexpected pass(es)`] : []),
+    ...(g.expired.length > 0 ? [`${g.expired.length} expired`] : []),
+  ];
+  return `<div class="figure" id="gate"><span>gate</span><b class="${g.passed ? 'ok' : 'bad'}">${g.passed ? 'passed' : 'failed'}</b><small>${esc(notes.join(', '))}</small></div>
+`;
 }
 
 /** INFERRED departures, counted apart from the score (they fail the run only with --strict). */
@@ -228,6 +250,7 @@ function observationsList(r: RuleResult): string {
 }
 
 function card(r: RuleResult, run: RunResult, ids: Ids): string {
+  const known = knownFailureOf(run, r);
   const meta = [
     r.clause,
     r.level,
@@ -237,16 +260,24 @@ function card(r: RuleResult, run: RunResult, ids: Ids): string {
   ];
   const parts = [
     `<article class="card v-${r.verdict}" id="rule-${esc(r.ruleId)}" data-rule-id="${esc(r.ruleId)}" data-verdict="${r.verdict}" data-section="${esc(r.section)}" data-level="${r.level}" data-kind="${r.kind}">`,
-    `<div class="card-head"><span class="badge v-${r.verdict}">${r.verdict}</span><h3>${esc(r.ruleId)}</h3><span class="muted">${esc(meta.join(' · '))}</span></div>`,
+    `<div class="card-head"><span class="badge v-${r.verdict}">${r.verdict}</span>${known ? '<span class="known">known failure</span>' : ''}<h3>${esc(r.ruleId)}</h3><span class="muted">${esc(meta.join(' · '))}</span></div>`,
     `<p class="sentence">${esc(r.sentence)}</p>`,
   ];
+  if (known)
+    parts.push(
+      `<p class="known-failure">known failure (${esc(run.gate?.file ?? 'expectations')}): ${esc(known.reason)}${known.expires ? ` · expires ${esc(known.expires)}` : ' · no expiry'}</p>`,
+    );
   if (r.verdict === 'ERROR')
     parts.push(
       `<p class="reason"><code class="error-code">${esc(r.errorCode ?? 'DC_ERR_HARNESS')}</code> ${esc(r.reason ?? '')}</p>`,
     );
-  else if (r.reason) parts.push(`<p class="reason">${esc(r.reason)}</p>`);
-  if (r.blockedBy)
-    parts.push(`<p class="blocked">blocked by <a href="#rule-${esc(r.blockedBy)}">${esc(r.blockedBy)}</a></p>`);
+  else if (r.blockedBy) {
+    // One sentence: the blocking rule, linked, and its reason (never the reason and a second "blocked by").
+    const { owner, why } = blockedText(r);
+    parts.push(
+      `<p class="reason blocked">blocked by <a href="#rule-${esc(owner)}">${esc(owner)}</a>${why ? `: ${esc(why)}` : ''}</p>`,
+    );
+  } else if (r.reason) parts.push(`<p class="reason">${esc(r.reason)}</p>`);
   parts.push(violations(r), propertyReplay(r));
   if (r.verdict === 'FAIL' || r.verdict === 'ERROR') {
     parts.push(copyable(ids, 'Replay', replayCommand(r, run), 'replay'));

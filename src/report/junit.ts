@@ -3,6 +3,8 @@ import type { RuleResult, RunResult, Verdict } from '../core/types.ts';
 import { clip, failureText, show } from './describe-result.ts';
 import { compareSections } from './sections.ts';
 import { cdata, xmlAttr } from './xml.ts';
+import { blockedText, knownFailureOf } from './gate-status.ts';
+import { describeSelection } from './selection.ts';
 
 function seconds(ms: number): string {
   return (Math.max(0, ms) / 1000).toFixed(3);
@@ -12,18 +14,24 @@ function count(results: readonly RuleResult[], ...verdicts: Verdict[]): number {
   return results.filter((r) => verdicts.includes(r.verdict)).length;
 }
 
-/** An INFERRED departure is a <failure> only in a --strict run; otherwise it is reported beside the test. */
+/** An INFERRED departure is a <failure> only in a --strict run; otherwise it is reported beside the test. A known failure (gate mode) is never one. */
 function isFailure(r: RuleResult, run: RunResult): boolean {
-  return r.verdict === 'FAIL' && failsTheRun(r, run.options);
+  return r.verdict === 'FAIL' && failsTheRun(r, run.options) && !knownFailureOf(run, r);
 }
 
-/** The counts every JUnit consumer reads; SKIP and NOT-TESTED are both "skipped". */
+function isError(r: RuleResult, run: RunResult): boolean {
+  return r.verdict === 'ERROR' && !knownFailureOf(run, r);
+}
+
+/** The counts every JUnit consumer reads; SKIP, NOT-TESTED and known failures are "skipped". */
 function countAttributes(results: readonly RuleResult[], run: RunResult): string {
   const failures = results.filter((r) => isFailure(r, run)).length;
-  return `tests="${results.length}" failures="${failures}" errors="${count(results, 'ERROR')}" skipped="${count(results, 'SKIP', 'NOT-TESTED')}"`;
+  const errors = results.filter((r) => isError(r, run)).length;
+  const known = results.filter((r) => knownFailureOf(run, r)).length;
+  return `tests="${results.length}" failures="${failures}" errors="${errors}" skipped="${count(results, 'SKIP', 'NOT-TESTED') + known}"`;
 }
 
-function properties(r: RuleResult): string {
+function properties(r: RuleResult, run: RunResult): string {
   const props: Array<[string, string]> = [
     ['clause', r.clause],
     ['level', r.level],
@@ -33,6 +41,11 @@ function properties(r: RuleResult): string {
     ['requests', String(r.requestCount)],
   ];
   if (r.blockedBy) props.push(['blockedBy', r.blockedBy]);
+  const known = knownFailureOf(run, r);
+  if (known) {
+    props.push(['knownFailure', known.reason]);
+    if (known.expires) props.push(['knownFailureExpires', known.expires]);
+  }
   if (r.replay) {
     props.push(['seed', String(r.replay.seed)]);
     if (r.replay.path) props.push(['path', r.replay.path]);
@@ -50,11 +63,21 @@ function failureMessage(r: RuleResult): string {
 }
 
 function skippedMessage(r: RuleResult): string {
-  const reason = r.reason ?? 'no reason given';
-  return `${r.verdict}: ${reason}${r.blockedBy ? ` (blocked by ${r.blockedBy})` : ''}`;
+  if (r.blockedBy) {
+    const { owner, why } = blockedText(r);
+    return `${r.verdict}: blocked by ${owner}${why ? `: ${why}` : ''}`;
+  }
+  return `${r.verdict}: ${r.reason ?? 'no reason given'}`;
 }
 
 function outcome(r: RuleResult, run: RunResult): string {
+  const known = knownFailureOf(run, r);
+  if (known) {
+    // Gate mode: a known failure is <skipped> with the expectation's reason, so CI publishers do not fail the
+    // build on it; what the server did stays in <system-err>.
+    const message = `known failure (${r.verdict}): ${known.reason}${known.expires ? ` (expires ${known.expires})` : ''}`;
+    return `      <skipped message="${xmlAttr(message)}"/>\n      <system-err>${cdata(failureText(r, run))}</system-err>`;
+  }
   switch (r.verdict) {
     case 'FAIL':
       if (!isFailure(r, run)) {
@@ -76,7 +99,7 @@ function outcome(r: RuleResult, run: RunResult): string {
 function testcase(r: RuleResult, run: RunResult): string {
   const parts = [
     `    <testcase name="${xmlAttr(r.ruleId)}" classname="${xmlAttr(r.section)}" time="${seconds(r.durationMs)}">`,
-    properties(r),
+    properties(r, run),
   ];
   const result = outcome(r, run);
   if (result) parts.push(result);
@@ -110,7 +133,9 @@ function suitesOf(results: readonly RuleResult[]): Suite[] {
  * JUnit XML: one <testsuite> per rule group, one <testcase> per rule named by
  * its id with the section as classname. FAIL is a <failure>, ERROR an
  * <error>, SKIP and NOT-TESTED are <skipped>, OBSERVED passes with what was
- * seen in <system-out>.
+ * seen in <system-out>. In gate mode a known failure is <skipped> with the
+ * expectation's reason (message "known failure (FAIL): reason (expires …)")
+ * and a knownFailure property.
  */
 export function renderJUnit(run: RunResult): string {
   const suites = suitesOf(run.results).map((s) => {
@@ -123,7 +148,8 @@ export function renderJUnit(run: RunResult): string {
     ].join('\n');
   });
   const elapsed = Date.parse(run.finishedAt) - Date.parse(run.startedAt);
-  const name = `${run.tool.name} ${run.target.baseUrl}`;
+  // The figures are over the selection: the name says which (results from before it was recorded keep the old name).
+  const name = `${run.tool.name} ${run.target.baseUrl}${run.selection ? `: ${describeSelection(run)}` : ''}`;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${xmlAttr(name)}" ${countAttributes(run.results, run)} time="${seconds(Number.isFinite(elapsed) ? elapsed : 0)}" timestamp="${xmlAttr(run.startedAt)}">`,

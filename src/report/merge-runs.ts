@@ -1,4 +1,4 @@
-import type { RunResult } from '../core/types.ts';
+import type { RunResult, RunSelection } from '../core/types.ts';
 import { summarise } from '../core/summarise.ts';
 
 /** One run from the runs of shards: results side by side, the summary computed again. */
@@ -15,6 +15,13 @@ export function mergeRuns(runs: readonly RunResult[]): RunResult {
       .sort()
       .at(-1)!,
     results,
-    summary: summarise(results, { strict: first.options.strict === true }),
+    summary: summarise(results, first.options),
+    // The whole run the shards were dealt from; no shard of it any longer.
+    ...(first.selection ? { selection: withoutShard(first.selection) } : {}),
   };
+}
+
+function withoutShard(selection: RunSelection): RunSelection {
+  const { shard: _shard, ...rest } = selection;
+  return rest;
 }

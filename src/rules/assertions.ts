@@ -75,6 +75,23 @@ function harnessFault(res: ApiResponse, step: string): HarnessError | undefined 
   return undefined;
 }
 
+/**
+ * Whatever a request was for, a 2xx answer with a body is JSON (the interface
+ * is HTTP/JSON): for requests whose status another rule judges.
+ */
+export function expectJsonBodyOn2xx(res: ApiResponse, options: StepOptions = {}): void {
+  if (res.status >= 200 && res.status < 300 && unparsable(res)) {
+    const step = options.step ?? res.exchange.operation;
+    fail({
+      where: `${step}: response.body`,
+      message: 'must be a JSON document (the interface is HTTP/JSON)',
+      expected: 'JSON',
+      actual: summariseBody(res),
+      ...(options.owner ? { owner: options.owner } : {}),
+    });
+  }
+}
+
 /** True for a body that is not empty and does not parse as JSON. */
 function unparsable(res: ApiResponse): boolean {
   return res.json === undefined && res.text.trim() !== '';

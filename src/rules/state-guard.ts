@@ -54,7 +54,9 @@ export async function withRestoredState<T>(
  * by reading again; nothing is sent when they already are. Safe to repeat:
  * every request it sends puts a value, none adds one.
  */
-export async function restoreState(ctx: StepContext, before: ResourceState): Promise<void> {
+export async function restoreState(stepCtx: StepContext, before: ResourceState): Promise<void> {
+  // A spent request budget stops rules, never the restoration of what they changed.
+  const ctx = { ...stepCtx, client: stepCtx.client.derive({ exemptFromBudget: true }) };
   const now = await captureState(ctx, before.resourceId, partsOf(before), { step: 'state before restore' });
   if (!stateDifference(before, now)) return;
   if (before.rates) {

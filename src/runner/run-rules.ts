@@ -13,6 +13,7 @@ import { unmetNeed } from './needs.ts';
 import { ErrorAnswers } from './error-answers.ts';
 import { FileJournal } from './undo-journal.ts';
 import { ResourceClaims } from './resource-claims.ts';
+import { PausableDeadline } from './deadline.ts';
 
 export interface RunTarget {
   baseUrl: string;
@@ -93,7 +94,6 @@ export async function runRules(groups: RuleGroup[], target: RunTarget, options: 
     budget,
     ...(target.apiKey ? { credential: { apiKey: target.apiKey, placeholder: '$DIRECTORY_API_KEY' } } : {}),
   });
-  const claims = new ResourceClaims(target.profile.mutableResources);
   const errorAnswers = new ErrorAnswers();
   const journal = options.journalPath
     ? await FileJournal.create(options.journalPath, redactor, {
@@ -102,32 +102,48 @@ export async function runRules(groups: RuleGroup[], target: RunTarget, options: 
       })
     : undefined;
   const queue = groups.flatMap((group) => group.rules.map((rule) => ({ rule, group })));
+  // A claim waits at most as long as every mutating rule could hold a resource in turn: a run always ends.
+  const mutating = queue.filter((q) => q.rule.mutates !== 'none').length;
+  const claims = new ResourceClaims(target.profile.mutableResources, {
+    maxWaitMs: options.ruleTimeoutMs * Math.max(1, mutating),
+  });
   const results: RuleResult[] = new Array<RuleResult>(queue.length);
-  const env: RunEnv = { target, options, base, claims, redactor, errorAnswers, ...(journal ? { journal } : {}) };
+  const shared = { target, options, base, claims, redactor, errorAnswers, ...(journal ? { journal } : {}) };
 
-  // Rules that judge what the whole run received start once every other rule has ended.
-  const runStage = async (indexes: number[]): Promise<void> => {
+  const sideBySide = async (indices: number[], concurrency: number): Promise<void> => {
     let next = 0;
     const worker = async (): Promise<void> => {
-      while (next < indexes.length) {
-        const index = indexes[next++]!;
+      while (next < indices.length) {
+        const index = indices[next++]!;
         const { rule, group } = queue[index]!;
         if (options.interrupt?.aborted) {
           results[index] = notStarted(rule, group);
           continue;
         }
         options.onRuleStart?.(rule, group);
-        const result = await runOne(rule, group, env);
+        const result = await runOne(rule, group, { ...shared, holder: String(index) });
         results[index] = result;
         options.onRuleEnd?.(result);
       }
     };
-    await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+    await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
   };
-  const indexes = queue.map((_, i) => i);
+  // Rules that cannot be undone run after the others, one at a time, in catalogue order: they never
+  // starve the rules that hand resources back, and the state each finds does not depend on the
+  // concurrency. Rules that judge what the whole run received start once every other rule has ended.
+  const indices = queue.map((_, i) => i);
+  const judges = (i: number): boolean => queue[i]!.rule.judges !== undefined;
+  const irreversible = (i: number): boolean => queue[i]!.rule.mutates === 'irreversible';
   try {
-    await runStage(indexes.filter((i) => !queue[i]!.rule.judges));
-    await runStage(indexes.filter((i) => queue[i]!.rule.judges));
+    await sideBySide(
+      indices.filter((i) => !judges(i) && !irreversible(i)),
+      options.concurrency,
+    );
+    await sideBySide(
+      indices.filter((i) => !judges(i) && irreversible(i)),
+      1,
+    );
+    await sideBySide(indices.filter(judges), options.concurrency);
   } finally {
     if (!options.dispatcher) await dispatcher.close();
     await journal?.close();
@@ -148,11 +164,13 @@ export async function runRules(groups: RuleGroup[], target: RunTarget, options: 
       allowMutations: options.allowMutations,
       ...(options.path ? { path: options.path } : {}),
       ...(options.replayPath ? { replayPath: options.replayPath } : {}),
+      ...(options.minCoverage !== undefined ? { minCoverage: options.minCoverage } : {}),
+      ...(options.failOnSkip ? { failOnSkip: true } : {}),
     },
     startedAt,
     finishedAt: new Date().toISOString(),
     results,
-    summary: summarise(results, { strict: options.strict === true }),
+    summary: summarise(results, options),
   };
 }
 
@@ -164,6 +182,8 @@ interface RunEnv {
   redactor: Redactor;
   errorAnswers: ErrorAnswers;
   journal?: FileJournal;
+  /** Names this rule's claims. */
+  holder: string;
 }
 
 /** A rule an interrupt kept from starting. */
@@ -215,10 +235,12 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
   });
 
   if (options.readOnly && rule.mutates !== 'none')
-    return result('SKIP', { reason: 'read-only run: this rule changes state' });
+    return result('SKIP', { reason: 'read-only run: this rule changes state', skipCause: 'options' });
   for (const need of needsOf(rule)) {
     const reason = unmetNeed(need, target.profile, options);
-    if (reason) return result('SKIP', { reason });
+    // A mutating rule without --allow-mutations is the user's choice; any other unmet need is the profile's.
+    const turnedOff = (need === 'mutableResource' || need === 'roleRevocation') && !options.allowMutations;
+    if (reason) return result('SKIP', { reason, skipCause: turnedOff ? 'options' : 'profile' });
   }
 
   const controller = new AbortController();
@@ -230,7 +252,8 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
   };
   const client = env.base.derive({ onExchange: record, signal: controller.signal });
   const restrictedKey = target.profile.restrictedApiKey;
-  const claimed: string[] = [];
+  let claimGaveUp = false;
+  let deadline: PausableDeadline | undefined;
   // Everything any need provides; the rule's type only lets it see what its own needs promise.
   const ctx: CheckContext<Need> = {
     ruleId: rule.id,
@@ -254,8 +277,18 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     errorAnswers: () => env.errorAnswers.all(),
     ...(env.journal ? { journal: env.journal } : {}),
     async claimResource(predicate) {
-      const id = env.claims.claim(predicate);
-      if (id !== undefined) claimed.push(id);
+      let waited = false;
+      const id = await env.claims.claim(predicate, {
+        holder: env.holder,
+        irreversible: rule.mutates === 'irreversible',
+        signal: controller.signal,
+        onWait(waiting) {
+          waited = true;
+          if (waiting) deadline?.pause();
+          else deadline?.resume();
+        },
+      });
+      if (id === undefined && waited && !controller.signal.aborted) claimGaveUp = true;
       // A revocation has no documented undo: the journal says which resource it may change, for good.
       if (id !== undefined && rule.mutates === 'irreversible') {
         await env.journal?.irreversible({ ruleId: rule.id, resourceId: id, state: null });
@@ -264,19 +297,19 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     },
   };
 
-  let timer: NodeJS.Timeout | undefined;
   // The engine keeps the deadline itself: a check that ignores ctx.signal is still stopped.
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+  // Time spent waiting for a mutable resource does not count against it.
+  const expired = new Promise<never>((_, reject) => {
+    deadline = new PausableDeadline(options.ruleTimeoutMs, () => {
       controller.abort();
       reject(new HarnessError('DC_ERR_TIMEOUT', `rule did not finish within ${options.ruleTimeoutMs} ms`));
-    }, options.ruleTimeoutMs);
+    });
   });
   try {
     const running = rule.check(ctx);
     // Past the deadline the check's own outcome no longer counts; it must not surface as unhandled.
     running.catch(() => undefined);
-    await Promise.race([running, deadline]);
+    await Promise.race([running, expired]);
     return result(rule.level === 'OBSERVED' ? 'OBSERVED' : 'PASS');
   } catch (error) {
     if (isConformanceFailure(error)) {
@@ -284,8 +317,9 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
       if (error.owner && error.owner !== rule.id) {
         const first = violations[0];
         return result('SKIP', {
-          reason: `blocked by ${error.owner}: ${first ? `${first.where} ${first.message}` : 'a shared step does not conform'}`,
+          reason: `blocked by ${error.owner}: ${first ? `${first.where}: ${first.message}` : 'a shared step does not conform'}`,
           blockedBy: error.owner,
+          skipCause: 'blocked',
         });
       }
       if (rule.level === 'OBSERVED') {
@@ -296,12 +330,22 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     }
     const harness = toHarness(error, controller.signal.aborted, options.ruleTimeoutMs);
     const verdict = verdictOfHarnessFault(harness.code);
-    return result(verdict, { reason: env.redactor.redact(harness.message), errorCode: harness.code });
+    const reason = env.redactor.redact(harness.message);
+    if (verdict === 'SKIP') {
+      return claimGaveUp
+        ? result('SKIP', {
+            reason: `${reason} (no mutable resource became free in time)`,
+            errorCode: harness.code,
+            skipCause: 'resource',
+          })
+        : result('SKIP', { reason, errorCode: harness.code, skipCause: 'precondition' });
+    }
+    return result(verdict, { reason, errorCode: harness.code });
   } finally {
-    clearTimeout(timer);
+    deadline?.clear();
     controller.abort();
-    // Resources a rule restored can serve the next rule; revoked roles cannot be given back.
-    if (rule.mutates !== 'irreversible') env.claims.release(claimed);
+    // Restored resources serve the next rule; a revoked one only another irreversible rule (see ResourceClaims).
+    env.claims.release(env.holder);
   }
 }
 

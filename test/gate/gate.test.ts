@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -157,6 +157,23 @@ describe('expectations', () => {
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/known failure: pagination\.exact-multiple-empty-page — vendor bug 123/);
     expect(r.out).toMatch(/unexpected pass: pagination\.malformed-token-422/);
+    // Every report carries the gate: CI publishers read junit.xml, people index.html, tools results.json.
+    const junit = await readFile(join(dir, 'gate/junit.xml'), 'utf8');
+    const testcase = junit.slice(
+      junit.indexOf(`<testcase name="${RULE}"`),
+      junit.indexOf('</testcase>', junit.indexOf(`<testcase name="${RULE}"`)),
+    );
+    expect(testcase).toContain('<skipped message="known failure (FAIL): vendor bug 123"/>');
+    expect(testcase).not.toContain('<failure');
+    expect(junit).toMatch(/<testsuites [^>]*failures="0"/);
+    expect(await readFile(join(dir, 'gate/index.html'), 'utf8')).toContain('known failure (');
+    const results = JSON.parse(await readFile(join(dir, 'gate/results.json'), 'utf8')) as {
+      gate: { passed: boolean; knownFailures: Array<{ rule: string }> };
+      summary: { outcome: string };
+    };
+    expect(results.gate.passed).toBe(true);
+    expect(results.gate.knownFailures.map((k) => k.rule)).toContain(RULE);
+    expect(results.summary.outcome).toBe('conformant');
   });
 
   test('an expired expectation no longer excuses the failure', async () => {
@@ -211,5 +228,163 @@ describe('sharding', () => {
     expect(xmlProblems(await readFile(join(dir, 'merged/junit.xml'), 'utf8'))).toEqual([]);
     expect((await cli(['merge', join(dir, 's1/results.json'), join(dir, 's1/results.json')])).code).toBe(2);
     expect((await cli(['run', '--shard', '3/2'])).code).toBe(2);
+  });
+});
+
+describe('compare is honest about coverage', () => {
+  async function skipped(from: string, to: string, how: (r: { verdict: string; reason?: string }) => void) {
+    const run = JSON.parse(await readFile(join(dir, from, 'results.json'), 'utf8')) as {
+      results: Array<{ verdict: string; reason?: string }>;
+    };
+    run.results
+      .filter((r) => r.verdict === 'PASS')
+      .slice(0, 5)
+      .forEach(how);
+    await mkdir(join(dir, to), { recursive: true });
+    await writeFile(join(dir, to, 'results.json'), JSON.stringify(run));
+  }
+
+  test('PASS → SKIP and PASS → NOT-TESTED are a coverage regression: exit 1, each with its reason', async () => {
+    await skipped('good', 'skipped', (r) => {
+      r.verdict = 'SKIP';
+      r.reason = 'read-only run: this rule changes state';
+    });
+    const r = await cli([
+      'compare',
+      join(dir, 'good/results.json'),
+      join(dir, 'skipped/results.json'),
+      '--reports',
+      join(dir, 'cmp3'),
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/COVERAGE DROPPED: checked before, not now \(5\):/);
+    expect(r.out).toMatch(/PASS → SKIP — read-only run: this rule changes state/);
+    expect(r.out).toMatch(/coverage 100\.0% of \d+ rules → \d+\.\d% of \d+ rules/);
+    expect(r.out).toMatch(/COVERAGE REGRESSION$/m);
+    expect(r.out).not.toMatch(/no regression/);
+    const junit = await readFile(join(dir, 'cmp3/compare-junit.xml'), 'utf8');
+    expect(xmlProblems(junit)).toEqual([]);
+    expect(junit).toMatch(/classname="coverage"><failure message="PASS → SKIP" type="coverage regression"/);
+
+    await skipped('good', 'nottested', (r) => {
+      r.verdict = 'NOT-TESTED';
+      r.reason = 'request budget of 10 requests is spent';
+    });
+    const nt = await cli([
+      'compare',
+      join(dir, 'good/results.json'),
+      join(dir, 'nottested/results.json'),
+      '--reports',
+      join(dir, 'cmp4'),
+    ]);
+    expect(nt.code).toBe(1);
+    expect(nt.out).toMatch(/PASS → NOT-TESTED — request budget/);
+  });
+
+  test('--allow-coverage-drop reports the drop without failing', async () => {
+    const r = await cli([
+      ...['compare', join(dir, 'good/results.json'), join(dir, 'skipped/results.json')],
+      ...['--reports', join(dir, 'cmp5'), '--allow-coverage-drop'],
+    ]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/coverage regression \(allowed by --allow-coverage-drop\)/);
+  });
+
+  test('a selection that checks fewer rules is a coverage regression too', async () => {
+    // The old run checked §4.9; a new run of one rule leaves the others absent.
+    const one = await cli(['run', '--rule', RULE, '--quiet', '--seed', '1', '--reports', join(dir, 'one')]);
+    expect(one.code).toBe(0);
+    const r = await cli([
+      'compare',
+      join(dir, 'good/results.json'),
+      join(dir, 'one/results.json'),
+      '--reports',
+      join(dir, 'cmp6'),
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.out).toMatch(/PASS → absent — not in the new run/);
+  });
+
+  test("compare.html uses the main report's styles, links both runs' reports, and shows each change's reason", async () => {
+    const html = await readFile(join(dir, 'cmp/compare.html'), 'utf8');
+    expect(html).toContain(':root{--pass:#1a7f37');
+    expect(html).toContain('<a href="../good/index.html">report</a>');
+    expect(html).toContain('<a href="../bad/index.html">report</a>');
+    expect(html).toContain(`<a href="../bad/index.html#rule-${RULE}">`);
+    const row = html.slice(
+      html.indexOf(`<tr data-rule-id="${RULE}">`),
+      html.indexOf('</tr>', html.indexOf(`<tr data-rule-id="${RULE}">`)),
+    );
+    expect(row).toMatch(/after: [^<]*must/);
+    const skippedHtml = await readFile(join(dir, 'cmp3/compare.html'), 'utf8');
+    expect(skippedHtml).toMatch(/<b class="bad">coverage regression<\/b>/);
+    expect(skippedHtml).toContain('after: read-only run: this rule changes state');
+  });
+});
+
+describe('merge is honest about shards', () => {
+  test('one shard of two is refused (exit 2), naming the missing shard', async () => {
+    const a = await cli([
+      'run',
+      '--section',
+      '4.9',
+      '--quiet',
+      '--seed',
+      '1',
+      '--shard',
+      '1/2',
+      '--reports',
+      join(dir, 'h1'),
+    ]);
+    expect(a.code).toBe(0);
+    const m = await cli(['merge', join(dir, 'h1/results.json'), '--reports', join(dir, 'hm')]);
+    expect(m.code).toBe(2);
+    expect(m.out).toMatch(/incomplete set of shards: 2\/2 missing \(1 of 2 given\)/);
+  });
+
+  test('shards of different selections are refused', async () => {
+    const b = await cli([
+      'run',
+      '--section',
+      '4.8',
+      '--quiet',
+      '--seed',
+      '1',
+      '--shard',
+      '2/2',
+      '--reports',
+      join(dir, 'h2'),
+    ]);
+    expect(b.code).toBe(0);
+    const m = await cli([
+      'merge',
+      join(dir, 'h1/results.json'),
+      join(dir, 'h2/results.json'),
+      '--reports',
+      join(dir, 'hm2'),
+    ]);
+    expect(m.code).toBe(2);
+    expect(m.out).toMatch(/selected other rules/);
+  });
+
+  test('a complete set merges into a run that names its selection, with no shard left', async () => {
+    expect(
+      (await cli(['run', '--section', '4.9', '--quiet', '--seed', '1', '--shard', '2/2', '--reports', join(dir, 'h3')]))
+        .code,
+    ).toBe(0);
+    const m = await cli([
+      'merge',
+      join(dir, 'h1/results.json'),
+      join(dir, 'h3/results.json'),
+      '--reports',
+      join(dir, 'hm3'),
+    ]);
+    expect(m.code).toBe(0);
+    expect(m.out).toMatch(/rules: conformant/);
+    const merged = JSON.parse(await readFile(join(dir, 'hm3/results.json'), 'utf8')) as {
+      selection: { sections: string[]; shard?: unknown };
+    };
+    expect(merged.selection.sections).toEqual(['4.9']);
+    expect(merged.selection.shard).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { HarnessError } from '../../src/core/errors.ts';
+import { ConformanceFailure, HarnessError } from '../../src/core/errors.ts';
 import { defineRuleGroup, rule } from '../../src/rules/define.ts';
 import type { RuleResult } from '../../src/core/types.ts';
 import type { Rule } from '../../src/rules/types.ts';
@@ -100,7 +100,13 @@ describe('engine verdicts', () => {
   test('mutating rules are skipped in read-only runs and without permission', async () => {
     const mutating = rule({ ...base, id: 't.mutates', mutates: 'reversible', check: () => Promise.resolve() });
     expect((await run([mutating], { readOnly: true, allowMutations: true }))['t.mutates']!.verdict).toBe('SKIP');
-    expect((await run([mutating], { allowMutations: false }))['t.mutates']!.reason).toMatch(/allow-mutations/);
+    expect((await run([mutating], { allowMutations: false }))['t.mutates']!).toMatchObject({
+      reason: expect.stringMatching(/allow-mutations/) as unknown,
+      skipCause: 'options',
+    });
+    expect((await run([mutating], { readOnly: true, allowMutations: true }))['t.mutates']!.skipCause).toBe('options');
+    const needsKey = rule({ ...base, id: 't.needs-key', needs: ['restrictedKey'], check: () => Promise.resolve() });
+    expect((await run([needsKey]))['t.needs-key']!.skipCause).toBe('profile');
     expect((await run([mutating], { allowMutations: true }))['t.mutates']!.verdict).toBe('PASS');
   });
 
@@ -126,23 +132,118 @@ describe('engine verdicts', () => {
     });
   });
 
-  test('side-by-side rules never hold the same mutable resource', async () => {
-    const held: string[][] = [];
+  test('side-by-side rules never hold the same mutable resource; one that finds none free waits for it', async () => {
+    const held: Array<[string, string]> = [];
+    const inUse = new Set<string>();
+    let overlap = false;
     const make = (id: string): Rule =>
       rule({
         ...base,
         id,
-        mutates: 'irreversible',
+        mutates: 'reversible',
         check: async (ctx) => {
           const r = await ctx.claimResource();
           held.push([id, r ?? 'none']);
+          if (r && inUse.has(r)) overlap = true;
+          if (r) inUse.add(r);
           await new Promise((resolve) => setTimeout(resolve, 20));
+          if (r) inUse.delete(r);
         },
       });
-    await run([make('t.a'), make('t.b'), make('t.c')], { concurrency: 3, allowMutations: true });
-    const claimed = held.map(([, r]) => r).filter((r) => r !== 'none');
-    expect(new Set(claimed).size).toBe(claimed.length);
-    expect(held.filter(([, r]) => r === 'none')).toHaveLength(1);
+    // Three rules, two resources, all at once: the third waits for one to come back instead of being skipped.
+    const results = await run([make('t.a'), make('t.b'), make('t.c')], { concurrency: 3, allowMutations: true });
+    expect(overlap).toBe(false);
+    expect(held.filter(([, r]) => r === 'none')).toEqual([]);
+    expect(Object.values(results).map((r) => r.verdict)).toEqual(['PASS', 'PASS', 'PASS']);
+  });
+
+  test('waiting for a resource does not count against the rule deadline', async () => {
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const holder = rule({
+      ...base,
+      id: 't.holder',
+      mutates: 'reversible',
+      check: async (ctx) => {
+        await ctx.claimResource((id) => id === '10');
+        await sleep(800);
+      },
+    });
+    // 300 ms of its own, ~500 ms waiting, 300 ms of its own: 1.1 s in all, 0.6 s against a 1 s deadline.
+    const waiter = rule({
+      ...base,
+      id: 't.waiter',
+      mutates: 'reversible',
+      check: async (ctx) => {
+        await sleep(300);
+        const r = await ctx.claimResource((id) => id === '10');
+        if (r !== '10') fail({ where: 'claim', message: 'must get the resource', actual: r });
+        await sleep(300);
+      },
+    });
+    const results = await run([holder, waiter], { concurrency: 2, allowMutations: true, ruleTimeoutMs: 1000 });
+    expect(results['t.holder']!.verdict).toBe('PASS');
+    expect(results['t.waiter']!.verdict).toBe('PASS');
+  });
+
+  test('irreversible rules run last, one at a time, taking fresh resources before ones already revoked', async () => {
+    const order: string[] = [];
+    let running = 0;
+    let sideBySide = false;
+    const make = (id: string, mutates: Rule['mutates']): Rule =>
+      rule({
+        ...base,
+        id,
+        mutates,
+        check: async (ctx) => {
+          running += 1;
+          if (mutates === 'irreversible' && running > 1) sideBySide = true;
+          const r = await ctx.claimResource();
+          order.push(`${id}:${r ?? 'none'}`);
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          running -= 1;
+        },
+      });
+    const results = await run(
+      [
+        make('t.i1', 'irreversible'),
+        make('t.i2', 'irreversible'),
+        make('t.i3', 'irreversible'),
+        make('t.r', 'reversible'),
+      ],
+      { concurrency: 4, allowMutations: true },
+    );
+    expect(sideBySide).toBe(false);
+    // The reversible rule is not starved by the irreversible ones listed before it; they take 10, 11, then 10 again.
+    expect(order).toEqual(['t.r:10', 't.i1:11', 't.i2:10', 't.i3:11']);
+    expect(Object.values(results).every((r) => r.verdict === 'PASS')).toBe(true);
+  });
+
+  test('a rule SKIPped for a precondition or a blocking step says why, once, with its cause', async () => {
+    const results = await run([
+      rule({
+        ...base,
+        id: 't.blocked',
+        check: () =>
+          Promise.reject(
+            new ConformanceFailure(
+              [{ where: 'list-roles', message: 'must be a plain array' }],
+              'list-roles.plain-array',
+            ),
+          ),
+      }),
+      rule({
+        ...base,
+        id: 't.no-data',
+        check: () => Promise.reject(new HarnessError('DC_ERR_PRECONDITION', 'no data')),
+      }),
+    ]);
+    expect(results['t.blocked']).toMatchObject({
+      verdict: 'SKIP',
+      skipCause: 'blocked',
+      blockedBy: 'list-roles.plain-array',
+      reason: 'blocked by list-roles.plain-array: list-roles: must be a plain array',
+    });
+    expect(results['t.no-data']).toMatchObject({ verdict: 'SKIP', skipCause: 'precondition' });
   });
 
   test('a rule that judges the error answers of the run starts after every other rule and sees each 4xx', async () => {

@@ -88,3 +88,38 @@ test('a restoring request dropped by the network is sent again and the restorati
     await server.close();
   }
 });
+
+test('a request budget spent in the middle of a change still lets the change be put back', async () => {
+  const server = await startReferenceServer();
+  try {
+    const target = { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile };
+    const state = async (): Promise<string> => {
+      const parts: string[] = [];
+      for (const r of server.profile.mutableResources.slice(0, 4)) {
+        for (const op of ['resources.show-teams', 'resources.show-activity-rates']) {
+          const res = await request(`${server.url}/api/directory/${op}`, {
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${server.apiKey}`,
+              'content-type': 'application/json',
+              'service-version': '26.06.25',
+            },
+            body: JSON.stringify({ resource_id: r.id, date_range: '1900-01-01/2199-12-31' }),
+          });
+          parts.push(await res.body.text());
+        }
+      }
+      return parts.join('\n');
+    };
+    const before = await state();
+    const run = await runRules(
+      selectRules(await loadCatalogue(), { rules: ['activity-rates.prop.model-sequences'] }),
+      target,
+      { ...DEFAULT_ENGINE_OPTIONS, allowMutations: true, numRuns: 25, seed: 3, maxRequests: 40 },
+    );
+    expect([run.results[0]!.verdict, run.results[0]!.errorCode]).toEqual(['NOT-TESTED', 'DC_ERR_BUDGET']);
+    expect(await state()).toBe(before);
+  } finally {
+    await server.close();
+  }
+});

@@ -1,0 +1,43 @@
+/**
+ * A failing shared step blocks, never blames: when a server's list envelope
+ * breaks its schema, list.resources-of-the-kind (which reads lists through the
+ * shared step) is SKIP "blocked by pagination.envelope" with the departure,
+ * once; only the owner FAILs.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
+import { renderJUnit } from '../../src/report/junit.ts';
+import { loadCatalogue, selectRules } from '../../src/rules/catalogue.ts';
+import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
+import { startForwardingProxy, type ForwardingProxy } from '../helpers/forwarding-proxy.ts';
+
+let upstream: ReferenceServer;
+let proxy: ForwardingProxy;
+beforeAll(async () => {
+  upstream = await startReferenceServer({ resources: 40 });
+  proxy = await startForwardingProxy(upstream.url, (path, _body, res) => {
+    if (!path.endsWith('/resources.list')) return false;
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"data":[],"next_token":5}');
+    return true;
+  });
+});
+afterAll(async () => {
+  await proxy.close();
+  await upstream.close();
+});
+
+test('the rule that relies on a failing step is blocked by its owner, with the reason said once', async () => {
+  const run = await runRules(
+    selectRules(await loadCatalogue(), { rules: ['list.resources-of-the-kind', 'pagination.envelope'] }),
+    { baseUrl: proxy.url, serviceVersion: '26.06.25', apiKey: upstream.apiKey, profile: upstream.profile },
+    { ...DEFAULT_ENGINE_OPTIONS, numRuns: 3, seed: 1 },
+  );
+  const result = run.results.find((r) => r.ruleId === 'list.resources-of-the-kind')!;
+  expect(result).toMatchObject({ verdict: 'SKIP', skipCause: 'blocked', blockedBy: 'pagination.envelope' });
+  expect(result.reason).toMatch(/^blocked by pagination\.envelope: \S.*next_token/);
+  expect(result.violations).toEqual([]);
+  expect(run.results.find((r) => r.ruleId === 'pagination.envelope')!.verdict).toBe('FAIL');
+  const junit = renderJUnit(run);
+  expect(junit.split('blocked by pagination.envelope').length - 1).toBe(1);
+});

@@ -22,10 +22,10 @@ function reason(r: RuleResult): string {
 export function renderSummaryMarkdown(run: RunResult, links: SummaryLinks = {}): string {
   const s = run.summary;
   const verdict = run.interrupted
-    ? `interrupted (${run.interrupted.signal})`
-    : s.conformant
-      ? '✅ conformant'
-      : '❌ not conformant';
+    ? `⚠️ interrupted (${run.interrupted.signal})`
+    : { conformant: '✅ conformant', 'not-conformant': '❌ not conformant', inconclusive: '⚠️ inconclusive' }[
+        s.outcome
+      ];
   const counts = Object.entries(s.byVerdict)
     .filter(([, n]) => n > 0)
     .map(([v, n]) => `${n} ${v}`)
@@ -39,6 +39,8 @@ export function renderSummaryMarkdown(run: RunResult, links: SummaryLinks = {}):
     '|---|---|---|',
     `| ${(s.score * 100).toFixed(1)}% of MUST rules that ran | ${(s.coverage * 100).toFixed(1)}% | ${counts} of ${s.total} |`,
   ];
+  if (s.inconclusive.length > 0) lines.push('', ...s.inconclusive.map((why) => `- inconclusive: ${cell(why)}`));
+  if (run.gate) lines.push('', `Gate (${cell(run.gate.file)}): ${run.gate.passed ? 'passed' : 'failed'}.`);
   const failing = run.results.filter((r) => r.verdict === 'FAIL' || r.verdict === 'ERROR');
   if (failing.length > 0) {
     lines.push('', '| verdict | rule | clause | why |', '|---|---|---|---|');

@@ -105,6 +105,8 @@ target profile the suite needs.
   --fault NAME      break one documented rule on purpose (repeatable)
   --variant NAME    take another conformant choice where the spec is open (repeatable)
   --profile-out F   also write the target profile (without keys) to this file
+  --api-key K       a fixed API key instead of a random one
+  --restricted-api-key K   a fixed restricted key
 `;
 
 export const RULES_HELP = `directory-conformance rules [options]
@@ -156,3 +158,16 @@ operation gives a role back), and the external_id of activity-rate contracts
 
 Exit codes: 0 everything restorable is back, 1 something is not, 2 usage.
 `;
+
+/** The fault and variant names, for the help of run and serve (the catalogue is long; one name per line reads best). */
+export function namesHelp(faults: readonly string[], variants: readonly string[]): string {
+  return [
+    '',
+    `Faults (--fault NAME, the embedded server breaks one rule on purpose; ${faults.length}):`,
+    ...faults.map((f) => `  ${f}`),
+    '',
+    `Variants (--variant NAME, another conformant choice where the spec is open; ${variants.length}):`,
+    ...variants.map((v) => `  ${v}`),
+    '',
+  ].join('\n');
+}

@@ -5,9 +5,12 @@ import { runCommand, type Output } from './run-command.ts';
 import { serveCommand } from './serve-command.ts';
 import { restoreCommand } from './restore-command.ts';
 import { UsageError } from '../core/errors.ts';
+import { colourEnabled, cursorControlEnabled, painter } from './terminal.ts';
 import { ProfileError } from '../target/load-profile.ts';
 
 let liveShown = false;
+const terminal = { isTTY: process.stdout.isTTY === true, env: process.env };
+const paint = painter(colourEnabled(terminal));
 const stdio: Output = {
   out: (line) => {
     if (liveShown) process.stdout.write('\r\x1b[2K');
@@ -15,7 +18,9 @@ const stdio: Output = {
     process.stdout.write(`${line}\n`);
   },
   err: (line) => process.stderr.write(`${line}\n`),
-  ...(process.stdout.isTTY
+  paint,
+  // Cursor control only on a terminal that takes it: pipes and CI logs get plain lines.
+  ...(cursorControlEnabled(terminal)
     ? {
         live: (text: string) => {
           process.stdout.write(`\r\x1b[2K${text.slice(0, (process.stdout.columns || 100) - 1)}`);

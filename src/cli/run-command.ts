@@ -19,7 +19,8 @@ import { applyExpectations, gateRecord, loadExpectations, renderGate } from '../
 import { summarise } from '../core/summarise.ts';
 import { describeSelection } from '../report/selection.ts';
 import { EXIT, exitCodeOf } from './exit-codes.ts';
-import { RUN_HELP } from './help.ts';
+import { RUN_HELP, namesHelp } from './help.ts';
+import { toneOf, type Tone } from './terminal.ts';
 import { shellWord } from '../report/shell-quote.ts';
 import { Progress } from './progress.ts';
 import { intOption, parseOptions } from './options.ts';
@@ -32,8 +33,16 @@ export const EXTERNAL_DEFAULT_RATE = 'auto';
 export interface Output {
   out(line: string): void;
   err(line: string): void;
-  /** A terminal's live status line; absent when output is not a terminal. */
+  /** A terminal's live status line; absent when output is not a terminal (or TERM is dumb). */
   live?(text: string): void;
+  /** Colours a word on a terminal that takes colour (see terminal.ts); plain elsewhere. */
+  paint?(text: string, tone: Tone): string;
+}
+
+/** A verdict or outcome word, coloured when the output takes colour. */
+function word(io: Output, text: string): string {
+  const tone = toneOf(text);
+  return tone && io.paint ? io.paint(text, tone) : text;
 }
 
 const RUN_OPTIONS = {
@@ -74,7 +83,7 @@ const RUN_OPTIONS = {
 export async function runCommand(argv: string[], io: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { values } = parseOptions(argv, RUN_OPTIONS);
   if (values.help) {
-    io.out(RUN_HELP);
+    io.out(RUN_HELP + namesHelp(Object.keys(FAULTS), Object.keys(VARIANTS)));
     return 0;
   }
   for (const level of values.level ?? []) {
@@ -408,7 +417,7 @@ function printSummary(run: RunResult, io: Output): void {
     .join(', ');
   const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
   io.out('');
-  io.out(`${OUTCOME_WORDS[s.outcome]}: ${counts}; selection: ${describeSelection(run)}`);
+  io.out(`${word(io, OUTCOME_WORDS[s.outcome])}: ${counts}; selection: ${describeSelection(run)}`);
   io.out(
     `score ${pct(s.score)} of the MUST rules that reached a verdict; coverage ${pct(s.coverage)} of the selection (${s.ran} of ${s.total} rules ran), ${pct(s.servableCoverage)} of the ${s.servable} this target can serve (required ${pct(s.requiredCoverage)}); seed ${run.options.seed}`,
   );
@@ -421,7 +430,7 @@ function printSummary(run: RunResult, io: Output): void {
   const failed = run.results.filter((r) => r.verdict === 'FAIL' || r.verdict === 'ERROR');
   for (const r of failed) {
     const level = r.level === 'INFERRED' ? ' [INFERRED]' : '';
-    io.out(`  ${r.verdict}${level} ${r.ruleId}: ${r.violations[0]?.message ?? r.reason ?? ''}`);
+    io.out(`  ${word(io, r.verdict)}${level} ${r.ruleId}: ${r.violations[0]?.message ?? r.reason ?? ''}`);
   }
 }
 

@@ -1,6 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { startReferenceServer } from '../reference-server/index.ts';
-import { SERVE_HELP } from './help.ts';
+import { SERVE_HELP, namesHelp } from './help.ts';
+import { FAULTS } from '../reference-server/faults.ts';
+import { VARIANTS } from '../reference-server/variants.ts';
 import { intOption, parseOptions } from './options.ts';
 import type { Output } from './run-command.ts';
 
@@ -13,9 +15,11 @@ export async function serveCommand(argv: string[], io: Output, stop: Promise<voi
     fault: { type: 'string', multiple: true },
     variant: { type: 'string', multiple: true },
     'profile-out': { type: 'string' },
+    'api-key': { type: 'string' },
+    'restricted-api-key': { type: 'string' },
   });
   if (values.help) {
-    io.out(SERVE_HELP);
+    io.out(SERVE_HELP + namesHelp(Object.keys(FAULTS), Object.keys(VARIANTS)));
     return 0;
   }
   const server = await startReferenceServer({
@@ -25,6 +29,8 @@ export async function serveCommand(argv: string[], io: Output, stop: Promise<voi
     resources: intOption(values.resources, 'resources', 200, 10),
     ...(values.fault?.length ? { faults: values.fault } : {}),
     ...(values.variant?.length ? { variants: values.variant } : {}),
+    ...(values['api-key'] ? { apiKey: values['api-key'] } : {}),
+    ...(values['restricted-api-key'] ? { restrictedApiKey: values['restricted-api-key'] } : {}),
   });
   const { restrictedApiKey: _hidden, ...profile } = server.profile;
   io.out(`Directory reference server listening at ${server.url}`);

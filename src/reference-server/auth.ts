@@ -7,8 +7,11 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Caller } from './operation.ts';
 
 export class ApiKeys {
-  readonly full = `dcfull_${randomBytes(18).toString('base64url')}`;
-  readonly restricted = `dcrestricted_${randomBytes(18).toString('base64url')}`;
+  /** Random keys unless fixed ones are given (serve --api-key, for a staging-like setup that keeps its keys). */
+  constructor(
+    readonly full = `dcfull_${randomBytes(18).toString('base64url')}`,
+    readonly restricted = `dcrestricted_${randomBytes(18).toString('base64url')}`,
+  ) {}
 
   /** The caller a header authenticates, or undefined. */
   callerOf(header: string | undefined): Caller | undefined {

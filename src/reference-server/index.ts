@@ -28,6 +28,9 @@ export interface ReferenceServerOptions {
   faults?: string[];
   /** Conformant alternative choices from VARIANTS; none for the reference. */
   variants?: string[];
+  /** Fixed keys instead of random ones. */
+  apiKey?: string;
+  restrictedApiKey?: string;
 }
 
 export interface ReferenceServer {
@@ -58,7 +61,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
       );
   }
   const domain = generateDomain(options.seed ?? 1, options.resources ?? 200);
-  const keys = new ApiKeys();
+  const keys = new ApiKeys(options.apiKey, options.restrictedApiKey);
   const server = createHttpServer({ store: new Store(domain), tokens: new PageTokens(), keys, faults, variants });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {

@@ -98,7 +98,7 @@ function outcome(r: RuleResult, run: RunResult): string {
 
 function testcase(r: RuleResult, run: RunResult): string {
   const parts = [
-    `    <testcase name="${xmlAttr(r.ruleId)}" classname="${xmlAttr(r.section)}" time="${seconds(r.durationMs)}">`,
+    `    <testcase name="${xmlAttr(r.ruleId)}" classname="${xmlAttr(classname(r))}" time="${seconds(r.durationMs)}">`,
     properties(r, run),
   ];
   const result = outcome(r, run);
@@ -157,4 +157,13 @@ export function renderJUnit(run: RunResult): string {
     '</testsuites>',
     '',
   ].join('\n');
+}
+
+/**
+ * The section and group as a JUnit classname with no dot: Jenkins and other
+ * CI tools split a classname at its dots into packages, so "§4.9" would become
+ * a package "§4" holding a class "9". "§4-9 Pagination protocol" stays one.
+ */
+export function classname(r: Pick<RuleResult, 'section' | 'group'>): string {
+  return `${r.section} ${r.group}`.replace(/\./g, '-');
 }

@@ -72,11 +72,12 @@ describe('JUnit report', () => {
     ]);
   });
 
-  test('a testcase per rule: name is the rule id, classname the section, properties carry clause, level and sentence', () => {
+  test('a testcase per rule: name is the rule id, classname the section and group without dots, properties carry clause, level and sentence', () => {
     expect(cases.map((c) => c.attributes.name).sort()).toEqual(run.results.map((r) => r.ruleId).sort());
     for (const r of run.results) {
       const c = caseOf(r.ruleId);
-      expect(c.attributes.classname).toBe(r.section);
+      expect(c.attributes.classname).toBe(`${r.section} ${r.group}`.replace(/\./g, '-'));
+      expect(c.attributes.classname).not.toContain('.');
       const props = Object.fromEntries(
         childElements(only(c, 'properties'), 'property').map((p) => [p.attributes.name, p.attributes.value]),
       );

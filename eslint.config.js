@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', 'reports/', 'coverage/', 'bin/', '.tmp/', 'dist/', 'eslint.config.js'] },
+  { ignores: ['node_modules/', 'reports/', 'coverage/', 'bin/', '.tmp/', 'dist/', 'action/', 'eslint.config.js'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -16,7 +16,7 @@ import { checkProperty } from '../src/rules/check-property.ts';
 import { expectSuccess, fail, precondition } from '../src/rules/assertions.ts';
 import { claimRoleResource } from '../src/rules/steps/claims.ts';
 import { WIDE_RANGE, showActivityRates, showTeams } from '../src/rules/steps/assignations.ts';
-import { withRestoredState } from '../src/rules/state-guard.ts';
+import { guardResource } from '../src/rules/state-guard.ts';
 import { addDays, splitRange, type DateSpan } from '../src/rules/dates.ts';
 import type { CheckContext } from '../src/rules/types.ts';
 
@@ -290,17 +290,20 @@ export default defineRuleGroup({
         // Inside the resource's longest rate period and longest head assignation: dates a server
         // already accepts for this resource, and a head assignation the restoration can put back.
         const periods = await showActivityRates(ctx, { resource_id: resourceId, date_range: WIDE_RANGE });
-        const heads = (await showTeams(ctx, { resource_id: resourceId, date_range: WIDE_RANGE })).filter((a) => a.head);
+        const assignations = await showTeams(ctx, { resource_id: resourceId, date_range: WIDE_RANGE });
+        const heads = assignations.filter((a) => a.head);
         const window = commonWindow(
           longestSpan(periods.map((p) => p.date_range)),
           longestSpan(heads.map((a) => a.date_range)),
         );
         precondition(window, 'the resource has no rate period and head assignation sharing 42 days');
         const real: Real = { ctx, resourceId, window, teamIds };
+        // What was just read is the snapshot; each sequence is put back to it and verified.
+        const guard = guardResource(ctx, resourceId, ['rates', 'teams'], {
+          known: { resourceId, rates: periods, teams: assignations },
+        });
         await checkProperty(ctx, sequences(ctx.options.maxCommands ?? 6, ctx.options.replayPath), (steps) =>
-          withRestoredState(ctx, resourceId, ['rates', 'teams'], () =>
-            fc.asyncModelRun(() => ({ model: { rates: new Map(), teams: [] }, real }), steps),
-          ),
+          guard.around(() => fc.asyncModelRun(() => ({ model: { rates: new Map(), teams: [] }, real }), steps)),
         );
       },
     }),

@@ -5,10 +5,12 @@
  * never a FAIL of the rule.
  */
 import type { DirectoryClient } from '../client/directory-client.ts';
+import { canonicalJson } from '../core/canonical-json.ts';
 import { HarnessError } from '../core/errors.ts';
 import type { ActivityRatePeriod, TeamAssignation } from '../schemas/index.ts';
 import { captureState, stateDifference, type ResourceState, type StatePart } from './steps/state.ts';
 import type { BaseCheckContext } from './types.ts';
+import { covers, splitRange } from './dates.ts';
 
 type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client' | 'journal'>;
 
@@ -22,7 +24,41 @@ export async function withRestoredState<T>(
   parts: readonly RestorablePart[],
   change: () => Promise<T>,
 ): Promise<T> {
-  const before = await captureState(ctx, resourceId, parts, { step: 'snapshot before the change' });
+  return guardResource(ctx, resourceId, parts).around(change);
+}
+
+/** A resource whose state is put back after each change made around it. */
+export interface ResourceGuard {
+  around<T>(change: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * Guards a resource across several changes (the runs of a property): the
+ * state is read once, each change is put back and verified, and the state
+ * verified after one change is the snapshot of the next, so a run costs only
+ * its own requests and its restoration.
+ */
+export function guardResource(
+  ctx: StepContext,
+  resourceId: string,
+  parts: readonly RestorablePart[],
+  options: { known?: ResourceState } = {},
+): ResourceGuard {
+  // A state the caller has just read stands for the first snapshot.
+  let verified: ResourceState | undefined = options.known;
+  return {
+    async around<T>(change: () => Promise<T>): Promise<T> {
+      const before = verified ?? (await captureState(ctx, resourceId, parts, { step: 'snapshot before the change' }));
+      verified = undefined;
+      const value = await guarded(ctx, before, change);
+      verified = before;
+      return value;
+    },
+  };
+}
+
+async function guarded<T>(ctx: StepContext, before: ResourceState, change: () => Promise<T>): Promise<T> {
+  const { resourceId } = before;
   // Write-ahead: the journal holds the state (and how to put it back) before anything changes.
   await ctx.journal?.changing({ ruleId: ctx.ruleId, resourceId, state: before, undo: undoRequests(before) });
   let outcome: { value: T } | { error: unknown };
@@ -51,16 +87,22 @@ export async function withRestoredState<T>(
 
 /**
  * Puts a resource's rates and teams back as `before` holds them and verifies
- * by reading again; nothing is sent when they already are. Safe to repeat:
- * every request it sends puts a value, none adds one.
+ * by reading again; nothing is sent when they already are. First only what
+ * differs is put back (the fewest requests); when that does not verify, every
+ * period shown is unassigned one range at a time and everything is assigned
+ * again. Safe to repeat: every request it sends puts a value, none adds one.
  */
 export async function restoreState(stepCtx: StepContext, before: ResourceState): Promise<void> {
   // A spent request budget stops rules, never the restoration of what they changed.
   const ctx = { ...stepCtx, client: stepCtx.client.derive({ exemptFromBudget: true }) };
-  const now = await captureState(ctx, before.resourceId, partsOf(before), { step: 'state before restore' });
+  const parts = partsOf(before);
+  const now = await captureState(ctx, before.resourceId, parts, { step: 'state before restore' });
   if (!stateDifference(before, now)) return;
+  for (const { operation, body } of targetedUndoRequests(before, now)) await send(ctx.client, operation, body);
+  const partly = await captureState(ctx, before.resourceId, parts, { step: 'state after restore' });
+  if (!stateDifference(before, partly)) return;
   if (before.rates) {
-    for (const p of now.rates ?? []) {
+    for (const p of partly.rates ?? []) {
       await send(ctx.client, 'resources.unassign-activity-rate', {
         resource_id: before.resourceId,
         date_range: p.date_range,
@@ -68,12 +110,12 @@ export async function restoreState(stepCtx: StepContext, before: ResourceState):
     }
   }
   for (const { operation, body } of undoRequests(before)) await send(ctx.client, operation, body);
-  const after = await captureState(ctx, before.resourceId, partsOf(before), { step: 'state after restore' });
+  const after = await captureState(ctx, before.resourceId, parts, { step: 'state after a full restore' });
   const difference = stateDifference(before, after);
   if (difference) {
     throw new HarnessError(
       'DC_ERR_RESTORE',
-      `${partsOf(before).join(' and ')} of resource ${before.resourceId} could not be restored: ` +
+      `${parts.join(' and ')} of resource ${before.resourceId} could not be restored: ` +
         `missing after restore: ${difference.missing.join(' ') || 'none'}; ` +
         `unexpected after restore: ${difference.unexpected.join(' ') || 'none'}`,
     );
@@ -85,7 +127,7 @@ function partsOf(state: ResourceState): RestorablePart[] {
 }
 
 interface UndoRequest {
-  operation: 'resources.assign-activity-rate' | 'resources.assign-team';
+  operation: 'resources.assign-activity-rate' | 'resources.assign-team' | 'resources.unassign-activity-rate';
   body: Record<string, unknown>;
 }
 
@@ -127,6 +169,46 @@ export function undoRequests(before: ResourceState): UndoRequest[] {
     },
   }));
   return [...rates, ...teams];
+}
+
+/**
+ * The requests that put back only what differs between `before` and `now`:
+ * a period shown now that no former period covers is unassigned (its own
+ * range, one at a time), every former period or assignation no longer shown
+ * is assigned again over its range (an assignment may modify the periods it
+ * overlaps, §4.2 rule 1, which is what replaces the fragments a check left).
+ * The caller verifies, and falls back to a full restore when this was not enough.
+ */
+export function targetedUndoRequests(before: ResourceState, now: ResourceState): UndoRequest[] {
+  const all = undoRequests(before);
+  const requests: UndoRequest[] = [];
+  if (before.rates) {
+    const missing = missingItems(before.rates, now.rates ?? []);
+    const extra = missingItems(now.rates ?? [], before.rates);
+    const missingSpans = missing.map((p) => splitRange(p.date_range)).filter((s) => s !== undefined);
+    for (const p of extra) {
+      const span = splitRange(p.date_range);
+      if (span && missingSpans.some((m) => covers(m, span))) continue;
+      requests.push({
+        operation: 'resources.unassign-activity-rate',
+        body: { resource_id: before.resourceId, date_range: p.date_range },
+      });
+    }
+    const missingSet = new Set(missing);
+    requests.push(...all.filter((_, i) => i < before.rates!.length && missingSet.has(before.rates![i]!)));
+  }
+  if (before.teams) {
+    const offset = before.rates?.length ?? 0;
+    const missingSet = new Set(missingItems(before.teams, now.teams ?? []));
+    requests.push(...all.filter((_, i) => i >= offset && missingSet.has(before.teams![i - offset]!)));
+  }
+  return requests;
+}
+
+/** Items of `from` that `other` does not hold (compared as canonical JSON). */
+function missingItems<T>(from: readonly T[], other: readonly T[]): T[] {
+  const held = new Set(other.map(canonicalJson));
+  return from.filter((item) => !held.has(canonicalJson(item)));
 }
 
 /**

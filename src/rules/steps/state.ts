@@ -45,6 +45,13 @@ export async function captureState(
   return state;
 }
 
+/** The same capture narrowed to `parts`. */
+export function partOf(state: ResourceState, parts: readonly StatePart[]): ResourceState {
+  const narrowed: ResourceState = { resourceId: state.resourceId };
+  for (const part of parts) if (state[part] !== undefined) narrowed[part] = state[part] as never;
+  return narrowed;
+}
+
 function partsOf(state: ResourceState): StatePart[] {
   return (['teams', 'rates', 'roles'] as const).filter((p) => state[p] !== undefined);
 }

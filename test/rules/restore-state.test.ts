@@ -1,0 +1,144 @@
+/**
+ * Restoration puts back only what differs (the fewest requests), and falls
+ * back to unassigning every period and assigning everything again when that
+ * does not verify.
+ */
+import { Agent } from 'undici';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { DirectoryClient } from '../../src/client/directory-client.ts';
+import { Redactor } from '../../src/client/redact.ts';
+import type { Exchange } from '../../src/core/exchange.ts';
+import type { ActivityRatePeriod } from '../../src/schemas/index.ts';
+import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
+import { restoreState, targetedUndoRequests } from '../../src/rules/state-guard.ts';
+import { captureState, stateDifference, type ResourceState } from '../../src/rules/steps/state.ts';
+import { startTestServer, type TestServer } from '../helpers/http-server.ts';
+import { request } from 'undici';
+
+let server: ReferenceServer;
+let agent: Agent;
+
+beforeAll(async () => {
+  server = await startReferenceServer();
+  agent = new Agent();
+});
+afterAll(async () => {
+  await agent.close();
+  await server.close();
+});
+
+function clientFor(url: string): { client: DirectoryClient; exchanges: Exchange[] } {
+  const exchanges: Exchange[] = [];
+  const redactor = new Redactor();
+  redactor.add(server.apiKey, '$DIRECTORY_API_KEY');
+  const client = new DirectoryClient({
+    baseUrl: url,
+    serviceVersion: '26.06.25',
+    dispatcher: agent,
+    redactor,
+    credential: { apiKey: server.apiKey, placeholder: '$DIRECTORY_API_KEY' },
+    onExchange: (e) => exchanges.push(e),
+  });
+  return { client, exchanges };
+}
+
+const sent = (exchanges: Exchange[], operation: string): number =>
+  exchanges.filter((e) => e.operation === operation).length;
+
+/** A rate assigned inside the resource's last period and part of it unassigned: three fragments where one was. */
+async function fragment(client: DirectoryClient, before: ResourceState): Promise<void> {
+  const last = before.rates!.at(-1)!;
+  const [start] = last.date_range.split('/');
+  const year = Number(start!.slice(0, 4));
+  const assign = await client.post('resources.assign-activity-rate', {
+    resource_id: before.resourceId,
+    date_range: `${year}-03-01/${year}-05-31`,
+    average_rate: 37,
+    work_regime_id: last.work_regime.id,
+  });
+  expect(assign.status).toBe(204);
+  const unassign = await client.post('resources.unassign-activity-rate', {
+    resource_id: before.resourceId,
+    date_range: `${year}-04-01/${year}-04-30`,
+  });
+  expect(unassign.status).toBeLessThan(300);
+}
+
+test('only what differs is put back: the changed period assigned again, nothing unassigned', async () => {
+  const resourceId = server.profile.mutableResources[0]!.id;
+  const { client, exchanges } = clientFor(server.url);
+  const ctx = { ruleId: 'test', client };
+  const before = await captureState(ctx, resourceId, ['rates', 'teams']);
+  await fragment(client, before);
+  const now = await captureState(ctx, resourceId, ['rates', 'teams']);
+  expect(stateDifference(before, now)).toBeDefined();
+  // The teams did not change: nothing is sent for them; the new fragments lie inside the former period.
+  expect(targetedUndoRequests(before, now).map((r) => r.operation)).toEqual(['resources.assign-activity-rate']);
+
+  exchanges.length = 0;
+  await restoreState(ctx, before);
+  expect(stateDifference(before, await captureState(ctx, resourceId, ['rates', 'teams']))).toBeUndefined();
+  expect(sent(exchanges, 'resources.unassign-activity-rate')).toBe(0);
+  expect(sent(exchanges, 'resources.assign-activity-rate')).toBe(1);
+  expect(sent(exchanges, 'resources.assign-team')).toBe(0);
+});
+
+test('a period outside every former one is unassigned on its own range', () => {
+  const period = (range: string, rate: number): ActivityRatePeriod => ({
+    average_rate: rate,
+    date_range: range,
+    activity_rate_patterns: [],
+    work_regime: { id: '1', label: { en: '', fr: '', de: '' }, weekly_worked_hours: 'PT40H', weekly_worked_days: 5 },
+    paid_hourly: false,
+    apprentice: false,
+    trainee: false,
+    indemnity_enabled: true,
+    compensation_enabled: false,
+  });
+  const before: ResourceState = { resourceId: '7', rates: [period('2020-01-01/2020-12-31', 50)] };
+  const now: ResourceState = {
+    resourceId: '7',
+    rates: [period('2020-01-01/2020-12-31', 50), period('2031-01-01/2031-02-01', 10)],
+  };
+  expect(targetedUndoRequests(before, now)).toEqual([
+    {
+      operation: 'resources.unassign-activity-rate',
+      body: { resource_id: '7', date_range: '2031-01-01/2031-02-01' },
+    },
+  ]);
+});
+
+test('when putting back what differs does not verify, every period is unassigned and everything assigned again', async () => {
+  // A server whose first restoring assignment is answered 204 and not applied.
+  let swallowed = false;
+  const lossy: TestServer = await startTestServer(async (req, res, body) => {
+    if (!swallowed && req.url?.endsWith('resources.assign-activity-rate') && body.includes('activity_rate_patterns')) {
+      swallowed = true;
+      res.writeHead(204).end();
+      return;
+    }
+    const answer = await request(`${server.url}${req.url ?? ''}`, {
+      method: 'POST',
+      headers: { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' },
+      body,
+    });
+    const text = await answer.body.text();
+    res.writeHead(answer.statusCode, { 'content-type': 'application/json' });
+    res.end(text);
+  });
+  try {
+    const resourceId = server.profile.mutableResources[1]!.id;
+    const { client, exchanges } = clientFor(lossy.url);
+    const ctx = { ruleId: 'test', client };
+    const before = await captureState(ctx, resourceId, ['rates']);
+    await fragment(client, before);
+    exchanges.length = 0;
+    await restoreState(ctx, before);
+    expect(swallowed).toBe(true);
+    expect(stateDifference(before, await captureState(ctx, resourceId, ['rates']))).toBeUndefined();
+    expect(sent(exchanges, 'resources.unassign-activity-rate')).toBeGreaterThanOrEqual(3);
+    expect(sent(exchanges, 'resources.assign-activity-rate')).toBe(1 + before.rates!.length);
+  } finally {
+    await lossy.close();
+  }
+});

@@ -38,6 +38,7 @@ export default defineRuleGroup({
       clause: '§2.1 DateRange',
       quote: '| DateRange | string made of two dates separated by `/`: `<start_date>/<end_date>` |',
       level: 'MUST',
+      runs: 15,
       mutates: 'reversible',
       needs: ['roleKindResource'],
       async check(ctx) {
@@ -75,6 +76,7 @@ export default defineRuleGroup({
       quote:
         '| limit | integer or null | maximum entries in this page; null returns the whole collection in one response |',
       level: 'MUST',
+      runs: 20,
       needs: ['listKind'],
       async check(ctx) {
         await checkProperty(ctx, invalidPaginationLimit(), async (limit) => {
@@ -93,6 +95,7 @@ export default defineRuleGroup({
         '| TeamList | either the string `*` (refers to all teams) or an array of Snowflake (refers to a list of teams) |',
       ],
       level: 'MUST',
+      runs: 12,
       mutates: 'irreversible',
       needs: ['roleKindResource'],
       async check(ctx) {

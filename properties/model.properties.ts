@@ -251,6 +251,9 @@ function commonWindow(a: DateSpan | undefined, b: DateSpan | undefined): DateSpa
   return end < a.end && end < b.end ? { start, end } : undefined;
 }
 
+/** Longest sequence unless `--max-commands` says otherwise: few, long sequences catch more per request. */
+const MAX_COMMANDS = 10;
+
 /** The sequences: up to `maxCommands` steps of each kind, offsets and lengths inside a 40-day window. */
 function sequences(maxCommands: number, replayPath: string | undefined): fc.Arbitrary<Iterable<Step>> {
   const offset = fc.integer({ min: 0, max: 35 });
@@ -281,6 +284,7 @@ export default defineRuleGroup({
         'Retrieves team assignations of a resource.',
       ],
       level: 'MUST',
+      runs: 8,
       mutates: 'reversible',
       needs: ['roleKindResource', 'workRegime'],
       async check(ctx) {
@@ -302,7 +306,7 @@ export default defineRuleGroup({
         const guard = guardResource(ctx, resourceId, ['rates', 'teams'], {
           known: { resourceId, rates: periods, teams: assignations },
         });
-        await checkProperty(ctx, sequences(ctx.options.maxCommands ?? 6, ctx.options.replayPath), (steps) =>
+        await checkProperty(ctx, sequences(ctx.options.maxCommands ?? MAX_COMMANDS, ctx.options.replayPath), (steps) =>
           guard.around(() => fc.asyncModelRun(() => ({ model: { rates: new Map(), teams: [] }, real }), steps)),
         );
       },

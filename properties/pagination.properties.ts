@@ -21,6 +21,7 @@ export default defineRuleGroup({
         'When the collection size is an exact multiple of `limit`, the last full page still carries a non-null `next_token` and the next page is empty.',
       ],
       level: 'MUST',
+      runs: 10,
       needs: ['listKind'],
       async check(ctx) {
         const ids = await firstIds(ctx, 20, { atLeast: 4 });
@@ -77,6 +78,7 @@ export default defineRuleGroup({
       quote:
         '`filters` and `orders` must be identical in every request of an iteration; otherwise the request fails with status 422.',
       level: 'MUST',
+      runs: 12,
       needs: ['listKind', 'sortAttribute'],
       async check(ctx) {
         const ids = await firstIds(ctx, 12, { atLeast: 4 });
@@ -107,6 +109,7 @@ export default defineRuleGroup({
       clause: '§4.9 rule 6; §7',
       quote: '`next_token` is opaque: a token that is malformed or built by hand fails with status 422.',
       level: 'MUST',
+      runs: 20,
       needs: ['listKind'],
       async check(ctx) {
         const ids = await firstIds(ctx, 8, { atLeast: 4 });

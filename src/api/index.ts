@@ -87,7 +87,7 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
       readOnly: options.readOnly === true,
       strict: options.strict === true,
       seed: options.seed ?? randomInt(0, 2 ** 31 - 1),
-      numRuns: options.numRuns ?? DEFAULT_ENGINE_OPTIONS.numRuns,
+      ...(options.numRuns !== undefined ? { numRuns: options.numRuns } : {}),
       ...(options.maxCommands !== undefined ? { maxCommands: options.maxCommands } : {}),
       concurrency: options.concurrency ?? DEFAULT_ENGINE_OPTIONS.concurrency,
       ratePerSecond: rate === 'auto' ? 0 : rate,

@@ -58,9 +58,9 @@ Selection:
 
 Properties:
   --seed N                   fast-check seed (default: random, printed in the reports)
-  --num-runs N               runs per property (default 25)
+  --num-runs N               runs of every property (default: each its own, see 'rules')
   --replay-path P            with --path: the command sequence of a model-based counterexample
-  --max-commands N           longest sequence of a model-based property (default 6)
+  --max-commands N           longest sequence of a model-based property (default: each its own)
   --path P                   fast-check path, with --seed, to replay one counterexample
 
 Embedded server:

@@ -118,8 +118,10 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     throw new UsageError('--fault and --variant apply to the embedded server only (omit --base-url)');
   const options: EngineOptions = {
     ...DEFAULT_ENGINE_OPTIONS,
-    numRuns: intOption(values['num-runs'], 'num-runs', DEFAULT_ENGINE_OPTIONS.numRuns, 1),
-    maxCommands: intOption(values['max-commands'], 'max-commands', 6, 1),
+    ...(values['num-runs'] !== undefined ? { numRuns: intOption(values['num-runs'], 'num-runs', 1, 1) } : {}),
+    ...(values['max-commands'] !== undefined
+      ? { maxCommands: intOption(values['max-commands'], 'max-commands', 1, 1) }
+      : {}),
     seed: intOption(values.seed, 'seed', randomInt(0, 2 ** 31 - 1)),
     ...(values.path ? { path: values.path } : {}),
     ...(values['replay-path'] ? { replayPath: values['replay-path'] } : {}),

@@ -58,8 +58,11 @@ export interface PropertyReplay {
 }
 
 export interface RunOptions {
-  /** fast-check runs per property. */
-  numRuns: number;
+  /**
+   * fast-check runs of every property; absent, each property makes its own
+   * number of runs (`runs` of its definition: fewer for the costly ones).
+   */
+  numRuns?: number;
   /** Longest command sequence of a model-based property (default 6). */
   maxCommands?: number;
   /** fast-check seed; the same seed replays the same run. */
@@ -189,4 +192,14 @@ export interface RunResult {
   selection?: RunSelection;
   /** Gate mode's outcome, when the run had --expectations. */
   gate?: GateRecord;
+  /** Requests the rules sent (attempts included; restorations too), against `--max-requests` when set. */
+  requests?: RequestFigures;
+}
+
+export interface RequestFigures {
+  total: number;
+  /** `--max-requests`; null when the run had no cap. */
+  budget: number | null;
+  /** Answers one rule read that another had already received (the same read, shared). */
+  shared?: number;
 }

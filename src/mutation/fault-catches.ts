@@ -17,8 +17,6 @@ export interface Catch {
   alsoFails?: readonly RuleId[];
   /** Resources the faulty server needs to show the fault (default 120). */
   resources?: number;
-  /** Runs per property the fault needs to be found (default 8; a user's run makes 25). */
-  numRuns?: number;
 }
 
 export const CATCHES: Readonly<Record<FaultName, Catch>> = {
@@ -130,7 +128,6 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'revoke-star-on-explicit-list-ignored': {
     rule: 'revoke-roles.prop.model-sequences',
     where: 'list-roles after revoke(',
-    numRuns: 25,
   },
   'revoke-first-resource-only': { rule: 'revoke-roles.omitted-team-ids-removes-role', where: 'list-roles after' },
   'revoke-first-role-only': {
@@ -216,7 +213,6 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     rule: 'activity-rates.prop.model-sequences',
     where: 'show-activity-rates after unassignRate',
     // It takes an assignment and then an unassignment that reaches past it: a user's 25 runs find it.
-    numRuns: 25,
   },
   'activity-rate-unassign-noop': {
     rule: 'activity-rates.unassign-removes-coverage',

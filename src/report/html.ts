@@ -68,7 +68,10 @@ function header(run: RunResult): string {
     ...(Number.isFinite(elapsed)
       ? ([['Duration', `${(elapsed / 1000).toFixed(1)} s`]] as Array<[string, string]>)
       : []),
-    ['Seed', `${run.options.seed} (${run.options.numRuns} runs per property)`],
+    [
+      'Seed',
+      `${run.options.seed} (${run.options.numRuns !== undefined ? `${run.options.numRuns} runs per property` : "each property's own runs"})`,
+    ],
     ['Mutations', run.options.allowMutations ? 'allowed' : 'not allowed'],
     ['Tool', `${run.tool.name} ${run.tool.version}`],
   ];
@@ -79,7 +82,7 @@ function header(run: RunResult): string {
 <div class="figure" id="verdict"><span>verdict</span><b class="${run.interrupted ? 'bad' : OUTCOME[s.outcome].cls}">${run.interrupted ? `interrupted (${esc(run.interrupted.signal)})` : OUTCOME[s.outcome].text}</b><small>${esc(run.interrupted ? 'rules not started are NOT-TESTED' : s.inconclusive.length > 0 ? s.inconclusive.join('; ') : 'no MUST rule may fail; every rule the target can serve must run')}</small></div>
 <div class="figure" id="score"><span>score</span><b>${percent(s.score)}</b><small>${mustPassed} of ${mustJudged.length} MUST rules passed</small></div>
 <div class="figure" id="coverage"><span>coverage</span><b>${percent(s.coverage)}</b><small>${s.ran} of the ${s.total} selected rules ran; ${percent(s.servableCoverage)} of the ${s.servable} this target can serve (required ${percent(s.requiredCoverage)})</small></div>
-${gateFigure(run)}${inferredFigure(run)}
+${gateFigure(run)}${inferredFigure(run)}${requestsFigure(run)}
 ${VERDICTS.map((v) => `<div class="figure v-${v}" data-count="${v}"><span>${v}</span><b>${s.byVerdict[v]}</b></div>`).join('\n')}
 </div>
 ${verdictBar(s.byVerdict, s.total, 'wide')}
@@ -103,6 +106,16 @@ function gateFigure(run: RunResult): string {
     ...(g.expired.length > 0 ? [`${g.expired.length} expired`] : []),
   ];
   return `<div class="figure" id="gate"><span>gate</span><b class="${g.passed ? 'ok' : 'bad'}">${g.passed ? 'passed' : 'failed'}</b><small>${esc(notes.join(', '))}</small></div>
+`;
+}
+
+/** What the run cost the target, against the budget when it had one; each rule's own count is on its card. */
+function requestsFigure(run: RunResult): string {
+  const r = run.requests;
+  if (!r) return '';
+  const budget = r.budget === null ? 'no --max-requests budget' : `of a budget of ${r.budget} (--max-requests)`;
+  const shared = r.shared ? `; ${r.shared} answers shared between rules` : '';
+  return `<div class="figure" id="requests"><span>requests</span><b>${r.total}</b><small>${esc(budget + shared)}</small></div>
 `;
 }
 

@@ -16,6 +16,10 @@ export function mergeRuns(runs: readonly RunResult[]): RunResult {
       .at(-1)!,
     results,
     summary: summarise(results, first.options),
+    requests: {
+      total: results.reduce((sum, r) => sum + r.requestCount, 0),
+      budget: first.requests?.budget ?? null,
+    },
     // The whole run the shards were dealt from; no shard of it any longer.
     ...(first.selection ? { selection: withoutShard(first.selection) } : {}),
   };

@@ -16,6 +16,7 @@ function make<N extends Need>(input: RuleDefinition<N>, kind: Rule['kind']): Rul
     mutates: input.mutates ?? 'none',
     needs: [...(input.needs ?? [])],
     ...(input.judges ? { judges: input.judges } : {}),
+    ...(input.runs !== undefined ? { runs: input.runs } : {}),
     kind,
     // The engine runs a check only once every declared need is met, and hands it a context with
     // everything any need provides: a superset of what CheckContext<N> promises.

@@ -47,7 +47,8 @@ export interface BaseCheckContext {
   /** Client with the profile's restricted credential, when there is one. */
   readonly restricted: DirectoryClient | undefined;
   readonly profile: TargetProfile;
-  readonly options: RunOptions;
+  /** The run's options; `numRuns` is this rule's own when the run sets none. */
+  readonly options: RunOptions & { readonly numRuns: number };
   /** Record what the server did where the spec is open. */
   observe(subject: string, value: unknown): void;
   /** Attach property replay information (seed, path, counterexample). */
@@ -118,6 +119,11 @@ export interface RuleDefinition<N extends Need> {
   needs?: readonly N[];
   /** What the rule judges beyond its own requests: the error answers every other rule received (it runs last). */
   judges?: 'error answers of the run';
+  /**
+   * A property's fast-check runs when the run sets none (`--num-runs`): a
+   * run that costs many requests makes fewer, longer ones (default 25).
+   */
+  runs?: number;
   /** Throws a ConformanceFailure (FAIL) or a HarnessError (ERROR); returns normally to PASS. */
   check(ctx: CheckContext<N>): Promise<void>;
 }
@@ -135,6 +141,7 @@ export interface Rule {
   mutates: Mutation;
   needs: readonly Need[];
   judges?: 'error answers of the run';
+  runs?: number;
   kind: RuleKind;
   check(ctx: CheckContext<Need>): Promise<void>;
 }

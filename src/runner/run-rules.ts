@@ -51,8 +51,10 @@ export interface EngineOptions extends RunOptions {
   dispatcher?: Dispatcher;
 }
 
+/** Runs of a property that does not say how many it makes. */
+export const DEFAULT_PROPERTY_RUNS = 25;
+
 export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
-  numRuns: 25,
   seed: 42,
   allowMutations: false,
   concurrency: 4,
@@ -158,8 +160,8 @@ export async function runRules(groups: RuleGroup[], target: RunTarget, options: 
     },
     options: {
       ...(options.strict ? { strict: true } : {}),
-      numRuns: options.numRuns,
-      ...(options.maxCommands !== undefined && options.maxCommands !== 6 ? { maxCommands: options.maxCommands } : {}),
+      ...(options.numRuns !== undefined ? { numRuns: options.numRuns } : {}),
+      ...(options.maxCommands !== undefined ? { maxCommands: options.maxCommands } : {}),
       seed: options.seed,
       allowMutations: options.allowMutations,
       ...(options.path ? { path: options.path } : {}),
@@ -171,6 +173,10 @@ export async function runRules(groups: RuleGroup[], target: RunTarget, options: 
     finishedAt: new Date().toISOString(),
     results,
     summary: summarise(results, options),
+    requests: {
+      total: results.reduce((sum, r) => sum + r.requestCount, 0),
+      budget: options.maxRequests > 0 ? options.maxRequests : null,
+    },
   };
 }
 
@@ -266,7 +272,8 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     sortAttribute: target.profile.sortAttribute!,
     workRegimeIds: target.profile.workRegimeIds as [string, ...string[]],
     profile: target.profile,
-    options,
+    // A property's own number of runs, unless the run sets one for every property.
+    options: { ...options, numRuns: options.numRuns ?? rule.runs ?? DEFAULT_PROPERTY_RUNS },
     signal: controller.signal,
     observe(subject, value) {
       observations.push({ subject, value: redactDeep(value, env.redactor) });

@@ -14,7 +14,7 @@ describe('model-based sequences', () => {
       .map((g) => ({ ...g, rules: g.rules.filter((r) => r.id === RULE) }))
       .filter((g) => g.rules.length > 0);
     // A seed whose 25 sequences meet the fault: this test is about replaying, not finding.
-    const options = { ...MUTATION_OPTIONS, numRuns: 25, seed: 2 };
+    const options = { ...MUTATION_OPTIONS, numRuns: 25, maxCommands: 6, seed: 2 };
     const first = (await runAgainstReference(['revoke-star-on-explicit-list-ignored'], groups, options)).results[0]!;
     expect(first.verdict).toBe('FAIL');
     const replay = first.replay!;

@@ -3,8 +3,17 @@
  */
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import type { CheckContext } from '../src/rules/types.ts';
-import { expectJson, expectRejected, expectSuccess, fail } from '../src/rules/assertions.ts';
-import { ascendingOn, firstIds, idsFilter, idsOfWalk, listBody, listPage, walkPages } from '../src/rules/steps/list.ts';
+import { expectJson, expectRejected, expectSuccess, fail, precondition } from '../src/rules/assertions.ts';
+import {
+  ascendingOn,
+  attributeText,
+  firstIds,
+  idsFilter,
+  listBody,
+  listPage,
+  walkPages,
+  type Filter,
+} from '../src/rules/steps/list.ts';
 import type { ListRequest } from '../src/schemas/index.ts';
 
 /** Pages are never followed past this; a server that keeps going is caught. */
@@ -33,6 +42,22 @@ function tamper(token: string): string {
   const i = Math.floor(token.length / 2);
   const c = token[i] === 'A' ? 'B' : 'A';
   return token.slice(0, i) + c + token.slice(i + 1);
+}
+
+/** Runs of consecutive resources with the same value of the sort attribute (each of two or more ids). */
+function tiedRuns(ids: readonly string[], values: ReadonlyMap<string, string | undefined>): string[][] {
+  const runs: string[][] = [];
+  let current: string[] = [];
+  for (const id of ids) {
+    const value = values.get(id);
+    if (current.length > 0 && value !== undefined && value === values.get(current[0]!)) current.push(id);
+    else {
+      if (current.length > 1) runs.push(current);
+      current = [id];
+    }
+  }
+  if (current.length > 1) runs.push(current);
+  return runs;
 }
 
 function firstDifference(x: readonly string[], y: readonly string[]): number {
@@ -371,22 +396,49 @@ export default defineRuleGroup({
       needs: ['listKind', 'sortAttribute'],
       async check(ctx) {
         const body = listBody(ctx, { orders: [ascendingOn(ctx.sortAttribute)], attributes: [ctx.sortAttribute] });
-        const walk = async (limit: number) =>
-          (await idsOfWalk(ctx, { ...body, pagination: { limit, next_token: null } }, { maxPages: MAX_PAGES })).ids;
-        // The same ordered iteration with two page sizes whose boundaries seldom meet: a cursor that
-        // does not derive from the sorted values (ties, a repeat that sorts differently) shows as a
-        // different sequence.
-        const first = await walk(8);
-        const resized = await walk(3);
-        const comparisons = [
-          {
-            other: resized,
-            message: 'must give the same order whatever the page size, for the same orders (limit 8 vs limit 3)',
-          },
-        ];
-        for (const { other, message } of comparisons) {
+        const walk = async (filters: Filter[], limit: number) => {
+          const ids: string[] = [];
+          const values = new Map<string, string | undefined>();
+          await walkPages(
+            ctx,
+            { ...body, ...(filters.length > 0 ? { filters } : {}), pagination: { limit, next_token: null } },
+            {
+              maxPages: MAX_PAGES,
+              onPage(page) {
+                for (const r of page.data) {
+                  ids.push(r.id);
+                  values.set(r.id, attributeText(r, ctx.sortAttribute));
+                }
+              },
+            },
+          );
+          return { ids, values };
+        };
+        const compare = (first: readonly string[], other: readonly string[], message: string, where: string) => {
           const at = firstDifference(first, other);
-          if (at >= 0) fail({ where: `position ${at}`, message, expected: first[at], actual: other[at] });
+          if (at >= 0) fail({ where: `${where}position ${at}`, message, expected: first[at], actual: other[at] });
+        };
+        // The whole ordered collection, for its ties: where a cursor that does not derive from the
+        // sorted values goes wrong is among resources that tie on the sort value, in pages that end
+        // inside each tie. Those are walked with two page sizes whose boundaries differ.
+        const whole = await walk([], 10);
+        const ties = tiedRuns(whole.ids, whole.values).slice(0, 4).flat().slice(0, 12);
+        precondition(ties.length > 0, `no two resources share a value of ${ctx.sortAttribute}: ties cannot be shown`);
+        const tied = await walk([idsFilter(ties)], 1);
+        compare(
+          tied.ids,
+          (await walk([idsFilter(ties)], 3)).ids,
+          'must give the same order whatever the page size, for the same orders (limit 1 vs limit 3)',
+          `ids filter of ${ties.length} tied resources, `,
+        );
+        const missing = ties.filter((id) => !tied.ids.includes(id));
+        if (missing.length > 0) {
+          fail({
+            where: `ids filter of ${ties.length} tied resources, limit 1`,
+            message: 'must yield every resource once, ties on the sort value included',
+            expected: ties,
+            actual: tied.ids,
+          });
         }
       },
     }),

@@ -5,6 +5,7 @@ import { HarnessError } from '../core/errors.ts';
 import type { Pacer } from './pacer.ts';
 import { parseRetryAfter } from './rate-limit-headers.ts';
 import type { Redactor } from './redact.ts';
+import { resourcesNamed, type SharedReads } from './shared-reads.ts';
 
 /** The eight operations of spec §4. */
 export type OperationName =
@@ -56,6 +57,8 @@ export interface ClientOptions {
   exemptFromBudget?: boolean;
   /** Receives every exchange, for the rule's transcript. */
   onExchange?: (exchange: Exchange) => void;
+  /** The run's shared answers, for reads sent with `shared: true`. */
+  sharedReads?: SharedReads;
   signal?: AbortSignal;
 }
 
@@ -71,6 +74,13 @@ export interface PostOptions {
    * A 429 is retried whatever this says: the server did not process it.
    */
   idempotent?: boolean;
+  /**
+   * A read whose answer only the suite's own requests could change (a list of
+   * resources without their teams; the state of a resource a rule holds): the
+   * run's first successful answer to the same request is shared with every
+   * read that sends it until a request of the suite changes a resource it names.
+   */
+  shared?: boolean;
 }
 
 export interface ApiResponse {
@@ -151,6 +161,32 @@ export class DirectoryClient {
   }
 
   async post(operation: string, body: unknown, opts: PostOptions = {}): Promise<ApiResponse> {
+    const shared = this.options.sharedReads;
+    if (shared && !READ_OPERATIONS.has(operation)) {
+      // A change the suite sends makes what was read about its resources stale, before and after.
+      const named = opts.rawBody === undefined ? resourcesNamed(body) : undefined;
+      shared.forget(named ?? 'all');
+      try {
+        return await this.send(operation, body, opts);
+      } finally {
+        shared.forget(named ?? 'all');
+      }
+    }
+    if (opts.shared && shared && opts.rawBody === undefined && !opts.headers) {
+      const key = `${this.options.credential?.placeholder ?? '(none)'} ${this.options.serviceVersion} ${operation} ${JSON.stringify(body)}`;
+      const { response, shared: wasShared } = await shared.read(key, resourcesNamed(body) ?? [], () =>
+        this.send(operation, body, opts),
+      );
+      if (!wasShared) return response;
+      // This rule's transcript shows the answer it used, marked as another rule's request.
+      const exchange: Exchange = { ...response.exchange, shared: true };
+      this.options.onExchange?.(exchange);
+      return { ...response, exchange };
+    }
+    return this.send(operation, body, opts);
+  }
+
+  private async send(operation: string, body: unknown, opts: PostOptions): Promise<ApiResponse> {
     const text = opts.rawBody ?? JSON.stringify(body);
     const headers = this.headersFor(opts.headers);
     const idempotent = opts.idempotent ?? READ_OPERATIONS.has(operation);

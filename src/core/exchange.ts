@@ -37,4 +37,6 @@ export interface Exchange {
   retryWaitMs?: number;
   /** What each earlier attempt got, oldest first: a status or an error code; absent when there was one attempt. */
   earlierAttempts?: Array<{ status?: number; error?: string }>;
+  /** The answer another rule received to the same read, shared: this rule sent no request for it. */
+  shared?: true;
 }

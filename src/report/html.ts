@@ -159,6 +159,7 @@ function latency(run: RunResult): string {
   const byOperation = new Map<string, { times: number[]; waited: number }>();
   for (const r of run.results) {
     for (const e of r.exchanges) {
+      if (e.shared) continue; // another rule's request, timed there
       const t = byOperation.get(e.operation) ?? { times: [], waited: 0 };
       t.times.push(e.durationMs);
       t.waited += (e.queuedMs ?? 0) + (e.retryWaitMs ?? 0);
@@ -215,7 +216,11 @@ function shownBody(body: string): string {
 function exchange(e: Exchange, n: number, ids: Ids): string {
   const status = e.response ? String(e.response.status) : (e.error?.code ?? 'no response');
   const statusClass = e.response ? `s${String(e.response.status).charAt(0)}` : 'none';
-  const attempts = e.attempts > 1 ? `, ${e.attempts} attempts` : '';
+  const attempts = e.shared
+    ? ', shared: the answer to the same request another rule sent'
+    : e.attempts > 1
+      ? `, ${e.attempts} attempts`
+      : '';
   const response = e.response
     ? `<h4>Response ${e.response.status}${e.response.truncated ? ' (body truncated when recorded)' : ''}</h4><pre class="response-headers">${esc(headersText(e.response.headers))}</pre><pre class="response-body">${esc(shownBody(e.response.body))}</pre>`
     : `<h4>No response</h4><pre class="transport-error">${esc(`${e.error?.code ?? 'unknown'}: ${e.error?.message ?? ''}`)}</pre>`;

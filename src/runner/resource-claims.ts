@@ -89,7 +89,10 @@ export class ResourceClaims {
     for (const [id, h] of [...this.held]) {
       if (h.holder !== holder) continue;
       this.held.delete(id);
-      (h.irreversible ? this.used : this.fresh).push(h.resource);
+      // A resource put back and verified goes first: its state is what the suite read last, so the
+      // next rule's snapshot is that answer, shared, instead of a request (see SharedReads).
+      if (h.irreversible) this.used.push(h.resource);
+      else this.fresh.unshift(h.resource);
     }
     for (const waiter of [...this.waiters]) {
       const id = this.take(waiter.predicate, waiter.request);

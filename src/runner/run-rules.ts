@@ -1,4 +1,5 @@
 import { Agent, type Dispatcher } from 'undici';
+import { SharedReads } from '../client/shared-reads.ts';
 import { DirectoryClient } from '../client/directory-client.ts';
 import { HarnessError, isHarnessError } from '../core/errors.ts';
 import type { Exchange } from '../core/exchange.ts';
@@ -87,7 +88,9 @@ export async function runRules(groups: RuleGroup[], target: RunTarget, options: 
     maxRequests: options.maxRequests,
     ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}),
   });
+  const sharedReads = new SharedReads();
   const base = new DirectoryClient({
+    sharedReads,
     baseUrl: target.baseUrl,
     serviceVersion: target.serviceVersion,
     dispatcher,
@@ -176,6 +179,7 @@ export async function runRules(groups: RuleGroup[], target: RunTarget, options: 
     requests: {
       total: results.reduce((sum, r) => sum + r.requestCount, 0),
       budget: options.maxRequests > 0 ? options.maxRequests : null,
+      ...(sharedReads.hits > 0 ? { shared: sharedReads.hits } : {}),
     },
   };
 }
@@ -251,8 +255,9 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
 
   const controller = new AbortController();
   const record = (e: Exchange): void => {
-    requestCount += e.attempts;
     keepForReport(exchanges, e);
+    if (e.shared) return; // another rule's request: counted, judged and exported once, there
+    requestCount += e.attempts;
     env.errorAnswers.add(rule.id, e);
     options.onExchange?.(rule.id, e);
   };

@@ -213,8 +213,9 @@ describe('engine verdicts', () => {
       { concurrency: 4, allowMutations: true },
     );
     expect(sideBySide).toBe(false);
-    // The reversible rule is not starved by the irreversible ones listed before it; they take 10, 11, then 10 again.
-    expect(order).toEqual(['t.r:10', 't.i1:11', 't.i2:10', 't.i3:11']);
+    // The reversible rule is not starved by the irreversible ones listed before it. It hands 10 back
+    // restored, first in line; the irreversible ones take 10, then 11 (still fresh), then 10 again.
+    expect(order).toEqual(['t.r:10', 't.i1:10', 't.i2:11', 't.i3:10']);
     expect(Object.values(results).every((r) => r.verdict === 'PASS')).toBe(true);
   });
 

@@ -59,7 +59,10 @@ export async function listPage(
   options: { step?: string; client?: DirectoryClient } = {},
 ): Promise<ListEnvelope> {
   const step = options.step ?? 'resources.list';
-  const res = await (options.client ?? ctx.client).post('resources.list', body);
+  // No documented operation creates, removes or changes a listed resource but for its team
+  // assignations: without `with_teams` the same request always has the same answer, and the run
+  // sends it once for every rule that asks (the suite's changes stay off this answer).
+  const res = await (options.client ?? ctx.client).post('resources.list', body, { shared: body.with_teams !== true });
   expectSuccess(res, { step, status: 200, owner: ENVELOPE });
   const page = expectJson(res, 'ListEnvelope', { step, owner: ENVELOPE });
   const limit = body.pagination?.limit;

@@ -19,10 +19,12 @@ type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client'>;
 export async function listRoles(
   ctx: StepContext,
   body: ListRolesRequest,
-  options: { step?: string; client?: DirectoryClient } = {},
+  options: { step?: string; client?: DirectoryClient; shared?: boolean } = {},
 ): Promise<RoleAssociation[]> {
   const step = options.step ?? 'resources.list-roles';
-  const res = await (options.client ?? ctx.client).post('resources.list-roles', body);
+  const res = await (options.client ?? ctx.client).post('resources.list-roles', body, {
+    shared: options.shared === true,
+  });
   expectSuccess(res, { step, status: 200, owner: PLAIN_ARRAY });
   if (!Array.isArray(res.json)) {
     fail({

@@ -25,22 +25,28 @@ export async function captureState(
   ctx: StepContext,
   resourceId: string,
   parts: readonly StatePart[],
-  options: { step?: string } = {},
+  options: { step?: string; shared?: boolean } = {},
 ): Promise<ResourceState> {
   const step = options.step ?? 'state of the resource';
+  // Shared: the answer to the same read made since the suite last changed the resource, if any.
+  const shared = options.shared === true;
   const state: ResourceState = { resourceId };
   if (parts.includes('teams')) {
-    state.teams = await showTeams(ctx, { resource_id: resourceId, date_range: WIDE_RANGE }, { step: `${step}: teams` });
+    state.teams = await showTeams(
+      ctx,
+      { resource_id: resourceId, date_range: WIDE_RANGE },
+      { step: `${step}: teams`, shared },
+    );
   }
   if (parts.includes('rates')) {
     state.rates = await showActivityRates(
       ctx,
       { resource_id: resourceId, date_range: WIDE_RANGE },
-      { step: `${step}: activity rates` },
+      { step: `${step}: activity rates`, shared },
     );
   }
   if (parts.includes('roles')) {
-    state.roles = await listRoles(ctx, { resource_ids: [resourceId] }, { step: `${step}: roles` });
+    state.roles = await listRoles(ctx, { resource_ids: [resourceId] }, { step: `${step}: roles`, shared });
   }
   return state;
 }

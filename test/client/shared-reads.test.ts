@@ -1,0 +1,90 @@
+/**
+ * Shared reads: the same read sent with `shared` goes out once; a failure or a
+ * non-2xx answer is never kept; any change the suite sends that names a
+ * resource forgets what was read about it.
+ */
+import { Agent } from 'undici';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { DirectoryClient } from '../../src/client/directory-client.ts';
+import { Redactor } from '../../src/client/redact.ts';
+import { SharedReads } from '../../src/client/shared-reads.ts';
+import type { Exchange } from '../../src/core/exchange.ts';
+import { startTestServer, type TestServer } from '../helpers/http-server.ts';
+
+let server: TestServer;
+let agent: Agent;
+/** The next status for show-teams; 200 unless a test sets it. */
+let status = 200;
+
+beforeAll(async () => {
+  agent = new Agent();
+  server = await startTestServer((req, res) => {
+    const code = req.url?.endsWith('show-teams') ? status : req.url?.endsWith('assign-team') ? 204 : 200;
+    res.writeHead(code, { 'content-type': 'application/json' });
+    res.end(code === 204 ? undefined : JSON.stringify(code === 200 ? [] : { message: 'no' }));
+  });
+});
+afterAll(async () => {
+  await server.close();
+  await agent.close();
+});
+
+function clients(): { a: DirectoryClient; b: DirectoryClient; shared: SharedReads; seen: Exchange[] } {
+  const shared = new SharedReads();
+  const seen: Exchange[] = [];
+  const a = new DirectoryClient({
+    baseUrl: server.url,
+    serviceVersion: '26.06.25',
+    dispatcher: agent,
+    redactor: new Redactor(),
+    sharedReads: shared,
+  });
+  return { a, b: a.derive({ onExchange: (e) => seen.push(e) }), shared, seen };
+}
+
+const sent = (operation: string): number => server.requests.filter((r) => r.url.endsWith(operation)).length;
+
+test('the same shared read is sent once; the second reader records it as shared', async () => {
+  server.requests.length = 0;
+  const { a, b, shared, seen } = clients();
+  const body = { resource_id: '7', date_range: '2020-01-01/2020-12-31' };
+  await a.post('resources.show-teams', body, { shared: true });
+  const again = await b.post('resources.show-teams', body, { shared: true });
+  expect(sent('resources.show-teams')).toBe(1);
+  expect(again.status).toBe(200);
+  expect(seen.map((e) => e.shared)).toEqual([true]);
+  expect(shared.hits).toBe(1);
+  // Without `shared`, a read is always sent.
+  await b.post('resources.show-teams', body);
+  expect(sent('resources.show-teams')).toBe(2);
+});
+
+test('a non-2xx answer is not kept: the next reader asks again', async () => {
+  server.requests.length = 0;
+  const { a } = clients();
+  status = 404;
+  try {
+    await a.post('resources.show-teams', { resource_id: '8' }, { shared: true });
+    await a.post('resources.show-teams', { resource_id: '8' }, { shared: true });
+  } finally {
+    status = 200;
+  }
+  expect(sent('resources.show-teams')).toBe(2);
+});
+
+test('a change naming the resource forgets what was read about it, not about others', async () => {
+  server.requests.length = 0;
+  const { a } = clients();
+  await a.post('resources.show-teams', { resource_id: '1' }, { shared: true });
+  await a.post('resources.show-teams', { resource_id: '2' }, { shared: true });
+  await a.post('resources.assign-team', { resource_id: '1', team_id: '3' });
+  await a.post('resources.show-teams', { resource_id: '1' }, { shared: true });
+  await a.post('resources.show-teams', { resource_id: '2' }, { shared: true });
+  expect(
+    server.requests.filter((r) => r.url.endsWith('show-teams')).map((r) => JSON.parse(r.body).resource_id),
+  ).toEqual(['1', '2', '1']);
+  // A change whose body cannot be read forgets every resource.
+  await a.post('resources.assign-team', undefined, { rawBody: '{"resource_id": ' });
+  await a.post('resources.show-teams', { resource_id: '2' }, { shared: true });
+  expect(sent('resources.show-teams')).toBe(4);
+});

@@ -51,22 +51,27 @@ export default defineRuleGroup({
           operation: fc.constantFrom(...OPERATIONS_WITH_A_RANGE),
         });
         await withRestoredState(ctx, resourceId, ['rates', 'teams'], () =>
-          checkProperty(ctx, request, async ({ range, operation }) => {
-            const body: Record<string, unknown> = { resource_id: resourceId, date_range: range };
-            if (operation === 'resources.assign-team')
-              Object.assign(body, { team_id: team, head: false, warning_aware: true });
-            if (operation === 'resources.assign-activity-rate')
-              Object.assign(body, { average_rate: 50, work_regime_id: null });
-            await expectRejected(() => ctx.client.post(operation, body), {
-              step: `${operation} with date_range ${JSON.stringify(range)}`,
-            });
-            const parts = CHANGES[operation];
-            if (parts.length > 0) {
-              await expectStateUnchanged(ctx, partOf(before, parts), {
-                message: 'must be unchanged after a rejected request',
+          checkProperty(
+            ctx,
+            request,
+            async ({ range, operation }) => {
+              const body: Record<string, unknown> = { resource_id: resourceId, date_range: range };
+              if (operation === 'resources.assign-team')
+                Object.assign(body, { team_id: team, head: false, warning_aware: true });
+              if (operation === 'resources.assign-activity-rate')
+                Object.assign(body, { average_rate: 50, work_regime_id: null });
+              await expectRejected(() => ctx.client.post(operation, body), {
+                step: `${operation} with date_range ${JSON.stringify(range)}`,
               });
-            }
-          }),
+              const parts = CHANGES[operation];
+              if (parts.length > 0) {
+                await expectStateUnchanged(ctx, partOf(before, parts), {
+                  message: 'must be unchanged after a rejected request',
+                });
+              }
+            },
+            { distinct: true },
+          ),
         );
       },
     }),
@@ -79,12 +84,17 @@ export default defineRuleGroup({
       runs: 20,
       needs: ['listKind'],
       async check(ctx) {
-        await checkProperty(ctx, invalidPaginationLimit(), async (limit) => {
-          await expectRejected(
-            () => ctx.client.post('resources.list', { ...listBody(ctx), pagination: { limit, next_token: null } }),
-            { step: `limit ${JSON.stringify(limit)}` },
-          );
-        });
+        await checkProperty(
+          ctx,
+          invalidPaginationLimit(),
+          async (limit) => {
+            await expectRejected(
+              () => ctx.client.post('resources.list', { ...listBody(ctx), pagination: { limit, next_token: null } }),
+              { step: `limit ${JSON.stringify(limit)}` },
+            );
+          },
+          { distinct: true },
+        );
       },
     }),
     property({
@@ -108,18 +118,23 @@ export default defineRuleGroup({
           teamIds: invalidTeamList(),
           role: fc.constantFrom(...held.map((a) => a.role_id)),
         });
-        await checkProperty(ctx, revocation, async ({ teamIds, role }) => {
-          await expectRejected(
-            () =>
-              ctx.client.post('resources.revoke-roles', {
-                resource_ids: [resourceId],
-                role_ids: [role],
-                team_ids: teamIds,
-              }),
-            { step: `team_ids ${JSON.stringify(teamIds)}` },
-          );
-          await expectStateUnchanged(ctx, before, { message: 'must be unchanged after a rejected request' });
-        });
+        await checkProperty(
+          ctx,
+          revocation,
+          async ({ teamIds, role }) => {
+            await expectRejected(
+              () =>
+                ctx.client.post('resources.revoke-roles', {
+                  resource_ids: [resourceId],
+                  role_ids: [role],
+                  team_ids: teamIds,
+                }),
+              { step: `team_ids ${JSON.stringify(teamIds)}` },
+            );
+            await expectStateUnchanged(ctx, before, { message: 'must be unchanged after a rejected request' });
+          },
+          { distinct: true },
+        );
       },
     }),
   ],

@@ -72,9 +72,9 @@ function isWarning(res: ApiResponse): boolean {
 }
 
 /** After every step: both show operations agree with the model. */
-async function expectModel(model: Model, real: Real, after: string): Promise<void> {
+async function expectModel(model: Model, real: Real, after: string, fresh = false): Promise<void> {
   const { ctx, resourceId, window } = real;
-  const periods = await showActivityRates(ctx, { resource_id: resourceId, date_range: text(window) });
+  const periods = await showActivityRates(ctx, { resource_id: resourceId, date_range: text(window) }, { fresh });
   for (const [day, rate] of model.rates) {
     if (rate === null) {
       const covering = periods.filter((p) => surelyCovers(p.date_range, day));
@@ -97,7 +97,7 @@ async function expectModel(model: Model, real: Real, after: string): Promise<voi
     }
   }
   if (model.teams.length === 0) return;
-  const assignations = await showTeams(ctx, { resource_id: resourceId, date_range: text(window) });
+  const assignations = await showTeams(ctx, { resource_id: resourceId, date_range: text(window) }, { fresh });
   for (const { teamId, head, days } of model.teams) {
     const missing = days.filter(
       (day) => !assignations.some((a) => a.team.id === teamId && a.head === head && mayCover(a.date_range, day)),
@@ -228,7 +228,8 @@ class AssignTeam implements Step {
 class Look implements Step {
   check = (): boolean => true;
   async run(model: Model, real: Real): Promise<void> {
-    await expectModel(model, real, 'looking again');
+    // A second look, sent even though nothing changed since: an answer that does not hold still shows.
+    await expectModel(model, real, 'looking again', true);
   }
   toString = (): string => 'look()';
 }

@@ -29,47 +29,52 @@ export default defineRuleGroup({
           limit: paginationLimit({ max: 12 }),
           subset: fc.subarray(ids, { minLength: 1 }),
         });
-        await checkProperty(ctx, arbitrary, async ({ limit, subset }) => {
-          const body = listBody(ctx, { filters: [idsFilter(subset)], pagination: { limit, next_token: null } });
-          const pages: Array<{ size: number; token: string | null }> = [];
-          const seen: string[] = [];
-          await walkPages(ctx, body, {
-            maxPages: subset.length + 3,
-            onPage(page) {
-              pages.push({ size: page.data.length, token: page.next_token });
-              seen.push(...page.data.map((r) => r.id));
-            },
-          });
-          const missing = subset.filter((id) => !seen.includes(id));
-          if (missing.length > 0 || seen.length !== subset.length) {
-            fail({
-              where: 'pages',
-              message: 'must yield every filtered resource exactly once',
-              expected: subset.length,
-              actual: seen.length,
+        await checkProperty(
+          ctx,
+          arbitrary,
+          async ({ limit, subset }) => {
+            const body = listBody(ctx, { filters: [idsFilter(subset)], pagination: { limit, next_token: null } });
+            const pages: Array<{ size: number; token: string | null }> = [];
+            const seen: string[] = [];
+            await walkPages(ctx, body, {
+              maxPages: subset.length + 3,
+              onPage(page) {
+                pages.push({ size: page.data.length, token: page.next_token });
+                seen.push(...page.data.map((r) => r.id));
+              },
             });
-          }
-          if (subset.length % limit === 0) {
-            const last = pages[subset.length / limit - 1];
-            const after = pages[subset.length / limit];
-            if (!last || last.token === null) {
+            const missing = subset.filter((id) => !seen.includes(id));
+            if (missing.length > 0 || seen.length !== subset.length) {
               fail({
-                where: 'last full page',
-                message: 'must carry a next_token when the size is an exact multiple of limit',
-                expected: 'a token',
-                actual: null,
+                where: 'pages',
+                message: 'must yield every filtered resource exactly once',
+                expected: subset.length,
+                actual: seen.length,
               });
             }
-            if (!after || after.size !== 0) {
-              fail({
-                where: 'page after the last full page',
-                message: 'must be empty',
-                expected: 0,
-                actual: after?.size ?? '(none)',
-              });
+            if (subset.length % limit === 0) {
+              const last = pages[subset.length / limit - 1];
+              const after = pages[subset.length / limit];
+              if (!last || last.token === null) {
+                fail({
+                  where: 'last full page',
+                  message: 'must carry a next_token when the size is an exact multiple of limit',
+                  expected: 'a token',
+                  actual: null,
+                });
+              }
+              if (!after || after.size !== 0) {
+                fail({
+                  where: 'page after the last full page',
+                  message: 'must be empty',
+                  expected: 0,
+                  actual: after?.size ?? '(none)',
+                });
+              }
             }
-          }
-        });
+          },
+          { distinct: true },
+        );
       },
     }),
     property({
@@ -90,18 +95,23 @@ export default defineRuleGroup({
         const names = sample.data.map((r) => attributeText(r, attribute)).filter((v): v is string => !!v);
         const prefixes = [...new Set(names.map((n) => n.slice(0, 1)))];
         precondition(prefixes.length > 0, `no text value of ${attribute} to filter on`);
-        await checkProperty(ctx, listQueryChange({ ids, attribute, prefixes }), async ([a, b]) => {
-          const first = await listPage(ctx, listBody(ctx, { ...a, pagination: { limit: 1, next_token: null } }));
-          fc.pre(first.next_token !== null);
-          await expectRejected(
-            () =>
-              ctx.client.post(
-                'resources.list',
-                listBody(ctx, { ...b, pagination: { limit: 1, next_token: first.next_token } }),
-              ),
-            { step: 'a next page whose filters or orders changed', status: 422 },
-          );
-        });
+        await checkProperty(
+          ctx,
+          listQueryChange({ ids, attribute, prefixes }),
+          async ([a, b]) => {
+            const first = await listPage(ctx, listBody(ctx, { ...a, pagination: { limit: 1, next_token: null } }));
+            fc.pre(first.next_token !== null);
+            await expectRejected(
+              () =>
+                ctx.client.post(
+                  'resources.list',
+                  listBody(ctx, { ...b, pagination: { limit: 1, next_token: first.next_token } }),
+                ),
+              { step: 'a next page whose filters or orders changed', status: 422 },
+            );
+          },
+          { distinct: true },
+        );
       },
     }),
     property({
@@ -117,13 +127,18 @@ export default defineRuleGroup({
         const first = await listPage(ctx, body);
         precondition(first.next_token !== null, 'the first page of a filtered list has no next_token');
         const token = first.next_token;
-        await checkProperty(ctx, tamperedToken(), async (t) => {
-          const forged = t.apply(token);
-          await expectRejected(
-            () => ctx.client.post('resources.list', { ...body, pagination: { limit: 2, next_token: forged } }),
-            { step: `a next_token altered by "${t.name}"`, status: 422 },
-          );
-        });
+        await checkProperty(
+          ctx,
+          tamperedToken(),
+          async (t) => {
+            const forged = t.apply(token);
+            await expectRejected(
+              () => ctx.client.post('resources.list', { ...body, pagination: { limit: 2, next_token: forged } }),
+              { step: `a next_token altered by "${t.name}"`, status: 422 },
+            );
+          },
+          { distinct: true },
+        );
       },
     }),
   ],

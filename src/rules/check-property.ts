@@ -10,19 +10,33 @@ import { HarnessError, isHarnessError } from '../core/errors.ts';
 import { ConformanceFailure, isConformanceFailure } from '../core/errors.ts';
 import type { CheckContext } from './types.ts';
 
+export interface PropertyOptions {
+  /**
+   * The answer to a value depends only on the value (no state carried between
+   * runs): a value already checked and passed is not sent again, so runs over a
+   * small domain cost no repeated requests.
+   */
+  distinct?: boolean;
+}
+
 export async function checkProperty<T>(
   ctx: CheckContext,
   arbitrary: fc.Arbitrary<T>,
   predicate: (value: T) => Promise<void>,
+  options: PropertyOptions = {},
 ): Promise<void> {
   let interruption: unknown;
+  const passed = new Set<string>();
   const property = fc.asyncProperty(arbitrary, async (value) => {
     if (interruption === undefined && ctx.options.interrupt?.aborted) {
       interruption = new HarnessError('DC_ERR_INTERRUPTED', 'the run was interrupted before the property had its runs');
     }
     if (interruption !== undefined) return;
+    const key = options.distinct ? fc.stringify(value) : undefined;
+    if (key !== undefined && passed.has(key)) return;
     try {
       await predicate(value);
+      if (key !== undefined) passed.add(key);
     } catch (error) {
       if (fc.PreconditionFailure.isFailure(error)) throw error;
       const foreign = isConformanceFailure(error) && error.owner !== undefined && error.owner !== ctx.ruleId;

@@ -48,8 +48,7 @@ export function guardResource(
   let verified: ResourceState | undefined = options.known;
   return {
     async around<T>(change: () => Promise<T>): Promise<T> {
-      const before =
-        verified ?? (await captureState(ctx, resourceId, parts, { step: 'snapshot before the change', shared: true }));
+      const before = verified ?? (await captureState(ctx, resourceId, parts, { step: 'snapshot before the change' }));
       verified = undefined;
       const value = await guarded(ctx, before, change);
       verified = before;
@@ -97,10 +96,10 @@ export async function restoreState(stepCtx: StepContext, before: ResourceState):
   // A spent request budget stops rules, never the restoration of what they changed.
   const ctx = { ...stepCtx, client: stepCtx.client.derive({ exemptFromBudget: true }) };
   const parts = partsOf(before);
-  const now = await captureState(ctx, before.resourceId, parts, { step: 'state before restore', shared: true });
+  const now = await captureState(ctx, before.resourceId, parts, { step: 'state before restore' });
   if (!stateDifference(before, now)) return;
   for (const { operation, body } of targetedUndoRequests(before, now)) await send(ctx.client, operation, body);
-  const partly = await captureState(ctx, before.resourceId, parts, { step: 'state after restore', shared: true });
+  const partly = await captureState(ctx, before.resourceId, parts, { step: 'state after restore' });
   if (!stateDifference(before, partly)) return;
   if (before.rates) {
     for (const p of partly.rates ?? []) {
@@ -113,7 +112,6 @@ export async function restoreState(stepCtx: StepContext, before: ResourceState):
   for (const { operation, body } of undoRequests(before)) await send(ctx.client, operation, body);
   const after = await captureState(ctx, before.resourceId, parts, {
     step: 'state after a full restore',
-    shared: true,
   });
   const difference = stateDifference(before, after);
   if (difference) {

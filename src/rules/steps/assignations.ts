@@ -22,8 +22,12 @@ type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client'>;
 interface Options {
   step?: string;
   client?: DirectoryClient;
-  /** Share the answer to the same read made since the suite last changed the resource (see PostOptions.shared). */
-  shared?: boolean;
+  /**
+   * Send the read even when the same one was answered since the suite last
+   * changed the resource (a deliberate second look); by default that answer
+   * is shared (see PostOptions.shared).
+   */
+  fresh?: boolean;
 }
 
 /** Wide enough to hold every assignation and period a directory keeps. */
@@ -32,7 +36,7 @@ export const WIDE_RANGE = '1900-01-01/2199-12-31';
 export async function showTeams(ctx: StepContext, body: ShowTeamsRequest, options: Options = {}) {
   const step = options.step ?? 'resources.show-teams';
   const res = await (options.client ?? ctx.client).post('resources.show-teams', body, {
-    shared: options.shared === true,
+    shared: options.fresh !== true,
   });
   expectSuccess(res, { step, status: 200, owner: TEAMS_SHAPE });
   return expectJson(res, 'TeamAssignationList', { step, owner: TEAMS_SHAPE }) satisfies TeamAssignation[];
@@ -41,7 +45,7 @@ export async function showTeams(ctx: StepContext, body: ShowTeamsRequest, option
 export async function showActivityRates(ctx: StepContext, body: ShowActivityRatesRequest, options: Options = {}) {
   const step = options.step ?? 'resources.show-activity-rates';
   const res = await (options.client ?? ctx.client).post('resources.show-activity-rates', body, {
-    shared: options.shared === true,
+    shared: options.fresh !== true,
   });
   expectSuccess(res, { step, status: 200, owner: RATES_SHAPE });
   return expectJson(res, 'ActivityRatePeriodList', { step, owner: RATES_SHAPE }) satisfies ActivityRatePeriod[];

@@ -19,11 +19,11 @@ type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client'>;
 export async function listRoles(
   ctx: StepContext,
   body: ListRolesRequest,
-  options: { step?: string; client?: DirectoryClient; shared?: boolean } = {},
+  options: { step?: string; client?: DirectoryClient; fresh?: boolean } = {},
 ): Promise<RoleAssociation[]> {
   const step = options.step ?? 'resources.list-roles';
   const res = await (options.client ?? ctx.client).post('resources.list-roles', body, {
-    shared: options.shared === true,
+    shared: options.fresh !== true,
   });
   expectSuccess(res, { step, status: 200, owner: PLAIN_ARRAY });
   if (!Array.isArray(res.json)) {

@@ -25,28 +25,27 @@ export async function captureState(
   ctx: StepContext,
   resourceId: string,
   parts: readonly StatePart[],
-  options: { step?: string; shared?: boolean } = {},
+  options: { step?: string; fresh?: boolean } = {},
 ): Promise<ResourceState> {
   const step = options.step ?? 'state of the resource';
-  // Shared: the answer to the same read made since the suite last changed the resource, if any.
-  const shared = options.shared === true;
+  const fresh = options.fresh === true;
   const state: ResourceState = { resourceId };
   if (parts.includes('teams')) {
     state.teams = await showTeams(
       ctx,
       { resource_id: resourceId, date_range: WIDE_RANGE },
-      { step: `${step}: teams`, shared },
+      { step: `${step}: teams`, fresh },
     );
   }
   if (parts.includes('rates')) {
     state.rates = await showActivityRates(
       ctx,
       { resource_id: resourceId, date_range: WIDE_RANGE },
-      { step: `${step}: activity rates`, shared },
+      { step: `${step}: activity rates`, fresh },
     );
   }
   if (parts.includes('roles')) {
-    state.roles = await listRoles(ctx, { resource_ids: [resourceId] }, { step: `${step}: roles`, shared });
+    state.roles = await listRoles(ctx, { resource_ids: [resourceId] }, { step: `${step}: roles`, fresh });
   }
   return state;
 }

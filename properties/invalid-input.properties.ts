@@ -38,7 +38,7 @@ export default defineRuleGroup({
       clause: '§2.1 DateRange',
       quote: '| DateRange | string made of two dates separated by `/`: `<start_date>/<end_date>` |',
       level: 'MUST',
-      runs: 15,
+      runs: 10,
       mutates: 'reversible',
       needs: ['roleKindResource'],
       async check(ctx) {
@@ -70,7 +70,15 @@ export default defineRuleGroup({
                 });
               }
             },
-            { distinct: true },
+            {
+              distinct: true,
+              // Each operation that changes state, with a range of each broken shape.
+              examples: [
+                { range: '2026-01-01', operation: 'resources.assign-team' as const },
+                { range: '2026-02-30/2026-03-10', operation: 'resources.assign-activity-rate' as const },
+                { range: '2026-01-01 - 2026-02-01', operation: 'resources.unassign-activity-rate' as const },
+              ],
+            },
           ),
         );
       },
@@ -81,7 +89,7 @@ export default defineRuleGroup({
       quote:
         '| limit | integer or null | maximum entries in this page; null returns the whole collection in one response |',
       level: 'MUST',
-      runs: 20,
+      runs: 12,
       needs: ['listKind'],
       async check(ctx) {
         await checkProperty(
@@ -93,7 +101,7 @@ export default defineRuleGroup({
               { step: `limit ${JSON.stringify(limit)}` },
             );
           },
-          { distinct: true },
+          { distinct: true, examples: ['10', 2.5, true] },
         );
       },
     }),
@@ -105,7 +113,7 @@ export default defineRuleGroup({
         '| TeamList | either the string `*` (refers to all teams) or an array of Snowflake (refers to a list of teams) |',
       ],
       level: 'MUST',
-      runs: 12,
+      runs: 8,
       mutates: 'irreversible',
       needs: ['roleKindResource'],
       async check(ctx) {
@@ -133,7 +141,15 @@ export default defineRuleGroup({
             );
             await expectStateUnchanged(ctx, before, { message: 'must be unchanged after a rejected request' });
           },
-          { distinct: true },
+          {
+            distinct: true,
+            // The empty list (§4.1 rule 7), a string that is not `*`, a list of what are not Snowflakes.
+            examples: [
+              { teamIds: [], role: held[0]!.role_id },
+              { teamIds: 'all', role: held[0]!.role_id },
+              { teamIds: [1], role: held[0]!.role_id },
+            ],
+          },
         );
       },
     }),

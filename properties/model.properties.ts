@@ -285,7 +285,7 @@ export default defineRuleGroup({
         'Retrieves team assignations of a resource.',
       ],
       level: 'MUST',
-      runs: 8,
+      runs: 6,
       mutates: 'reversible',
       needs: ['roleKindResource', 'workRegime'],
       async check(ctx) {
@@ -307,8 +307,19 @@ export default defineRuleGroup({
         const guard = guardResource(ctx, resourceId, ['rates', 'teams'], {
           known: { resourceId, rates: periods, teams: assignations },
         });
-        await checkProperty(ctx, sequences(ctx.options.maxCommands ?? MAX_COMMANDS, ctx.options.replayPath), (steps) =>
-          guard.around(() => fc.asyncModelRun(() => ({ model: { rates: new Map(), teams: [] }, real }), steps)),
+        await checkProperty(
+          ctx,
+          sequences(ctx.options.maxCommands ?? MAX_COMMANDS, ctx.options.replayPath),
+          (steps) =>
+            guard.around(() => fc.asyncModelRun(() => ({ model: { rates: new Map(), teams: [] }, real }), steps)),
+          {
+            // First a rate inside the period and an unassignment across both (§4.7 over two periods),
+            // then a conflicting head assignment without and with warning_aware (§4.3).
+            examples: [
+              [new AssignRate(10, 10, 30), new UnassignRate(5, 10)],
+              [new AssignTeam(1, 10, 10, false), new AssignTeam(1, 10, 10, true), new Look()],
+            ],
+          },
         );
       },
     }),

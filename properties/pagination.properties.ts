@@ -5,7 +5,16 @@ import fc from 'fast-check';
 import { listQueryChange, paginationLimit, tamperedToken } from '../src/arbitraries/index.ts';
 import { defineRuleGroup, property } from '../src/rules/define.ts';
 import { expectRejected, fail, precondition } from '../src/rules/assertions.ts';
-import { attributeText, firstIds, idsFilter, listBody, listPage, walkPages } from '../src/rules/steps/list.ts';
+import {
+  ascendingOn,
+  attributeText,
+  firstIds,
+  idsFilter,
+  listBody,
+  listPage,
+  startsWithFilter,
+  walkPages,
+} from '../src/rules/steps/list.ts';
 import { checkProperty } from '../src/rules/check-property.ts';
 
 export default defineRuleGroup({
@@ -21,7 +30,7 @@ export default defineRuleGroup({
         'When the collection size is an exact multiple of `limit`, the last full page still carries a non-null `next_token` and the next page is empty.',
       ],
       level: 'MUST',
-      runs: 10,
+      runs: 8,
       needs: ['listKind'],
       async check(ctx) {
         const ids = await firstIds(ctx, 20, { atLeast: 4 });
@@ -83,7 +92,7 @@ export default defineRuleGroup({
       quote:
         '`filters` and `orders` must be identical in every request of an iteration; otherwise the request fails with status 422.',
       level: 'MUST',
-      runs: 12,
+      runs: 8,
       needs: ['listKind', 'sortAttribute'],
       async check(ctx) {
         const ids = await firstIds(ctx, 12, { atLeast: 4 });
@@ -110,7 +119,31 @@ export default defineRuleGroup({
               { step: 'a next page whose filters or orders changed', status: 422 },
             );
           },
-          { distinct: true },
+          {
+            distinct: true,
+            // One change of each kind: the ids filtered, the text filter's prefix, a filter dropped, orders dropped.
+            examples: [
+              [
+                { filters: [idsFilter(ids)], orders: [] },
+                { filters: [idsFilter(ids.slice(1))], orders: [] },
+              ],
+              [
+                { filters: [startsWithFilter(attribute, prefixes[0]!)], orders: [] },
+                {
+                  filters: [startsWithFilter(attribute, prefixes.at(-1)! === prefixes[0] ? 'zz' : prefixes.at(-1)!)],
+                  orders: [],
+                },
+              ],
+              [
+                { filters: [startsWithFilter(attribute, prefixes[0]!)], orders: [ascendingOn(attribute)] },
+                { filters: [], orders: [ascendingOn(attribute)] },
+              ],
+              [
+                { filters: [], orders: [ascendingOn(attribute)] },
+                { filters: [], orders: [] },
+              ],
+            ],
+          },
         );
       },
     }),
@@ -119,7 +152,7 @@ export default defineRuleGroup({
       clause: '§4.9 rule 6; §7',
       quote: '`next_token` is opaque: a token that is malformed or built by hand fails with status 422.',
       level: 'MUST',
-      runs: 20,
+      runs: 14,
       needs: ['listKind'],
       async check(ctx) {
         const ids = await firstIds(ctx, 8, { atLeast: 4 });

@@ -22,7 +22,7 @@ export default defineRuleGroup({
       clause: '§4.1 rule 3',
       quote: 'Revoking a role, or a team, that the resource does not have changes nothing.',
       level: 'MUST',
-      runs: 8,
+      runs: 5,
       mutates: 'irreversible',
       needs: ['roleKindResource'],
       async check(ctx) {
@@ -64,7 +64,7 @@ export default defineRuleGroup({
         'Retrieves activity rate periods of a resource',
       ],
       level: 'MUST',
-      runs: 12,
+      runs: 8,
       mutates: 'reversible',
       needs: ['roleKindResource', 'workRegime'],
       async check(ctx) {

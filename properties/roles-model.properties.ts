@@ -120,6 +120,12 @@ class Revoke implements Step {
   };
 }
 
+/** The index (among the profile's teams) of a team the role is held on: the first enabled one for `*`. */
+function firstTeamOf(teams: '*' | string[], real: Real): number {
+  const team = teams === '*' ? real.enabledTeamIds[0] : teams[0];
+  return Math.max(0, real.teamIds.indexOf(team ?? ''));
+}
+
 /** Longest sequence unless `--max-commands` says otherwise: few, long sequences catch more per request. */
 const MAX_COMMANDS = 10;
 
@@ -151,7 +157,7 @@ export default defineRuleGroup({
         'An empty `team_ids` array is rejected.',
       ],
       level: 'MUST',
-      runs: 8,
+      runs: 6,
       mutates: 'irreversible',
       needs: ['roleKindResource'],
       async check(ctx) {
@@ -167,7 +173,22 @@ export default defineRuleGroup({
         // Revocations cannot be undone: each sequence starts where the last one ended. A sequence that
         // held to the model leaves the model equal to what list-roles showed after its last step, so
         // that is the next start; after any other ending the state is read again.
-        let known: Model | undefined;
+        let known: Model | undefined = await shown(real, 'list-roles at the start');
+        // First, on one role the resource holds on teams, the path through every rule that changes a
+        // team scope: some teams revoked (rule 6, or a narrowed list), then `*` (rule 5).
+        const scoped = [...known].find(([, teams]) => teams === '*' || teams.length > 1)?.[0];
+        const examples: Array<Iterable<Step>> =
+          scoped === undefined
+            ? []
+            : [
+                [
+                  new Revoke([real.roleIds.indexOf(scoped)], {
+                    kind: 'list',
+                    picks: [firstTeamOf(known.get(scoped)!, real)],
+                  }),
+                  new Revoke([real.roleIds.indexOf(scoped)], { kind: 'star' }),
+                ],
+              ];
         await checkProperty(
           ctx,
           sequences(ctx.options.maxCommands ?? MAX_COMMANDS, ctx.options.replayPath),
@@ -177,6 +198,7 @@ export default defineRuleGroup({
             await fc.asyncModelRun(() => ({ model: start, real }), steps);
             known = new Map(start);
           },
+          { examples },
         );
       },
     }),

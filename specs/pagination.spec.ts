@@ -210,7 +210,7 @@ export default defineRuleGroup({
         const reference = await walk(500, 20_000);
         // Two more page sizes over the whole collection: every page boundary of a small limit is a
         // chance for an off-by-one; a page size that divides nothing evenly finds other ones.
-        const limits = reference.size > 2_000 ? [137] : reference.size > 400 ? [10, 4] : [8, 3];
+        const limits = reference.size > 2_000 ? [137] : reference.size > 400 ? [10, 4] : [8, 4];
         for (const limit of limits) {
           const seen = await walk(limit, Math.ceil(reference.size / limit) + 3);
           const missing = [...reference].filter((id) => !seen.has(id));

@@ -10,20 +10,26 @@ import { HarnessError, isHarnessError } from '../core/errors.ts';
 import { ConformanceFailure, isConformanceFailure } from '../core/errors.ts';
 import type { CheckContext } from './types.ts';
 
-export interface PropertyOptions {
+export interface PropertyOptions<T> {
   /**
    * The answer to a value depends only on the value (no state carried between
    * runs): a value already checked and passed is not sent again, so runs over a
    * small domain cost no repeated requests.
    */
   distinct?: boolean;
+  /**
+   * Values every run checks first, one of each class the property is about,
+   * so a run with few runs never leaves a class to chance; they count
+   * against the runs, the rest are drawn at random.
+   */
+  examples?: readonly T[];
 }
 
 export async function checkProperty<T>(
   ctx: CheckContext,
   arbitrary: fc.Arbitrary<T>,
   predicate: (value: T) => Promise<void>,
-  options: PropertyOptions = {},
+  options: PropertyOptions<T> = {},
 ): Promise<void> {
   let interruption: unknown;
   const passed = new Set<string>();
@@ -51,6 +57,7 @@ export async function checkProperty<T>(
   const details = await fc.check(property, {
     seed: ctx.options.seed,
     numRuns: ctx.options.numRuns,
+    ...(options.examples ? { examples: options.examples.map((e): [T] => [e]) } : {}),
     ...(path ? { path, endOnFailure: true } : {}),
   });
   if (interruption !== undefined) throw interruption;

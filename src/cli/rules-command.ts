@@ -6,6 +6,7 @@ import { MANIFEST_PATH, RULE_IDS_PATH, renderManifest, renderRuleIds } from '../
 import { RULES_HELP } from './help.ts';
 import { parseOptions } from './options.ts';
 import { UsageError } from '../core/errors.ts';
+import { packagePath } from '../core/package-root.ts';
 
 export async function rulesCommand(argv: string[], out: (line: string) => void): Promise<number> {
   const { values } = parseOptions(argv, {
@@ -41,7 +42,9 @@ export async function rulesCommand(argv: string[], out: (line: string) => void):
     return 0;
   }
   for (const g of groups) {
-    out(`${g.section} ${g.title}  (${g.file})`);
+    // The source file is worth naming only where it is (a clone); the package ships compiled rules.
+    const file = existsSync(packagePath(g.file)) ? `  (${g.file})` : '';
+    out(`${g.section} ${g.title}${file}`);
     for (const r of g.rules) {
       const flags = [
         r.kind === 'property' ? 'property' : '',

@@ -78,7 +78,24 @@ describe('the installed package', () => {
     expect(top).toEqual(expect.arrayContaining(['README.md', 'bin', 'dist', 'docs', 'fixtures', 'package.json']));
     expect(top).not.toContain('test');
     expect(top).not.toContain('src');
-    expect(await readdir(join(dir, 'docs'))).toEqual(['spec.md']);
+    expect(await readdir(join(dir, 'docs'))).toEqual(expect.arrayContaining(['spec.md']));
+  });
+
+  test('every relative link of the packaged README reaches a file the package ships', async () => {
+    const readme = await readFile(join(installed, 'README.md'), 'utf8');
+    const links = [...readme.matchAll(/\]\(([^)#:\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1]!);
+    expect(links).toEqual(expect.arrayContaining(['docs/architecture.md', 'CONTRIBUTING.md']));
+    const missing: string[] = [];
+    for (const link of new Set(links)) {
+      if (
+        !(await readFile(join(installed, link)).then(
+          () => true,
+          () => false,
+        ))
+      )
+        missing.push(link);
+    }
+    expect(missing).toEqual([]);
   });
 
   test('its built files import exactly the runtime dependencies it declares (vitest a peer)', async () => {
@@ -118,6 +135,13 @@ describe('the installed package', () => {
     const help = await sh('node', ['node_modules/.bin/directory-conformance', '--help']);
     expect(help.code, help.out).toBe(0);
     expect(help.out).toContain('directory-conformance run');
+    // The listing names no source file the package does not ship.
+    const listing = await sh('node', ['node_modules/.bin/directory-conformance', 'rules']);
+    expect(listing.code, listing.out).toBe(0);
+    expect(listing.out).toContain('§4.9 Pagination protocol');
+    expect(listing.out).not.toContain('.ts');
+    const runHelp = await sh('node', ['node_modules/.bin/directory-conformance', 'run', '--help']);
+    expect(runHelp.out).not.toContain('src/');
     const rules = await sh('node', ['node_modules/.bin/directory-conformance', 'rules', '--json']);
     expect(rules.code, rules.out).toBe(0);
     expect((JSON.parse(rules.out) as { rules: unknown[] }).rules.length).toBeGreaterThan(50);

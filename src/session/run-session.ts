@@ -294,7 +294,8 @@ export async function conductRun(
       },
       ...(journalPath ? { journalPath } : {}),
     });
-    if (options.interrupt?.aborted) run.interrupted = { signal: String(options.interrupt.reason) };
+    const reason: unknown = options.interrupt?.reason;
+    if (options.interrupt?.aborted) run.interrupted = { signal: typeof reason === 'string' ? reason : 'abort' };
     run.selection = session.selection;
     let gate: GateOutcome | undefined;
     if (session.expectations) {

@@ -67,7 +67,7 @@ Embedded server:
   --resources N              size of the generated directory (default 200)
   --fault NAME               start the embedded server with a named fault (repeatable)
   --variant NAME             start it with another conformant choice on an open point
-                             (src/reference-server/variants.ts; repeatable)
+                             (the names are listed below; repeatable)
 
 Gate:
   --min-coverage P           share (percent) of the selected rules this target can serve

@@ -8,7 +8,8 @@ import type { ResourceState } from '../rules/steps/state.ts';
 import { pendingChanges, readJournal, type JournalLine } from '../runner/undo-journal.ts';
 import { RESTORE_HELP } from './help.ts';
 import { parseOptions } from './options.ts';
-import { checkBaseUrl, type Output } from './run-command.ts';
+import type { Output } from './run-command.ts';
+import { checkBaseUrl } from '../session/run-session.ts';
 
 const RESTORE_OPTIONS = {
   'base-url': { type: 'string' },

@@ -1,9 +1,12 @@
+import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import type { Level } from '../core/types.ts';
 import { loadCatalogue, selectRules } from '../rules/catalogue.ts';
 import { MANIFEST_PATH, RULE_IDS_PATH, renderManifest, renderRuleIds } from '../rules/manifest.ts';
 import { RULES_HELP } from './help.ts';
 import { parseOptions } from './options.ts';
+import { UsageError } from '../core/errors.ts';
+import { packagePath } from '../core/package-root.ts';
 
 export async function rulesCommand(argv: string[], out: (line: string) => void): Promise<number> {
   const { values } = parseOptions(argv, {
@@ -19,6 +22,11 @@ export async function rulesCommand(argv: string[], out: (line: string) => void):
   }
   const catalogue = await loadCatalogue();
   if (values['write-manifest']) {
+    // The manifest and the rule ids are committed files of a clone; an installed package has no sources to match.
+    if (!existsSync(RULE_IDS_PATH))
+      throw new UsageError(
+        '--write-manifest regenerates the files of a clone (no src/ here): `rules --json` prints it',
+      );
     await writeFile(MANIFEST_PATH, renderManifest(catalogue));
     await writeFile(RULE_IDS_PATH, renderRuleIds(catalogue));
     out(`wrote ${MANIFEST_PATH} and ${RULE_IDS_PATH}`);
@@ -30,11 +38,13 @@ export async function rulesCommand(argv: string[], out: (line: string) => void):
     levels: (values.level ?? []) as Level[],
   });
   if (values.json) {
-    out(renderManifest(groups));
+    out(renderManifest(groups).trimEnd());
     return 0;
   }
   for (const g of groups) {
-    out(`${g.section} ${g.title}  (${g.file})`);
+    // The source file is worth naming only where it is (a clone); the package ships compiled rules.
+    const file = existsSync(packagePath(g.file)) ? `  (${g.file})` : '';
+    out(`${g.section} ${g.title}${file}`);
     for (const r of g.rules) {
       const flags = [
         r.kind === 'property' ? 'property' : '',

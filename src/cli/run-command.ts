@@ -1,34 +1,32 @@
 import { randomInt } from 'node:crypto';
-import { startReferenceServer, type ReferenceServer } from '../reference-server/index.ts';
-import { allRules, loadCatalogue, selectRules, shardRules } from '../rules/catalogue.ts';
-import { LEVELS, type Level, type RuleResult, type RunResult, type RunSelection } from '../core/types.ts';
+import { loadCatalogue } from '../rules/catalogue.ts';
+import { LEVELS, type Level, type RuleResult, type RunResult } from '../core/types.ts';
 import type { RuleGroup } from '../rules/types.ts';
-import { writeReports } from '../report/write-reports.ts';
 import { prepareReportsDir } from '../report/reports-dir.ts';
-import { HarRecorder } from '../report/har.ts';
-import type { SummaryLinks } from '../report/summary-markdown.ts';
 import { pendingChanges, readJournal } from '../runner/undo-journal.ts';
-import { lockPath, lockTarget, type TargetLock } from './target-lock.ts';
-import { join } from 'node:path';
 import { FAULTS, isFaultName } from '../reference-server/faults.ts';
 import { VARIANTS, isVariantName } from '../reference-server/variants.ts';
-import { preflight } from '../runner/preflight.ts';
-import { DEFAULT_ENGINE_OPTIONS, runRules, type EngineOptions, type RunTarget } from '../runner/run-rules.ts';
-import { loadProfile } from '../target/load-profile.ts';
-import { applyExpectations, gateRecord, loadExpectations, renderGate } from '../gate/expectations.ts';
-import { summarise } from '../core/summarise.ts';
+import { DEFAULT_ENGINE_OPTIONS, type EngineOptions, type RunTarget } from '../runner/run-rules.ts';
+import { renderGate } from '../gate/expectations.ts';
 import { describeSelection } from '../report/selection.ts';
+import {
+  DEFAULT_SERVICE_VERSION,
+  EXTERNAL_DEFAULT_RATE,
+  artifactLinks,
+  checkBaseUrl,
+  conductRun,
+  journalPathOf,
+  openTarget,
+  parseShard,
+  resolveExpectations,
+  selectForRun,
+} from '../session/run-session.ts';
 import { EXIT, exitCodeOf } from './exit-codes.ts';
 import { RUN_HELP, namesHelp } from './help.ts';
 import { toneOf, type Tone } from './terminal.ts';
-import { shellWord } from '../report/shell-quote.ts';
 import { Progress } from './progress.ts';
 import { intOption, parseOptions } from './options.ts';
 import { UsageError } from '../core/errors.ts';
-
-export const DEFAULT_SERVICE_VERSION = '26.06.25';
-/** Pacing against an external target unless --rate says otherwise: adapt to what the server says. */
-export const EXTERNAL_DEFAULT_RATE = 'auto';
 
 export interface Output {
   out(line: string): void;
@@ -91,24 +89,13 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
       throw new UsageError(`--level must be MUST, INFERRED or OBSERVED, got ${JSON.stringify(level)}`);
   }
   const catalogue = await loadCatalogue();
-  const selected = selectRules(catalogue, {
+  const shard = values.shard === undefined ? undefined : parseShard(values.shard);
+  const { groups, selection } = selectForRun(catalogue, {
     rules: values.rule ?? [],
     sections: values.section ?? [],
     levels: (values.level ?? []) as Level[],
+    ...(shard ? { shard } : {}),
   });
-  const shard = values.shard === undefined ? undefined : /^(\d+)\/(\d+)$/.exec(values.shard);
-  if (values.shard !== undefined && (!shard || Number(shard[1]) < 1 || Number(shard[1]) > Number(shard[2]))) {
-    throw new UsageError(`--shard must be i/n with 1 <= i <= n, got ${JSON.stringify(values.shard)}`);
-  }
-  const groups = shard ? shardRules(selected, Number(shard[1]), Number(shard[2])) : selected;
-  if (groups.length === 0) throw new UsageError('the selection matches no rule (see `directory-conformance rules`)');
-  const selection: RunSelection = {
-    ...(values.rule?.length ? { rules: values.rule } : {}),
-    ...(values.section?.length ? { sections: values.section } : {}),
-    ...(values.level?.length ? { levels: values.level as Level[] } : {}),
-    ...(shard ? { shard: { index: Number(shard[1]), count: Number(shard[2]) } } : {}),
-    catalogueSize: allRules(catalogue).length,
-  };
   const minCoverage = coverageOption(values['min-coverage']);
 
   const baseUrl = values['base-url'] ?? env.DIRECTORY_BASE_URL;
@@ -136,9 +123,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     ...(minCoverage !== undefined ? { minCoverage } : {}),
     ...(values['fail-on-skip'] ? { failOnSkip: true } : {}),
   };
-  const serviceVersion = values['service-version'] ?? DEFAULT_SERVICE_VERSION;
-  const known = new Set(allRules(catalogue).map((r) => r.id));
-  const expectations = values.expectations ? await loadExpectations(values.expectations, known) : undefined;
+  const expectations = values.expectations ? await resolveExpectations(values.expectations, catalogue) : undefined;
 
   if (!external) {
     for (const f of values.fault ?? [])
@@ -150,74 +135,35 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
   const reportsDir = values.reports ?? 'reports';
   if (!values['dry-run']) await prepareReportsDir(reportsDir);
 
-  let server: ReferenceServer | undefined;
-  let target: RunTarget;
-  if (external) {
-    const profilePath = values.profile ?? env.DIRECTORY_PROFILE;
-    if (!profilePath) throw new UsageError('--profile is required with --base-url (see fixtures/example-profile.json)');
-    const profile = await loadProfile(profilePath);
-    const restricted = values['restricted-api-key'] ?? env.DIRECTORY_RESTRICTED_API_KEY;
-    if (restricted) profile.restrictedApiKey = restricted;
-    const apiKey = values['api-key'] ?? env.DIRECTORY_API_KEY;
-    const replayArgs = [
-      `--base-url ${shellWord(baseUrl)}`,
-      `--profile ${shellWord(profilePath)}`,
-      ...(options.allowMutations ? ['--allow-mutations'] : []),
-      ...(serviceVersion !== DEFAULT_SERVICE_VERSION ? [`--service-version ${serviceVersion}`] : []),
-    ].join(' ');
-    target = { baseUrl, serviceVersion, profile, replayArgs, ...(apiKey ? { apiKey } : {}) };
-  } else {
-    server = await startReferenceServer({
-      ...(values.resources ? { resources: intOption(values.resources, 'resources', 200, 10) } : {}),
-      ...(values.fault?.length ? { faults: values.fault } : {}),
-      ...(values.variant?.length ? { variants: values.variant } : {}),
-    });
-    const replayArgs = [
-      ...(values.resources ? [`--resources ${values.resources}`] : []),
-      ...(values.fault ?? []).map((f) => `--fault ${shellWord(f)}`),
-      ...(values.variant ?? []).map((v) => `--variant ${shellWord(v)}`),
-    ].join(' ');
-    target = {
-      baseUrl: server.url,
-      serviceVersion,
-      apiKey: server.apiKey,
-      profile: server.profile,
-      ...(replayArgs ? { replayArgs } : {}),
-    };
+  const profilePath = values.profile ?? env.DIRECTORY_PROFILE;
+  if (external && !profilePath)
+    throw new UsageError('--profile is required with --base-url (see fixtures/example-profile.json)');
+  const restricted = values['restricted-api-key'] ?? env.DIRECTORY_RESTRICTED_API_KEY;
+  const apiKey = values['api-key'] ?? env.DIRECTORY_API_KEY;
+  const opened = await openTarget({
+    ...(external ? { baseUrl, profile: profilePath!, allowMutations: options.allowMutations } : {}),
+    ...(external && apiKey ? { apiKey } : {}),
+    ...(external && restricted ? { restrictedApiKey: restricted } : {}),
+    serviceVersion: values['service-version'] ?? DEFAULT_SERVICE_VERSION,
+    ...(values.resources ? { resources: intOption(values.resources, 'resources', 200, 10) } : {}),
+    ...(values.fault?.length ? { faults: values.fault } : {}),
+    ...(values.variant?.length ? { variants: values.variant } : {}),
+    ...(shard ? { shard } : {}),
+  });
+  const { target } = opened;
+  if (opened.server) {
     io.out(
-      `embedded reference server at ${server.url}${values.fault?.length ? ` with fault(s) ${values.fault.join(', ')}` : ''}`,
+      `embedded reference server at ${target.baseUrl}${values.fault?.length ? ` with fault(s) ${values.fault.join(', ')}` : ''}`,
     );
   }
 
-  if (shard) {
-    // Shards change disjoint shares of the mutable resources, so sharded runs never share one.
-    const [i, n] = [Number(shard[1]), Number(shard[2])];
-    target.profile = { ...target.profile, mutableResources: shareOf(target.profile.mutableResources, i, n) };
-  }
   // Against someone else's server the changes are journaled before they are made (restore command).
-  const journalPath =
-    external && options.allowMutations && !options.readOnly ? join(reportsDir, 'journal.jsonl') : undefined;
+  const journalPath = journalPathOf(external, options, reportsDir);
   const interrupts = new Interrupts(io, journalPath);
-  let lock: TargetLock | undefined;
   try {
     if (values['dry-run']) {
       printPlan(groups, target, options, io);
       return 0;
-    }
-    if (journalPath) {
-      lock = await lockTarget(
-        lockPath(
-          target.baseUrl,
-          target.profile.mutableResources.map((r) => r.id),
-        ),
-        { wait: values['wait-lock'] === true },
-      );
-      await refusePendingJournal(journalPath);
-    }
-    const reachable = await preflight(target, options.requestTimeoutMs);
-    if (!reachable.ok) {
-      io.err(`cannot run: ${reachable.reason}`);
-      return EXIT.usage;
     }
     const total = groups.reduce((n, g) => n + g.rules.length, 0);
     let done = 0;
@@ -225,37 +171,39 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
       values.quiet || values.verbose
         ? undefined
         : new Progress(total, groups, { line: io.out, ...(io.live ? { live: io.live } : {}) });
-    interrupts.listen();
-    const har = new HarRecorder(new Date().toISOString());
-    const run = await runRules(groups, target, {
-      ...options,
-      onExchange: (ruleId, e) => har.add(ruleId, e),
-      ...(journalPath ? { journalPath } : {}),
-      interrupt: interrupts.signal,
-      onRuleStart(rule) {
-        progress?.ruleStarted(rule);
+    const outcome = await conductRun(
+      groups,
+      target,
+      {
+        ...options,
+        interrupt: interrupts.signal,
+        onRuleStart(rule) {
+          progress?.ruleStarted(rule);
+        },
+        onRuleEnd(result) {
+          done += 1;
+          progress?.ruleEnded(result);
+          if (values.verbose) io.out(progressLine(result, done, total));
+        },
       },
-      onRuleEnd(result) {
-        done += 1;
-        progress?.ruleEnded(result);
-        if (values.verbose) io.out(progressLine(result, done, total));
+      {
+        selection,
+        reportsDir,
+        ...(journalPath ? { journalPath } : {}),
+        ...(expectations ? { expectations } : {}),
+        waitLock: values['wait-lock'] === true,
+        links: artifactLinks(env),
+        onReady: () => interrupts.listen(),
       },
-    }).finally(() => progress?.stop());
-    if (interrupts.received) run.interrupted = { signal: interrupts.received };
-    run.selection = selection;
-    let gateLines: string[] = [];
-    if (expectations && values.expectations) {
-      const gate = applyExpectations(run.results, expectations, new Date().toISOString().slice(0, 10));
-      run.gate = gateRecord(values.expectations, gate);
-      // Known failures neither fail the run nor make it inconclusive; everything else counts as usual.
-      const excused = new Set(gate.knownFailures.map((k) => k.result.ruleId));
-      run.summary = summarise(run.results, { ...run.options, excused });
-      gateLines = renderGate(gate);
+    ).finally(() => progress?.stop());
+    if (!outcome.ok) {
+      io.err(`cannot run: ${outcome.reason}`);
+      return EXIT.usage;
     }
-    const paths = await writeReports(run, reportsDir, { har, links: artifactLinks(env) });
+    const { run, gate, paths } = outcome;
     printSummary(run, io);
-    for (const line of gateLines) io.out(line);
-    io.out(`reports: ${paths.html}  ${paths.junit}  ${paths.json}`);
+    for (const line of gate ? renderGate(gate) : []) io.out(line);
+    io.out(`reports: ${paths!.html}  ${paths!.junit}  ${paths!.json}`);
     if (interrupts.received) {
       if (journalPath) io.out(await journalSummary(journalPath));
       io.err(`interrupted by ${interrupts.received}: the verdicts cover only the rules that ran`);
@@ -268,14 +216,8 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     return exitCodeOf(run.summary);
   } finally {
     interrupts.stop();
-    await lock?.release();
-    await server?.close();
+    await opened.close();
   }
-}
-
-/** The `i`-th of `n` shares of the resources (1-based), taken in turn so each share mixes kinds. */
-export function shareOf<T>(resources: readonly T[], i: number, n: number): T[] {
-  return resources.filter((_, index) => index % n === i - 1);
 }
 
 /**
@@ -320,22 +262,8 @@ class Interrupts {
     this.io.err(
       `${signal}: no new rule starts; the rules running finish and put back what they changed (again to exit now)`,
     );
-    this.controller.abort();
-  }
-}
-
-/** A journal an earlier run left with changes not put back: restore first, or the original state is lost. */
-async function refusePendingJournal(path: string): Promise<void> {
-  let pending: number;
-  try {
-    pending = pendingChanges(await readJournal(path)).length;
-  } catch {
-    return;
-  }
-  if (pending > 0) {
-    throw new UsageError(
-      `an earlier run left ${pending} change(s) not put back in ${path}: run \`directory-conformance restore ${path}\` first`,
-    );
+    // The reason names the signal: the run's record says which one stopped it.
+    this.controller.abort(signal);
   }
 }
 
@@ -348,12 +276,6 @@ async function journalSummary(path: string): Promise<string> {
     : `${pending} change(s) not put back: run \`directory-conformance restore ${path}\``;
 }
 
-/** On GitHub Actions, the run's page (where its artifacts are) for the Markdown summary. */
-function artifactLinks(env: NodeJS.ProcessEnv): SummaryLinks {
-  const { GITHUB_SERVER_URL: server, GITHUB_REPOSITORY: repo, GITHUB_RUN_ID: id } = env;
-  return server && repo && id ? { reports: `${server}/${repo}/actions/runs/${id}#artifacts` } : {};
-}
-
 /** A few known names that share the unknown one's first word, to point at a typo. */
 function nearest(name: string, known: readonly string[]): string {
   const head = name.split('-')[0] ?? name;
@@ -361,27 +283,6 @@ function nearest(name: string, known: readonly string[]): string {
   return near.length > 0
     ? `; faults starting with "${head}-": ${near.join(', ')}${near.length === 6 ? ', …' : ''}`
     : '';
-}
-
-/**
- * The base URL is an http(s) URL without credentials: a user and password in
- * it would travel into every report, so they are refused, not redacted.
- */
-export function checkBaseUrl(value: string): void {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`--base-url must be an http(s) URL, got ${JSON.stringify(value)}`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`--base-url must be an http(s) URL, got the scheme ${JSON.stringify(url.protocol)}`);
-  }
-  if (url.username || url.password) {
-    throw new UsageError(
-      '--base-url must not carry a user or password: give the key in DIRECTORY_API_KEY (or --api-key) instead',
-    );
-  }
 }
 
 /** `--min-coverage P`: a percentage of the rules the target can serve, 0 to 100 (a trailing % is allowed). */

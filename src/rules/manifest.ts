@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { packagePath } from '../core/package-root.ts';
 import { clauseCoverage, type ClauseCoverage } from './clauses.ts';
 import type { RuleGroup } from './types.ts';
 
@@ -24,8 +24,8 @@ export interface Manifest {
   clauses: ClauseCoverage[];
 }
 
-export const SPEC_PATH = fileURLToPath(new URL('../../docs/spec.md', import.meta.url));
-export const MANIFEST_PATH = fileURLToPath(new URL('../../specs/manifest.json', import.meta.url));
+export const SPEC_PATH = packagePath('docs', 'spec.md');
+export const MANIFEST_PATH = packagePath('specs', 'manifest.json');
 
 /** The committed manifest of the catalogue (specs/manifest.json): plain data, stable order. */
 export function buildManifest(groups: readonly RuleGroup[], specText = readFileSync(SPEC_PATH, 'utf8')): Manifest {
@@ -55,7 +55,8 @@ export function renderManifest(groups: readonly RuleGroup[]): string {
   return `${JSON.stringify(buildManifest(groups), null, 2)}\n`;
 }
 
-export const RULE_IDS_PATH = fileURLToPath(new URL('./rule-ids.ts', import.meta.url));
+/** The source file, in a clone only: the built package has no src/ (its compiled copy is not regenerated). */
+export const RULE_IDS_PATH = packagePath('src', 'rules', 'rule-ids.ts');
 
 /**
  * src/rules/rule-ids.ts: the ids of the catalogue as a TypeScript union, so a

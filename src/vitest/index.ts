@@ -3,13 +3,15 @@
  * rule id, against their base URL and profile. The run happens once, before
  * the tests; each test reports its rule's verdict: PASS passes, FAIL and
  * ERROR fail with the violation, SKIP and NOT-TESTED are vitest skips with
- * the reason, OBSERVED passes (the spec leaves it open).
+ * the reason (also a `skip-reason` annotation, so vitest's JUnit reporter,
+ * which drops skip notes, writes it as a <property>), OBSERVED passes (the
+ * spec leaves it open).
  *
  *   import { conformanceSuite } from 'directory-conformance/vitest';
  *   await conformanceSuite({ baseUrl: process.env.DIRECTORY_BASE_URL, profile: 'profile.json',
  *     apiKey: process.env.DIRECTORY_API_KEY });
  */
-import { beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test, type TestContext } from 'vitest';
 import { runConformance, type ConformanceOptions, type RuleResult, type RunResult } from '../api/index.ts';
 import { loadCatalogue, selectRules } from '../rules/catalogue.ts';
 
@@ -28,11 +30,15 @@ export async function conformanceSuite(options: ConformanceOptions & { timeoutMs
   for (const group of groups) {
     describe(`${group.section} ${group.title}`, () => {
       for (const rule of group.rules) {
-        test(rule.id, (ctx) => {
+        test(rule.id, async (ctx) => {
           const result = byId.get(rule.id);
           expect(result, `${rule.id} did not run`).toBeDefined();
-          if (result!.verdict === 'SKIP' || result!.verdict === 'NOT-TESTED')
-            ctx.skip(result!.reason ?? result!.verdict);
+          if (result!.verdict === 'SKIP' || result!.verdict === 'NOT-TESTED') {
+            const reason = `${result!.verdict}: ${result!.reason ?? 'no reason given'}`;
+            // vitest's JUnit reporter drops the note of ctx.skip; an annotation becomes a <property> there.
+            await annotate(ctx, reason);
+            ctx.skip(reason);
+          }
           if (result!.verdict === 'FAIL' || result!.verdict === 'ERROR') {
             const v = result!.violations[0];
             const why = v ? `${v.where}: ${v.message}` : (result!.reason ?? '');
@@ -41,5 +47,14 @@ export async function conformanceSuite(options: ConformanceOptions & { timeoutMs
         });
       }
     });
+  }
+}
+
+/** Records why a rule was not checked where every reporter keeps it; a test already ended cannot take one. */
+async function annotate(ctx: TestContext, reason: string): Promise<void> {
+  try {
+    await ctx.annotate(reason, 'skip-reason');
+  } catch {
+    // The skip itself still carries the reason.
   }
 }

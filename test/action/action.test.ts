@@ -42,6 +42,72 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+/**
+ * Runs the action's script steps (run, summary, verdict; or those named) as GitHub would, with
+ * the inputs' defaults overridden by `given`, a fake $GITHUB_STEP_SUMMARY and $GITHUB_OUTPUT.
+ */
+async function runSteps(
+  given: Record<string, string>,
+  ids: readonly string[] = ['run', 'summary', 'verdict'],
+): Promise<{
+  results: Record<string, { code: number; out: string }>;
+  summary: string;
+  outputs: Record<string, string>;
+}> {
+  const work = await mkdtemp(join(dir, 'steps-'));
+  const profile = join(work, 'profile.json');
+  const { restrictedApiKey: _omit, ...p } = server.profile;
+  await writeFile(profile, JSON.stringify(p));
+  const inputs: Record<string, string> = {
+    ...Object.fromEntries(Object.entries(action.inputs).map(([k, v]) => [k, v.default ?? ''])),
+    'base-url': server.url,
+    profile,
+    reports: join(work, 'reports'),
+    ...given,
+  };
+  const summaryFile = join(work, 'step-summary.md');
+  const outputFile = join(work, 'github-output');
+  await writeFile(summaryFile, '');
+  await writeFile(outputFile, '');
+  const outputs = async (): Promise<Record<string, string>> =>
+    Object.fromEntries(
+      (await readFile(outputFile, 'utf8'))
+        .split('\n')
+        .filter((l) => l.includes('='))
+        .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
+    );
+  const resolve = async (text: string): Promise<string> => {
+    const out = await outputs();
+    return text
+      .replace(/\$\{\{\s*inputs\.([\w-]+)\s*\}\}/g, (_, name: string) => inputs[name] ?? '')
+      .replace(/\$\{\{\s*github\.action_path\s*\}\}/g, ROOT)
+      .replace(/\$\{\{\s*steps\.run\.outputs\.exit-code\s*\}\}/g, out['exit-code'] ?? '');
+  };
+  const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_')));
+  const results: Record<string, { code: number; out: string }> = {};
+  for (const step of action.runs.steps.filter((s) => s.id && ids.includes(s.id))) {
+    const env: NodeJS.ProcessEnv = {
+      ...base,
+      GITHUB_STEP_SUMMARY: summaryFile,
+      GITHUB_OUTPUT: outputFile,
+      GITHUB_SERVER_URL: 'https://github.example',
+      GITHUB_REPOSITORY: 'org/repo',
+      GITHUB_RUN_ID: '42',
+      DIRECTORY_API_KEY: server.apiKey,
+      NO_COLOR: '1',
+    };
+    for (const [k, v] of Object.entries(step.env ?? {})) env[k] = await resolve(v);
+    try {
+      const { stdout, stderr } = await exec('bash', ['-e', '-c', await resolve(step.run!)], { cwd: work, env });
+      results[step.id!] = { code: 0, out: stdout + stderr };
+    } catch (e) {
+      const err = e as { code: number; stdout: string; stderr: string };
+      results[step.id!] = { code: err.code, out: err.stdout + err.stderr };
+    }
+  }
+  return { results, summary: await readFile(summaryFile, 'utf8'), outputs: await outputs() };
+}
+
 describe('action.yml', () => {
   test('a composite action with the documented inputs, an artifact upload and a summary step', () => {
     expect(action.runs.using).toBe('composite');
@@ -61,57 +127,18 @@ describe('action.yml', () => {
     expect(action.runs.steps.map((s) => s.id)).toEqual(expect.arrayContaining(['run', 'summary', 'verdict']));
   });
 
+  test('its install step builds once, and survives a job-level NODE_ENV=production', () => {
+    const install = action.runs.steps.find((s) => s.id === 'install')!.run!;
+    expect(install).toContain('npm ci');
+    expect(install).toContain('--include=dev');
+    // npm ci already builds through `prepare`.
+    expect(install).not.toContain('npm run build');
+  });
+
   test('its script steps write the job summary, annotate each failing rule and exit with the verdict', async () => {
-    const profile = join(dir, 'profile.json');
-    const { restrictedApiKey: _omit, ...p } = server.profile;
-    await writeFile(profile, JSON.stringify(p));
-    const inputs: Record<string, string> = {
-      ...Object.fromEntries(Object.entries(action.inputs).map(([k, v]) => [k, v.default ?? ''])),
-      'base-url': server.url,
-      profile,
-      'allow-mutations': 'true',
-      reports: join(dir, 'reports'),
-    };
-    const summaryFile = join(dir, 'step-summary.md');
-    const outputFile = join(dir, 'github-output');
-    await writeFile(summaryFile, '');
-    await writeFile(outputFile, '');
-    const outputs = async (): Promise<Record<string, string>> =>
-      Object.fromEntries(
-        (await readFile(outputFile, 'utf8'))
-          .split('\n')
-          .filter((l) => l.includes('='))
-          .map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]),
-      );
-    const resolve = async (text: string): Promise<string> => {
-      const out = await outputs();
-      return text
-        .replace(/\$\{\{\s*inputs\.([\w-]+)\s*\}\}/g, (_, name: string) => inputs[name] ?? '')
-        .replace(/\$\{\{\s*github\.action_path\s*\}\}/g, ROOT)
-        .replace(/\$\{\{\s*steps\.run\.outputs\.exit-code\s*\}\}/g, out['exit-code'] ?? '');
-    };
-    const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_')));
-    const results: Record<string, { code: number; out: string }> = {};
-    for (const step of action.runs.steps.filter((s) => s.id && ['run', 'summary', 'verdict'].includes(s.id))) {
-      const env: NodeJS.ProcessEnv = {
-        ...base,
-        GITHUB_STEP_SUMMARY: summaryFile,
-        GITHUB_OUTPUT: outputFile,
-        DIRECTORY_API_KEY: server.apiKey,
-        NO_COLOR: '1',
-      };
-      for (const [k, v] of Object.entries(step.env ?? {})) env[k] = await resolve(v);
-      try {
-        const { stdout, stderr } = await exec('bash', ['-e', '-c', await resolve(step.run!)], { cwd: dir, env });
-        results[step.id!] = { code: 0, out: stdout + stderr };
-      } catch (e) {
-        const err = e as { code: number; stdout: string; stderr: string };
-        results[step.id!] = { code: err.code, out: err.stdout + err.stderr };
-      }
-    }
+    const { results, summary, outputs } = await runSteps({ 'allow-mutations': 'true' });
     expect(results.run!.code, results.run!.out).toBe(0);
-    expect((await outputs())['exit-code']).toBe('1');
-    const summary = await readFile(summaryFile, 'utf8');
+    expect(outputs['exit-code']).toBe('1');
     expect(summary).toContain('## Directory conformance: ❌ not conformant');
     expect(summary).toContain('`revoke-roles.star-leaves-no-team`');
     expect(results.summary!.out).toContain(
@@ -120,4 +147,100 @@ describe('action.yml', () => {
     expect(results.verdict!.code).toBe(1);
     expect(summary.includes(server.apiKey)).toBe(false);
   }, 120_000);
+
+  test('a known failure the expectations excuse is a notice, not an error, and the job passes', async () => {
+    const expectations = join(dir, 'expectations.json');
+    await writeFile(
+      expectations,
+      JSON.stringify({
+        expectations: [
+          { rule: 'revoke-roles.star-leaves-no-team', reason: 'vendor ticket 123' },
+          // The model-based property may find the same fault, depending on its draws.
+          { rule: 'revoke-roles.prop.model-sequences', reason: 'vendor ticket 123' },
+        ],
+      }),
+    );
+    const { results, outputs } = await runSteps({ 'allow-mutations': 'true', expectations });
+    expect(outputs['exit-code'], results.run!.out).toBe('0');
+    expect(results.summary!.out).not.toContain('::error');
+    expect(results.summary!.out).toContain(
+      '::notice title=known failure revoke-roles.star-leaves-no-team::§4.1 rule 5: list-roles after',
+    );
+    expect(results.summary!.out).toContain('(known: vendor ticket 123)');
+    expect(results.verdict!.code).toBe(0);
+  }, 120_000);
+
+  test('a run that stops before writing reports still writes a job summary with its exit code', async () => {
+    // Nothing listens on port 1: preflight finds the target unreachable, exit 2, no reports.
+    const { results, summary, outputs } = await runSteps({ 'base-url': 'http://127.0.0.1:1' });
+    expect(outputs['exit-code']).toBe('2');
+    expect(summary).toContain('the run stopped before writing its reports');
+    expect(summary).toContain('exit code 2');
+    expect(summary).toContain('Run the conformance suite');
+    expect(summary).toContain('https://github.example/org/repo/actions/runs/42');
+    expect(results.summary!.code).toBe(0);
+    expect(results.summary!.out).toContain('::error title=Directory conformance stopped::');
+    expect(results.verdict!.code).toBe(2);
+  }, 120_000);
+
+  test('with no exit code at all (the install failed) the summary still says the run stopped', async () => {
+    const { summary } = await runSteps({}, ['summary']);
+    expect(summary).toContain('the run stopped before writing its reports');
+    expect(summary).toContain('the suite did not get to run');
+  });
+});
+
+describe('action/annotate.mjs', () => {
+  /** A results.json with one failure of each kind. */
+  function results(strict: boolean): object {
+    const result = (ruleId: string, level: string, verdict: string) => ({
+      ruleId,
+      level,
+      verdict,
+      clause: '§4.9 rule 1',
+      violations: verdict === 'FAIL' ? [{ where: 'page 2', message: `${ruleId} broke` }] : [],
+      ...(verdict === 'ERROR' ? { reason: 'timeout' } : {}),
+    });
+    return {
+      options: strict ? { strict: true } : {},
+      gate: { knownFailures: [{ rule: 'known.must', reason: 'ticket 7', expires: '2099-01-01' }] },
+      results: [
+        result('new.must', 'MUST', 'FAIL'),
+        result('known.must', 'MUST', 'FAIL'),
+        result('departure.inferred', 'INFERRED', 'FAIL'),
+        result('harness.error', 'MUST', 'ERROR'),
+        result('passed.must', 'MUST', 'PASS'),
+      ],
+    };
+  }
+
+  async function annotate(run: object): Promise<string[]> {
+    const file = join(dir, `results-${Math.random().toString(36).slice(2)}.json`);
+    await writeFile(file, JSON.stringify(run));
+    const { stdout } = await exec('node', [join(ROOT, 'action', 'annotate.mjs'), file]);
+    return stdout.trim().split('\n');
+  }
+
+  test('errors only for failures that count: MUST, not known; INFERRED a warning unless --strict', async () => {
+    const lines = await annotate(results(false));
+    expect(lines.filter((l) => l.startsWith('::error'))).toEqual([
+      '::error title=FAIL new.must::§4.9 rule 1: page 2: new.must broke',
+    ]);
+    expect(lines).toContain(
+      '::notice title=known failure known.must::§4.9 rule 1: page 2: known.must broke (known: ticket 7, expires 2099-01-01)',
+    );
+    expect(lines).toContain(
+      '::warning title=FAIL departure.inferred (INFERRED%3A counts only with --strict)::§4.9 rule 1: page 2: departure.inferred broke',
+    );
+    expect(lines).toContain('::warning title=ERROR harness.error::§4.9 rule 1: timeout');
+    expect(lines.join('\n')).not.toContain('passed.must');
+  });
+
+  test('in a --strict run an INFERRED departure is an error too', async () => {
+    const lines = await annotate(results(true));
+    expect(lines.filter((l) => l.startsWith('::error')).map((l) => l.split('::')[1])).toEqual([
+      'error title=FAIL new.must',
+      'error title=FAIL departure.inferred',
+    ]);
+  });
 });

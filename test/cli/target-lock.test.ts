@@ -2,8 +2,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { shareOf } from '../../src/cli/run-command.ts';
-import { lockPath, lockTarget } from '../../src/cli/target-lock.ts';
+import { shareOf } from '../../src/session/run-session.ts';
+import { lockPath, lockTarget } from '../../src/session/target-lock.ts';
 
 let dir: string;
 beforeAll(async () => {

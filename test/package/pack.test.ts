@@ -1,18 +1,24 @@
 /**
- * The package as a user gets it: packed, installed into an empty project from
- * the local npm cache (offline), then the CLI, the programmatic API and the
- * vitest helper are used from it, with no TypeScript tooling in between.
+ * The package as a user gets it: packed, installed with npm into an empty
+ * project outside the repository, offline from the local npm cache (on CI,
+ * `npm ci` has just put every dependency there), then the CLI, the
+ * programmatic API and the vitest helper are used from it, with no
+ * TypeScript tooling in between. `npm test` builds dist/ first; the pack here
+ * skips the `prepare` build so no test reads dist/ while it is rewritten.
  */
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { seedLockfile, type PackedManifest } from './seed-lockfile.ts';
 
 const exec = promisify(execFile);
 const ROOT = join(import.meta.dirname, '..', '..');
 let project: string;
+let installed: string;
 
 /** Runs a command in the project; resolves with its output and exit code, never throws on a non-zero exit. */
 async function sh(cmd: string, args: string[], cwd = project): Promise<{ code: number; out: string }> {
@@ -32,43 +38,68 @@ function cleanEnv(): NodeJS.ProcessEnv {
 }
 
 beforeAll(async () => {
-  // Inside the repository, so the user's project finds the runtime dependencies the way an
-  // installed package does, in a node_modules above it (the network is not needed); that
-  // the package declares each of them is checked below from the imports of its built files.
-  await mkdir(join(ROOT, '.tmp'), { recursive: true });
-  project = await mkdtemp(join(ROOT, '.tmp', 'pack-'));
-  const packed = await sh('npm', ['pack', '--silent', '--pack-destination', project], ROOT);
+  // Outside the repository: the project finds nothing but what npm installed into it.
+  project = await mkdtemp(join(tmpdir(), 'dc-pack-'));
+  const packed = await sh('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', project], ROOT);
   expect(packed.code, packed.out).toBe(0);
   const tarball = (await readdir(project)).find((f) => f.endsWith('.tgz'))!;
-  await writeFile(
-    join(project, 'package.json'),
-    JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
-  );
-  const installed = join(project, 'node_modules', 'directory-conformance');
-  await mkdir(installed, { recursive: true });
-  const untar = await sh('tar', ['-xzf', tarball, '-C', installed, '--strip-components=1']);
-  expect(untar.code, untar.out).toBe(0);
-  await mkdir(join(project, 'node_modules', '.bin'), { recursive: true });
-  await symlink(
-    '../directory-conformance/bin/directory-conformance.mjs',
-    join(project, 'node_modules', '.bin', 'directory-conformance'),
-  );
-}, 180_000);
+  const manifest = JSON.parse((await sh('tar', ['-xzOf', tarball, 'package/package.json'])).out) as PackedManifest;
+
+  const init = await sh('npm', ['init', '-y']);
+  expect(init.code, init.out).toBe(0);
+  const repoLock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')) as {
+    packages: Parameters<typeof seedLockfile>[0];
+  };
+  // vitest is the user's own dependency (the helper's optional peer), at the version the repository uses.
+  const { lockfile, rootDependencies } = seedLockfile(repoLock.packages, manifest, tarball, ['vitest']);
+  const pkg = JSON.parse(await readFile(join(project, 'package.json'), 'utf8')) as Record<string, unknown>;
+  pkg.type = 'module';
+  pkg.dependencies = { vitest: rootDependencies.vitest };
+  await writeFile(join(project, 'package.json'), JSON.stringify(pkg, null, 2));
+  await writeFile(join(project, 'package-lock.json'), JSON.stringify(lockfile, null, 2));
+  const install = await sh('npm', ['install', '--offline', '--no-audit', '--no-fund', `./${tarball}`]);
+  expect(install.code, install.out).toBe(0);
+  installed = join(project, 'node_modules', 'directory-conformance');
+}, 120_000);
 
 afterAll(() => rm(project, { recursive: true, force: true }));
 
 describe('the installed package', () => {
+  test('npm installed it and its dependencies: the tree is complete, the bin linked', async () => {
+    const ls = await sh('npm', ['ls', '--all', '--offline']);
+    expect(ls.code, ls.out).toBe(0);
+    expect(ls.out).toContain('directory-conformance@');
+    expect(await readdir(join(project, 'node_modules', '.bin'))).toContain('directory-conformance');
+  });
+
   test('ships built JavaScript, the spec and the fixtures, and no TypeScript sources or tests', async () => {
-    const dir = join(project, 'node_modules', 'directory-conformance');
+    const dir = installed;
     const top = (await readdir(dir)).sort();
     expect(top).toEqual(expect.arrayContaining(['README.md', 'bin', 'dist', 'docs', 'fixtures', 'package.json']));
     expect(top).not.toContain('test');
     expect(top).not.toContain('src');
-    expect(await readdir(join(dir, 'docs'))).toEqual(['spec.md']);
+    expect(await readdir(join(dir, 'docs'))).toEqual(expect.arrayContaining(['spec.md']));
   });
 
-  test('every package its built files import is a dependency it declares (vitest a peer)', async () => {
-    const dir = join(project, 'node_modules', 'directory-conformance');
+  test('every relative link of the packaged README reaches a file the package ships', async () => {
+    const readme = await readFile(join(installed, 'README.md'), 'utf8');
+    const links = [...readme.matchAll(/\]\(([^)#:\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1]!);
+    expect(links).toEqual(expect.arrayContaining(['docs/architecture.md', 'CONTRIBUTING.md']));
+    const missing: string[] = [];
+    for (const link of new Set(links)) {
+      if (
+        !(await readFile(join(installed, link)).then(
+          () => true,
+          () => false,
+        ))
+      )
+        missing.push(link);
+    }
+    expect(missing).toEqual([]);
+  });
+
+  test('its built files import exactly the runtime dependencies it declares (vitest a peer)', async () => {
+    const dir = installed;
     const pkg = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as {
       dependencies: Record<string, string>;
       peerDependencies: Record<string, string>;
@@ -93,6 +124,8 @@ describe('the installed package', () => {
     await walk(join(dir, 'dist'));
     await walk(join(dir, 'bin'));
     expect([...imported].filter((n) => !declared.has(n))).toEqual([]);
+    // And the reverse: a runtime dependency nothing imports is weight every user installs for nothing.
+    expect(Object.keys(pkg.dependencies).filter((n) => !imported.has(n))).toEqual([]);
     expect([...imported].sort()).toEqual(expect.arrayContaining(['ajv', 'fast-check', 'undici']));
     expect(pkg.dependencies).not.toHaveProperty('tsx');
     expect(pkg.dependencies).not.toHaveProperty('vitest');
@@ -102,6 +135,20 @@ describe('the installed package', () => {
     const help = await sh('node', ['node_modules/.bin/directory-conformance', '--help']);
     expect(help.code, help.out).toBe(0);
     expect(help.out).toContain('directory-conformance run');
+    // The listing names no source file the package does not ship.
+    const listing = await sh('node', ['node_modules/.bin/directory-conformance', 'rules']);
+    expect(listing.code, listing.out).toBe(0);
+    expect(listing.out).toContain('§4.9 Pagination protocol');
+    expect(listing.out).not.toContain('.ts');
+    const runHelp = await sh('node', ['node_modules/.bin/directory-conformance', 'run', '--help']);
+    expect(runHelp.out).not.toContain('src/');
+    const rules = await sh('node', ['node_modules/.bin/directory-conformance', 'rules', '--json']);
+    expect(rules.code, rules.out).toBe(0);
+    expect((JSON.parse(rules.out) as { rules: unknown[] }).rules.length).toBeGreaterThan(50);
+    // The manifest is a file of a clone; the installed package says so instead of writing into node_modules.
+    const write = await sh('node', ['node_modules/.bin/directory-conformance', 'rules', '--write-manifest']);
+    expect(write.code, write.out).toBe(2);
+    expect(write.out).toContain('rules --json');
     const run = await sh('node', [
       'node_modules/.bin/directory-conformance',
       'run',
@@ -142,10 +189,8 @@ describe('the installed package', () => {
       join(project, 'conformance.test.mjs'),
       "import { conformanceSuite } from 'directory-conformance/vitest';\nawait conformanceSuite({ sections: ['4.9'] });\n",
     );
-    // The user's own vitest config (else vitest would find this repository's, above the project).
-    await writeFile(join(project, 'vitest.config.mjs'), "export default { test: { include: ['*.test.mjs'] } };\n");
-    const vitest = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
-    const args = [vitest, 'run', '--root', project, '--config', 'vitest.config.mjs', '--reporter=verbose'];
+    // The user's own vitest, installed beside the package.
+    const args = ['node_modules/vitest/vitest.mjs', 'run', '--reporter=verbose'];
     const { code, out } = await sh('node', args);
     expect(code, out).toBe(0);
     expect(out).toContain('pagination.exact-multiple-empty-page');

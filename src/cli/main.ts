@@ -1,12 +1,9 @@
+// Each command's module is loaded when it runs, not at start: `--help` and `rules` never pay for the
+// engine, the reference server or the report writers (start-up time is measured in the bench).
 import { MAIN_HELP } from './help.ts';
-import { compareCommand, expectationsCommand, mergeCommand } from './gate-commands.ts';
-import { rulesCommand } from './rules-command.ts';
-import { runCommand, type Output } from './run-command.ts';
-import { serveCommand } from './serve-command.ts';
-import { restoreCommand } from './restore-command.ts';
+import type { Output } from './run-command.ts';
 import { UsageError } from '../core/errors.ts';
 import { colourEnabled, cursorControlEnabled, painter } from './terminal.ts';
-import { ProfileError } from '../target/load-profile.ts';
 
 let liveShown = false;
 const terminal = { isTTY: process.stdout.isTTY === true, env: process.env };
@@ -52,19 +49,19 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
   try {
     switch (command) {
       case 'run':
-        return await runCommand(rest, io);
+        return await (await import('./run-command.ts')).runCommand(rest, io);
       case 'serve':
-        return await serveCommand(rest, io, untilSignal());
+        return await (await import('./serve-command.ts')).serveCommand(rest, io, untilSignal());
       case 'rules':
-        return await rulesCommand(rest, io.out);
+        return await (await import('./rules-command.ts')).rulesCommand(rest, io.out);
       case 'compare':
-        return await compareCommand(rest, io);
+        return await (await import('./gate-commands.ts')).compareCommand(rest, io);
       case 'merge':
-        return await mergeCommand(rest, io);
+        return await (await import('./gate-commands.ts')).mergeCommand(rest, io);
       case 'expectations':
-        return await expectationsCommand(rest, io);
+        return await (await import('./gate-commands.ts')).expectationsCommand(rest, io);
       case 'restore':
-        return await restoreCommand(rest, io);
+        return await (await import('./restore-command.ts')).restoreCommand(rest, io);
       case undefined:
       case 'help':
       case '--help':
@@ -75,7 +72,9 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
         throw new UsageError(`unknown command ${JSON.stringify(command)}`);
     }
   } catch (e) {
-    if (e instanceof UsageError || e instanceof ProfileError) {
+    // A profile that does not load is the user's to fix, like a usage error (ProfileError, told by name
+    // so this module need not load the profile validator).
+    if (e instanceof UsageError || (e instanceof Error && e.name === 'ProfileError')) {
       io.err(`error: ${e.message}`);
       io.err('see `directory-conformance --help`');
       return 2;

@@ -17,6 +17,7 @@ import {
   type ListResource,
 } from '../src/rules/steps/list.ts';
 import type { Violation } from '../src/core/types.ts';
+import { recordOf } from '../src/rules/json-values.ts';
 import { validateSchema, type ListEnvelope, type ListRequest } from '../src/schemas/index.ts';
 
 type ListContext = CheckContext<'listKind'>;
@@ -540,7 +541,7 @@ export default defineRuleGroup({
       needs: ['listKind'],
       async check(ctx) {
         const res = await ctx.client.post('resources.list', listBody(ctx));
-        const json = typeof res.json === 'object' && res.json !== null ? (res.json as Record<string, unknown>) : {};
+        const json = recordOf(res.json);
         ctx.observe('list without pagination object', {
           status: res.status,
           entries: Array.isArray(json.data) ? json.data.length : undefined,

@@ -161,9 +161,14 @@ export default defineRuleGroup({
         const full = await listRoles(ctx, body);
         precondition(full.length > 0, 'the resources read hold no role');
         const hidden = new Set(ctx.profile.restrictedHiddenRoleIds ?? []);
-        // Without a hidden role among the associations, the restricted answer cannot show a filter.
+        // Without a hidden role among the associations, the restricted answer cannot show a filter:
+        // a restricted key that sees all the main key sees would pass for nothing.
         precondition(
-          hidden.size === 0 || full.some((a) => hidden.has(a.role_id)),
+          hidden.size > 0,
+          'the target profile lists no role hidden from the restricted key (restrictedHiddenRoleIds)',
+        );
+        precondition(
+          full.some((a) => hidden.has(a.role_id)),
           'none of the resources read holds a role the profile lists as hidden from the restricted key',
         );
         const limited = await listRoles(ctx, body, {

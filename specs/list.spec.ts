@@ -308,6 +308,8 @@ export default defineRuleGroup({
       needs: ['listKind', 'sortAttribute'],
       async check(ctx) {
         let previous: string | undefined;
+        let compared = 0;
+        let filled = 0;
         const attribute = ctx.sortAttribute;
         const body = listBody(ctx, {
           attributes: [attribute],
@@ -317,9 +319,11 @@ export default defineRuleGroup({
         await walkPages(ctx, body, {
           maxPages: MAX_PAGES,
           onPage(page, index) {
+            if (page.data.length > 0) filled += 1;
             for (const r of page.data) {
               const value = attributeText(r, attribute);
               if (value === undefined) continue;
+              if (previous !== undefined) compared += 1;
               // Collation is not shown: only a pair out of order by every usual collation is a departure.
               if (
                 previous !== undefined &&
@@ -337,6 +341,8 @@ export default defineRuleGroup({
             }
           },
         });
+        enoughPages(filled, 'the ordered walk at limit 25');
+        precondition(compared > 0, `fewer than two resources carry ${attribute}: no order to judge`);
       },
     }),
     rule({
@@ -514,6 +520,8 @@ export default defineRuleGroup({
           );
           const whole = await listPage(ctx, listBody(ctx, { filters, pagination: { limit: null, next_token: null } }));
           ctx.observe(`resources of ${name}`, walked.resources);
+          // Three counts of nothing agree for nothing.
+          precondition(walked.resources > 0 || filters?.length !== 0, 'the listed kind has no resource to count');
           const expected = size ?? walked.resources;
           if (walked.resources !== expected || counted.total_count !== expected || whole.data.length !== expected) {
             fail({

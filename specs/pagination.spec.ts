@@ -3,7 +3,7 @@
  */
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import type { CheckContext } from '../src/rules/types.ts';
-import { expectJson, expectRejected, expectSuccess, fail } from '../src/rules/assertions.ts';
+import { expectJson, expectRejected, expectSuccess, fail, precondition } from '../src/rules/assertions.ts';
 import { ascendingOn, firstIds, idsFilter, idsOfWalk, listBody, listPage, walkPages } from '../src/rules/steps/list.ts';
 import type { ListRequest } from '../src/schemas/index.ts';
 
@@ -89,7 +89,7 @@ export default defineRuleGroup({
       needs: ['listKind'],
       async check(ctx) {
         for (const limit of [1, 3, 7]) {
-          await walkPages(ctx, listBody(ctx, { pagination: { limit, next_token: null } }), {
+          const walk = await walkPages(ctx, listBody(ctx, { pagination: { limit, next_token: null } }), {
             maxPages: MAX_PAGES,
             stopAfterPages: 4,
             onPage(page, index) {
@@ -103,6 +103,8 @@ export default defineRuleGroup({
               }
             },
           });
+          // A collection no larger than the limit cannot show a page held to it.
+          precondition(walk.resources > limit, `the listed kind holds no more than ${limit} resources`);
         }
       },
     }),

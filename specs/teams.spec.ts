@@ -130,6 +130,8 @@ export default defineRuleGroup({
           expectSuccess(res, { step: 'resources.show-teams', status: 200 });
           seen += expectJson(res, 'TeamAssignationList').length;
         }
+        // An empty array has no shape to judge: the items are what §2.4 describes.
+        precondition(seen > 0, 'no profile resource read has a team assignation');
         ctx.observe('team assignations looked at', seen);
       },
     }),

@@ -18,57 +18,13 @@ import {
 } from '../src/rules/steps/list.ts';
 import type { Violation } from '../src/core/types.ts';
 import { recordOf } from '../src/rules/json-values.ts';
+import { enoughPages, onEveryPage } from '../src/rules/steps/every-page.ts';
 import { validateSchema, type ListEnvelope, type ListRequest } from '../src/schemas/index.ts';
 
 type ListContext = CheckContext<'listKind'>;
 
 /** Walks never go past this; a server that keeps paging is pagination.each-resource-once's business. */
 const MAX_PAGES = 10_000;
-
-/**
- * Pages holding resources a rule about "every page" must have looked at: the
- * first, and at least two a next_token asked for (where bugs of later pages
- * live). Fewer is data too thin to show the rule: SKIP, not PASS.
- */
-const MIN_PAGES = 3;
-
-/** SKIP unless `filled` pages held resources. */
-function enoughPages(filled: number, walked: string): void {
-  precondition(
-    filled >= MIN_PAGES,
-    `${walked} gave ${filled} page(s) holding resources: ${MIN_PAGES} are needed to show the rule on every page`,
-  );
-}
-
-/**
- * Every page of a walk of `body` (the first four pages with `limit`), each
- * checked by `check`; a walk with fewer than three pages holding resources
- * cannot show the rule (SKIP). Returns how many resources the pages held.
- */
-async function onEveryPage(
-  ctx: ListContext,
-  body: ListRequest,
-  limit: number,
-  check: (page: ListEnvelope, index: number) => void,
-): Promise<number> {
-  let seen = 0;
-  let filled = 0;
-  await walkPages(
-    ctx,
-    { ...body, pagination: { limit, next_token: null } },
-    {
-      maxPages: MAX_PAGES,
-      stopAfterPages: 4,
-      onPage(page, index) {
-        seen += page.data.length;
-        if (page.data.length > 0) filled += 1;
-        check(page, index);
-      },
-    },
-  );
-  enoughPages(filled, `the walk at limit ${limit}`);
-  return seen;
-}
 
 /** Each resource of the page, with its place in the walk. */
 function eachResource(

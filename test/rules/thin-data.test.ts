@@ -135,6 +135,8 @@ describe('an empty directory: every rule that reads its data SKIPs', () => {
     ['list.counts-agree', /no resource to count/],
     ['list.total-count-of-filtered-set', /fewer than 7 resources/],
     ['pagination.limit-respected', /no more than 1 resources/],
+    ['list.filters-all-applied', /no resource of the listed kind has a text value/],
+    ['list.several-orders-stable', /fewer than six of the first resources/],
   ];
   let results: Map<string, RuleResult>;
   beforeAll(async () => {
@@ -168,6 +170,12 @@ describe('resources without the sort attribute', () => {
   test('list.orders-ascending SKIPs: no order to judge', async () => {
     const results = await verdictsAgainst(60, false, ['list.orders-ascending']);
     expectSkipped(results, 'list.orders-ascending', /fewer than two resources carry last_name/);
+  });
+
+  test('several filters and orders SKIP: no text to filter on, no ties to order', async () => {
+    const results = await verdictsAgainst(60, false, ['list.filters-all-applied', 'list.several-orders-stable']);
+    expectSkipped(results, 'list.filters-all-applied', /no resource of the listed kind has a text value/);
+    expectSkipped(results, 'list.several-orders-stable', /fewer than six of the first resources/);
   });
 });
 

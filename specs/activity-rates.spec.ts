@@ -113,22 +113,22 @@ export default defineRuleGroup({
       level: 'MUST',
       needs: ['roleKindResource'],
       async check(ctx) {
-        let seen = 0;
+        const rates: Array<{ where: string; rate: number }> = [];
         for (const r of ctx.profile.mutableResources.slice(0, 5)) {
           const periods = await showActivityRates(ctx, { resource_id: r.id, date_range: WIDE_RANGE });
-          seen += periods.length;
-          expectEach(periods, (p, i) =>
-            Number.isInteger(p.average_rate)
-              ? undefined
-              : {
-                  where: `show-activity-rates(${r.id})[${i}].average_rate`,
-                  message: 'must be shown as an integer',
-                  expected: 'an integer',
-                  actual: p.average_rate,
-                },
-          );
+          rates.push(...periods.map((p, i) => ({ where: `show-activity-rates(${r.id})[${i}]`, rate: p.average_rate })));
         }
-        precondition(seen > 0, 'no profile resource read has an activity rate period');
+        precondition(rates.length > 0, 'no profile resource read has an activity rate period');
+        expectEach(rates, ({ where, rate }) =>
+          Number.isInteger(rate)
+            ? undefined
+            : {
+                where: `${where}.average_rate`,
+                message: 'must be shown as an integer',
+                expected: 'an integer',
+                actual: rate,
+              },
+        );
       },
     }),
     rule({

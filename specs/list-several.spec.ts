@@ -18,8 +18,8 @@ import {
   listPage,
   startsWithFilter,
   walkPages,
-  type ListResource,
 } from '../src/rules/steps/list.ts';
+import type { ListResource } from '../src/rules/steps/list.ts';
 
 type ListContext = CheckContext<'listKind' | 'sortAttribute'>;
 
@@ -59,10 +59,8 @@ function tiedOn(sample: readonly ListResource[], attribute: string): string[] {
     .slice(0, 9);
 }
 
-function firstDifference(x: readonly string[], y: readonly string[]): number {
-  for (let i = 0; i < Math.max(x.length, y.length); i++) if (x[i] !== y[i]) return i;
-  return -1;
-}
+/** What the rules of this group need: a kind to list and an attribute to filter and order on. */
+const SEVERAL = { level: 'MUST', needs: ['listKind', 'sortAttribute'] } as const;
 
 export default defineRuleGroup({
   section: '§4.8',
@@ -75,8 +73,7 @@ export default defineRuleGroup({
         '| filters | array of objects | | each has `key` and `value` |',
         'number of resources matching the filters',
       ],
-      level: 'MUST',
-      needs: ['listKind', 'sortAttribute'],
+      ...SEVERAL,
       async check(ctx) {
         // A resource.ids filter and a resource.text filter at once, chosen so each lets through
         // resources the other stops: the answer is what both let through, on every page.
@@ -140,8 +137,7 @@ export default defineRuleGroup({
         '| orders | array of objects | | each has `key`, `direction`, and `attribute` |',
         'The cursor derives from the sorted values, so explicit `orders` give stable pages.',
       ],
-      level: 'MUST',
-      needs: ['listKind', 'sortAttribute'],
+      ...SEVERAL,
       async check(ctx) {
         // Two orders over resources that tie on the first: walked with two page sizes, the pages
         // must hold each resource once, all of them, in the same order. Which order the second
@@ -176,7 +172,8 @@ export default defineRuleGroup({
         };
         const byTwo = await walk(2);
         const byThree = await walk(3);
-        const at = firstDifference(byTwo, byThree);
+        // Both hold every id once (checked above): the first place they differ, if any.
+        const at = byTwo.findIndex((id, i) => id !== byThree[i]);
         if (at >= 0) {
           fail({
             where: `orders on ${first} then ${second}, position ${at}`,

@@ -113,19 +113,22 @@ export default defineRuleGroup({
       level: 'MUST',
       needs: ['roleKindResource'],
       async check(ctx) {
+        const rates: Array<{ where: string; rate: number }> = [];
         for (const r of ctx.profile.mutableResources.slice(0, 5)) {
           const periods = await showActivityRates(ctx, { resource_id: r.id, date_range: WIDE_RANGE });
-          expectEach(periods, (p, i) =>
-            Number.isInteger(p.average_rate)
-              ? undefined
-              : {
-                  where: `show-activity-rates(${r.id})[${i}].average_rate`,
-                  message: 'must be shown as an integer',
-                  expected: 'an integer',
-                  actual: p.average_rate,
-                },
-          );
+          rates.push(...periods.map((p, i) => ({ where: `show-activity-rates(${r.id})[${i}]`, rate: p.average_rate })));
         }
+        precondition(rates.length > 0, 'no profile resource read has an activity rate period');
+        expectEach(rates, ({ where, rate }) =>
+          Number.isInteger(rate)
+            ? undefined
+            : {
+                where: `${where}.average_rate`,
+                message: 'must be shown as an integer',
+                expected: 'an integer',
+                actual: rate,
+              },
+        );
       },
     }),
     rule({
@@ -304,6 +307,15 @@ export default defineRuleGroup({
               expected: range,
               actual: '(none)',
             });
+          // The rate is spread over the weeks of the pattern: without one there is nothing spread.
+          if (shown.activity_rate_patterns.length === 0) {
+            fail({
+              where: 'activity_rate_patterns',
+              message: 'must hold the pattern the rate was spread into (one entry per week)',
+              expected: 'at least one week',
+              actual: [],
+            });
+          }
           const days = shown.work_regime.weekly_worked_days;
           // Which weekdays are worked is not shown: only how many, and that they share the rate evenly.
           expectEach(shown.activity_rate_patterns, (pattern, week) => {

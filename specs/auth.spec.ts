@@ -4,6 +4,7 @@
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import type { CheckContext } from '../src/rules/types.ts';
 import { expectEach, expectRejected, expectSuccess, precondition } from '../src/rules/assertions.ts';
+import { isRecord, recordsOf } from '../src/rules/json-values.ts';
 import { listBody, listPage } from '../src/rules/steps/list.ts';
 import { validateSchema } from '../src/schemas/index.ts';
 
@@ -17,7 +18,7 @@ function firstPageBody(ctx: CheckContext<'listKind'>) {
 
 /** Some Redacted marker stands in place of the value (its exact shape is auth.redacted-marker-shape's business). */
 function isRedacted(v: unknown): boolean {
-  return typeof v === 'object' && v !== null && !Array.isArray(v) && 'redacted' in v;
+  return isRecord(v) && 'redacted' in v;
 }
 
 type Records = Record<string, unknown>[];
@@ -33,8 +34,8 @@ async function resourceWithRecords(
     expectSuccess(t, { step: 'show-teams with the restricted key', status: 200 });
     const a = await restricted.post('resources.show-activity-rates', body);
     expectSuccess(a, { step: 'show-activity-rates with the restricted key', status: 200 });
-    const teams = Array.isArray(t.json) ? (t.json as Records) : [];
-    const rates = Array.isArray(a.json) ? (a.json as Records) : [];
+    const teams = recordsOf(t.json);
+    const rates = recordsOf(a.json);
     if (teams.length > 0 && rates.length > 0) return { id: r.id, teams, rates };
   }
   precondition(false, 'no profile resource has both team assignations and activity rates');
@@ -142,13 +143,13 @@ export default defineRuleGroup({
         const fullRates = await ctx.client.post('resources.show-activity-rates', body);
         expectSuccess(fullRates, { step: 'show-activity-rates with the main key', status: 200 });
         const plain = [
-          ...(Array.isArray(fullTeams.json) ? (fullTeams.json as Records) : []).flatMap((t, i) =>
+          ...recordsOf(fullTeams.json).flatMap((t, i) =>
             TEAM_FIELDS.filter((f) => fields.includes(f)).map((f) => ({
               where: `show-teams(${id}) with the main key[${i}].${f}`,
               value: t[f],
             })),
           ),
-          ...(Array.isArray(fullRates.json) ? (fullRates.json as Records) : []).flatMap((r, i) =>
+          ...recordsOf(fullRates.json).flatMap((r, i) =>
             RATE_FIELDS.filter((f) => fields.includes(f)).map((f) => ({
               where: `show-activity-rates(${id}) with the main key[${i}].${f}`,
               value: r[f],

@@ -12,6 +12,7 @@ import {
   recordedErrorMessage,
 } from '../src/rules/assertions.ts';
 import { listBody } from '../src/rules/steps/list.ts';
+import { listKindId } from '../src/target/profile.ts';
 
 function anyResourceId(ctx: CheckContext): string {
   const id = ctx.profile.mutableResources[0]?.id;
@@ -29,6 +30,33 @@ const NOT_DATE_RANGES = [
   '01/02/2026',
   '',
 ];
+
+/**
+ * Requests the server has reason to refuse, so the rule shows its point when
+ * it runs alone. Whether they are refused is the business of other rules, so
+ * this one does not ask; a 2xx must still be JSON. A list request with a
+ * forged next_token needs a kind to list; without one, a read that needs only
+ * a resource id (show-teams with a date_range that is not one).
+ */
+async function provokeRefusals(ctx: CheckContext): Promise<void> {
+  const kindId = listKindId(ctx.profile);
+  const resourceId = ctx.profile.mutableResources[0]?.id;
+  if (kindId) {
+    const forged = await ctx.client.post(
+      'resources.list',
+      listBody({ listKindId: kindId }, { pagination: { limit: 1, next_token: 'dc-forged' } }),
+    );
+    expectJsonBodyOn2xx(forged, { step: 'a forged next_token' });
+  } else if (resourceId) {
+    const malformedRange = await ctx.client.post('resources.show-teams', {
+      resource_id: resourceId,
+      date_range: 'not-a-range',
+    });
+    expectJsonBodyOn2xx(malformedRange, { step: 'show-teams with a date_range that is not one' });
+  }
+  const malformed = await ctx.client.post('resources.list', undefined, { rawBody: '{"kind_id": ' });
+  expectJsonBodyOn2xx(malformed, { step: 'a body that is not JSON' });
+}
 
 /** The assign-team warning (§4.3): its status code is not shown, so it may come as a 4xx. */
 function isWarningBody(exchange: Exchange): boolean {
@@ -50,37 +78,42 @@ export default defineRuleGroup({
       clause: '§7',
       quote: 'The error response body contains a message describing the problem.',
       level: 'MUST',
-      needs: ['listKind'],
       judges: 'error answers of the run',
       async check(ctx) {
-        // Two requests the server has reason to refuse, so the rule shows its point when it runs
-        // alone; whether they are refused is the business of other rules, so this one does not ask.
-        const forged = await ctx.client.post(
-          'resources.list',
-          listBody(ctx, { pagination: { limit: 1, next_token: 'dc-forged' } }),
-        );
-        expectJsonBodyOn2xx(forged, { step: 'a forged next_token' });
-        const malformed = await ctx.client.post('resources.list', undefined, { rawBody: '{"kind_id": ' });
-        expectJsonBodyOn2xx(malformed, { step: 'a body that is not JSON' });
-        // Every 4xx the run received, from every rule (this one runs after all the others).
-        // A §4.3 warning body is a documented answer whose status is open, not an error.
-        const answers = ctx
-          .errorAnswers()
-          .filter((a) => a.exchange.response && !a.exchange.response.truncated && !isWarningBody(a.exchange));
-        precondition(answers.length > 0, 'no request of the run was answered with a 4xx');
+        await provokeRefusals(ctx);
+        // Every 4xx the run received, from every rule (this one runs after all the others), those
+        // kept and those only counted. A §4.3 warning body is a documented answer whose status is
+        // open, not an error; a body cut short cannot be read.
+        const seen = ctx.errorAnswers();
+        const answers = seen.kept.filter((a) => !a.exchange.response!.truncated && !isWarningBody(a.exchange));
+        const judged = answers.length + seen.withMessageNotKept + seen.withoutMessageNotKept;
+        precondition(judged > 0, 'no request of the run was answered with a 4xx');
         const byStatus: Record<string, number> = {};
         for (const a of answers)
           byStatus[a.exchange.response!.status] = (byStatus[a.exchange.response!.status] ?? 0) + 1;
-        ctx.observe('4xx answers judged, by status', byStatus);
+        ctx.observe('4xx answers judged', judged);
+        ctx.observe('4xx answers kept, by status', byStatus);
         const silent = answers.filter((a) => !recordedErrorMessage(a.exchange.response!.body));
-        failAll(
-          silent.slice(0, 20).map(({ ruleId, exchange }) => ({
+        const without = silent.length + seen.withoutMessageNotKept;
+        const message = `must contain a message describing the problem (${without} of ${judged} error answers have none)`;
+        failAll([
+          ...silent.slice(0, 20).map(({ ruleId, exchange }) => ({
             where: `${exchange.operation} answered ${exchange.response!.status} (to a request of ${ruleId})`,
-            message: `must contain a message describing the problem (${silent.length} of ${answers.length} error answers have none)`,
+            message,
             expected: '{"message": "..."} (or problem details)',
             actual: exchange.response!.body.slice(0, 300) || '(empty)',
           })),
-        );
+          ...(seen.withoutMessageNotKept > 0
+            ? [
+                {
+                  where: `${seen.withoutMessageNotKept} 4xx answers past the ${seen.kept.length} kept`,
+                  message,
+                  expected: 'a message in each',
+                  actual: `${seen.withoutMessageNotKept} without one (counted, not kept)`,
+                },
+              ]
+            : []),
+        ]);
       },
     }),
     rule({

@@ -1,10 +1,11 @@
 /**
  * §4.6 resources.list-roles and §4.9 rule 8 (lists without pagination).
  */
+import type { ApiResponse } from '../src/client/directory-client.ts';
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import type { CheckContext } from '../src/rules/types.ts';
 import { expectEach, expectSuccess, fail, precondition } from '../src/rules/assertions.ts';
-import { associationKey, listRoles, untouchedRoleResources } from '../src/rules/steps/roles.ts';
+import { associationKey, expectPlainArray, listRoles, untouchedRoleResources } from '../src/rules/steps/roles.ts';
 import type { ListRolesRequest, RoleAssociation } from '../src/schemas/index.ts';
 import { validateSchema } from '../src/schemas/index.ts';
 import { kindById } from '../src/target/profile.ts';
@@ -16,6 +17,14 @@ function roleResources(ctx: CheckContext): string[] {
 
 function allRoleIds(ctx: CheckContext): string[] {
   return ctx.profile.roles.map((r) => r.id);
+}
+
+/** list-roles for the first `n` profile resources of role kinds and every role, as the server answers it. */
+function listRolesOfProfile(ctx: CheckContext, n: number): Promise<ApiResponse> {
+  return ctx.client.post('resources.list-roles', {
+    resource_ids: roleResources(ctx).slice(0, n),
+    role_ids: allRoleIds(ctx),
+  });
 }
 
 /** Every association answers the request's filters. */
@@ -63,17 +72,9 @@ export default defineRuleGroup({
       level: 'MUST',
       needs: ['roleKindResource'],
       async check(ctx) {
-        const body = { resource_ids: roleResources(ctx).slice(0, 3), role_ids: allRoleIds(ctx) };
-        const res = await ctx.client.post('resources.list-roles', body);
+        const res = await listRolesOfProfile(ctx, 3);
         expectSuccess(res, { step: 'resources.list-roles' });
-        if (!Array.isArray(res.json)) {
-          fail({
-            where: 'response.body',
-            message: 'must be a plain JSON array (no pagination envelope)',
-            expected: 'array',
-            actual: res.json === undefined ? res.text.slice(0, 200) : res.json,
-          });
-        }
+        expectPlainArray(res);
       },
     }),
     rule({
@@ -88,20 +89,13 @@ export default defineRuleGroup({
       level: 'MUST',
       needs: ['roleKindResource'],
       async check(ctx) {
-        const body = { resource_ids: roleResources(ctx).slice(0, 5), role_ids: allRoleIds(ctx) };
-        const res = await ctx.client.post('resources.list-roles', body);
+        const res = await listRolesOfProfile(ctx, 5);
         expectSuccess(res, { step: 'resources.list-roles', status: 200 });
-        if (!Array.isArray(res.json)) {
-          fail({
-            where: 'response.body',
-            message: 'must be a plain JSON array (no pagination envelope)',
-            expected: 'array',
-            actual: res.json,
-            owner: 'list-roles.plain-array',
-          });
-        }
-        precondition(res.json.length > 0, 'no role association to look at among the profile resources');
-        expectEach(res.json, (association, i) => validateSchema('RoleAssociation', association, `response.body[${i}]`));
+        const associations = expectPlainArray(res, { owner: 'list-roles.plain-array' });
+        precondition(associations.length > 0, 'no role association to look at among the profile resources');
+        expectEach(associations, (association, i) =>
+          validateSchema('RoleAssociation', association, `response.body[${i}]`),
+        );
       },
     }),
     rule({
@@ -167,9 +161,14 @@ export default defineRuleGroup({
         const full = await listRoles(ctx, body);
         precondition(full.length > 0, 'the resources read hold no role');
         const hidden = new Set(ctx.profile.restrictedHiddenRoleIds ?? []);
-        // Without a hidden role among the associations, the restricted answer cannot show a filter.
+        // Without a hidden role among the associations, the restricted answer cannot show a filter:
+        // a restricted key that sees all the main key sees would pass for nothing.
         precondition(
-          hidden.size === 0 || full.some((a) => hidden.has(a.role_id)),
+          hidden.size > 0,
+          'the target profile lists no role hidden from the restricted key (restrictedHiddenRoleIds)',
+        );
+        precondition(
+          full.some((a) => hidden.has(a.role_id)),
           'none of the resources read holds a role the profile lists as hidden from the restricted key',
         );
         const limited = await listRoles(ctx, body, {

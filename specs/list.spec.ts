@@ -17,40 +17,14 @@ import {
   type ListResource,
 } from '../src/rules/steps/list.ts';
 import type { Violation } from '../src/core/types.ts';
+import { recordOf } from '../src/rules/json-values.ts';
+import { enoughPages, onEveryPage } from '../src/rules/steps/every-page.ts';
 import { validateSchema, type ListEnvelope, type ListRequest } from '../src/schemas/index.ts';
 
 type ListContext = CheckContext<'listKind'>;
 
 /** Walks never go past this; a server that keeps paging is pagination.each-resource-once's business. */
 const MAX_PAGES = 10_000;
-
-/**
- * Every page of a walk of `body` (the first four pages with `limit`, at
- * least three when the collection holds them), each checked by `check`.
- * Returns how many resources the pages held.
- */
-async function onEveryPage(
-  ctx: ListContext,
-  body: ListRequest,
-  limit: number,
-  check: (page: ListEnvelope, index: number) => void,
-): Promise<number> {
-  let seen = 0;
-  await walkPages(
-    ctx,
-    { ...body, pagination: { limit, next_token: null } },
-    {
-      maxPages: MAX_PAGES,
-      stopAfterPages: 4,
-      onPage(page, index) {
-        seen += page.data.length;
-        check(page, index);
-      },
-    },
-  );
-  precondition(seen > 0, 'the walk returned no resource to look at');
-  return seen;
-}
 
 /** Each resource of the page, with its place in the walk. */
 function eachResource(
@@ -121,7 +95,7 @@ export default defineRuleGroup({
       needs: ['listKind'],
       async check(ctx) {
         for (const kind of ctx.profile.kinds) {
-          let seen = 0;
+          let filled = 0;
           await walkPages(
             ctx,
             { kind_id: kind.id, pagination: { limit: 8, next_token: null } },
@@ -129,7 +103,7 @@ export default defineRuleGroup({
               maxPages: MAX_PAGES,
               stopAfterPages: 4,
               onPage(page, index) {
-                seen += page.data.length;
+                if (page.data.length > 0) filled += 1;
                 eachResource(page, index, (r, where) =>
                   r.kind_id === kind.id
                     ? undefined
@@ -143,7 +117,8 @@ export default defineRuleGroup({
               },
             },
           );
-          if (kind.id === ctx.listKindId) precondition(seen > 0, 'the listed kind has no resources');
+          // Other kinds are looked at as far as they go; the listed kind must show every page.
+          if (kind.id === ctx.listKindId) enoughPages(filled, 'the listed kind at limit 8');
         }
       },
     }),
@@ -164,7 +139,7 @@ export default defineRuleGroup({
       async check(ctx) {
         // Every page checked by the rule itself, not by the list step (whose owner is pagination.envelope).
         let token: string | null = null;
-        let seen = 0;
+        let filled = 0;
         for (let page = 1; page <= 4; page++) {
           const step = `resources.list page ${page}`;
           const body = listBody(ctx, {
@@ -176,11 +151,11 @@ export default defineRuleGroup({
           expectSuccess(res, { step, status: 200, owner: 'pagination.envelope' });
           const envelope = expectJson(res, 'ListEnvelope', { step, owner: 'pagination.envelope' });
           expectEach(envelope.data, (r, i) => validateSchema('Resource', r, `page ${page}: response.body.data[${i}]`));
-          seen += envelope.data.length;
+          if (envelope.data.length > 0) filled += 1;
           if (envelope.next_token === null || envelope.data.length === 0) break;
           token = envelope.next_token;
         }
-        precondition(seen > 0, 'the listed kind has no resources');
+        enoughPages(filled, 'the walk at limit 7');
       },
     }),
     rule({
@@ -289,6 +264,8 @@ export default defineRuleGroup({
       needs: ['listKind', 'sortAttribute'],
       async check(ctx) {
         let previous: string | undefined;
+        let compared = 0;
+        let filled = 0;
         const attribute = ctx.sortAttribute;
         const body = listBody(ctx, {
           attributes: [attribute],
@@ -298,9 +275,11 @@ export default defineRuleGroup({
         await walkPages(ctx, body, {
           maxPages: MAX_PAGES,
           onPage(page, index) {
+            if (page.data.length > 0) filled += 1;
             for (const r of page.data) {
               const value = attributeText(r, attribute);
               if (value === undefined) continue;
+              if (previous !== undefined) compared += 1;
               // Collation is not shown: only a pair out of order by every usual collation is a departure.
               if (
                 previous !== undefined &&
@@ -318,6 +297,8 @@ export default defineRuleGroup({
             }
           },
         });
+        enoughPages(filled, 'the ordered walk at limit 25');
+        precondition(compared > 0, `fewer than two resources carry ${attribute}: no order to judge`);
       },
     }),
     rule({
@@ -495,6 +476,8 @@ export default defineRuleGroup({
           );
           const whole = await listPage(ctx, listBody(ctx, { filters, pagination: { limit: null, next_token: null } }));
           ctx.observe(`resources of ${name}`, walked.resources);
+          // Three counts of nothing agree for nothing.
+          precondition(walked.resources > 0 || filters?.length !== 0, 'the listed kind has no resource to count');
           const expected = size ?? walked.resources;
           if (walked.resources !== expected || counted.total_count !== expected || whole.data.length !== expected) {
             fail({
@@ -540,7 +523,7 @@ export default defineRuleGroup({
       needs: ['listKind'],
       async check(ctx) {
         const res = await ctx.client.post('resources.list', listBody(ctx));
-        const json = typeof res.json === 'object' && res.json !== null ? (res.json as Record<string, unknown>) : {};
+        const json = recordOf(res.json);
         ctx.observe('list without pagination object', {
           status: res.status,
           entries: Array.isArray(json.data) ? json.data.length : undefined,

@@ -116,7 +116,7 @@ export default defineRuleGroup({
       needs: ['listKind'],
       async check(ctx) {
         for (const limit of [1, 3, 7]) {
-          await walkPages(ctx, listBody(ctx, { pagination: { limit, next_token: null } }), {
+          const walk = await walkPages(ctx, listBody(ctx, { pagination: { limit, next_token: null } }), {
             maxPages: MAX_PAGES,
             stopAfterPages: 4,
             onPage(page, index) {
@@ -130,6 +130,8 @@ export default defineRuleGroup({
               }
             },
           });
+          // A collection no larger than the limit cannot show a page held to it.
+          precondition(walk.resources > limit, `the listed kind holds no more than ${limit} resources`);
         }
       },
     }),

@@ -102,6 +102,12 @@ async function firstResourceWhere<T>(
   return undefined;
 }
 
+/** What the filter rules of show-teams enforce: each field of the request body filters the assignations. */
+const FILTER_QUOTE = [
+  'Request body: `resource_id` (Snowflake), `team_ids` (array of Snowflake), `head` (boolean), `date_range` (DateRange).',
+  'Retrieves team assignations of a resource.',
+] as const;
+
 /** Assignations as sorted keys, to compare two answers as sets. */
 function assignationKeys(list: readonly TeamAssignation[]): string[] {
   return list.map((a) => `${a.team.id}/${String(a.head)}/${a.date_range}`).sort();
@@ -124,16 +130,15 @@ export default defineRuleGroup({
           expectSuccess(res, { step: 'resources.show-teams', status: 200 });
           seen += expectJson(res, 'TeamAssignationList').length;
         }
+        // An empty array has no shape to judge: the items are what §2.4 describes.
+        precondition(seen > 0, 'no profile resource read has a team assignation');
         ctx.observe('team assignations looked at', seen);
       },
     }),
     rule({
       id: 'show-teams.head-filter',
       clause: '§4.5',
-      quote: [
-        'Request body: `resource_id` (Snowflake), `team_ids` (array of Snowflake), `head` (boolean), `date_range` (DateRange).',
-        'Retrieves team assignations of a resource.',
-      ],
+      quote: FILTER_QUOTE,
       level: 'MUST',
       needs: ['roleKindResource'],
       async check(ctx) {
@@ -168,10 +173,7 @@ export default defineRuleGroup({
     rule({
       id: 'show-teams.team-filter',
       clause: '§4.5',
-      quote: [
-        'Request body: `resource_id` (Snowflake), `team_ids` (array of Snowflake), `head` (boolean), `date_range` (DateRange).',
-        'Retrieves team assignations of a resource.',
-      ],
+      quote: FILTER_QUOTE,
       level: 'MUST',
       needs: ['roleKindResource'],
       async check(ctx) {

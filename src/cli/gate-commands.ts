@@ -77,6 +77,8 @@ export async function mergeCommand(argv: string[], io: Output): Promise<number> 
   }
   if (positionals.length < 1) throw new UsageError('merge needs at least one results file');
   const files = (await Promise.all(positionals.map((p) => readResults(p)))) as unknown as RunResult[];
+  // Shards of different selections first: a rule in two shards is only what that mistake looks like.
+  const unchecked = checkShards(files.map((f, i) => ({ path: positionals[i]!, selection: f.selection })));
   const seen = new Set<string>();
   for (const f of files) {
     for (const r of f.results) {
@@ -84,7 +86,6 @@ export async function mergeCommand(argv: string[], io: Output): Promise<number> 
       seen.add(r.ruleId);
     }
   }
-  const unchecked = checkShards(files.map((f, i) => ({ path: positionals[i]!, selection: f.selection })));
   const run = mergeRuns(files);
   const paths = await writeReports(run, values.reports ?? 'reports');
   io.out(`merged ${files.length} results file(s), ${run.results.length} rules: ${run.summary.outcome}`);

@@ -52,6 +52,10 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     alsoFails: ['list.counts-agree'],
   },
   'pagination-keyset-without-id': { rule: 'pagination.stable-with-orders', where: 'position ' },
+  'pagination-keyset-first-order-only': {
+    rule: 'list.several-orders-stable',
+    where: 'orders on last_name then first_name, limit 2: all pages',
+  },
   'pagination-envelope-without-next-token': {
     rule: 'pagination.envelope',
     where: 'resources.list with limit null: response.body',
@@ -59,6 +63,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'pagination-limit-exceeded': { rule: 'pagination.limit-respected', where: 'page 1: response.body.data' },
   'pagination-invalid-limit-accepted': { rule: 'errors.prop.invalid-limit-rejected', where: 'response.status' },
   'list-ids-filter-ignored': { rule: 'list.ids-filter', where: 'response.body.data' },
+  'list-filters-first-only': { rule: 'list.filters-all-applied', where: 'page 1: response.body.data' },
   'pagination-422-without-message': { rule: 'errors.message-present', where: 'answered 422' },
   'errors-400-without-message': { rule: 'errors.message-present', where: 'answered 400' },
   'errors-404-without-message': { rule: 'errors.message-present', where: 'answered 404' },
@@ -72,7 +77,12 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'list-kind-id-optional': { rule: 'list.kind-id-required', where: 'a list request without kind_id: response.status' },
   'list-includes-other-kinds': { rule: 'list.resources-of-the-kind', where: 'response.body.data' },
   'list-orders-descending': { rule: 'list.orders-ascending', where: 'page 1, resource ' },
-  'list-text-filter-ignored': { rule: 'list.text-filter-starts-with', where: '.attributes.last_name' },
+  'list-text-filter-ignored': {
+    rule: 'list.text-filter-starts-with',
+    where: '.attributes.last_name',
+    // Beside an ids filter, an ignored text filter lets through what only the ids match.
+    alsoFails: ['list.filters-all-applied'],
+  },
   'list-attributes-ignored': { rule: 'list.attributes-returned', where: '.attributes' },
   'list-with-teams-ignored': { rule: 'list.with-teams', where: '.teams' },
   'list-with-relations-ignored': { rule: 'list.with-relations', where: '.relations' },
@@ -233,8 +243,9 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'list-ids-filter-after-paging': {
     rule: 'pagination.prop.any-limit-once',
     where: 'pages',
-    // Ties are walked through an ids filter: resources it loses are missing there too.
-    alsoFails: ['list.ids-filter', 'pagination.stable-with-orders'],
+    // Every walk of an ids filter ends early: the rules that walk one to its end miss resources (the
+    // ties of stable-with-orders are walked through one).
+    alsoFails: ['list.ids-filter', 'list.several-orders-stable', 'pagination.stable-with-orders'],
   },
   'revoke-string-team-ids-as-star': { rule: 'revoke-roles.prop.invalid-team-ids-rejected', where: 'team_ids "' },
   'rates-assign-ignores-apprentice': { rule: 'activity-rates.prop.assign-then-show', where: 'show-activity-rates' },
@@ -254,8 +265,9 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'list-ids-filter-assumes-sorted': {
     rule: 'list.ids-filter',
     where: 'reversed',
-    // Ties are walked through an ids filter in their sorted order, not the ids': it loses some.
-    alsoFails: ['pagination.stable-with-orders'],
+    // The rules that send ids in another order than the collection's lose some of them too (the ties
+    // of stable-with-orders are walked through an ids filter in their sorted order).
+    alsoFails: ['list.filters-all-applied', 'list.several-orders-stable', 'pagination.stable-with-orders'],
   },
   'list-later-pages-drop-attributes': {
     rule: 'list.attributes-returned',
@@ -273,7 +285,8 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'list-later-pages-unordered': {
     rule: 'list.orders-ascending',
     where: 'page 2, resource',
-    alsoFails: ['pagination.stable-with-orders'],
+    // Pages reversed within give another order for another page size, for one order or several.
+    alsoFails: ['pagination.stable-with-orders', 'list.several-orders-stable'],
   },
   'list-total-count-later-pages-remaining': {
     rule: 'list.total-count-of-filtered-set',

@@ -62,17 +62,29 @@ export async function runMutation(fault: FaultName, groups?: readonly RuleGroup[
   const started = performance.now();
   const expected = CATCHES[fault];
   const run = await runAgainstReference([fault], groups, MUTATION_OPTIONS, expected.resources);
+  return { fault, expected, ...judgeCatch(run, expected), durationMs: Math.round(performance.now() - started) };
+}
+
+/** A catch as fault-catches.ts writes one, for any rule (a rule not yet in the catalogue too). */
+export interface CatchOf {
+  rule: string;
+  where: string;
+  alsoFails?: readonly string[];
+}
+
+/** What a run against a faulty server shows of a catch: did its rule FAIL at its place, and nothing else fail? */
+export function judgeCatch(
+  run: RunResult,
+  expected: CatchOf,
+): Pick<MutationOutcome, 'caught' | 'reportedAt' | 'unexpected' | 'errors' | 'verdicts'> {
   const owner = run.results.find((r) => r.ruleId === expected.rule);
   const reportedAt = owner?.violations.map((v) => v.where) ?? [];
   const allowed = new Set<string>([expected.rule, ...(expected.alsoFails ?? [])]);
   return {
-    fault,
-    expected,
     caught: owner?.verdict === 'FAIL' && reportedAt.some((where) => where.includes(expected.where)),
     reportedAt,
     unexpected: run.results.filter((r) => r.verdict === 'FAIL' && !allowed.has(r.ruleId)).map((r) => r.ruleId),
     errors: run.results.filter((r) => r.verdict === 'ERROR').map((r) => `${r.ruleId}: ${r.reason ?? ''}`),
-    durationMs: Math.round(performance.now() - started),
     verdicts: Object.fromEntries(run.results.map((r) => [r.ruleId, r.verdict])),
   };
 }

@@ -46,6 +46,11 @@ export const FAULTS = {
     clause: '§4.9 rule 7',
     description: 'With orders, the cursor keeps only the sort value: resources that tie with the last one are skipped.',
   },
+  'pagination-keyset-first-order-only': {
+    clause: '§4.9 rule 7',
+    description:
+      'With several orders, the cursor keeps only the first sort value: resources that tie with the last one on the first attribute are skipped.',
+  },
   'pagination-envelope-without-next-token': {
     clause: '§4.8 Response',
     description: 'The last page omits next_token instead of sending null (the field is required).',
@@ -70,6 +75,10 @@ export const FAULTS = {
   'pagination-invalid-limit-accepted': {
     clause: '§4.9 table',
     description: 'A limit that is not an integer ("10", true, 2.5) is served as limit null.',
+  },
+  'list-filters-first-only': {
+    clause: '§4.8 filters',
+    description: 'Of several filters, only the first is applied.',
   },
   'list-ids-filter-ignored': {
     clause: '§4.8 Filter shapes',

@@ -248,3 +248,27 @@ export function summariseBody(res: ApiResponse, max = 300): string {
   const text = res.text.replace(/\s+/g, ' ').trim();
   return text.length > max ? `${text.slice(0, max)}…` : text;
 }
+
+/**
+ * A request the server may accept or refuse (the spec says only that it must
+ * change nothing), but must not crash on. A 5xx may be a passing fault, so,
+ * as in `expectRejected`, the request is sent once more: a 5xx that repeats is
+ * the departure. 429 and 401 mean no verdict.
+ */
+export async function expectNoServerError(
+  send: () => Promise<ApiResponse>,
+  options: StepOptions,
+): Promise<ApiResponse> {
+  const step = options.step ?? 'the request';
+  let res = await send();
+  if (res.status >= 500) res = await send();
+  if (res.status === 429 || res.status === 401) throw harnessFault(res, step)!;
+  if (res.status < 500) return res;
+  fail({
+    where: `${step}: response.status`,
+    message: `must answer ${step} without a server error (${res.status}, twice)`,
+    expected: '2xx or 4xx',
+    actual: `${res.status} ${summariseBody(res)}`,
+    ...(options.owner ? { owner: options.owner } : {}),
+  });
+}

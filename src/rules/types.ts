@@ -62,12 +62,12 @@ export interface BaseCheckContext {
   /** Aborted at the rule's deadline. */
   readonly signal: AbortSignal;
   /**
-   * Every 4xx answer (429 aside) the run's rules received so far, this one's
-   * included, in the order they came. A rule that declares
-   * `judges: 'error answers of the run'` runs after every other rule, so it
-   * sees them all.
+   * The 4xx answers (429 aside) the run's rules received so far, this one's
+   * included: those kept, in the order they came, and how many more there
+   * were. A rule that declares `judges: 'error answers of the run'` runs
+   * after every other rule, so it sees them all.
    */
-  errorAnswers(): readonly ErrorAnswer[];
+  errorAnswers(): ErrorAnswersSeen;
   /** The run's write-ahead undo journal, when it keeps one (see state-guard.ts). */
   readonly journal?: UndoJournal;
 }
@@ -92,6 +92,19 @@ export interface UndoJournal {
 export interface ErrorAnswer {
   ruleId: string;
   exchange: Exchange;
+}
+
+/**
+ * Every 4xx answer of a run, bounded in memory (src/runner/error-answers.ts):
+ * all are kept up to a cap; past it, those with a message are counted, and
+ * those without are kept up to a second cap, then counted.
+ */
+export interface ErrorAnswersSeen {
+  kept: readonly ErrorAnswer[];
+  /** Answers past the cap whose body carried a message, not kept. */
+  withMessageNotKept: number;
+  /** Answers past both caps whose body carried no message, not kept. */
+  withoutMessageNotKept: number;
 }
 
 /** The context a check with needs `N` receives. */

@@ -1,31 +1,40 @@
 import type { Exchange } from '../core/exchange.ts';
-import type { ErrorAnswer } from '../rules/types.ts';
+import { recordedErrorMessage } from '../rules/assertions.ts';
+import type { ErrorAnswer, ErrorAnswersSeen } from '../rules/types.ts';
 
 /**
  * The 4xx answers of a run, for the rule that judges every one of them (§7:
  * every error body carries a message). A 429 is left out: it says the request
  * was not processed, and the response to an exceeded rate limit is not shown
- * (§8). Past the cap only the count grows, so a long run stays small in memory.
+ * (§8).
+ *
+ * Memory stays bounded on a long run without leaving an answer unjudged: up
+ * to the cap every answer is kept; past it, an answer with a message has
+ * passed the rule already and is only counted, and one without (the answers
+ * the rule fails on, or cannot judge: a cut body, a warning) is kept up to a
+ * second cap, then counted.
  */
 export class ErrorAnswers {
-  private readonly answers: ErrorAnswer[] = [];
-  private dropped = 0;
+  private readonly kept: ErrorAnswer[] = [];
+  private withMessage = 0;
+  private withoutMessage = 0;
 
   constructor(private readonly cap = 5_000) {}
 
   add(ruleId: string, exchange: Exchange): void {
-    const status = exchange.response?.status;
-    if (status === undefined || status < 400 || status > 499 || status === 429) return;
-    if (this.answers.length < this.cap) this.answers.push({ ruleId, exchange });
-    else this.dropped += 1;
+    const response = exchange.response;
+    if (!response || response.status < 400 || response.status > 499 || response.status === 429) return;
+    if (this.kept.length < this.cap) this.kept.push({ ruleId, exchange });
+    else if (recordedErrorMessage(response.body) !== undefined) this.withMessage += 1;
+    else if (this.kept.length < 2 * this.cap) this.kept.push({ ruleId, exchange });
+    else this.withoutMessage += 1;
   }
 
-  all(): readonly ErrorAnswer[] {
-    return [...this.answers];
-  }
-
-  /** Answers received beyond the cap, not kept. */
-  get beyondCap(): number {
-    return this.dropped;
+  seen(): ErrorAnswersSeen {
+    return {
+      kept: [...this.kept],
+      withMessageNotKept: this.withMessage,
+      withoutMessageNotKept: this.withoutMessage,
+    };
   }
 }

@@ -286,7 +286,7 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     setReplay(r) {
       replay = r;
     },
-    errorAnswers: () => env.errorAnswers.all(),
+    errorAnswers: () => env.errorAnswers.seen(),
     ...(env.journal ? { journal: env.journal } : {}),
     async claimResource(predicate) {
       let waited = false;

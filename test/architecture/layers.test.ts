@@ -1,8 +1,9 @@
 /**
  * The layers of docs/architecture.md, enforced: a module imports only from its
- * own part and the parts below it. Read from the source text (static imports,
- * re-exports and literal dynamic imports), so a new upward import fails here
- * before it tangles the code.
+ * own part and the parts below it. Read from the source text, every form an
+ * import can take (with and without `from`, type-only, re-exports, literal
+ * dynamic imports), so a new upward import fails here before it tangles the
+ * code.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
@@ -64,12 +65,19 @@ function* sourceFiles(dir: string): Generator<string> {
   }
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*'([^']+)'|\bimport\(\s*'([^']+)'\s*\)/g;
+/**
+ * A statement that starts with `import` or `export` and ends in a module
+ * specifier, with or without a `from` clause before it (`import './x.ts'` has
+ * none), or a dynamic `import('./x.ts')` anywhere. A statement starts a line
+ * or follows a `;`, so words in comments and strings do not count.
+ */
+const IMPORT =
+  /(?:^|[\n;])[ \t]*(?:import|export)\b(?:[^'"`;]*?\bfrom)?\s*(['"])([^'"\n]+)\1|\bimport\s*\(\s*(['"])([^'"\n]+)\3\s*\)/g;
 
 /** Every relative import of a file, as a path from the repository root. */
 export function importsOf(file: string, text: string): string[] {
   return [...text.matchAll(IMPORT)]
-    .map((m) => m[1] ?? m[2]!)
+    .map((m) => m[2] ?? m[4]!)
     .filter((spec) => spec.startsWith('.'))
     .map((spec) =>
       relative(ROOT, normalize(join(ROOT, dirname(file), spec)))
@@ -78,25 +86,100 @@ export function importsOf(file: string, text: string): string[] {
     );
 }
 
-test('no module imports from a layer above its own', () => {
+/** The imports of `files` that reach a part their own part may not import from, as "file → target". */
+function upwardImports(files: ReadonlyArray<{ file: string; text: string }>): string[] {
   const upward: string[] = [];
-  for (const top of ['src', 'specs', 'properties']) {
-    for (const file of sourceFiles(top)) {
-      const from = partOf(file);
-      expect(from, `${file} belongs to no part of docs/architecture.md`).toBeDefined();
-      const allowed = ALLOWED[from!]!;
-      for (const target of importsOf(file, readFileSync(join(ROOT, file), 'utf8'))) {
-        const to = partOf(target);
-        if (to === from || allowed.includes('*') || (to !== undefined && allowed.includes(to))) continue;
-        upward.push(`${file} → ${target}`);
-      }
+  for (const { file, text } of files) {
+    const from = partOf(file);
+    expect(from, `${file} belongs to no part of docs/architecture.md`).toBeDefined();
+    const allowed = ALLOWED[from!]!;
+    for (const target of importsOf(file, text)) {
+      const to = partOf(target);
+      if (to === from || allowed.includes('*') || (to !== undefined && allowed.includes(to))) continue;
+      upward.push(`${file} → ${target}`);
     }
   }
-  expect(upward).toEqual([]);
+  return upward;
+}
+
+test('no module imports from a layer above its own', () => {
+  const files = ['src', 'specs', 'properties'].flatMap((top) =>
+    [...sourceFiles(top)].map((file) => ({ file, text: readFileSync(join(ROOT, file), 'utf8') })),
+  );
+  expect(upwardImports(files)).toEqual([]);
 });
 
-test('the import reader sees what it must (so the check above can fail)', () => {
-  const text =
-    "import { a } from '../runner/x.ts';\nexport { b } from './y.ts';\nconst m = await import('../../specs/z.ts');";
-  expect(importsOf('src/rules/file.ts', text)).toEqual(['src/runner/x.ts', 'src/rules/y.ts', 'specs/z.ts']);
+test('the import reader sees every form of import (so the check above can fail)', () => {
+  const text = [
+    "import { a } from '../runner/x.ts';",
+    "import type { T } from '../report/t.ts';",
+    "import '../cli/main.ts';",
+    'import "../gate/double.ts";',
+    "import * as ns from '../api/ns.ts';",
+    "import d, {\n  e,\n  f,\n} from '../mutation/multi.ts';",
+    "export { b } from './y.ts';",
+    "export * from '../vitest/star.ts';",
+    "export type { U } from '../runner/u.ts';",
+    "const m = await import('../../specs/z.ts');",
+    'const n = () => import( "../../properties/p.ts" );',
+    "let x = 1; import '../report/after-semicolon.ts';",
+  ].join('\n');
+  expect(importsOf('src/rules/file.ts', text)).toEqual([
+    'src/runner/x.ts',
+    'src/report/t.ts',
+    'src/cli/main.ts',
+    'src/gate/double.ts',
+    'src/api/ns.ts',
+    'src/mutation/multi.ts',
+    'src/rules/y.ts',
+    'src/vitest/star.ts',
+    'src/runner/u.ts',
+    'specs/z.ts',
+    'properties/p.ts',
+    'src/report/after-semicolon.ts',
+  ]);
+});
+
+test('the import reader ignores what is not an import', () => {
+  const text = [
+    "// import '../cli/main.ts';",
+    " * import { a } from '../cli/main.ts';",
+    "const s = 'import ../cli/main.ts';",
+    "export const path = '../cli/main.ts';",
+    "export function f() { return '../cli/main.ts'; }",
+  ].join('\n');
+  expect(importsOf('src/rules/file.ts', text)).toEqual([]);
+});
+
+test('an upward import of any form fails the layer check', () => {
+  const upward = upwardImports([
+    { file: 'src/reference-server/a.ts', text: "import '../cli/main.ts';\n" },
+    { file: 'src/core/b.ts', text: "export * from '../runner/run-rules.ts';\n" },
+    { file: 'src/rules/c.ts', text: "const m = await import('../../specs/list.spec.ts');\n" },
+    { file: 'src/client/d.ts', text: "import type { Rule } from '../rules/types.ts';\n" },
+    { file: 'src/reference-server/e.ts', text: "import type { TargetProfile } from '../target/profile.ts';\n" },
+  ]);
+  expect(upward).toEqual([
+    'src/reference-server/a.ts → src/cli/main.ts',
+    'src/core/b.ts → src/runner/run-rules.ts',
+    'src/rules/c.ts → specs/list.spec.ts',
+    'src/client/d.ts → src/rules/types.ts',
+  ]);
+});
+
+test('docs/architecture.md says what the servers may import, as the check allows it', () => {
+  const doc = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8');
+  for (const server of ['reference-server', 'hostile-server']) {
+    const line = doc.split('\n').find((l) => l.trim().startsWith(`${server}:`));
+    expect(line, `docs/architecture.md has a line "${server}: … imports …"`).toBeDefined();
+    const named = /imports ([^.;(]+)/.exec(line!)?.[1] ?? '';
+    const parts = named
+      .replace(/\bonly\b/, '')
+      .split(/,|\band\b/)
+      .map((p) => p.trim())
+      .filter((p) => p !== '')
+      .map((p) => `src/${p}`)
+      .sort();
+    expect(parts, line).toEqual([...ALLOWED[`src/${server}`]!].sort());
+  }
 });

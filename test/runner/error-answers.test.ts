@@ -1,14 +1,23 @@
 import { describe, expect, test } from 'vitest';
+import type { ApiResponse } from '../../src/client/directory-client.ts';
 import type { Exchange } from '../../src/core/exchange.ts';
+import { ConformanceFailure } from '../../src/core/errors.ts';
+import { startReferenceServer } from '../../src/reference-server/index.ts';
+import { allRules, loadCatalogue } from '../../src/rules/catalogue.ts';
+import type { CheckContext, ErrorAnswersSeen, Need } from '../../src/rules/types.ts';
 import { ErrorAnswers } from '../../src/runner/error-answers.ts';
+import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
 
-function exchange(status: number | undefined): Exchange {
+const SILENT = '{"field":"x"}';
+const SPOKEN = '{"message":"no"}';
+
+function exchange(status: number | undefined, body = SPOKEN): Exchange {
   return {
     operation: 'resources.list',
     request: { method: 'POST', url: 'http://127.0.0.1/api/directory/resources.list', headers: {}, body: '{}' },
     ...(status === undefined
       ? { error: { code: 'DC_ERR_NETWORK', message: 'reset' } }
-      : { response: { status, headers: {}, body: '{}', truncated: false } }),
+      : { response: { status, headers: {}, body, truncated: false } }),
     durationMs: 1,
     attempts: 1,
   };
@@ -18,13 +27,103 @@ describe('the error answers of a run', () => {
   test('keeps every 4xx but 429, and nothing else', () => {
     const answers = new ErrorAnswers();
     for (const status of [200, 204, 400, 401, 404, 422, 429, 500, 503, undefined]) answers.add('r', exchange(status));
-    expect(answers.all().map((a) => a.exchange.response?.status)).toEqual([400, 401, 404, 422]);
+    expect(answers.seen().kept.map((a) => a.exchange.response?.status)).toEqual([400, 401, 404, 422]);
   });
 
-  test('past its cap only counts', () => {
+  test('past its cap keeps only the answers without a message and counts those with one', () => {
     const answers = new ErrorAnswers(2);
-    for (let i = 0; i < 5; i++) answers.add(`r${i}`, exchange(422));
-    expect(answers.all().map((a) => a.ruleId)).toEqual(['r0', 'r1']);
-    expect(answers.beyondCap).toBe(3);
+    for (let i = 0; i < 6; i++) answers.add(`r${i}`, exchange(422, i % 2 === 0 ? SPOKEN : SILENT));
+    expect(answers.seen()).toMatchObject({ withMessageNotKept: 2, withoutMessageNotKept: 0 });
+    expect(answers.seen().kept.map((a) => a.ruleId)).toEqual(['r0', 'r1', 'r3', 'r5']);
+  });
+
+  test('past its second cap only counts, so memory stays bounded', () => {
+    const answers = new ErrorAnswers(2);
+    for (let i = 0; i < 7; i++) answers.add(`r${i}`, exchange(422, SILENT));
+    expect(answers.seen().kept).toHaveLength(4);
+    expect(answers.seen()).toMatchObject({ withMessageNotKept: 0, withoutMessageNotKept: 3 });
+  });
+});
+
+const CATALOGUE = await loadCatalogue();
+const MESSAGE_PRESENT = allRules(CATALOGUE).find((r) => r.id === 'errors.message-present')!;
+
+/** A check context whose server answers every request 422 with a message, and whose run received `seen`. */
+function contextWith(seen: ErrorAnswersSeen, observations: Record<string, unknown>): CheckContext<Need> {
+  const res: ApiResponse = {
+    status: 422,
+    headers: {},
+    text: SPOKEN,
+    json: JSON.parse(SPOKEN) as unknown,
+    exchange: exchange(422),
+  };
+  const client = { post: () => Promise.resolve(res) };
+  const ctx = {
+    ruleId: MESSAGE_PRESENT.id,
+    client,
+    profile: { kinds: [{ id: '1', name: 'k', supportsRoles: false }], roles: [], teams: [], mutableResources: [] },
+    observe: (subject: string, value: unknown) => (observations[subject] = value),
+    errorAnswers: () => seen,
+  };
+  return ctx as unknown as CheckContext<Need>;
+}
+
+describe('errors.message-present judges every 4xx of the run', () => {
+  test('answers past the caps count: those with a message as judged, those without as a FAIL', async () => {
+    const observations: Record<string, unknown> = {};
+    const kept = [{ ruleId: 'r', exchange: exchange(422) }];
+    const failure = await MESSAGE_PRESENT.check(
+      contextWith({ kept, withMessageNotKept: 7, withoutMessageNotKept: 3 }, observations),
+    ).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(observations['4xx answers judged']).toBe(11);
+    expect(failure).toBeInstanceOf(ConformanceFailure);
+    expect((failure as ConformanceFailure).violations).toEqual([
+      expect.objectContaining({
+        where: '3 4xx answers past the 1 kept',
+        message: 'must contain a message describing the problem (3 of 11 error answers have none)',
+      }),
+    ]);
+  });
+
+  test('every answer with a message, kept or counted: PASS', async () => {
+    const observations: Record<string, unknown> = {};
+    const kept = [{ ruleId: 'r', exchange: exchange(400) }];
+    await MESSAGE_PRESENT.check(contextWith({ kept, withMessageNotKept: 5, withoutMessageNotKept: 0 }, observations));
+    expect(observations['4xx answers judged']).toBe(6);
+  });
+});
+
+describe('errors.message-present without a kind to list', () => {
+  const run = async (faults: string[]) => {
+    const server = await startReferenceServer({ resources: 40, faults });
+    try {
+      // No kind named: the rule provokes its refusals with show-teams for a resource of the profile.
+      const profile = { ...server.profile, kinds: [], listKindId: undefined };
+      const result = await runRules(
+        CATALOGUE.map((g) => ({ ...g, rules: g.rules.filter((r) => r.id === MESSAGE_PRESENT.id) })).filter(
+          (g) => g.rules.length > 0,
+        ),
+        { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile },
+        DEFAULT_ENGINE_OPTIONS,
+      );
+      return result.results[0]!;
+    } finally {
+      await server.close();
+    }
+  };
+
+  test('still runs and judges the refusals it provoked', async () => {
+    const result = await run([]);
+    expect(result.verdict).toBe('PASS');
+    expect(result.exchanges.map((e) => e.operation)).toContain('resources.show-teams');
+  });
+
+  test('and fails a server whose 400 has no message', async () => {
+    const result = await run(['errors-400-without-message']);
+    expect(result.verdict).toBe('FAIL');
+    expect(result.violations[0]!.where).toContain('resources.show-teams answered 400');
   });
 });

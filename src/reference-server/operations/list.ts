@@ -166,9 +166,10 @@ function collection(q: ListQuery, ctx: OperationContext): Resource[] {
       !(f.kind === 'ids' && later && faults.has('list-later-pages-ignore-ids-filter')) &&
       !(f.kind === 'ids' && (faults.has('list-ids-filter-ignored') || faults.has('list-ids-filter-after-paging'))),
   );
-  if (filters.length === 0) return base;
+  const applied = faults.has('list-filters-first-only') ? filters.slice(0, 1) : filters;
+  if (applied.length === 0) return base;
   return base.filter((r) =>
-    filters.every((f) =>
+    applied.every((f) =>
       f.kind === 'ids' ? idsFilterHas(f, r.id, faults) : (r.attributes[f.attribute] ?? '').startsWith(f.prefix),
     ),
   );
@@ -241,6 +242,12 @@ function startOf(q: ListQuery, items: Resource[], ctx: OperationContext): number
       sortKey(items[p]!, q.orders).slice(0, -1).join('\u0000') === payload.last.slice(0, -1).join('\u0000')
     )
       p++;
+    return p;
+  }
+  if (faults.has('pagination-keyset-first-order-only') && q.orders.length > 1) {
+    // Skips every resource that ties with the last one on the first sort value.
+    let p = position;
+    while (p < items.length && sortKey(items[p]!, q.orders)[0] === payload.last[0]) p++;
     return p;
   }
   return faults.has('pagination-repeats-last-item') && position > 0 ? position - 1 : position;

@@ -4,9 +4,9 @@
  * business, the shape of each association `list-roles.association-shape`'s;
  * those two rules post their own requests and assert it in plain sight.
  */
-import type { DirectoryClient } from '../../client/directory-client.ts';
+import type { ApiResponse, DirectoryClient } from '../../client/directory-client.ts';
 import type { ListRolesRequest, RevokeRolesRequest, RoleAssociation } from '../../schemas/index.ts';
-import { expectJson, expectSuccess, fail, summariseBody } from '../assertions.ts';
+import { expectJson, expectSuccess, fail, summariseBody, type StepOptions } from '../assertions.ts';
 import { listBody, listPage } from './list.ts';
 import type { RuleId } from '../rule-ids.ts';
 import type { BaseCheckContext } from '../types.ts';
@@ -26,16 +26,26 @@ export async function listRoles(
     shared: options.fresh !== true,
   });
   expectSuccess(res, { step, status: 200, owner: PLAIN_ARRAY });
+  expectPlainArray(res, { step, owner: PLAIN_ARRAY });
+  return expectJson(res, 'RoleAssociationList', { step, owner: ASSOCIATION });
+}
+
+/**
+ * A list-roles answer is a plain JSON array, without a pagination envelope
+ * (§4.6, §4.9 rule 8); `list-roles.plain-array` owns it, and asserts it with
+ * this in plain sight.
+ */
+export function expectPlainArray(res: ApiResponse, options: StepOptions = {}): unknown[] {
   if (!Array.isArray(res.json)) {
     fail({
-      where: `${step}: response.body`,
+      where: `${options.step ? `${options.step}: ` : ''}response.body`,
       message: 'must be a plain JSON array (no pagination envelope)',
       expected: 'array',
       actual: res.json ?? summariseBody(res),
-      owner: PLAIN_ARRAY,
+      ...(options.owner ? { owner: options.owner } : {}),
     });
   }
-  return expectJson(res, 'RoleAssociationList', { step, owner: ASSOCIATION });
+  return res.json;
 }
 
 /** The assigned association of one role of one resource, if any. */

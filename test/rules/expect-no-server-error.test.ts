@@ -1,0 +1,62 @@
+/**
+ * A request the server may accept or refuse but must not crash on: like a
+ * rejection, a single 5xx is no departure (it may be a passing fault), one
+ * that repeats is.
+ */
+import { describe, expect, test } from 'vitest';
+import type { ApiResponse } from '../../src/client/directory-client.ts';
+import { ConformanceFailure, HarnessError } from '../../src/core/errors.ts';
+import { expectNoServerError } from '../../src/rules/assertions.ts';
+
+/** Answers with these statuses in turn, counting the requests. */
+function answering(...statuses: number[]) {
+  let sent = 0;
+  const send = (): Promise<ApiResponse> => {
+    const status = statuses[Math.min(sent++, statuses.length - 1)]!;
+    return Promise.resolve({
+      status,
+      headers: {},
+      text: '',
+      json: undefined,
+      exchange: {
+        operation: 'resources.revoke-roles',
+        request: { method: 'POST', url: '/', headers: {}, body: '' },
+        durationMs: 1,
+        attempts: 1,
+      },
+    });
+  };
+  return { send, sent: () => sent };
+}
+
+const step = 'a revocation for a kind without roles';
+
+describe('expectNoServerError', () => {
+  test.each([204, 200, 400, 422])('a %i is an answer, sent once', async (status) => {
+    const s = answering(status);
+    expect((await expectNoServerError(s.send, { step })).status).toBe(status);
+    expect(s.sent()).toBe(1);
+  });
+
+  test('a single 5xx then an answer is no departure', async () => {
+    const s = answering(503, 204);
+    expect((await expectNoServerError(s.send, { step })).status).toBe(204);
+    expect(s.sent()).toBe(2);
+  });
+
+  test('a 5xx that repeats is a FAIL described as a server error', async () => {
+    const e = await expectNoServerError(answering(500, 500).send, { step }).catch((error: unknown) => error);
+    expect(e).toBeInstanceOf(ConformanceFailure);
+    expect((e as ConformanceFailure).violations[0]).toMatchObject({
+      where: `${step}: response.status`,
+      message: `must answer ${step} without a server error (500, twice)`,
+    });
+  });
+
+  test('429 and 401 are no verdict (ERROR)', async () => {
+    for (const status of [429, 401]) {
+      const e = await expectNoServerError(answering(status).send, { step }).catch((error: unknown) => error);
+      expect(e).toBeInstanceOf(HarnessError);
+    }
+  });
+});

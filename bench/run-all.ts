@@ -15,6 +15,7 @@ import { DirectoryClient } from '../src/client/directory-client.ts';
 import { Redactor } from '../src/client/redact.ts';
 import { main } from '../src/cli/main.ts';
 import { startReferenceServer, type ReferenceServer } from '../src/reference-server/index.ts';
+import { startRateLimitedProxy } from '../src/hostile-server/rate-limited-proxy.ts';
 import { validateSchema } from '../src/schemas/index.ts';
 
 interface Row {
@@ -276,13 +277,110 @@ async function bigPaging(): Promise<void> {
   });
 }
 
-const server = await startReferenceServer({ resources: 2_000 });
-await serverVsBare(server);
-await clientOverhead(server);
-await server.close();
-await fullRun();
-await pageScaling();
-await bigPaging();
+/**
+ * Staging-like: the reference server behind a proxy that adds 20 ms each way
+ * and enforces the real service's limits (a bucket of 500 refilled at 4 per
+ * second, 32 in flight, 429 with Retry-After). The full default catalogue with
+ * mutations, as against an external target (adaptive pacing), must reach its
+ * verdict in under a minute, with no rule in ERROR for rate limiting and the
+ * verdict of each rule what a direct run gets.
+ */
+async function stagingLike(): Promise<void> {
+  const { runConformance } = await import('../src/api/index.ts');
+  const seed = 20261124;
+  const direct = await runConformance({ seed });
+  const upstream = await startReferenceServer();
+  const proxy = await startRateLimitedProxy({ upstream: upstream.url });
+  try {
+    const { restrictedApiKey, ...profile } = upstream.profile;
+    const [run, ms] = await timed(() =>
+      runConformance({
+        baseUrl: proxy.url,
+        apiKey: upstream.apiKey,
+        ...(restrictedApiKey ? { restrictedApiKey } : {}),
+        profile,
+        allowMutations: true,
+        seed,
+        reports: 'reports/bench-staging',
+      }),
+    );
+    const stats = proxy.stats();
+    const verdicts = (r: typeof run) => new Map(r.results.map((x) => [x.ruleId, x.verdict]));
+    const before = verdicts(direct);
+    const changed = [...verdicts(run)]
+      .filter(([id, v]) => before.get(id) !== v)
+      .map(([id, v]) => `${id} ${before.get(id)}→${v}`);
+    const rateErrors = run.results.filter((r) => r.verdict === 'ERROR' && /429|rate/i.test(r.reason ?? '')).length;
+    rows.push({
+      measure:
+        'staging-like run: full default catalogue with mutations behind 20 ms each way and a 500/4 per s/32 bucket',
+      value:
+        `${(ms / 1000).toFixed(1)} s to the verdict (${run.summary.outcome}), ${stats.received} requests, ` +
+        `${stats.rateLimited} answered 429, ${rateErrors} rate-limit ERRORs, ` +
+        `${changed.length === 0 ? 'every verdict as the direct run' : `differs from the direct run: ${changed.join(', ')}`}`,
+      goal: "< 60 s, no rate-limit ERROR, the direct run's verdicts",
+      met: ms < 60_000 && rateErrors === 0 && changed.length === 0,
+    });
+  } finally {
+    await proxy.close();
+    await upstream.close();
+  }
+}
+
+/** Process start to exit of the built CLI, median of five. */
+async function startUp(): Promise<void> {
+  const { execFile } = await import('node:child_process');
+  const bin = new URL('../bin/directory-conformance.mjs', import.meta.url).pathname;
+  const once = (args: string[]) =>
+    timed(
+      () =>
+        new Promise<number>((resolve) => {
+          execFile(process.execPath, [bin, ...args], { maxBuffer: 64 * 1024 * 1024 }, (error) =>
+            resolve(typeof error?.code === 'number' ? error.code : 0),
+          );
+        }),
+    );
+  const median = async (args: string[]) => {
+    const times: number[] = [];
+    let code = 0;
+    for (let i = 0; i < 5; i++) {
+      const [c, ms] = await once(args);
+      code = c;
+      times.push(ms);
+    }
+    times.sort((a, b) => a - b);
+    return { ms: times[2]!, code };
+  };
+  const help = await median(['--help']);
+  rows.push({
+    measure: 'directory-conformance --help, process start to exit (median of 5; 0.7 s before the built CLI)',
+    value: `${help.ms.toFixed(0)} ms`,
+    goal: '< 150 ms',
+    met: help.ms < 150,
+  });
+  const run = await median(['run', '--quiet', '--seed', '1', '--reports', 'reports/bench-startup']);
+  rows.push({
+    measure: 'full default run against the embedded server, process start to exit (median of 5; 2.7 s before)',
+    value: `${(run.ms / 1000).toFixed(2)} s, exit ${run.code}`,
+    goal: '< 1.5 s',
+    met: run.ms < 1_500 && run.code === 0,
+  });
+}
+
+// `npm run bench -- staging startup` runs only the measures named.
+const only = process.argv.slice(2);
+const wanted = (name: string): boolean => only.length === 0 || only.includes(name);
+if (wanted('ratios')) {
+  const server = await startReferenceServer({ resources: 2_000 });
+  await serverVsBare(server);
+  await clientOverhead(server);
+  await server.close();
+}
+if (wanted('full-run')) await fullRun();
+if (wanted('startup')) await startUp();
+if (wanted('staging')) await stagingLike();
+if (wanted('paging')) await pageScaling();
+if (wanted('big-paging')) await bigPaging();
 
 const table = [
   '| measure | value | goal | met |',

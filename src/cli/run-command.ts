@@ -8,7 +8,7 @@ import { prepareReportsDir } from '../report/reports-dir.ts';
 import { HarRecorder } from '../report/har.ts';
 import type { SummaryLinks } from '../report/summary-markdown.ts';
 import { pendingChanges, readJournal } from '../runner/undo-journal.ts';
-import { lockPath, lockTarget, type TargetLock } from './target-lock.ts';
+import { lockTarget, type TargetLock } from './target-lock.ts';
 import { join } from 'node:path';
 import { FAULTS, isFaultName } from '../reference-server/faults.ts';
 import { VARIANTS, isVariantName } from '../reference-server/variants.ts';
@@ -146,10 +146,13 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
         throw new UsageError(`unknown variant ${JSON.stringify(v)}; the variants: ${Object.keys(VARIANTS).join(', ')}`);
   }
   const reportsDir = values.reports ?? 'reports';
-  if (!values['dry-run']) await prepareReportsDir(reportsDir);
+  const shareOfShard = (profile: RunTarget['profile']): RunTarget['profile'] =>
+    // Shards change disjoint shares of the mutable resources, so sharded runs never share one.
+    shard
+      ? { ...profile, mutableResources: shareOf(profile.mutableResources, Number(shard[1]), Number(shard[2])) }
+      : profile;
 
-  let server: ReferenceServer | undefined;
-  let target: RunTarget;
+  let target: RunTarget | undefined;
   if (external) {
     const profilePath = values.profile ?? env.DIRECTORY_PROFILE;
     if (!profilePath) throw new UsageError('--profile is required with --base-url (see fixtures/example-profile.json)');
@@ -163,54 +166,50 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
       ...(options.allowMutations ? ['--allow-mutations'] : []),
       ...(serviceVersion !== DEFAULT_SERVICE_VERSION ? [`--service-version ${serviceVersion}`] : []),
     ].join(' ');
-    target = { baseUrl, serviceVersion, profile, replayArgs, ...(apiKey ? { apiKey } : {}) };
-  } else {
-    server = await startReferenceServer({
-      ...(values.resources ? { resources: intOption(values.resources, 'resources', 200, 10) } : {}),
-      ...(values.fault?.length ? { faults: values.fault } : {}),
-      ...(values.variant?.length ? { variants: values.variant } : {}),
-    });
-    const replayArgs = [
-      ...(values.resources ? [`--resources ${values.resources}`] : []),
-      ...(values.fault ?? []).map((f) => `--fault ${shellWord(f)}`),
-      ...(values.variant ?? []).map((v) => `--variant ${shellWord(v)}`),
-    ].join(' ');
-    target = {
-      baseUrl: server.url,
-      serviceVersion,
-      apiKey: server.apiKey,
-      profile: server.profile,
-      ...(replayArgs ? { replayArgs } : {}),
-    };
-    io.out(
-      `embedded reference server at ${server.url}${values.fault?.length ? ` with fault(s) ${values.fault.join(', ')}` : ''}`,
-    );
-  }
-
-  if (shard) {
-    // Shards change disjoint shares of the mutable resources, so sharded runs never share one.
-    const [i, n] = [Number(shard[1]), Number(shard[2])];
-    target.profile = { ...target.profile, mutableResources: shareOf(target.profile.mutableResources, i, n) };
+    target = { baseUrl, serviceVersion, profile: shareOfShard(profile), replayArgs, ...(apiKey ? { apiKey } : {}) };
   }
   // Against someone else's server the changes are journaled before they are made (restore command).
   const journalPath =
     external && options.allowMutations && !options.readOnly ? join(reportsDir, 'journal.jsonl') : undefined;
   const interrupts = new Interrupts(io, journalPath);
   let lock: TargetLock | undefined;
+  let server: ReferenceServer | undefined;
   try {
-    if (values['dry-run']) {
-      printPlan(groups, target, options, io);
-      return 0;
-    }
-    if (journalPath) {
+    if (journalPath && target && !values['dry-run']) {
+      // Before the reports folder is touched: a run refused here leaves an earlier run's reports and journal as they are.
       lock = await lockTarget(
-        lockPath(
-          target.baseUrl,
-          target.profile.mutableResources.map((r) => r.id),
-        ),
+        target.baseUrl,
+        target.profile.mutableResources.map((r) => r.id),
         { wait: values['wait-lock'] === true },
       );
       await refusePendingJournal(journalPath);
+    }
+    if (!values['dry-run']) await prepareReportsDir(reportsDir);
+    if (!target) {
+      server = await startReferenceServer({
+        ...(values.resources ? { resources: intOption(values.resources, 'resources', 200, 10) } : {}),
+        ...(values.fault?.length ? { faults: values.fault } : {}),
+        ...(values.variant?.length ? { variants: values.variant } : {}),
+      });
+      const replayArgs = [
+        ...(values.resources ? [`--resources ${values.resources}`] : []),
+        ...(values.fault ?? []).map((f) => `--fault ${shellWord(f)}`),
+        ...(values.variant ?? []).map((v) => `--variant ${shellWord(v)}`),
+      ].join(' ');
+      target = {
+        baseUrl: server.url,
+        serviceVersion,
+        apiKey: server.apiKey,
+        profile: shareOfShard(server.profile),
+        ...(replayArgs ? { replayArgs } : {}),
+      };
+      io.out(
+        `embedded reference server at ${server.url}${values.fault?.length ? ` with fault(s) ${values.fault.join(', ')}` : ''}`,
+      );
+    }
+    if (values['dry-run']) {
+      printPlan(groups, target, options, io);
+      return 0;
     }
     const reachable = await preflight(target, options.requestTimeoutMs);
     if (!reachable.ok) {
@@ -333,6 +332,7 @@ async function refusePendingJournal(path: string): Promise<void> {
   if (pending > 0) {
     throw new UsageError(
       `an earlier run left ${pending} change(s) not put back in ${path}: run \`directory-conformance restore ${path}\` first`,
+      { seeHelp: false },
     );
   }
 }

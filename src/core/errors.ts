@@ -61,4 +61,15 @@ export function isConformanceFailure(e: unknown): e is ConformanceFailure {
 export class UsageError extends Error {
   override readonly name = 'UsageError';
   readonly code = 'DC_ERR_USAGE';
+  /**
+   * False for a problem of the target, the profile or the machine (another run
+   * holds the resources, a folder cannot be written): the flags' help would
+   * not help, so the CLI says the one line and nothing more.
+   */
+  readonly seeHelp: boolean;
+
+  constructor(message: string, options: { seeHelp?: boolean } = {}) {
+    super(message);
+    this.seeHelp = options.seeHelp ?? true;
+  }
 }

@@ -16,6 +16,7 @@ export type HarnessErrorCode =
   | 'DC_ERR_ABORTED'
   | 'DC_ERR_PRECONDITION'
   | 'DC_ERR_RESTORE'
+  | 'DC_ERR_FOREIGN_CHANGE'
   | 'DC_ERR_INTERRUPTED'
   | 'DC_ERR_REDIRECT'
   | 'DC_ERR_HARNESS';

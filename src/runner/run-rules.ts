@@ -14,6 +14,7 @@ import { ErrorAnswers } from './error-answers.ts';
 import { FileJournal } from './undo-journal.ts';
 import { ResourceClaims } from './resource-claims.ts';
 import { PausableDeadline } from './deadline.ts';
+import { MutationLog } from '../rules/own-mutations.ts';
 
 export interface RunTarget {
   baseUrl: string;
@@ -244,8 +245,10 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
   }
 
   const controller = new AbortController();
+  const ownMutations = new MutationLog();
   const record = (e: Exchange): void => {
     requestCount += e.attempts;
+    ownMutations.add(e);
     keepForReport(exchanges, e);
     env.errorAnswers.add(rule.id, e);
     options.onExchange?.(rule.id, e);
@@ -276,6 +279,7 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     },
     errorAnswers: () => env.errorAnswers.all(),
     ...(env.journal ? { journal: env.journal } : {}),
+    ownMutations,
     async claimResource(predicate) {
       let waited = false;
       const id = await env.claims.claim(predicate, {

@@ -337,13 +337,16 @@ async function refusePendingJournal(path: string): Promise<void> {
   }
 }
 
+/** What the journal says was put back, naming the resources. */
 async function journalSummary(path: string): Promise<string> {
   const lines = await readJournal(path);
-  const restored = lines.filter((l) => l.event === 'restored').length;
-  const pending = pendingChanges(lines).length;
-  return pending === 0
-    ? `restored: every change the run made was put back (${restored} restoration(s)); journal ${path}`
-    : `${pending} change(s) not put back: run \`directory-conformance restore ${path}\``;
+  const restored = [...new Set(lines.flatMap((l) => (l.event === 'restored' ? [l.resourceId] : [])))];
+  const pending = pendingChanges(lines).map((l) => l.resourceId);
+  if (pending.length > 0)
+    return `${pending.length} change(s) not put back (resource(s) ${pending.join(', ')}): run \`directory-conformance restore ${path}\``;
+  return restored.length > 0
+    ? `restored: every change the run made was put back (resource(s) ${restored.join(', ')}); journal ${path}`
+    : `restored: the run changed no resource; journal ${path}`;
 }
 
 /** On GitHub Actions, the run's page (where its artifacts are) for the Markdown summary. */

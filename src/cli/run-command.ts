@@ -373,7 +373,13 @@ export function checkBaseUrl(value: string): void {
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`--base-url must be an http(s) URL, got ${JSON.stringify(value)}`);
+    // What precedes an @ may be a user and password that did not parse: it is never repeated.
+    const shown = value.replace(/^([a-z][a-z0-9+.-]*:\/\/).*@/i, '$1…@');
+    const userinfo =
+      shown === value
+        ? ''
+        : '; it must not carry a user or password: give the key in DIRECTORY_API_KEY (or --api-key) instead';
+    throw new UsageError(`--base-url must be an http(s) URL, got ${JSON.stringify(shown)}${userinfo}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UsageError(`--base-url must be an http(s) URL, got the scheme ${JSON.stringify(url.protocol)}`);

@@ -389,6 +389,5 @@ function toHarness(error: unknown, timedOut: boolean, ruleTimeoutMs: number): Ha
 }
 
 function redactDeep<T>(value: T, redactor: Redactor): T {
-  if (value === undefined) return value;
-  return JSON.parse(redactor.redact(JSON.stringify(value))) as T;
+  return redactor.redactValue(value);
 }

@@ -170,10 +170,13 @@ export default defineRuleGroup({
             actual: held,
           });
         }
-        // Refused or accepted as a no-op, both change nothing; a crash is the departure (once is not enough).
+        // Sent once more after a 5xx (revoking what is not held changes nothing, rule 3): a passing fault is no verdict.
         const res = await expectNoServerError(
           () => ctx.client.post('resources.revoke-roles', { resource_ids: [resourceId], role_ids: [roleId] }),
-          { step: 'a revocation for a kind without roles' },
+          {
+            step: 'resources.revoke-roles',
+            message: 'must answer a revocation for a kind without roles without a server error',
+          },
         );
         ctx.observe('status of revoke-roles for a kind without roles', res.status);
         await expectStateUnchanged(ctx, before, {

@@ -23,7 +23,6 @@ import type { Level, RunResult } from '../core/types.ts';
 import type { ExpectationsFile } from '../gate/expectations.ts';
 import type { FaultName } from '../reference-server/faults.ts';
 import type { VariantName } from '../reference-server/variants.ts';
-import { prepareReportsDir } from '../report/reports-dir.ts';
 import { loadCatalogue } from '../rules/catalogue.ts';
 import { DEFAULT_ENGINE_OPTIONS, type EngineOptions } from '../runner/run-rules.ts';
 import {
@@ -119,7 +118,6 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
   };
   const expectations =
     options.expectations !== undefined ? await resolveExpectations(options.expectations, catalogue) : undefined;
-  if (options.reports !== undefined) await prepareReportsDir(options.reports);
 
   const opened = await openTarget({
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { allRules, loadCatalogue } from '../rules/catalogue.ts';
 import { dirname, join, relative } from 'node:path';
 import { compareRuns, coverageRegressed, renderComparisonText } from '../gate/compare-runs.ts';
@@ -8,6 +8,7 @@ import { readResults } from '../gate/results-file.ts';
 import { renderComparisonHtml, renderComparisonJUnit } from '../report/compare-report.ts';
 import { mergeRuns } from '../report/merge-runs.ts';
 import { writeReports } from '../report/write-reports.ts';
+import { makeFolder } from '../report/reports-dir.ts';
 import type { RunResult, RunSelection } from '../core/types.ts';
 import { EXIT, exitCodeOf } from './exit-codes.ts';
 import { COMPARE_HELP, EXPECTATIONS_HELP } from './help.ts';
@@ -41,7 +42,7 @@ export async function compareCommand(argv: string[], io: Output): Promise<number
   });
   const allowCoverageDrop = values['allow-coverage-drop'] === true;
   io.out(renderComparisonText(comparison, { allowCoverageDrop }));
-  await mkdir(dir, { recursive: true });
+  await makeFolder(dir);
   await writeFile(join(dir, 'compare.html'), renderComparisonHtml(comparison, { allowCoverageDrop }));
   await writeFile(join(dir, 'compare-junit.xml'), renderComparisonJUnit(comparison, { allowCoverageDrop }));
   io.out(`written: ${join(dir, 'compare.html')} ${join(dir, 'compare-junit.xml')}`);

@@ -53,8 +53,8 @@ Selection:
   --shard i/n                run the i-th of n shares of the selection and of the
                              profile's mutable resources (merge the shards'
                              results.json with the merge command)
-  --wait-lock                wait while another run on this machine changes the same
-                             target's resources (default: exit 2 at once)
+  --wait-lock                wait while another run on this machine changes any of
+                             the same target's resources (default: exit 2 at once)
 
 Properties:
   --seed N                   fast-check seed (default: random, printed in the reports)

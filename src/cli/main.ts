@@ -76,7 +76,8 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
     // so this module need not load the profile validator).
     if (e instanceof UsageError || (e instanceof Error && e.name === 'ProfileError')) {
       io.err(`error: ${e.message}`);
-      io.err('see `directory-conformance --help`');
+      // Only a flag used wrongly is helped by --help; a profile or target problem is its one line.
+      if (e instanceof UsageError && e.seeHelp) io.err('see `directory-conformance --help`');
       return 2;
     }
     io.err(`internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);

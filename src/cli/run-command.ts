@@ -2,7 +2,6 @@ import { randomInt } from 'node:crypto';
 import { loadCatalogue } from '../rules/catalogue.ts';
 import { LEVELS, type Level, type RuleResult, type RunResult } from '../core/types.ts';
 import type { RuleGroup } from '../rules/types.ts';
-import { prepareReportsDir } from '../report/reports-dir.ts';
 import { pendingChanges, readJournal } from '../runner/undo-journal.ts';
 import { FAULTS, isFaultName } from '../reference-server/faults.ts';
 import { VARIANTS, isVariantName } from '../reference-server/variants.ts';
@@ -133,8 +132,6 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
         throw new UsageError(`unknown variant ${JSON.stringify(v)}; the variants: ${Object.keys(VARIANTS).join(', ')}`);
   }
   const reportsDir = values.reports ?? 'reports';
-  if (!values['dry-run']) await prepareReportsDir(reportsDir);
-
   const profilePath = values.profile ?? env.DIRECTORY_PROFILE;
   if (external && !profilePath)
     throw new UsageError('--profile is required with --base-url (see fixtures/example-profile.json)');
@@ -151,11 +148,6 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     ...(shard ? { shard } : {}),
   });
   const { target } = opened;
-  if (opened.server) {
-    io.out(
-      `embedded reference server at ${target.baseUrl}${values.fault?.length ? ` with fault(s) ${values.fault.join(', ')}` : ''}`,
-    );
-  }
 
   // Against someone else's server the changes are journaled before they are made (restore command).
   const journalPath = journalPathOf(external, options, reportsDir);
@@ -193,7 +185,15 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
         ...(expectations ? { expectations } : {}),
         waitLock: values['wait-lock'] === true,
         links: artifactLinks(env),
-        onReady: () => interrupts.listen(),
+        onReady: () => {
+          // Said once the reports folder and preflight passed, just before the first rule.
+          if (opened.server) {
+            io.out(
+              `embedded reference server at ${target.baseUrl}${values.fault?.length ? ` with fault(s) ${values.fault.join(', ')}` : ''}`,
+            );
+          }
+          interrupts.listen();
+        },
       },
     ).finally(() => progress?.stop());
     if (!outcome.ok) {
@@ -267,13 +267,16 @@ class Interrupts {
   }
 }
 
+/** What the journal says was put back, naming the resources. */
 async function journalSummary(path: string): Promise<string> {
   const lines = await readJournal(path);
-  const restored = lines.filter((l) => l.event === 'restored').length;
-  const pending = pendingChanges(lines).length;
-  return pending === 0
-    ? `restored: every change the run made was put back (${restored} restoration(s)); journal ${path}`
-    : `${pending} change(s) not put back: run \`directory-conformance restore ${path}\``;
+  const restored = [...new Set(lines.flatMap((l) => (l.event === 'restored' ? [l.resourceId] : [])))];
+  const pending = pendingChanges(lines).map((l) => l.resourceId);
+  if (pending.length > 0)
+    return `${pending.length} change(s) not put back (resource(s) ${pending.join(', ')}): run \`directory-conformance restore ${path}\``;
+  return restored.length > 0
+    ? `restored: every change the run made was put back (resource(s) ${restored.join(', ')}); journal ${path}`
+    : `restored: the run changed no resource; journal ${path}`;
 }
 
 /** A few known names that share the unknown one's first word, to point at a typo. */

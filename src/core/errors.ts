@@ -16,6 +16,7 @@ export type HarnessErrorCode =
   | 'DC_ERR_ABORTED'
   | 'DC_ERR_PRECONDITION'
   | 'DC_ERR_RESTORE'
+  | 'DC_ERR_FOREIGN_CHANGE'
   | 'DC_ERR_INTERRUPTED'
   | 'DC_ERR_REDIRECT'
   | 'DC_ERR_HARNESS';
@@ -61,4 +62,15 @@ export function isConformanceFailure(e: unknown): e is ConformanceFailure {
 export class UsageError extends Error {
   override readonly name = 'UsageError';
   readonly code = 'DC_ERR_USAGE';
+  /**
+   * False for a problem of the target, the profile or the machine (another run
+   * holds the resources, a folder cannot be written): the flags' help would
+   * not help, so the CLI says the one line and nothing more.
+   */
+  readonly seeHelp: boolean;
+
+  constructor(message: string, options: { seeHelp?: boolean } = {}) {
+    super(message);
+    this.seeHelp = options.seeHelp ?? true;
+  }
 }

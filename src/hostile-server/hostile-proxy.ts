@@ -147,12 +147,19 @@ export async function startHostileProxy(options: HostileOptions): Promise<Hostil
     }
     const headers: Record<string, string> = { 'content-type': contentType };
     if (options.mode === 'echo-credentials') {
-      // A careless gateway: the credential comes back in headers and in error bodies.
+      // A careless gateway: the credential comes back in headers, in a URL (percent-encoded) and in error
+      // bodies (escaped inside a JSON string).
       const authorization = req.headers.authorization ?? '';
+      const key = authorization.replace(/^Bearer /, '');
       headers['x-echo-authorization'] = authorization;
-      headers['set-cookie'] = `session=${authorization.replace(/^Bearer /, '')}; Path=/`;
+      headers['set-cookie'] = `session=${key}; Path=/`;
+      headers.link = `<https://echo.example/login?key=${encodeURIComponent(key)}>; rel="help"`;
       if (upstream.statusCode >= 400) {
-        text = JSON.stringify({ message: `refused for ${authorization}`, upstream: text });
+        text = JSON.stringify({
+          message: `refused for ${authorization}`,
+          login: `https://echo.example/login?key=${encodeURIComponent(key)}`,
+          upstream: text,
+        });
       }
     }
     res.writeHead(upstream.statusCode, headers);

@@ -130,19 +130,31 @@ function suitesOf(results: readonly RuleResult[]): Suite[] {
 }
 
 /**
+ * A suite's properties: its section, and on an interrupted run `interrupted`
+ * (true) with the signal, so a CI tool reading only junit.xml knows the
+ * rules not started are missing for that reason, not passed or skipped.
+ */
+function suiteProperties(s: Suite, run: RunResult): string {
+  const props: Array<[string, string]> = [['section', s.section]];
+  if (run.interrupted) props.push(['interrupted', 'true'], ['interruptedBy', run.interrupted.signal]);
+  return props.map(([name, value]) => `      <property name="${xmlAttr(name)}" value="${xmlAttr(value)}"/>`).join('\n');
+}
+
+/**
  * JUnit XML: one <testsuite> per rule group, one <testcase> per rule named by
  * its id with the section as classname. FAIL is a <failure>, ERROR an
  * <error>, SKIP and NOT-TESTED are <skipped>, OBSERVED passes with what was
  * seen in <system-out>. In gate mode a known failure is <skipped> with the
  * expectation's reason (message "known failure (FAIL): reason (expires …)")
- * and a knownFailure property.
+ * and a knownFailure property. An interrupted run marks every suite with an
+ * `interrupted` property.
  */
 export function renderJUnit(run: RunResult): string {
   const suites = suitesOf(run.results).map((s) => {
     const time = s.results.reduce((t, r) => t + r.durationMs, 0);
     return [
       `  <testsuite name="${xmlAttr(s.title)}" ${countAttributes(s.results, run)} time="${seconds(time)}" timestamp="${xmlAttr(run.startedAt)}">`,
-      `    <properties>\n      <property name="section" value="${xmlAttr(s.section)}"/>\n    </properties>`,
+      `    <properties>\n${suiteProperties(s, run)}\n    </properties>`,
       ...s.results.map((r) => testcase(r, run)),
       '  </testsuite>',
     ].join('\n');

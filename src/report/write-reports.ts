@@ -1,4 +1,4 @@
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunResult } from '../core/types.ts';
 import { renderHtml } from './html.ts';
@@ -6,13 +6,14 @@ import { renderJson } from './json.ts';
 import { renderJUnit } from './junit.ts';
 import type { HarRecorder } from './har.ts';
 import { renderSummaryMarkdown, type SummaryLinks } from './summary-markdown.ts';
+import { makeFolder } from './reports-dir.ts';
 
 export async function writeReports(
   run: RunResult,
   dir: string,
   extra: { har?: HarRecorder; links?: SummaryLinks } = {},
 ): Promise<{ junit: string; html: string; json: string; summary: string; har?: string }> {
-  await mkdir(dir, { recursive: true });
+  await makeFolder(dir);
   const paths = {
     junit: join(dir, 'junit.xml'),
     html: join(dir, 'index.html'),

@@ -182,34 +182,98 @@ export function expectJson<N extends SchemaName>(
   return res.json as SchemaType<N>;
 }
 
+/** Answers of gateways and overloaded servers: they say nothing about the request itself. */
+const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
+
+/** Every status (or transport error code) the answers met, the client's own retries included, oldest first. */
+function answersSeen(answers: readonly ApiResponse[]): string {
+  return answers
+    .flatMap((a) => [...(a.exchange.earlierAttempts ?? []).map((e) => String(e.status ?? e.error)), String(a.status)])
+    .join(', ');
+}
+
+/**
+ * Sends, and once more after a 5xx: a single server error may be a passing
+ * fault (a restarting node, a gateway hiccup) and must not decide a verdict.
+ * Every answer comes back, the last one last.
+ */
+async function sendPastOneServerError(send: () => Promise<ApiResponse>): Promise<ApiResponse[]> {
+  const first = await send();
+  return first.status >= 500 ? [first, await send()] : [first];
+}
+
+/**
+ * A 5xx that outlived one more send. 502/503/504 are gateway and overload
+ * answers: even repeated they say nothing about the request, so the run gets
+ * no verdict (ERROR). Only a server error that repeats with no gateway answer
+ * among them (500, 501…) speaks of the request: the caller's departure.
+ */
+function persistentServerError(answers: readonly ApiResponse[], step: string): HarnessError | undefined {
+  if (answers.length < 2 || !answers.every((a) => a.status >= 500)) return undefined;
+  if (answers.some((a) => GATEWAY_STATUSES.has(a.status))) {
+    return new HarnessError(
+      'DC_ERR_SERVER_5XX',
+      `${step}: gateway or overload answers (${answersSeen(answers)}) say nothing about the request: no verdict`,
+    );
+  }
+  return undefined;
+}
+
 /**
  * The request is one the spec says is rejected: any 4xx unless `status` is
  * given (the status of most rejections is "not shown"). A 2xx is a departure.
- * A 5xx may be a passing fault, so the request is sent once more: a 5xx that
- * repeats is a departure described as a server error. 429, and 401 unless the
- * rule is about credentials, mean no verdict.
+ * A 5xx may be a passing fault, so the request is sent once more: a server
+ * error that repeats is a departure described as a server error, unless a
+ * gateway answer (502/503/504) is among them, which is an ERROR. 429, and 401
+ * unless the rule is about credentials, mean no verdict. Messages name every
+ * answer seen.
  */
 export async function expectRejected(
   send: () => Promise<ApiResponse>,
   options: StepOptions & { status?: number; credentialsUnderTest?: boolean },
 ): Promise<ApiResponse> {
   const step = options.step ?? 'the request';
-  let res = await send();
-  let repeated = false;
-  if (res.status >= 500) {
-    res = await send();
-    repeated = true;
-  }
+  const answers = await sendPastOneServerError(send);
+  const res = answers.at(-1)!;
   if (res.status === 429 || (res.status === 401 && !options.credentialsUnderTest)) throw harnessFault(res, step)!;
   const rejected = options.status !== undefined ? res.status === options.status : res.status >= 400 && res.status < 500;
   if (rejected) return res;
-  const serverError = repeated && res.status >= 500;
+  const gateway = persistentServerError(answers, step);
+  if (gateway) throw gateway;
+  const expected = options.status ?? 'a 4xx status';
   fail({
     where: `${step}: response.status`,
-    message: serverError
-      ? `must reject ${step} with ${options.status ?? 'a 4xx status'}, not a server error (${res.status}, twice)`
-      : `must reject ${step} with ${options.status ?? 'a 4xx status'}`,
+    message:
+      res.status >= 500
+        ? `must reject ${step} with ${expected}, not a server error (answers: ${answersSeen(answers)})`
+        : `must reject ${step} with ${expected} (answers: ${answersSeen(answers)})`,
     expected: options.status ?? '4xx',
+    actual: `${res.status} ${summariseBody(res)}`,
+    ...(options.owner ? { owner: options.owner } : {}),
+  });
+}
+
+/**
+ * The request must get an answer that is not a server error, whatever else it
+ * may be (for requests whose status the spec leaves open). A 5xx is sent once
+ * more; one that repeats is a departure, a gateway answer (502/503/504) among
+ * them is an ERROR, as in expectRejected. 429 and 401 mean no verdict.
+ */
+export async function expectNoServerError(
+  send: () => Promise<ApiResponse>,
+  options: StepOptions & { message: string },
+): Promise<ApiResponse> {
+  const step = options.step ?? 'the request';
+  const answers = await sendPastOneServerError(send);
+  const res = answers.at(-1)!;
+  if (res.status === 429 || res.status === 401) throw harnessFault(res, step)!;
+  if (res.status < 500) return res;
+  const gateway = persistentServerError(answers, step);
+  if (gateway) throw gateway;
+  fail({
+    where: `${step}: response.status`,
+    message: `${options.message} (answers: ${answersSeen(answers)})`,
+    expected: '2xx or 4xx',
     actual: `${res.status} ${summariseBody(res)}`,
     ...(options.owner ? { owner: options.owner } : {}),
   });
@@ -247,28 +311,4 @@ function messageIn(body: unknown): string | undefined {
 export function summariseBody(res: ApiResponse, max = 300): string {
   const text = res.text.replace(/\s+/g, ' ').trim();
   return text.length > max ? `${text.slice(0, max)}…` : text;
-}
-
-/**
- * A request the server may accept or refuse (the spec says only that it must
- * change nothing), but must not crash on. A 5xx may be a passing fault, so,
- * as in `expectRejected`, the request is sent once more: a 5xx that repeats is
- * the departure. 429 and 401 mean no verdict.
- */
-export async function expectNoServerError(
-  send: () => Promise<ApiResponse>,
-  options: StepOptions,
-): Promise<ApiResponse> {
-  const step = options.step ?? 'the request';
-  let res = await send();
-  if (res.status >= 500) res = await send();
-  if (res.status === 429 || res.status === 401) throw harnessFault(res, step)!;
-  if (res.status < 500) return res;
-  fail({
-    where: `${step}: response.status`,
-    message: `must answer ${step} without a server error (${res.status}, twice)`,
-    expected: '2xx or 4xx',
-    actual: `${res.status} ${summariseBody(res)}`,
-    ...(options.owner ? { owner: options.owner } : {}),
-  });
 }

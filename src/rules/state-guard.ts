@@ -2,7 +2,9 @@
  * Every mutating check records the state it may change, restores it with the
  * documented operations afterwards and verifies the restoration. A failed
  * restoration is its own ERROR (DC_ERR_RESTORE) with the exact difference,
- * never a FAIL of the rule.
+ * never a FAIL of the rule. A change the suite did not make, seen at restore
+ * time (own-mutations.ts), is left in place and ends the rule in ERROR
+ * (DC_ERR_FOREIGN_CHANGE) naming the resource and the change.
  */
 import type { DirectoryClient } from '../client/directory-client.ts';
 import { canonicalJson } from '../core/canonical-json.ts';
@@ -11,8 +13,16 @@ import type { ActivityRatePeriod, TeamAssignation } from '../schemas/index.ts';
 import { captureState, stateDifference, type ResourceState, type StatePart } from './steps/state.ts';
 import type { BaseCheckContext } from './types.ts';
 import { covers, splitRange } from './dates.ts';
+import {
+  describeForeign,
+  describeOwn,
+  foreignChanges,
+  keepingForeign,
+  type ForeignChange,
+  type OwnMutation,
+} from './own-mutations.ts';
 
-type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client' | 'journal'>;
+type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client' | 'journal' | 'ownMutations'>;
 
 /** The parts restoration can put back with documented operations (roles cannot be given back). */
 export type RestorablePart = Exclude<StatePart, 'roles'>;
@@ -61,18 +71,22 @@ async function guarded<T>(ctx: StepContext, before: ResourceState, change: () =>
   const { resourceId } = before;
   // Write-ahead: the journal holds the state (and how to put it back) before anything changes.
   await ctx.journal?.changing({ ruleId: ctx.ruleId, resourceId, state: before, undo: undoRequests(before) });
+  const mark = ctx.ownMutations?.mark();
   let outcome: { value: T } | { error: unknown };
   try {
     outcome = { value: await change() };
   } catch (error) {
     outcome = { error };
   }
+  const found =
+    'error' in outcome && outcome.error instanceof Error ? ` (the check had found: ${outcome.error.message})` : '';
+  // What the suite sent to this resource while changing it, read before restoring sends anything.
+  const own = mark === undefined ? undefined : ctx.ownMutations!.since(mark, resourceId);
+  let foreign: ForeignChange | undefined;
   try {
-    await restoreState(ctx, before);
+    foreign = await restoreState(ctx, before, own ? { ownMutations: own } : {});
   } catch (restoreError) {
     // A target left changed outranks whatever the check found: the run must say so first.
-    const found =
-      'error' in outcome && outcome.error instanceof Error ? ` (the check had found: ${outcome.error.message})` : '';
     const journal = ctx.journal ? `; \`directory-conformance restore ${ctx.journal.path}\` retries it` : '';
     if (restoreError instanceof HarnessError && restoreError.code === 'DC_ERR_RESTORE') {
       throw new HarnessError('DC_ERR_RESTORE', `${restoreError.message}${journal}${found}`);
@@ -81,6 +95,15 @@ async function guarded<T>(ctx: StepContext, before: ResourceState, change: () =>
     throw new HarnessError('DC_ERR_RESTORE', `resource ${resourceId} could not be restored: ${why}${journal}${found}`);
   }
   await ctx.journal?.restored({ ruleId: ctx.ruleId, resourceId });
+  if (foreign) {
+    // Another party changed the resource meanwhile: what the check saw may be theirs, so no verdict.
+    throw new HarnessError(
+      'DC_ERR_FOREIGN_CHANGE',
+      `resource ${resourceId} was changed by someone else while the rule ran, on dates none of the suite's own ` +
+        `changes (${describeOwn(own ?? [])}) touched: ${describeForeign(foreign)}; that change was left in place ` +
+        `and only the suite's own changes were put back${found}`,
+    );
+  }
   if ('error' in outcome) throw outcome.error;
   return outcome.value;
 }
@@ -91,29 +114,47 @@ async function guarded<T>(ctx: StepContext, before: ResourceState, change: () =>
  * differs is put back (the fewest requests); when that does not verify, every
  * period shown is unassigned one range at a time and everything is assigned
  * again. Safe to repeat: every request it sends puts a value, none adds one.
+ *
+ * Given the changes the suite sent (`ownMutations`), a difference none of
+ * them explains is another party's: it is left in place (neither undone nor
+ * sent again) and returned, so the caller can say so.
  */
-export async function restoreState(stepCtx: StepContext, before: ResourceState): Promise<void> {
+export async function restoreState(
+  stepCtx: StepContext,
+  before: ResourceState,
+  options: { ownMutations?: readonly OwnMutation[] } = {},
+): Promise<ForeignChange | undefined> {
   // A spent request budget stops rules, never the restoration of what they changed.
   const ctx = { ...stepCtx, client: stepCtx.client.derive({ exemptFromBudget: true }) };
   const parts = partsOf(before);
   const now = await captureState(ctx, before.resourceId, parts, { step: 'state before restore' });
-  if (!stateDifference(before, now)) return;
-  for (const { operation, body } of targetedUndoRequests(before, now)) await send(ctx.client, operation, body);
+  if (!stateDifference(before, now)) return undefined;
+  const foreign = options.ownMutations ? foreignChanges(before, now, options.ownMutations) : undefined;
+  // The state to put back: `before`, with another party's change kept.
+  const goal = foreign ? keepingForeign(before, foreign) : before;
+  if (!stateDifference(goal, now)) return foreign;
+  for (const { operation, body } of targetedUndoRequests(goal, now)) await send(ctx.client, operation, body);
   const partly = await captureState(ctx, before.resourceId, parts, { step: 'state after restore' });
-  if (!stateDifference(before, partly)) return;
-  if (before.rates) {
+  if (!stateDifference(goal, partly)) return foreign;
+  // The full restore spares what another party added: it stays as they left it.
+  const kept = new Set(
+    [...(foreign?.rates?.unexpected ?? []), ...(foreign?.teams?.unexpected ?? [])].map(canonicalJson),
+  );
+  if (goal.rates) {
     for (const p of partly.rates ?? []) {
+      if (kept.has(canonicalJson(p))) continue;
       await send(ctx.client, 'resources.unassign-activity-rate', {
         resource_id: before.resourceId,
         date_range: p.date_range,
       });
     }
   }
-  for (const { operation, body } of undoRequests(before)) await send(ctx.client, operation, body);
-  const after = await captureState(ctx, before.resourceId, parts, {
-    step: 'state after a full restore',
-  });
-  const difference = stateDifference(before, after);
+  const items: unknown[] = [...(goal.rates ?? []), ...(goal.teams ?? [])];
+  for (const [i, { operation, body }] of undoRequests(goal).entries()) {
+    if (!kept.has(canonicalJson(items[i]))) await send(ctx.client, operation, body);
+  }
+  const after = await captureState(ctx, before.resourceId, parts, { step: 'state after a full restore' });
+  const difference = stateDifference(goal, after);
   if (difference) {
     throw new HarnessError(
       'DC_ERR_RESTORE',
@@ -122,6 +163,7 @@ export async function restoreState(stepCtx: StepContext, before: ResourceState):
         `unexpected after restore: ${difference.unexpected.join(' ') || 'none'}`,
     );
   }
+  return foreign;
 }
 
 function partsOf(state: ResourceState): RestorablePart[] {

@@ -2,6 +2,7 @@ import type { DirectoryClient } from '../client/directory-client.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { Level, Mutation, PropertyReplay, RuleKind, RunOptions } from '../core/types.ts';
 import type { TargetProfile } from '../target/profile.ts';
+import type { MutationLog } from './own-mutations.ts';
 
 /** What a rule needs from the target before it can run; unmet needs give SKIP with the reason. */
 export type Need =
@@ -70,6 +71,8 @@ export interface BaseCheckContext {
   errorAnswers(): ErrorAnswersSeen;
   /** The run's write-ahead undo journal, when it keeps one (see state-guard.ts). */
   readonly journal?: UndoJournal;
+  /** The changes this rule sent, so restoration can tell another party's changes from its own (state-guard.ts). */
+  readonly ownMutations?: MutationLog;
 }
 
 /**

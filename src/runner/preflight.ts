@@ -38,11 +38,49 @@ async function missingResources(client: DirectoryClient, target: RunTarget): Pro
   return missing;
 }
 
+/**
+ * Every kind the profile names (its kinds, listKindId, the kinds of its
+ * mutable resources), looked up by listing one resource of it: a 4xx means
+ * the target does not know the kind, a profile error named before any rule
+ * runs, not FAILs of the server. A 5xx or a 429 tells nothing (the rules will
+ * judge the server). `first` is the answer already had for the first kind.
+ */
+async function unknownKinds(
+  client: DirectoryClient,
+  kinds: readonly string[],
+  first: { kindId: string; status: number },
+): Promise<string[]> {
+  const unknown: string[] = [];
+  for (const kindId of kinds) {
+    const status =
+      kindId === first.kindId
+        ? first.status
+        : (await client.post('resources.list', { kind_id: kindId, pagination: { limit: 1, next_token: null } })).status;
+    if (status >= 400 && status < 500 && status !== 429) unknown.push(`${kindId} (answered ${status})`);
+  }
+  return unknown;
+}
+
+/** The kinds a profile names, listKindId first, each once. */
+function kindsOf(profile: RunTarget['profile']): string[] {
+  const first = listKindId(profile);
+  return [
+    ...new Set([
+      ...(first ? [first] : []),
+      ...profile.kinds.map((k) => k.id),
+      ...profile.mutableResources.map((r) => r.kindId),
+    ]),
+  ];
+}
+
 export type PreflightOutcome = { ok: true } | { ok: false; reason: string };
 
 /**
- * One documented read before the run: a target that cannot be reached or
- * refuses the credential gets exit code 2, never a catalogue of failures.
+ * Documented reads before the run: a target that cannot be reached or
+ * refuses the credential, a kind or a mutable resource of the profile the
+ * target does not have, each gets exit code 2 and one line, never a catalogue
+ * of failures. Roles and teams cannot be looked up by a documented read (an
+ * unknown one reads like one nobody holds), so they are not checked.
  */
 export async function preflight(target: RunTarget, timeoutMs: number): Promise<PreflightOutcome> {
   const redactor = new Redactor();
@@ -57,10 +95,11 @@ export async function preflight(target: RunTarget, timeoutMs: number): Promise<P
     maxAttempts: 3,
     ...(target.apiKey ? { credential: { apiKey: target.apiKey, placeholder: '$DIRECTORY_API_KEY' } } : {}),
   });
-  const kind = listKindId(target.profile);
+  const kinds = kindsOf(target.profile);
+  const kind = kinds[0] ?? '0';
   try {
     const res = await client.post('resources.list', {
-      kind_id: kind ?? '0',
+      kind_id: kind,
       pagination: { limit: 1, next_token: null },
     });
     if (res.status === 401 || res.status === 403) {
@@ -69,7 +108,15 @@ export async function preflight(target: RunTarget, timeoutMs: number): Promise<P
         reason: `the target refused the credential (${res.status}); check --api-key / DIRECTORY_API_KEY`,
       };
     }
-    // Any other answer means the target is reachable and took the credential; the rules judge the rest.
+    const unknown = await unknownKinds(client, kinds, { kindId: kind, status: res.status });
+    if (unknown.length > 0) {
+      return {
+        ok: false,
+        reason:
+          `the profile names kinds the target does not have (resources.list with that kind_id and limit 1 ` +
+          `answered a 4xx): ${unknown.join(', ')}; fix kinds, listKindId or mutableResources in the profile`,
+      };
+    }
     const missing = await missingResources(client, target);
     if (missing.length > 0) {
       return {

@@ -15,6 +15,7 @@ import { ErrorAnswers } from './error-answers.ts';
 import { FileJournal } from './undo-journal.ts';
 import { ResourceClaims } from './resource-claims.ts';
 import { PausableDeadline } from './deadline.ts';
+import { MutationLog } from '../rules/own-mutations.ts';
 
 export interface RunTarget {
   baseUrl: string;
@@ -254,10 +255,12 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
   }
 
   const controller = new AbortController();
+  const ownMutations = new MutationLog();
   const record = (e: Exchange): void => {
     keepForReport(exchanges, e);
     if (e.shared) return; // another rule's request: counted, judged and exported once, there
     requestCount += e.attempts;
+    ownMutations.add(e);
     env.errorAnswers.add(rule.id, e);
     options.onExchange?.(rule.id, e);
   };
@@ -288,6 +291,7 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     },
     errorAnswers: () => env.errorAnswers.seen(),
     ...(env.journal ? { journal: env.journal } : {}),
+    ownMutations,
     async claimResource(predicate) {
       let waited = false;
       const id = await env.claims.claim(predicate, {
@@ -397,6 +401,5 @@ function toHarness(error: unknown, timedOut: boolean, ruleTimeoutMs: number): Ha
 }
 
 function redactDeep<T>(value: T, redactor: Redactor): T {
-  if (value === undefined) return value;
-  return JSON.parse(redactor.redact(JSON.stringify(value))) as T;
+  return redactor.redactValue(value);
 }

@@ -51,7 +51,7 @@ export class FileJournal implements UndoJournal {
 
   /** Lines are written one after another, each flushed before its promise resolves. */
   private append(line: JournalLine): Promise<void> {
-    const text = `${this.redactor.redact(JSON.stringify(line))}\n`;
+    const text = `${JSON.stringify(this.redactor.redactValue(line))}\n`;
     const next = this.chain.then(async () => {
       await this.file.write(text);
       await this.file.datasync();

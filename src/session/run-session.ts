@@ -32,7 +32,8 @@ import { runRules, type EngineOptions, type RunTarget } from '../runner/run-rule
 import { pendingChanges, readJournal } from '../runner/undo-journal.ts';
 import { loadProfile } from '../target/load-profile.ts';
 import type { TargetProfile } from '../target/profile.ts';
-import { lockPath, lockTarget, type TargetLock } from './target-lock.ts';
+import { lockTarget, type TargetLock } from './target-lock.ts';
+import { prepareReportsDir } from '../report/reports-dir.ts';
 
 export const DEFAULT_SERVICE_VERSION = '26.06.25';
 /** Pacing against an external target unless told otherwise: adapt to what the server says. */
@@ -98,7 +99,13 @@ export function checkBaseUrl(value: string): void {
   try {
     url = new URL(value);
   } catch {
-    throw new UsageError(`--base-url must be an http(s) URL, got ${JSON.stringify(value)}`);
+    // What precedes an @ may be a user and password that did not parse: it is never repeated.
+    const shown = value.replace(/^([a-z][a-z0-9+.-]*:\/\/).*@/i, '$1…@');
+    const userinfo =
+      shown === value
+        ? ''
+        : '; it must not carry a user or password: give the key in DIRECTORY_API_KEY (or --api-key) instead';
+    throw new UsageError(`--base-url must be an http(s) URL, got ${JSON.stringify(shown)}${userinfo}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UsageError(`--base-url must be an http(s) URL, got the scheme ${JSON.stringify(url.protocol)}`);
@@ -271,16 +278,17 @@ export async function conductRun(
   let lock: TargetLock | undefined;
   try {
     if (journalPath) {
+      // Before the reports folder is touched: a run refused here leaves an earlier run's reports and journal as they are.
       lock = await lockTarget(
-        lockPath(
-          target.baseUrl,
-          target.profile.mutableResources.map((r) => r.id),
-        ),
+        target.baseUrl,
+        target.profile.mutableResources.map((r) => r.id),
         { wait: session.waitLock === true },
       );
       await refusePendingJournal(journalPath);
-      await mkdir(dirname(journalPath), { recursive: true });
     }
+    // An earlier run's reports go before anything is sent, so CI never uploads them as this run's.
+    if (session.reportsDir !== undefined) await prepareReportsDir(session.reportsDir);
+    if (journalPath) await mkdir(dirname(journalPath), { recursive: true });
     const reachable = await preflight(target, options.requestTimeoutMs);
     if (!reachable.ok) return { ok: false, reason: reachable.reason };
     session.onReady?.();
@@ -329,6 +337,7 @@ async function refusePendingJournal(path: string): Promise<void> {
   if (pending > 0) {
     throw new UsageError(
       `an earlier run left ${pending} change(s) not put back in ${path}: run \`directory-conformance restore ${path}\` first`,
+      { seeHelp: false },
     );
   }
 }

@@ -1,11 +1,14 @@
 /**
- * One run at a time changes a target: runs on this machine against the same
- * base URL and the same mutable resources take a lock file, so two runs never
- * change each other's resources and report false FAILs. A lock whose process
- * is gone (a crash, kill -9) is taken over.
+ * One run at a time changes a resource of a target: a run on this machine
+ * that may change a target's mutable resources takes one lock file per
+ * resource, so two runs never change each other's resources and report false
+ * FAILs, while runs on disjoint resources (the shards of one selection) go
+ * side by side. The lock is all or nothing: a run holds every resource it
+ * needs or none. A lock whose process is gone (a crash, kill -9) is taken over.
  */
-import { createHash } from 'node:crypto';
-import { open, readFile, rm } from 'node:fs/promises';
+import { createHash, randomBytes } from 'node:crypto';
+import { link, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { unlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.ts';
@@ -17,45 +20,132 @@ export interface TargetLock {
 interface Holder {
   pid: number;
   since: string;
+  /** The target, as targetKey() writes it. */
+  target: string;
+  /** This file's resource. */
+  resource: string;
+  /** Every resource the holding run locked, to name the overlap in a refusal. */
+  resources: string[];
 }
 
-export function lockPath(baseUrl: string, resourceIds: readonly string[], dir = tmpdir()): string {
+/**
+ * The target as the client addresses it: origin (scheme and host lower-cased,
+ * default port dropped) and path without trailing slashes. A query or
+ * fragment never reaches an operation's address, so it is left out too:
+ * `http://Staging.example/` and `http://staging.example` are one target.
+ */
+export function targetKey(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+/** The lock file of one resource of a target. */
+export function resourceLockPath(baseUrl: string, resourceId: string, dir = tmpdir()): string {
   const key = createHash('sha256')
-    .update(`${baseUrl}\n${[...resourceIds].sort().join(',')}`)
+    .update(`${targetKey(baseUrl)}\n${resourceId}`)
     .digest('hex')
-    .slice(0, 16);
+    .slice(0, 24);
   return join(dir, `directory-conformance-${key}.lock`);
 }
 
-/** Takes the lock, or (with `wait`) waits for it; otherwise a second run is a usage error naming the first. */
-export async function lockTarget(path: string, options: { wait: boolean; pollMs?: number }): Promise<TargetLock> {
+export interface LockOptions {
+  /** Wait for the resources another run holds instead of refusing. */
+  wait: boolean;
+  pollMs?: number;
+  /** Where lock files live (default: the system's temporary folder). */
+  dir?: string;
+}
+
+/**
+ * Takes a lock on every resource, or (with `wait`) waits until it can take
+ * them all at once; otherwise a run that overlaps another is a usage error
+ * naming the other run's process and the resources both would change.
+ */
+export async function lockTarget(
+  baseUrl: string,
+  resourceIds: readonly string[],
+  options: LockOptions,
+): Promise<TargetLock> {
+  const ids = [...new Set(resourceIds)].sort();
+  const target = targetKey(baseUrl);
+  const since = new Date().toISOString();
   for (;;) {
-    try {
-      const file = await open(path, 'wx');
-      await file.write(JSON.stringify({ pid: process.pid, since: new Date().toISOString() } satisfies Holder));
-      await file.close();
-      return { release: () => rm(path, { force: true }) };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    const taken: string[] = [];
+    let conflict: Holder | undefined;
+    for (const id of ids) {
+      const path = resourceLockPath(baseUrl, id, options.dir);
+      const holder = await take(path, { pid: process.pid, since, target, resource: id, resources: ids });
+      if (holder) {
+        conflict = holder;
+        break;
+      }
+      taken.push(path);
     }
-    const holder = await readHolder(path);
-    if (!holder || !alive(holder.pid)) {
-      await rm(path, { force: true });
-      continue;
-    }
+    if (!conflict) return held(taken);
+    // All or nothing: a run that cannot have every resource holds none while it waits or gives up.
+    await Promise.all(taken.map((p) => rm(p, { force: true })));
     if (!options.wait) {
+      const theirs = new Set(conflict.resources?.length ? conflict.resources : [conflict.resource]);
+      const shared = ids.filter((id) => theirs.has(id));
       throw new UsageError(
-        `another run (process ${holder.pid}, since ${holder.since}) is changing this target's resources: ` +
-          'wait for it, or pass --wait-lock to wait here',
+        `another run (process ${conflict.pid}, since ${conflict.since}) is changing resource(s) ` +
+          `${shared.join(', ')} of ${target}: wait for it, or pass --wait-lock to wait here`,
+        { seeHelp: false },
       );
     }
     await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 500));
   }
 }
 
+/** The lock files are removed on release, and on any exit of the process before it (process.exit included). */
+function held(paths: readonly string[]): TargetLock {
+  const onExit = (): void => {
+    for (const p of paths) {
+      try {
+        unlinkSync(p);
+      } catch {
+        // Already gone.
+      }
+    }
+  };
+  if (paths.length > 0) process.once('exit', onExit);
+  return {
+    async release() {
+      process.off('exit', onExit);
+      await Promise.all(paths.map((p) => rm(p, { force: true })));
+    },
+  };
+}
+
+/**
+ * Creates the lock file with its content in one step (written aside, then
+ * linked into place: a reader never sees it empty); undefined when taken, the
+ * living holder otherwise. A holder whose process is gone is taken over.
+ */
+async function take(path: string, holder: Holder): Promise<Holder | undefined> {
+  const aside = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  await writeFile(aside, JSON.stringify(holder));
+  try {
+    for (;;) {
+      try {
+        await link(aside, path);
+        return undefined;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      }
+      const other = await readHolder(path);
+      if (other && alive(other.pid)) return other;
+      await rm(path, { force: true });
+    }
+  } finally {
+    await unlink(aside).catch(() => undefined);
+  }
+}
+
 async function readHolder(path: string): Promise<Holder | undefined> {
   try {
-    return JSON.parse(await readFile(path, 'utf8')) as Holder;
+    const holder = JSON.parse(await readFile(path, 'utf8')) as Partial<Holder>;
+    return typeof holder.pid === 'number' ? (holder as Holder) : undefined;
   } catch {
     return undefined;
   }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { runConformance, type RunResult } from '../../src/api/index.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
-import { lockPath, lockTarget } from '../../src/session/target-lock.ts';
+import { lockTarget } from '../../src/session/target-lock.ts';
 
 let dir: string;
 let server: ReferenceServer;
@@ -137,10 +137,8 @@ describe('runConformance', () => {
 
     test('a run is refused while another holds the target lock', async () => {
       const lock = await lockTarget(
-        lockPath(
-          server.url,
-          server.profile.mutableResources.map((r) => r.id),
-        ),
+        server.url,
+        server.profile.mutableResources.map((r) => r.id),
         { wait: false },
       );
       try {

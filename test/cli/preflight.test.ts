@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
+import { startForwardingProxy } from '../helpers/forwarding-proxy.ts';
 
 let server: ReferenceServer;
 let dir: string;
@@ -91,4 +92,58 @@ describe('preflight', () => {
     expect(out).toContain('cannot be reached');
     expect(await readdir(reports)).toEqual([]);
   });
+
+  test('a kind of the profile the target does not have is named in one line, exit 2, before any rule', async () => {
+    const profile = { ...server.profile, listKindId: '1888888888888888888' };
+    const profilePath = join(dir, 'profile-kind.json');
+    await writeFile(profilePath, JSON.stringify(profile));
+    const reports = join(dir, 'reports-kind');
+    const { code, out } = await run([
+      '--base-url',
+      server.url,
+      '--profile',
+      profilePath,
+      '--api-key',
+      server.apiKey,
+      '--reports',
+      reports,
+    ]);
+    expect(code).toBe(2);
+    expect(out.trim().split('\n')).toHaveLength(1);
+    expect(out).toContain('kinds the target does not have');
+    expect(out).toContain('1888888888888888888 (answered 404)');
+    expect(out).not.toContain('FAIL');
+    expect(await readdir(reports)).toEqual([]);
+  });
+
+  for (const [name, reports] of [
+    ['under /proc (unwritable even for root)', '/proc/dc-test/reports'],
+    ['under a file', 'a-file/reports'],
+  ] as const) {
+    test(`a reports folder ${name} is one line and exit 2, before any request`, async () => {
+      await writeFile(join(dir, 'a-file'), 'x');
+      let requests = 0;
+      const proxy = await startForwardingProxy(server.url, () => ((requests += 1), false));
+      try {
+        const profilePath = join(dir, 'profile-reports.json');
+        await writeFile(profilePath, JSON.stringify(server.profile));
+        const { code, out } = await run([
+          '--base-url',
+          proxy.url,
+          '--profile',
+          profilePath,
+          '--api-key',
+          server.apiKey,
+          '--allow-mutations',
+          '--reports',
+          reports.startsWith('/') ? reports : join(dir, reports),
+        ]);
+        expect(code).toBe(2);
+        expect(out.trim().split('\n')).toEqual([expect.stringMatching(/^error: cannot write reports to "/)]);
+        expect(requests).toBe(0);
+      } finally {
+        await proxy.close();
+      }
+    }, 15_000);
+  }
 });

@@ -1,9 +1,9 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { shareOf } from '../../src/session/run-session.ts';
-import { lockPath, lockTarget } from '../../src/session/target-lock.ts';
+import { lockTarget, resourceLockPath, targetKey } from '../../src/session/target-lock.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -11,21 +11,56 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
-describe('one run at a time per target', () => {
-  test('a second run is refused, naming the first; released, it is free again', async () => {
-    const path = lockPath('http://staging.example', ['1', '2'], dir);
-    const first = await lockTarget(path, { wait: false });
-    await expect(lockTarget(path, { wait: false })).rejects.toThrow(`process ${process.pid}`);
+const STAGING = 'http://staging.example';
+
+describe('one run at a time per resource of a target', () => {
+  test('a second run is refused, naming the first and the resources both would change; released, it is free again', async () => {
+    const first = await lockTarget(STAGING, ['1', '2'], { wait: false, dir });
+    await expect(lockTarget(STAGING, ['1', '2'], { wait: false, dir })).rejects.toThrow(
+      `another run (process ${process.pid}, since `,
+    );
     await first.release();
-    const again = await lockTarget(path, { wait: false });
+    const again = await lockTarget(STAGING, ['1', '2'], { wait: false, dir });
     await again.release();
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  test('the same target written differently is one target: trailing slash, case of the host, default port', async () => {
+    expect(targetKey('HTTP://Staging.Example:80/api/')).toBe('http://staging.example/api');
+    expect(targetKey('http://staging.example//')).toBe(STAGING);
+    expect(targetKey('https://staging.example:443/x/?q=1#f')).toBe('https://staging.example/x');
+    const first = await lockTarget(`${STAGING}/`, ['5'], { wait: false, dir });
+    await expect(lockTarget('http://STAGING.example', ['5'], { wait: false, dir })).rejects.toThrow(
+      'is changing resource(s) 5 of http://staging.example',
+    );
+    await first.release();
+    // A different path is a different target.
+    expect(resourceLockPath(`${STAGING}/v2`, '5', dir)).not.toBe(resourceLockPath(STAGING, '5', dir));
+  });
+
+  test('overlapping sets conflict (naming only the shared resources) and take nothing; disjoint sets go side by side', async () => {
+    const full = await lockTarget(STAGING, ['10', '11', '12', '13'], { wait: false, dir });
+    const error = await lockTarget(STAGING, ['12', '20'], { wait: false, dir }).then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toMatch(/is changing resource\(s\) 12 of http:\/\/staging\.example:/);
+    // All or nothing: the refused run holds none of its resources, not even the free one.
+    const free = await lockTarget(STAGING, ['20'], { wait: false, dir });
+    await free.release();
+    await full.release();
+
+    const shard1 = await lockTarget(STAGING, shareOf(['30', '31', '32', '33'], 1, 2), { wait: false, dir });
+    const shard2 = await lockTarget(STAGING, shareOf(['30', '31', '32', '33'], 2, 2), { wait: false, dir });
+    await expect(lockTarget(STAGING, ['30', '31', '32', '33'], { wait: false, dir })).rejects.toThrow('another run');
+    await shard1.release();
+    await shard2.release();
   });
 
   test('with wait, the second run starts when the first ends', async () => {
-    const path = lockPath('http://staging.example', ['3'], dir);
-    const first = await lockTarget(path, { wait: false });
+    const first = await lockTarget(STAGING, ['3', '4'], { wait: false, dir });
     let taken = false;
-    const second = lockTarget(path, { wait: true, pollMs: 10 }).then((l) => ((taken = true), l));
+    const second = lockTarget(STAGING, ['4', '40'], { wait: true, pollMs: 10, dir }).then((l) => ((taken = true), l));
     await new Promise((r) => setTimeout(r, 50));
     expect(taken).toBe(false);
     await first.release();
@@ -33,18 +68,15 @@ describe('one run at a time per target', () => {
     expect(taken).toBe(true);
   });
 
-  test('a lock whose process is gone is taken over', async () => {
-    const path = lockPath('http://staging.example', ['4'], dir);
-    await writeFile(path, JSON.stringify({ pid: 2 ** 22 + 12345, since: '2026-01-01T00:00:00Z' }));
-    const lock = await lockTarget(path, { wait: false });
+  test('a lock whose process is gone is taken over, and so is an unreadable one', async () => {
+    await writeFile(
+      resourceLockPath(STAGING, '6', dir),
+      JSON.stringify({ pid: 2 ** 22 + 12345, since: '2026-01-01T00:00:00Z', resource: '6', resources: ['6'] }),
+    );
+    await writeFile(resourceLockPath(STAGING, '7', dir), '');
+    const lock = await lockTarget(STAGING, ['6', '7'], { wait: false, dir });
     await lock.release();
-  });
-
-  test('another target or other resources take another lock', () => {
-    const a = lockPath('http://staging.example', ['1', '2'], dir);
-    expect(lockPath('http://staging.example', ['2', '1'], dir)).toBe(a);
-    expect(lockPath('http://other.example', ['1', '2'], dir)).not.toBe(a);
-    expect(lockPath('http://staging.example', ['1'], dir)).not.toBe(a);
+    expect(await readdir(dir)).toEqual([]);
   });
 });
 

@@ -1,4 +1,4 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 
@@ -7,31 +7,36 @@ export interface ForwardingProxy {
   close(): Promise<void>;
 }
 
+/** Headers of one connection, not of the request: never forwarded. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'content-length', 'host', 'upgrade']);
+
 /**
  * A proxy on 127.0.0.1, port 0, in front of `upstream`: `intercept` may answer
- * a request itself (return true); everything else is forwarded as it came.
+ * a request itself (return or resolve true), or do something first (a change
+ * of its own on the upstream) and let it through; everything else is
+ * forwarded as it came, headers included (a missing header stays missing, so
+ * the rules about headers see what they would see directly), and the
+ * upstream's status, content type and body come back.
  */
 export async function startForwardingProxy(
   upstream: string,
-  intercept: (path: string, body: string, res: ServerResponse) => boolean,
+  intercept: (path: string, body: string, res: ServerResponse) => boolean | Promise<boolean>,
 ): Promise<ForwardingProxy> {
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      if (intercept(req.url ?? '/', body, res)) return;
-      void request(`${upstream}${req.url ?? '/'}`, {
-        method: 'POST',
-        headers: {
-          authorization: req.headers.authorization ?? '',
-          'content-type': 'application/json',
-          'service-version': String(req.headers['service-version'] ?? ''),
-        },
-        body,
-      })
-        .then(async (up) => {
-          res.writeHead(up.statusCode, { 'content-type': 'application/json' });
+      void Promise.resolve(intercept(req.url ?? '/', body, res))
+        .then(async (answered) => {
+          if (answered) return;
+          const up = await request(`${upstream}${req.url ?? '/'}`, {
+            method: 'POST',
+            headers: forwardHeaders(req),
+            body,
+          });
+          const contentType = up.headers['content-type'];
+          res.writeHead(up.statusCode, contentType ? { 'content-type': String(contentType) } : {});
           res.end(await up.body.text());
         })
         .catch(() => res.destroy());
@@ -45,4 +50,12 @@ export async function startForwardingProxy(
       await new Promise((resolve) => server.close(resolve));
     },
   };
+}
+
+function forwardHeaders(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined && !HOP_BY_HOP.has(name)) out[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
 }

@@ -184,6 +184,23 @@ describe('JUnit report', () => {
     expect(parseXml(out).attributes).toMatchObject({ tests: '0', failures: '0', errors: '0', skipped: '0' });
   });
 
+  test('an interrupted run marks every suite with an interrupted property and the signal; a whole run carries none', () => {
+    const interrupted = parseXml(renderJUnit({ ...run, interrupted: { signal: 'SIGTERM' } }));
+    for (const suite of childElements(interrupted, 'testsuite')) {
+      const props = childElements(only(suite, 'properties'), 'property').map((p) => [
+        p.attributes.name,
+        p.attributes.value,
+      ]);
+      expect(props).toEqual(
+        expect.arrayContaining([
+          ['interrupted', 'true'],
+          ['interruptedBy', 'SIGTERM'],
+        ]),
+      );
+    }
+    expect(xml).not.toContain('name="interrupted"');
+  });
+
   test('matches the committed snapshot', async () => {
     await expect(stable(xml)).toMatchFileSnapshot('./__snapshots__/junit.xml');
   });

@@ -30,32 +30,33 @@ function answering(...statuses: number[]) {
 }
 
 const step = 'a revocation for a kind without roles';
+const message = `must answer ${step} without a server error`;
 
 describe('expectNoServerError', () => {
   test.each([204, 200, 400, 422])('a %i is an answer, sent once', async (status) => {
     const s = answering(status);
-    expect((await expectNoServerError(s.send, { step })).status).toBe(status);
+    expect((await expectNoServerError(s.send, { step, message })).status).toBe(status);
     expect(s.sent()).toBe(1);
   });
 
   test('a single 5xx then an answer is no departure', async () => {
     const s = answering(503, 204);
-    expect((await expectNoServerError(s.send, { step })).status).toBe(204);
+    expect((await expectNoServerError(s.send, { step, message })).status).toBe(204);
     expect(s.sent()).toBe(2);
   });
 
   test('a 5xx that repeats is a FAIL described as a server error', async () => {
-    const e = await expectNoServerError(answering(500, 500).send, { step }).catch((error: unknown) => error);
+    const e = await expectNoServerError(answering(500, 500).send, { step, message }).catch((error: unknown) => error);
     expect(e).toBeInstanceOf(ConformanceFailure);
     expect((e as ConformanceFailure).violations[0]).toMatchObject({
       where: `${step}: response.status`,
-      message: `must answer ${step} without a server error (500, twice)`,
+      message: `${message} (answers: 500, 500)`,
     });
   });
 
   test('429 and 401 are no verdict (ERROR)', async () => {
     for (const status of [429, 401]) {
-      const e = await expectNoServerError(answering(status).send, { step }).catch((error: unknown) => error);
+      const e = await expectNoServerError(answering(status).send, { step, message }).catch((error: unknown) => error);
       expect(e).toBeInstanceOf(HarnessError);
     }
   });

@@ -1,26 +1,37 @@
 /**
  * Input the spec says must be rejected: a 5xx may be a passing fault, so it is
- * a FAIL only when it repeats, and then it is described as a server error; a
- * 429 (after the client's retries) is no verdict at all.
+ * a FAIL only when it repeats and is a server error that speaks of the request
+ * (500, 501…); 502/503/504 are gateway and overload answers, so even repeated
+ * they are an ERROR; a 429 (after the client's retries) is no verdict at all.
+ * Messages name every answer seen, the client's own retries included.
  */
 import { describe, expect, test } from 'vitest';
 import type { ApiResponse } from '../../src/client/directory-client.ts';
 import { ConformanceFailure, HarnessError } from '../../src/core/errors.ts';
-import { expectRejected } from '../../src/rules/assertions.ts';
+import { expectNoServerError, expectRejected } from '../../src/rules/assertions.ts';
 
-function answer(status: number, body = '{"message":"no"}'): ApiResponse {
+function answer(status: number, body = '{"message":"no"}', earlier: number[] = []): ApiResponse {
   return {
     status,
     headers: { 'content-type': 'application/json' },
     text: body,
-    json: JSON.parse(body) as unknown,
+    json: parsed(body),
     exchange: {
       operation: 'resources.list',
       request: { method: 'POST', url: '/', headers: {}, body: '' },
       durationMs: 1,
-      attempts: 1,
+      attempts: 1 + earlier.length,
+      ...(earlier.length > 0 ? { earlierAttempts: earlier.map((status) => ({ status })) } : {}),
     },
   };
+}
+
+function parsed(body: string): unknown {
+  try {
+    return JSON.parse(body) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A server that answers with these statuses in turn, counting the requests. */
@@ -46,14 +57,48 @@ describe('expectRejected', () => {
     expect(s.sent()).toBe(2);
   });
 
-  test('a 5xx that repeats is a FAIL described as a server error', async () => {
+  test('a 500 that repeats is a FAIL described as a server error, naming both answers', async () => {
     const s = server(500, 500);
     const e = await failureOf(expectRejected(s.send, { step: 'a forged token' }));
     expect(e).toBeInstanceOf(ConformanceFailure);
     expect((e as ConformanceFailure).violations[0]!.message).toBe(
-      'must reject a forged token with a 4xx status, not a server error (500, twice)',
+      'must reject a forged token with a 4xx status, not a server error (answers: 500, 500)',
     );
     expect(s.sent()).toBe(2);
+  });
+
+  for (const gateway of [502, 503, 504]) {
+    test(`a ${gateway} that repeats is an ERROR (a gateway answer says nothing about the request), never a FAIL`, async () => {
+      const s = server(gateway, gateway);
+      const e = await failureOf(expectRejected(s.send, { step: 'a forged token' }));
+      expect(e).toBeInstanceOf(HarnessError);
+      expect((e as HarnessError).code).toBe('DC_ERR_SERVER_5XX');
+      expect((e as HarnessError).message).toContain(`(${gateway}, ${gateway})`);
+      expect(s.sent()).toBe(2);
+    });
+  }
+
+  test('a 500 then a gateway answer is an ERROR: the 500 did not repeat', async () => {
+    const e = await failureOf(expectRejected(server(500, 502).send, { step: 'a forged token' }));
+    expect((e as HarnessError).code).toBe('DC_ERR_SERVER_5XX');
+    expect((e as HarnessError).message).toContain('(500, 502)');
+  });
+
+  test("every answer is named, the client's own retries of a gateway answer included", async () => {
+    let sent = 0;
+    const send = (): Promise<ApiResponse> =>
+      Promise.resolve(sent++ === 0 ? answer(504, '<html>bad gateway</html>', [502, 503]) : answer(504, '', [504, 504]));
+    const e = await failureOf(expectRejected(send, { step: 'a forged token' }));
+    expect((e as HarnessError).code).toBe('DC_ERR_SERVER_5XX');
+    expect((e as HarnessError).message).toContain('(502, 503, 504, 504, 504, 504)');
+  });
+
+  test('a 5xx then a 2xx is a FAIL that names both answers', async () => {
+    const e = await failureOf(expectRejected(server(500, 200).send, { step: 'a forged token' }));
+    expect(e).toBeInstanceOf(ConformanceFailure);
+    expect((e as ConformanceFailure).violations[0]!.message).toBe(
+      'must reject a forged token with a 4xx status (answers: 500, 200)',
+    );
   });
 
   test('a 429 is a harness fault (ERROR), never a FAIL', async () => {
@@ -66,5 +111,31 @@ describe('expectRejected', () => {
     const s = server(200);
     expect(await failureOf(expectRejected(s.send, { step: 'a forged token' }))).toBeInstanceOf(ConformanceFailure);
     expect(s.sent()).toBe(1);
+  });
+});
+
+describe('expectNoServerError', () => {
+  const options = { step: 'resources.revoke-roles', message: 'must answer without a server error' };
+
+  test('a single 5xx (an HTML 502 from a gateway) then an answer is no departure', async () => {
+    let sent = 0;
+    const send = (): Promise<ApiResponse> =>
+      Promise.resolve(sent++ === 0 ? answer(502, '<html><body>Bad Gateway</body></html>') : answer(204, ''));
+    expect((await expectNoServerError(send, options)).status).toBe(204);
+    expect(sent).toBe(2);
+  });
+
+  test('a repeated 500 is a FAIL naming both answers; a repeated 503 an ERROR', async () => {
+    const fail500 = await failureOf(expectNoServerError(server(500, 500).send, options));
+    expect(fail500).toBeInstanceOf(ConformanceFailure);
+    expect((fail500 as ConformanceFailure).violations[0]!.message).toBe(
+      'must answer without a server error (answers: 500, 500)',
+    );
+    const error503 = await failureOf(expectNoServerError(server(503, 503).send, options));
+    expect((error503 as HarnessError).code).toBe('DC_ERR_SERVER_5XX');
+  });
+
+  test('a 4xx is an answer', async () => {
+    expect((await expectNoServerError(server(422).send, options)).status).toBe(422);
   });
 });

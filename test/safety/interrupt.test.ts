@@ -6,12 +6,13 @@
  * proxy that adds latency, so the signal lands while a rule is changing state.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { access, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { main } from '../../src/cli/main.ts';
+import { resourceLockPath } from '../../src/session/target-lock.ts';
 import { startRateLimitedProxy, type RateLimitedProxy } from '../../src/hostile-server/rate-limited-proxy.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
 
@@ -109,6 +110,28 @@ async function whileChanging(journal: string): Promise<void> {
 const exited = (child: ChildProcess): Promise<number | null> =>
   new Promise((resolve) => child.once('close', (code) => resolve(code)));
 
+/** Resolves once the output holds `text` (the child said it): a signal it has handled, not one still in flight. */
+async function said(output: () => string, text: string): Promise<void> {
+  for (let i = 0; i < 400 && !output().includes(text); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(output()).toContain(text);
+}
+
+/** The lock files a run against the proxy takes: none may outlive it. */
+async function lockFilesLeft(): Promise<string[]> {
+  const left: string[] = [];
+  for (const r of server.profile.mutableResources) {
+    const path = resourceLockPath(proxy.url, r.id);
+    if (
+      await access(path).then(
+        () => true,
+        () => false,
+      )
+    )
+      left.push(path);
+  }
+  return left;
+}
+
 describe('interrupts and the undo journal', () => {
   test('SIGINT: rules running finish and restore, the reports say interrupted, exit 130', async () => {
     const initial = await stateOfTarget();
@@ -126,6 +149,50 @@ describe('interrupts and the undo journal', () => {
     expect(results.interrupted).toEqual({ signal: 'SIGINT' });
     expect(results.results.some((r) => r.verdict === 'NOT-TESTED')).toBe(true);
     expect(await readFile(join(reports, 'index.html'), 'utf8')).toContain('interrupted (SIGINT)');
+    expect(await stateOfTarget()).toBe(initial);
+  }, 60_000);
+
+  test('SIGTERM: the same, exit 143; junit.xml marks the run interrupted; the restored resources are named', async () => {
+    const initial = await stateOfTarget();
+    const reports = join(dir, 'sigterm');
+    const { child, output } = startRun(reports);
+    await whileChanging(join(reports, 'journal.jsonl'));
+    child.kill('SIGTERM');
+    const code = await exited(child);
+    expect(code, output()).toBe(143);
+    expect(output()).toMatch(/restored: every change the run made was put back \(resource\(s\) \d+/);
+    const results = JSON.parse(await readFile(join(reports, 'results.json'), 'utf8')) as {
+      interrupted?: { signal: string };
+    };
+    expect(results.interrupted).toEqual({ signal: 'SIGTERM' });
+    const junit = await readFile(join(reports, 'junit.xml'), 'utf8');
+    expect(junit).toContain('<property name="interrupted" value="true"/>');
+    expect(junit).toContain('<property name="interruptedBy" value="SIGTERM"/>');
+    expect(await lockFilesLeft()).toEqual([]);
+    expect(await stateOfTarget()).toBe(initial);
+  }, 60_000);
+
+  test('a second signal exits at once, without reports, and prints the restore command; restore puts the target back', async () => {
+    const initial = await stateOfTarget();
+    const reports = join(dir, 'twice');
+    const journal = join(reports, 'journal.jsonl');
+    const { child, output } = startRun(reports);
+    await whileChanging(journal);
+    child.kill('SIGINT');
+    await said(output, 'SIGINT: no new rule starts');
+    const second = Date.now();
+    child.kill('SIGINT');
+    expect(await exited(child), output()).toBe(130);
+    expect(Date.now() - second).toBeLessThan(5_000);
+    expect(output()).toContain('SIGINT again: exiting now, without restoring');
+    expect(output()).toContain(`put the target back with: directory-conformance restore ${journal}`);
+    // It did not wait for the rules to finish: no reports were written.
+    expect(await readdir(reports)).toEqual(['journal.jsonl']);
+    expect(await lockFilesLeft()).toEqual([]);
+
+    let out = '';
+    const io = { out: (l: string) => (out += `${l}\n`), err: (l: string) => (out += `${l}\n`) };
+    expect(await main(['restore', journal, '--api-key', server.apiKey], io)).toBe(0);
     expect(await stateOfTarget()).toBe(initial);
   }, 60_000);
 

@@ -11,10 +11,42 @@ import { main } from '../../src/cli/main.ts';
 import { startHostileProxy } from '../../src/hostile-server/hostile-proxy.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
 
+/**
+ * Keys with characters that JSON escapes and URLs percent-encode, so each form
+ * a key can take in text is a different string and the scan looks for each.
+ */
+const KEYS = { apiKey: 'dcfull_k3y"q\\b/s+p&a=e%25', restrictedApiKey: 'dcrestricted_"r\\/+&=%' };
+
+/** Every form a key can take in an output: typed, in basic credentials, escaped in JSON (once, twice), percent-encoded. */
+function formsOf(key: string): string[] {
+  const json = JSON.stringify(key).slice(1, -1);
+  return [
+    key,
+    Buffer.from(`:${key}`).toString('base64'),
+    json,
+    JSON.stringify(json).slice(1, -1),
+    encodeURIComponent(key),
+    encodeURIComponent(key).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+  ];
+}
+
+function leaks(texts: Record<string, string>): string[] {
+  const found: string[] = [];
+  for (const [name, text] of Object.entries(texts)) {
+    for (const key of [server.apiKey, server.restrictedApiKey]) {
+      for (const form of formsOf(key)) if (text.includes(form)) found.push(`${name}: ${form}`);
+    }
+  }
+  return found;
+}
+
 let server: ReferenceServer;
 let dir: string;
 beforeAll(async () => {
-  server = await startReferenceServer({ faults: ['pagination-no-trailing-empty-page', 'redaction-leaks-external-id'] });
+  server = await startReferenceServer({
+    faults: ['pagination-no-trailing-empty-page', 'redaction-leaks-external-id'],
+    ...KEYS,
+  });
   dir = await mkdtemp(join(tmpdir(), 'dc-secrets-'));
 });
 afterAll(async () => {
@@ -50,9 +82,8 @@ test('no key in any output of a failing run', async () => {
   );
   expect(code).toBe(1);
   expect(out).toMatch(/FAIL pagination\.exact-multiple-empty-page/);
-  const secrets = [server.apiKey, server.restrictedApiKey, Buffer.from(`:${server.apiKey}`).toString('base64')];
+  expect(new Set(formsOf(server.apiKey)).size).toBe(6);
   const files = await readdir(join(dir, 'reports'));
-  // The journal of the changes is scanned too.
   expect(files.sort()).toEqual([
     'exchanges.har',
     'index.html',
@@ -61,8 +92,11 @@ test('no key in any output of a failing run', async () => {
     'results.json',
     'summary.md',
   ]);
-  const texts = [out, ...(await Promise.all(files.map((f) => readFile(join(dir, 'reports', f), 'utf8'))))];
-  for (const text of texts) for (const secret of secrets) expect(text.includes(secret)).toBe(false);
+  const texts: Record<string, string> = { output: out };
+  for (const f of files) texts[f] = await readFile(join(dir, 'reports', f), 'utf8');
+  // The journal of the changes is among the files scanned, and holds what a leak would hide in.
+  expect(texts['journal.jsonl']).toContain('"event":"changing"');
+  expect(leaks(texts)).toEqual([]);
   // The evidence is there, with placeholders instead of keys.
   const junit = await readFile(join(dir, 'reports', 'junit.xml'), 'utf8');
   expect(junit).toContain('$DIRECTORY_API_KEY');
@@ -99,15 +133,17 @@ test('a server that echoes the credential in headers and bodies leaks it into no
     );
     const files = await readdir(reports);
     expect(files).toContain('results.json');
-    const texts = [out, ...(await Promise.all(files.map((f) => readFile(join(reports, f), 'utf8'))))];
-    for (const text of texts) {
-      expect(text.includes(server.apiKey)).toBe(false);
-      expect(text.includes(server.restrictedApiKey)).toBe(false);
-    }
+    expect(files).toContain('journal.jsonl');
+    const texts: Record<string, string> = { output: out };
+    for (const f of files) texts[f] = await readFile(join(reports, f), 'utf8');
+    expect(leaks(texts)).toEqual([]);
     // The echo reached the transcripts, as placeholders: the scan above looked where the key would be.
     const results = await readFile(join(reports, 'results.json'), 'utf8');
     expect(results).toContain('x-echo-authorization');
     expect(results).toContain('Bearer $DIRECTORY_API_KEY');
+    // The percent-encoded echo and the one escaped inside a JSON error body were redacted too.
+    expect(results).toContain('login?key=$DIRECTORY_API_KEY');
+    expect(results).toContain('refused for Bearer $DIRECTORY_API_KEY');
   } finally {
     await proxy.close();
   }

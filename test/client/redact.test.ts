@@ -1,0 +1,41 @@
+/**
+ * The redactor finds a key in every form it can take in text: typed, in
+ * basic credentials, escaped inside a JSON string, percent-encoded in a URL;
+ * and inside a JSON value, in a string that itself holds an escaped key.
+ */
+import { expect, test } from 'vitest';
+import { Redactor } from '../../src/client/redact.ts';
+
+const KEY = 'k3y"q\\b/s+p&a=e%25 é';
+
+function redactor(): Redactor {
+  const r = new Redactor();
+  r.add(KEY, '$DIRECTORY_API_KEY');
+  return r;
+}
+
+test('every form of the key is replaced by the placeholder', () => {
+  const json = JSON.stringify(KEY).slice(1, -1);
+  const forms = [
+    KEY,
+    Buffer.from(`:${KEY}`).toString('base64'),
+    json,
+    json.replace(/\//g, '\\/'),
+    json.replace('é', '\\u00e9'),
+    encodeURIComponent(KEY),
+    encodeURIComponent(KEY).replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+    encodeURIComponent(KEY).replace(/%20/g, '+'),
+  ];
+  for (const form of forms) expect(redactor().redact(`before ${form} after`)).toBe('before $DIRECTORY_API_KEY after');
+});
+
+test('a JSON value keeps no form of the key, even a body text holding it escaped', () => {
+  const body = JSON.stringify({ message: `refused for Bearer ${KEY}` });
+  const value = { actual: `401 ${body}`, [KEY]: [KEY, 1, null] };
+  const text = JSON.stringify(redactor().redactValue(value));
+  expect(text).not.toContain('k3y');
+  expect(JSON.parse(text)).toEqual({
+    actual: '401 {"message":"refused for Bearer $DIRECTORY_API_KEY"}',
+    $DIRECTORY_API_KEY: ['$DIRECTORY_API_KEY', 1, null],
+  });
+});

@@ -1,0 +1,213 @@
+/**
+ * A change to a sandbox resource that the suite did not make, seen at
+ * restore time, is an ERROR naming the resource (DC_ERR_FOREIGN_CHANGE),
+ * never a FAIL, and restoration leaves it in place: only the suite's own
+ * changes are put back.
+ */
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Exchange } from '../../src/core/exchange.ts';
+import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
+import { loadCatalogue, selectRules } from '../../src/rules/catalogue.ts';
+import { foreignChanges, MutationLog } from '../../src/rules/own-mutations.ts';
+import type { ResourceState } from '../../src/rules/steps/state.ts';
+import type { ActivityRatePeriod } from '../../src/schemas/index.ts';
+import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
+import { startForwardingProxy, type ForwardingProxy } from '../helpers/forwarding-proxy.ts';
+
+function period(range: string, rate: number): ActivityRatePeriod {
+  return {
+    average_rate: rate,
+    date_range: range,
+    activity_rate_patterns: [],
+    work_regime: { id: '1', label: { en: '', fr: '', de: '' }, weekly_worked_hours: 'PT40H', weekly_worked_days: 5 },
+    paid_hourly: false,
+    apprentice: false,
+    trainee: false,
+    indemnity_enabled: true,
+    compensation_enabled: false,
+  };
+}
+
+function sent(operation: string, body: unknown): Exchange {
+  return {
+    operation,
+    request: { method: 'POST', url: '/', headers: {}, body: typeof body === 'string' ? body : JSON.stringify(body) },
+    durationMs: 1,
+    attempts: 1,
+  };
+}
+
+describe('telling the suite’s own changes from another party’s', () => {
+  const before: ResourceState = {
+    resourceId: '7',
+    rates: [period('2018-01-01/2023-12-31', 50), period('2024-01-01/2030-12-31', 60)],
+  };
+  // The suite cut 2018-2023 with a rate in its middle; someone else added a period in 2150.
+  const now: ResourceState = {
+    resourceId: '7',
+    rates: [
+      period('2018-01-01/2020-02-29', 50),
+      period('2020-03-01/2020-03-31', 40),
+      period('2020-04-01/2023-12-31', 50),
+      period('2024-01-01/2030-12-31', 60),
+      period('2150-01-01/2150-12-31', 11),
+    ],
+  };
+
+  test('the fragments of a period the suite cut are its own; a period on dates it never touched is foreign', () => {
+    const log = new MutationLog();
+    log.add(sent('resources.assign-activity-rate', { resource_id: '7', date_range: '2020-03-01/2020-03-31' }));
+    log.add(sent('resources.assign-activity-rate', { resource_id: '8', date_range: '2150-01-01/2150-12-31' }));
+    expect(foreignChanges(before, now, log.since(0, '7'))).toEqual({
+      rates: { missing: [], unexpected: [period('2150-01-01/2150-12-31', 11)] },
+    });
+  });
+
+  test('a change of the suite’s whose dates cannot be read may explain anything: nothing is foreign', () => {
+    const log = new MutationLog();
+    log.add(sent('resources.unassign-activity-rate', { resource_id: '7', date_range: '2020-13-45/x' }));
+    expect(foreignChanges(before, now, log.since(0, '7'))).toBeUndefined();
+    const malformed = new MutationLog();
+    malformed.add(sent('resources.assign-activity-rate', '{"resource_id": "7", '));
+    expect(foreignChanges(before, now, malformed.since(0, '7'))).toBeUndefined();
+  });
+
+  test('reads and revocations are no changes of rates or teams; changes before the mark do not count', () => {
+    const log = new MutationLog();
+    log.add(sent('resources.assign-activity-rate', { resource_id: '7', date_range: '2150-01-01/2150-12-31' }));
+    const mark = log.mark();
+    log.add(sent('resources.show-activity-rates', { resource_id: '7', date_range: '1900-01-01/2199-12-31' }));
+    log.add(sent('resources.revoke-roles', { resource_ids: ['7'], role_ids: ['1'] }));
+    expect(log.since(mark, '7')).toEqual([]);
+    expect(log.since(0, '7')).toHaveLength(1);
+  });
+});
+
+describe('a foreign change while a mutating rule runs', () => {
+  let server: ReferenceServer;
+  let proxy: ForwardingProxy;
+  /** The foreign change to make on the first `read` after the suite's `write`, once. */
+  let plan: { write: string; read: string; change: (resourceId: string) => [string, unknown] } | undefined;
+  let changedResource: string | undefined;
+  /** The resource of the suite's latest `write`. */
+  let written: string | undefined;
+
+  const post = async (operation: string, body: unknown): Promise<{ status: number; json: unknown }> => {
+    const res = await request(`${server.url}/api/directory/${operation}`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${server.apiKey}`,
+        'content-type': 'application/json',
+        'service-version': '26.06.25',
+      },
+      body: JSON.stringify(body),
+    });
+    const text = await res.body.text();
+    return { status: res.statusCode, json: text ? (JSON.parse(text) as unknown) : undefined };
+  };
+
+  beforeAll(async () => {
+    server = await startReferenceServer({});
+    proxy = await startForwardingProxy(server.url, async (path, text) => {
+      const operation = path.split('/').pop();
+      if (!plan) return false;
+      const body = JSON.parse(text) as { resource_id?: string };
+      if (operation === plan.write) written = body.resource_id;
+      if (operation === plan.read && written && body.resource_id === written && !changedResource) {
+        // Another party changes the resource, far from the rule's dates, before the rule reads it.
+        changedResource = written;
+        const [op, change] = plan.change(written);
+        expect((await post(op, change)).status).toBeLessThan(300);
+      }
+      return false;
+    });
+  });
+  afterAll(async () => {
+    await proxy.close();
+    await server.close();
+  });
+
+  async function stateOf(resourceId: string): Promise<{ rates: string[]; teams: string[] }> {
+    const range = { resource_id: resourceId, date_range: '1900-01-01/2199-12-31' };
+    const rates = (await post('resources.show-activity-rates', range)).json as unknown[];
+    const teams = (await post('resources.show-teams', range)).json as unknown[];
+    return { rates: rates.map((x) => JSON.stringify(x)).sort(), teams: teams.map((x) => JSON.stringify(x)).sort() };
+  }
+
+  async function runRule(ruleId: string): Promise<{
+    verdict: string;
+    errorCode?: string;
+    reason?: string;
+    before: Map<string, { rates: string[]; teams: string[] }>;
+  }> {
+    changedResource = undefined;
+    written = undefined;
+    const before = new Map<string, { rates: string[]; teams: string[] }>();
+    for (const r of server.profile.mutableResources) before.set(r.id, await stateOf(r.id));
+    const run = await runRules(
+      selectRules(await loadCatalogue(), { rules: [ruleId] }),
+      { baseUrl: proxy.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile },
+      { ...DEFAULT_ENGINE_OPTIONS, allowMutations: true, numRuns: 3, seed: 3 },
+    );
+    const result = run.results[0]!;
+    return {
+      verdict: result.verdict,
+      ...(result.errorCode ? { errorCode: result.errorCode } : {}),
+      ...(result.reason ? { reason: result.reason } : {}),
+      before,
+    };
+  }
+
+  test('a rate period added in 2150 during activity-rates.assigned-rate-shown: ERROR naming the resource, the period kept', async () => {
+    plan = {
+      write: 'resources.assign-activity-rate',
+      read: 'resources.show-activity-rates',
+      change: (resource_id) => [
+        'resources.assign-activity-rate',
+        {
+          resource_id,
+          date_range: '2150-01-01/2150-12-31',
+          average_rate: 11,
+          work_regime_id: server.profile.workRegimeIds![0],
+        },
+      ],
+    };
+    const { verdict, errorCode, reason, before } = await runRule('activity-rates.assigned-rate-shown');
+    expect(changedResource).toBeDefined();
+    expect({ verdict, errorCode }).toEqual({ verdict: 'ERROR', errorCode: 'DC_ERR_FOREIGN_CHANGE' });
+    expect(reason).toContain(`resource ${changedResource} was changed by someone else`);
+    expect(reason).toContain('new rates: {"activity_rate_patterns"');
+    expect(reason).toContain('2150-01-01/2150-12-31');
+    // The suite's own change is put back; the other party's period is still there, as they left it.
+    const after = await stateOf(changedResource!);
+    const added = after.rates.filter((p) => !before.get(changedResource!)!.rates.includes(p));
+    expect(added).toHaveLength(1);
+    expect(added[0]).toContain('"date_range":"2150-01-01/2150-12-31"');
+    expect(after.rates.filter((p) => !added.includes(p))).toEqual(before.get(changedResource!)!.rates);
+    expect(after.teams).toEqual(before.get(changedResource!)!.teams);
+  }, 60_000);
+
+  test('a team assignation added in 2150 during assign-team.warning-changes-nothing: ERROR, not the FAIL the rule would see', async () => {
+    const team = server.profile.teams.find((t) => t.enabled)!.id;
+    plan = {
+      write: 'resources.assign-team',
+      read: 'resources.show-teams',
+      change: (resource_id) => [
+        'resources.assign-team',
+        { resource_id, team_id: team, head: false, date_range: '2150-01-01/2150-06-30', warning_aware: true },
+      ],
+    };
+    const { verdict, errorCode, reason, before } = await runRule('assign-team.warning-changes-nothing');
+    expect(changedResource).toBeDefined();
+    expect({ verdict, errorCode }).toEqual({ verdict: 'ERROR', errorCode: 'DC_ERR_FOREIGN_CHANGE' });
+    // What the check found (the resource changed after a warning) is said, but it is no verdict.
+    expect(reason).toContain('the check had found: state of resource');
+    expect(reason).toContain(`resource ${changedResource} was changed by someone else`);
+    const after = await stateOf(changedResource!);
+    const added = after.teams.filter((t) => !before.get(changedResource!)!.teams.includes(t));
+    expect(added).toHaveLength(1);
+    expect(added[0]).toContain('"date_range":"2150-01-01/2150-06-30"');
+    expect(after.teams.filter((t) => !added.includes(t))).toEqual(before.get(changedResource!)!.teams);
+  }, 60_000);
+});

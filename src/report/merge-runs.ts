@@ -1,10 +1,17 @@
-import type { RunResult, RunSelection } from '../core/types.ts';
+import type { GateRecord, RunResult, RunSelection } from '../core/types.ts';
 import { summarise } from '../core/summarise.ts';
 
-/** One run from the runs of shards: results side by side, the summary computed again. */
+/**
+ * One run from the runs of shards: results side by side, the summary computed
+ * again. Shards run in gate mode (--expectations) give one gate: what any shard
+ * knew, found or saw expire, passed only when every shard's passed, and the
+ * known failures excused in the merged summary as they were in each shard's.
+ */
 export function mergeRuns(runs: readonly RunResult[]): RunResult {
   const first = runs[0]!;
   const results = runs.flatMap((r) => r.results);
+  const gate = mergeGates(runs.flatMap((r) => (r.gate ? [r.gate] : [])));
+  const excused = gate ? { excused: new Set(gate.knownFailures.map((k) => k.rule)) } : {};
   return {
     tool: first.tool,
     target: first.target,
@@ -15,7 +22,8 @@ export function mergeRuns(runs: readonly RunResult[]): RunResult {
       .sort()
       .at(-1)!,
     results,
-    summary: summarise(results, first.options),
+    summary: summarise(results, { ...first.options, ...excused }),
+    ...(gate ? { gate } : {}),
     requests: {
       total: results.reduce((sum, r) => sum + r.requestCount, 0),
       budget: first.requests?.budget ?? null,
@@ -28,4 +36,20 @@ export function mergeRuns(runs: readonly RunResult[]): RunResult {
 function withoutShard(selection: RunSelection): RunSelection {
   const { shard: _shard, ...rest } = selection;
   return rest;
+}
+
+function mergeGates(gates: readonly GateRecord[]): GateRecord | undefined {
+  if (gates.length === 0) return undefined;
+  const byRule = <T extends { rule: string }>(lists: ReadonlyArray<readonly T[]>): T[] => [
+    ...new Map(lists.flat().map((e) => [e.rule, e])).values(),
+  ];
+  const union = (lists: ReadonlyArray<readonly string[]>): string[] => [...new Set(lists.flat())].sort();
+  return {
+    file: gates[0]!.file,
+    passed: gates.every((g) => g.passed),
+    knownFailures: byRule(gates.map((g) => g.knownFailures)),
+    unexpectedFailures: union(gates.map((g) => g.unexpectedFailures)),
+    unexpectedPasses: union(gates.map((g) => g.unexpectedPasses)),
+    expired: byRule(gates.map((g) => g.expired)),
+  };
 }

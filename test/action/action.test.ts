@@ -183,6 +183,47 @@ describe('action.yml', () => {
     expect(results.verdict!.code).toBe(2);
   }, 120_000);
 
+  test('two shards in a matrix, each changing its own share of the resources, merged in a final job', async () => {
+    const shards = join(dir, 'shards');
+    const journaled: string[][] = [];
+    for (const shard of ['1/2', '2/2']) {
+      const reports = join(shards, shard.replace('/', '-of-'));
+      const { results, outputs } = await runSteps({ 'allow-mutations': 'true', shard, reports }, [
+        'run',
+        'summary',
+        'artifact',
+      ]);
+      expect(['0', '1'], results.run!.out).toContain(outputs['exit-code']);
+      expect(outputs.name).toBe(`conformance-reports-${shard.replace('/', '-of-')}`);
+      const journal = (await readFile(join(reports, 'journal.jsonl'), 'utf8')).trim().split('\n');
+      journaled.push([
+        ...new Set(journal.map((l) => (JSON.parse(l) as { resourceId?: string }).resourceId).filter((id) => !!id)),
+      ] as string[]);
+    }
+    // Each shard changed resources, and no resource was changed by both.
+    expect(journaled.every((ids) => ids.length > 0)).toBe(true);
+    expect(journaled[0]!.filter((id) => journaled[1]!.includes(id))).toEqual([]);
+
+    const merged = join(dir, 'merged');
+    const { results, summary, outputs } = await runSteps(
+      { merge: join(shards, '*', 'results.json'), reports: merged, 'base-url': '', profile: '' },
+      ['run', 'summary', 'artifact', 'verdict'],
+    );
+    expect(results.run!.out).toContain('merged 2 results file(s)');
+    expect(outputs.name).toBe('conformance-reports');
+    expect(summary).toContain('## Directory conformance: ❌ not conformant');
+    expect(results.summary!.out).toContain('::error title=FAIL revoke-roles.star-leaves-no-team::');
+    expect(results.verdict!.code).toBe(1);
+    const run = JSON.parse(await readFile(join(merged, 'results.json'), 'utf8')) as { selection: { shard?: unknown } };
+    expect(run.selection.shard).toBeUndefined();
+  }, 180_000);
+
+  test('without base-url and profile, and not merging, the run step stops with exit code 2', async () => {
+    const { results, outputs } = await runSteps({ 'base-url': '', profile: '' }, ['run']);
+    expect(outputs['exit-code']).toBe('2');
+    expect(results.run!.out).toContain('base-url and profile are required');
+  });
+
   test('with no exit code at all (the install failed) the summary still says the run stopped', async () => {
     const { summary } = await runSteps({}, ['summary']);
     expect(summary).toContain('the run stopped before writing its reports');

@@ -387,4 +387,50 @@ describe('merge is honest about shards', () => {
     expect(merged.selection.sections).toEqual(['4.9']);
     expect(merged.selection.shard).toBeUndefined();
   });
+  test('shards in gate mode merge into one gate: known failures stay excused', async () => {
+    const file = join(dir, 'shard-expectations.json');
+    await writeFile(
+      file,
+      JSON.stringify({
+        expectations: [
+          { rule: 'pagination.exact-multiple-empty-page', reason: 'vendor ticket 9' },
+          // The property may meet the same fault, depending on its draws.
+          { rule: 'pagination.prop.any-limit-once', reason: 'vendor ticket 9' },
+        ],
+      }),
+    );
+    const shard = (i: number) =>
+      cli([
+        'run',
+        '--section',
+        '4.9',
+        '--quiet',
+        '--seed',
+        '1',
+        '--fault',
+        'pagination-no-trailing-empty-page',
+        '--expectations',
+        file,
+        '--shard',
+        `${i}/2`,
+        '--reports',
+        join(dir, `g${i}`),
+      ]);
+    expect([(await shard(1)).code, (await shard(2)).code]).toEqual([0, 0]);
+    const m = await cli([
+      'merge',
+      join(dir, 'g1/results.json'),
+      join(dir, 'g2/results.json'),
+      '--reports',
+      join(dir, 'gm'),
+    ]);
+    expect(m.code, m.out).toBe(0);
+    const merged = JSON.parse(await readFile(join(dir, 'gm/results.json'), 'utf8')) as {
+      gate: { passed: boolean; knownFailures: Array<{ rule: string }> };
+      results: Array<{ ruleId: string; verdict: string }>;
+    };
+    expect(merged.results.find((r) => r.ruleId === 'pagination.exact-multiple-empty-page')?.verdict).toBe('FAIL');
+    expect(merged.gate.passed).toBe(true);
+    expect(merged.gate.knownFailures.map((k) => k.rule)).toContain('pagination.exact-multiple-empty-page');
+  });
 });

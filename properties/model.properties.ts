@@ -285,7 +285,7 @@ export default defineRuleGroup({
         'Retrieves team assignations of a resource.',
       ],
       level: 'MUST',
-      runs: 6,
+      runs: 5,
       mutates: 'reversible',
       needs: ['roleKindResource', 'workRegime'],
       async check(ctx) {

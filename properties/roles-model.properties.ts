@@ -157,7 +157,7 @@ export default defineRuleGroup({
         'An empty `team_ids` array is rejected.',
       ],
       level: 'MUST',
-      runs: 6,
+      runs: 5,
       mutates: 'irreversible',
       needs: ['roleKindResource'],
       async check(ctx) {

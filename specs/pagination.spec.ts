@@ -212,9 +212,9 @@ export default defineRuleGroup({
           return seen;
         };
         const reference = await walk(500, 20_000);
-        // Two more page sizes over the whole collection: every page boundary of a small limit is a
-        // chance for an off-by-one; a page size that divides nothing evenly finds other ones.
-        const limits = reference.size > 2_000 ? [137] : reference.size > 400 ? [10, 4] : [8, 5];
+        // Smaller pages over the whole collection: every page boundary is a chance for an off-by-one
+        // (a page size that divides nothing evenly finds other ones; a big collection gets two).
+        const limits = reference.size > 2_000 ? [137] : reference.size > 400 ? [10, 4] : [8];
         for (const limit of limits) {
           const seen = await walk(limit, Math.ceil(reference.size / limit) + 3);
           const missing = [...reference].filter((id) => !seen.has(id));
@@ -422,10 +422,10 @@ export default defineRuleGroup({
           const at = firstDifference(first, other);
           if (at >= 0) fail({ where: `${where}position ${at}`, message, expected: first[at], actual: other[at] });
         };
-        // The whole ordered collection, for its ties: where a cursor that does not derive from the
+        // The whole ordered collection in big pages, for its ties: where a cursor that does not derive from the
         // sorted values goes wrong is among resources that tie on the sort value, in pages that end
         // inside each tie. Those are walked with two page sizes whose boundaries differ.
-        const whole = await walk([], 10);
+        const whole = await walk([], 50);
         const ties = tiedRuns(whole.ids, whole.values).slice(0, 4).flat().slice(0, 12);
         precondition(ties.length > 0, `no two resources share a value of ${ctx.sortAttribute}: ties cannot be shown`);
         const tied = await walk([idsFilter(ties)], 1);

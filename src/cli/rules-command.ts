@@ -1,3 +1,4 @@
+import { DEFAULT_PROPERTY_RUNS } from '../runner/run-rules.ts';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import type { Level } from '../core/types.ts';
@@ -47,7 +48,7 @@ export async function rulesCommand(argv: string[], out: (line: string) => void):
     out(`${g.section} ${g.title}${file}`);
     for (const r of g.rules) {
       const flags = [
-        r.kind === 'property' ? 'property' : '',
+        r.kind === 'property' ? `property:${r.runs ?? DEFAULT_PROPERTY_RUNS} runs` : '',
         r.mutates !== 'none' ? `mutates:${r.mutates}` : '',
         r.needs.length ? `needs:${r.needs.join(',')}` : '',
       ]

@@ -253,7 +253,7 @@ function commonWindow(a: DateSpan | undefined, b: DateSpan | undefined): DateSpa
 }
 
 /** Longest sequence unless `--max-commands` says otherwise: few, long sequences catch more per request. */
-const MAX_COMMANDS = 10;
+const MAX_COMMANDS = 8;
 
 /** The sequences: up to `maxCommands` steps of each kind, offsets and lengths inside a 40-day window. */
 function sequences(maxCommands: number, replayPath: string | undefined): fc.Arbitrary<Iterable<Step>> {

@@ -30,7 +30,7 @@ export default defineRuleGroup({
         'When the collection size is an exact multiple of `limit`, the last full page still carries a non-null `next_token` and the next page is empty.',
       ],
       level: 'MUST',
-      runs: 8,
+      runs: 6,
       needs: ['listKind'],
       async check(ctx) {
         const ids = await firstIds(ctx, 20, { atLeast: 4 });
@@ -152,7 +152,7 @@ export default defineRuleGroup({
       clause: '§4.9 rule 6; §7',
       quote: '`next_token` is opaque: a token that is malformed or built by hand fails with status 422.',
       level: 'MUST',
-      runs: 14,
+      runs: 10,
       needs: ['listKind'],
       async check(ctx) {
         const ids = await firstIds(ctx, 8, { atLeast: 4 });

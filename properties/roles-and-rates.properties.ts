@@ -22,7 +22,7 @@ export default defineRuleGroup({
       clause: '§4.1 rule 3',
       quote: 'Revoking a role, or a team, that the resource does not have changes nothing.',
       level: 'MUST',
-      runs: 5,
+      runs: 4,
       mutates: 'irreversible',
       needs: ['roleKindResource'],
       async check(ctx) {

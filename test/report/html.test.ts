@@ -222,7 +222,8 @@ describe('HTML report', () => {
         expect(shapeOfHtml(page)).toEqual(shape);
         expect(scanHtml(page).rawText.map((r) => r.element)).toEqual(['style', 'script']);
       }),
-      { numRuns: 200 },
+      // 'İ' lowercases to two code units: a scanner that lowercased the page lost its place once.
+      { numRuns: 200, examples: [['İ\u0000']] },
     );
   });
 

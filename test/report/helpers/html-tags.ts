@@ -40,7 +40,9 @@ export function scanHtml(html: string): HtmlScan {
   const rawText: HtmlScan['rawText'] = [];
   let text = '';
   let pos = 0;
-  const lower = html.toLowerCase();
+  // ASCII only, as HTML matches tag names: a full toLowerCase changes lengths ('İ' becomes two
+  // code units) and would shift every index taken from it.
+  const lower = html.replace(/[A-Z]+/g, (s) => s.toLowerCase());
   while (pos < html.length) {
     const lt = html.indexOf('<', pos);
     if (lt < 0) {

@@ -11,23 +11,9 @@ import { startReferenceServer, type ReferenceServer } from '../../src/reference-
 import { loadCatalogue, selectRules } from '../../src/rules/catalogue.ts';
 import { foreignChanges, MutationLog } from '../../src/rules/own-mutations.ts';
 import type { ResourceState } from '../../src/rules/steps/state.ts';
-import type { ActivityRatePeriod } from '../../src/schemas/index.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
 import { startForwardingProxy, type ForwardingProxy } from '../helpers/forwarding-proxy.ts';
-
-function period(range: string, rate: number): ActivityRatePeriod {
-  return {
-    average_rate: rate,
-    date_range: range,
-    activity_rate_patterns: [],
-    work_regime: { id: '1', label: { en: '', fr: '', de: '' }, weekly_worked_hours: 'PT40H', weekly_worked_days: 5 },
-    paid_hourly: false,
-    apprentice: false,
-    trainee: false,
-    indemnity_enabled: true,
-    compensation_enabled: false,
-  };
-}
+import { ratePeriod } from '../helpers/rate-period.ts';
 
 function sent(operation: string, body: unknown): Exchange {
   return {
@@ -41,17 +27,17 @@ function sent(operation: string, body: unknown): Exchange {
 describe('telling the suite’s own changes from another party’s', () => {
   const before: ResourceState = {
     resourceId: '7',
-    rates: [period('2018-01-01/2023-12-31', 50), period('2024-01-01/2030-12-31', 60)],
+    rates: [ratePeriod('2018-01-01/2023-12-31', 50), ratePeriod('2024-01-01/2030-12-31', 60)],
   };
   // The suite cut 2018-2023 with a rate in its middle; someone else added a period in 2150.
   const now: ResourceState = {
     resourceId: '7',
     rates: [
-      period('2018-01-01/2020-02-29', 50),
-      period('2020-03-01/2020-03-31', 40),
-      period('2020-04-01/2023-12-31', 50),
-      period('2024-01-01/2030-12-31', 60),
-      period('2150-01-01/2150-12-31', 11),
+      ratePeriod('2018-01-01/2020-02-29', 50),
+      ratePeriod('2020-03-01/2020-03-31', 40),
+      ratePeriod('2020-04-01/2023-12-31', 50),
+      ratePeriod('2024-01-01/2030-12-31', 60),
+      ratePeriod('2150-01-01/2150-12-31', 11),
     ],
   };
 
@@ -60,7 +46,7 @@ describe('telling the suite’s own changes from another party’s', () => {
     log.add(sent('resources.assign-activity-rate', { resource_id: '7', date_range: '2020-03-01/2020-03-31' }));
     log.add(sent('resources.assign-activity-rate', { resource_id: '8', date_range: '2150-01-01/2150-12-31' }));
     expect(foreignChanges(before, now, log.since(0, '7'))).toEqual({
-      rates: { missing: [], unexpected: [period('2150-01-01/2150-12-31', 11)] },
+      rates: { missing: [], unexpected: [ratePeriod('2150-01-01/2150-12-31', 11)] },
     });
   });
 

@@ -8,12 +8,11 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { DirectoryClient } from '../../src/client/directory-client.ts';
 import { Redactor } from '../../src/client/redact.ts';
 import type { Exchange } from '../../src/core/exchange.ts';
-import type { ActivityRatePeriod } from '../../src/schemas/index.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
 import { restoreState, targetedUndoRequests } from '../../src/rules/state-guard.ts';
 import { captureState, stateDifference, type ResourceState } from '../../src/rules/steps/state.ts';
-import { startTestServer, type TestServer } from '../helpers/http-server.ts';
-import { request } from 'undici';
+import { startForwardingProxy } from '../helpers/forwarding-proxy.ts';
+import { ratePeriod } from '../helpers/rate-period.ts';
 
 let server: ReferenceServer;
 let agent: Agent;
@@ -84,21 +83,10 @@ test('only what differs is put back: the changed period assigned again, nothing 
 });
 
 test('a period outside every former one is unassigned on its own range', () => {
-  const period = (range: string, rate: number): ActivityRatePeriod => ({
-    average_rate: rate,
-    date_range: range,
-    activity_rate_patterns: [],
-    work_regime: { id: '1', label: { en: '', fr: '', de: '' }, weekly_worked_hours: 'PT40H', weekly_worked_days: 5 },
-    paid_hourly: false,
-    apprentice: false,
-    trainee: false,
-    indemnity_enabled: true,
-    compensation_enabled: false,
-  });
-  const before: ResourceState = { resourceId: '7', rates: [period('2020-01-01/2020-12-31', 50)] };
+  const before: ResourceState = { resourceId: '7', rates: [ratePeriod('2020-01-01/2020-12-31', 50)] };
   const now: ResourceState = {
     resourceId: '7',
-    rates: [period('2020-01-01/2020-12-31', 50), period('2031-01-01/2031-02-01', 10)],
+    rates: [ratePeriod('2020-01-01/2020-12-31', 50), ratePeriod('2031-01-01/2031-02-01', 10)],
   };
   expect(targetedUndoRequests(before, now)).toEqual([
     {
@@ -111,20 +99,12 @@ test('a period outside every former one is unassigned on its own range', () => {
 test('when putting back what differs does not verify, every period is unassigned and everything assigned again', async () => {
   // A server whose first restoring assignment is answered 204 and not applied.
   let swallowed = false;
-  const lossy: TestServer = await startTestServer(async (req, res, body) => {
-    if (!swallowed && req.url?.endsWith('resources.assign-activity-rate') && body.includes('activity_rate_patterns')) {
-      swallowed = true;
-      res.writeHead(204).end();
-      return;
-    }
-    const answer = await request(`${server.url}${req.url ?? ''}`, {
-      method: 'POST',
-      headers: { authorization: req.headers.authorization ?? '', 'content-type': 'application/json' },
-      body,
-    });
-    const text = await answer.body.text();
-    res.writeHead(answer.statusCode, { 'content-type': 'application/json' });
-    res.end(text);
+  const lossy = await startForwardingProxy(server.url, (path, body, res) => {
+    if (swallowed || !path.endsWith('resources.assign-activity-rate') || !body.includes('activity_rate_patterns'))
+      return false;
+    swallowed = true;
+    res.writeHead(204).end();
+    return true;
   });
   try {
     const resourceId = server.profile.mutableResources[1]!.id;

@@ -77,11 +77,15 @@ function send(res: ServerResponse, status: number, body?: unknown): void {
 
 function sendJson(res: ServerResponse, status: number, text: string): void {
   if (res.headersSent) return;
+  const bytes = Buffer.byteLength(text);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
+    'content-length': bytes,
   });
-  res.end(text);
+  // As many bytes as characters: the text is ASCII, whose bytes are the same in every encoding, and
+  // writing it as 'ascii' is a copy where UTF-8 encodes character by character. ('ascii', not
+  // 'latin1': Node glues the headers to a latin1 or UTF-8 body first, one more copy of the body.)
+  res.end(text, bytes === text.length ? 'ascii' : 'utf8');
 }
 
 function readBody(req: IncomingMessage): Promise<Buffer> {

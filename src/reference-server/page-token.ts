@@ -14,8 +14,29 @@ export interface TokenPayload {
   last: string[];
 }
 
+/**
+ * Every page of an iteration sends the same kind, filters and orders: their
+ * hash is remembered by their JSON text, which (the parts being parsed JSON)
+ * determines the canonical form, so a remembered hash is the one computed.
+ * The memory is bounded by the text it holds, and dropped wholesale when full.
+ */
+const MEMO_CHARS = 4 * 1024 * 1024;
+const memo = new Map<string, string>();
+let memoChars = 0;
+
 export function queryHash(parts: unknown): string {
-  return createHash('sha256').update(canonicalJson(parts)).digest('base64url').slice(0, 22);
+  const text = JSON.stringify(parts);
+  let hash = memo.get(text);
+  if (hash === undefined) {
+    hash = createHash('sha256').update(canonicalJson(parts)).digest('base64url').slice(0, 22);
+    if (memoChars + text.length > MEMO_CHARS) {
+      memo.clear();
+      memoChars = 0;
+    }
+    memo.set(text, hash);
+    memoChars += text.length;
+  }
+  return hash;
 }
 
 export class PageTokens {

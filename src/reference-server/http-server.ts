@@ -75,8 +75,13 @@ function send(res: ServerResponse, status: number, body?: unknown): void {
   sendJson(res, status, JSON.stringify(body));
 }
 
-function sendJson(res: ServerResponse, status: number, text: string): void {
+function sendJson(res: ServerResponse, status: number, text: string | Buffer): void {
   if (res.headersSent) return;
+  if (typeof text !== 'string') {
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': text.length });
+    res.end(text);
+    return;
+  }
   const bytes = Buffer.byteLength(text);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
@@ -101,13 +106,16 @@ function readBody(req: IncomingMessage): Promise<Buffer> {
       }
       chunks.push(chunk);
     });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
+    // A small body comes in one chunk: used as it is rather than copied.
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
 
 async function handle(req: IncomingMessage, res: ServerResponse, deps: HttpDeps): Promise<void> {
-  const pathname = (req.url ?? '/').split('?', 1)[0]!;
+  const url = req.url ?? '/';
+  const query = url.indexOf('?');
+  const pathname = query < 0 ? url : url.slice(0, query);
   const name = pathname.startsWith(PREFIX) ? pathname.slice(PREFIX.length) : '';
   const operation = Object.hasOwn(OPERATIONS, name) ? OPERATIONS[name] : undefined;
   if (!operation)
@@ -139,7 +147,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: HttpDeps)
     );
   }
   const contentType = String(req.headers['content-type'] ?? '');
-  if (!/^application\/json\s*(;|$)/i.test(contentType)) {
+  if (contentType !== 'application/json' && !/^application\/json\s*(;|$)/i.test(contentType)) {
     throw new ApiError(
       415,
       `Content-Type must be application/json, got ${JSON.stringify(contentType)}`,
@@ -173,7 +181,7 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: HttpDeps)
   }
   if (deps.variants.has('exclusive-end')) {
     const result = operation(shiftRanges(body, -1) as Record<string, unknown>, ctx);
-    const out = result.json !== undefined ? (JSON.parse(result.json) as unknown) : result.body;
+    const out = result.json !== undefined ? (JSON.parse(result.json.toString()) as unknown) : result.body;
     send(res, result.status, out === undefined ? undefined : shiftRanges(out, 1));
     return;
   }

@@ -17,8 +17,8 @@ export interface OperationContext {
 export interface OperationResult {
   status: number;
   body?: unknown;
-  /** The body already serialised (hot paths build it from cached fragments). */
-  json?: string;
+  /** The body already serialised: JSON text, or its UTF-8 bytes (hot paths build them from cached fragments). */
+  json?: string | Buffer;
 }
 
 /** Validates everything first, then changes state synchronously: a request is atomic. */

@@ -3,10 +3,10 @@
  * together from resources serialised once. Each resource is kept as the UTF-8
  * bytes of its JSON followed by a comma, per requested attribute set, written
  * one after the other into large slabs: the resources of a page were most
- * often cached together, in the order of the page, so the page is copied in
- * one piece or a few. No JSON text is built, joined or encoded per request
- * (joining a page's strings cost more than the rest of the operation), and
- * the body goes to the socket as it is.
+ * often cached together, in the order of the page, so the page is a piece of
+ * a slab or a few, handed to the socket where they are. No JSON text is
+ * built, joined or encoded per request (joining a page's strings cost more
+ * than the rest of the operation), and no byte of a resource is copied.
  *
  * Only what the API cannot change is cached (teams and relations are never
  * served from here); the bound keeps memory flat however much of a large
@@ -19,8 +19,8 @@ import type { Resource } from '../model.ts';
 
 const FRAGMENT_CACHE_SIZE = 20_000;
 const SLAB_BYTES = 256 * 1024;
-const HEAD = '{"data":[';
-const CLOSE_BRACKET = 0x5d;
+const HEAD = Buffer.from('{"data":[');
+const COMMA = 0x2c;
 
 /** Where a resource's bytes are: `slab[start, end)`, its comma last. */
 export interface Fragment {
@@ -30,8 +30,9 @@ export interface Fragment {
 }
 
 /**
- * Fills slabs front to back and never writes where it wrote before: a body
- * still waiting for its socket keeps its slab, and nothing else changes it.
+ * Fills slabs front to back and never writes where it wrote before: a page
+ * still waiting for its socket points into a slab, and nothing changes what
+ * it points at (a cleared cache leaves the slab to the collector).
  */
 class SlabWriter {
   private slab = Buffer.allocUnsafe(0);
@@ -49,8 +50,7 @@ class SlabWriter {
   }
 }
 
-const fragmentSlabs = new SlabWriter();
-const bodySlabs = new SlabWriter();
+const slabs = new SlabWriter();
 const bySet = new Map<string, Map<Resource, Fragment>>();
 /** Entries in all the maps above, each attribute set counting for one more. */
 let entries = 0;
@@ -74,9 +74,9 @@ export function fragmentsOf(attributes: readonly string[]): Map<Resource, Fragme
 
 function cache(fragments: Map<Resource, Fragment>, r: Resource, text: string): Fragment {
   const bytes = Buffer.byteLength(text) + 1;
-  const { slab, at } = fragmentSlabs.reserve(bytes);
+  const { slab, at } = slabs.reserve(bytes);
   slab.write(text, at, 'utf8');
-  slab[at + bytes - 1] = 0x2c;
+  slab[at + bytes - 1] = COMMA;
   const fragment = { slab, start: at, end: at + bytes };
   fragments.set(r, fragment);
   entries++;
@@ -84,39 +84,31 @@ function cache(fragments: Map<Resource, Fragment>, r: Resource, text: string): F
 }
 
 /**
- * The UTF-8 bytes of `{"data":[${resources.map(serialise).join(',')}]${tail}`;
- * `serialise` renders a resource the cache does not hold yet.
+ * The UTF-8 bytes of `{"data":[${resources.map(serialise).join(',')}]${tail}`,
+ * in pieces to be sent one after the other; `serialise` renders a resource
+ * the cache does not hold yet. The pieces are shared: never to be written to.
  */
 export function listBody(
   resources: readonly Resource[],
   fragments: Map<Resource, Fragment>,
   serialise: (r: Resource) => string,
   tail: string,
-): Buffer {
-  const parts = new Array<Fragment>(resources.length);
-  let size = 0;
-  for (let i = 0; i < resources.length; i++) {
-    const r = resources[i]!;
+): Buffer[] {
+  const pieces: Buffer[] = [HEAD];
+  let run: Fragment | undefined;
+  let runEnd = 0;
+  for (const r of resources) {
     const fragment = fragments.get(r) ?? cache(fragments, r, serialise(r));
-    parts[i] = fragment;
-    size += fragment.end - fragment.start;
+    if (run !== undefined && fragment.slab === run.slab && fragment.start === runEnd) {
+      runEnd = fragment.end;
+      continue;
+    }
+    if (run !== undefined) pieces.push(run.slab.subarray(run.start, runEnd));
+    run = fragment;
+    runEnd = fragment.end;
   }
-  // The last fragment's comma becomes the closing bracket; with none, the bracket follows the head.
-  const length = HEAD.length + size + (resources.length === 0 ? 1 : 0) + Buffer.byteLength(tail);
-  const { slab, at: offset } = bodySlabs.reserve(length);
-  const body = slab.subarray(offset, offset + length);
-  let at = body.write(HEAD, 0, 'latin1');
-  // Neighbours in one slab are copied as one run.
-  let i = 0;
-  while (i < parts.length) {
-    const first = parts[i]!;
-    let end = first.end;
-    for (i++; i < parts.length && parts[i]!.slab === first.slab && parts[i]!.start === end; i++) end = parts[i]!.end;
-    first.slab.copy(body, at, first.start, end);
-    at += end - first.start;
-  }
-  if (resources.length === 0) at++;
-  body[at - 1] = CLOSE_BRACKET;
-  body.write(tail, at, 'utf8');
-  return body;
+  // The last resource's comma stays out: the closing bracket takes its place.
+  if (run !== undefined) pieces.push(run.slab.subarray(run.start, runEnd - 1));
+  pieces.push(Buffer.from(`]${tail}`));
+  return pieces;
 }

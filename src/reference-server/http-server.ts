@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { ApiKeys } from './auth.ts';
 import { ApiError } from './errors.ts';
 import { fromDay, parseSpan } from './days.ts';
-import type { Operation, OperationContext } from './operation.ts';
+import type { Caller, Operation, OperationContext } from './operation.ts';
 import { list } from './operations/list.ts';
 import { assignActivityRate, showActivityRates, unassignActivityRate } from './operations/rates.ts';
 import { listRoles, revokeRoles } from './operations/roles.ts';
@@ -101,26 +101,42 @@ function textOf(pieces: readonly Buffer[]): string {
   return Buffer.concat(pieces).toString('utf8');
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new ApiError(413, `request body exceeds ${MAX_BODY_BYTES} bytes`));
-        req.resume();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    // A small body comes in one chunk: used as it is rather than copied.
-    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
-    req.on('error', reject);
+/**
+ * Calls `done` once: with the body, or with what went wrong. A callback, not
+ * a promise: the request path stays synchronous around it (no microtask hops
+ * per request).
+ */
+function readBody(req: IncomingMessage, done: (error: unknown, raw?: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let settled = false;
+  const settle = (error: unknown, raw?: Buffer): void => {
+    if (settled) return;
+    settled = true;
+    done(error, raw);
+  };
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      settle(new ApiError(413, `request body exceeds ${MAX_BODY_BYTES} bytes`));
+      req.resume();
+      return;
+    }
+    chunks.push(chunk);
   });
+  // A small body comes in one chunk: used as it is rather than copied.
+  req.on('end', () => settle(undefined, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+  req.on('error', (error) => settle(error));
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, deps: HttpDeps): Promise<void> {
+interface Admitted {
+  name: string;
+  operation: Operation;
+  caller: Caller;
+}
+
+/** What can be decided before the body is read: the operation, the caller, the headers. */
+function admit(req: IncomingMessage, res: ServerResponse, deps: HttpDeps): Admitted {
   const url = req.url ?? '/';
   const query = url.indexOf('?');
   const pathname = query < 0 ? url : url.slice(0, query);
@@ -162,7 +178,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: HttpDeps)
       'Content-Type',
     );
   }
-  const raw = await readBody(req);
+  return { name, operation, caller };
+}
+
+function respond(raw: Buffer, res: ServerResponse, deps: HttpDeps, { name, operation, caller }: Admitted): void {
   let body: unknown;
   try {
     body = JSON.parse(raw.toString('utf8'));
@@ -199,29 +218,49 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: HttpDeps)
   else send(res, result.status, result.body);
 }
 
+/** A refusal is its 4xx JSON answer; anything else thrown is a crash. */
+function refuse(res: ServerResponse, error: unknown, deps: HttpDeps): void {
+  if (error instanceof ApiError) {
+    const status =
+      deps.variants.has('status-422') &&
+      error.field &&
+      error.field !== 'Authorization' &&
+      [400, 404].includes(error.status)
+        ? 422
+        : error.status;
+    const body = deps.variants.has('problem-details')
+      ? { type: 'about:blank', title: 'Request refused', status, detail: error.message }
+      : { message: error.message, ...(error.field ? { field: error.field } : {}) };
+    const silent =
+      (status === 400 && deps.faults.has('errors-400-without-message')) ||
+      (status === 404 && deps.faults.has('errors-404-without-message')) ||
+      (status === 401 && deps.faults.has('errors-401-without-message'));
+    send(res, status, silent ? { field: error.field ?? null } : (error.body ?? body));
+  } else {
+    // A crash is a 500, with or without faults: it must never pass for a correct rejection.
+    // The reference never crashes: its tests fuzz every operation and allow no 5xx.
+    send(res, 500, { message: 'internal server error' });
+  }
+}
+
 export function createHttpServer(deps: HttpDeps): Server {
   return createServer((req, res) => {
-    handle(req, res, deps).catch((error: unknown) => {
-      if (error instanceof ApiError) {
-        const status =
-          deps.variants.has('status-422') &&
-          error.field &&
-          error.field !== 'Authorization' &&
-          [400, 404].includes(error.status)
-            ? 422
-            : error.status;
-        const body = deps.variants.has('problem-details')
-          ? { type: 'about:blank', title: 'Request refused', status, detail: error.message }
-          : { message: error.message, ...(error.field ? { field: error.field } : {}) };
-        const silent =
-          (status === 400 && deps.faults.has('errors-400-without-message')) ||
-          (status === 404 && deps.faults.has('errors-404-without-message')) ||
-          (status === 401 && deps.faults.has('errors-401-without-message'));
-        send(res, status, silent ? { field: error.field ?? null } : (error.body ?? body));
-      } else {
-        // A crash is a 500, with or without faults: it must never pass for a correct rejection.
-        // The reference never crashes: its tests fuzz every operation and allow no 5xx.
-        send(res, 500, { message: 'internal server error' });
+    let admitted: Admitted;
+    try {
+      admitted = admit(req, res, deps);
+    } catch (error) {
+      refuse(res, error, deps);
+      return;
+    }
+    readBody(req, (error, raw) => {
+      if (raw === undefined) {
+        refuse(res, error, deps);
+        return;
+      }
+      try {
+        respond(raw, res, deps, admitted);
+      } catch (error) {
+        refuse(res, error, deps);
       }
     });
   });

@@ -234,7 +234,7 @@ export class DirectoryClient {
                   headers: this.redactedHeaders(outcome.headers),
                   body: this.options.redactor.redact(
                     outcome.text.length > RECORDED_BODY_LIMIT
-                      ? outcome.text.slice(0, RECORDED_BODY_LIMIT)
+                      ? detached(outcome.text, RECORDED_BODY_LIMIT)
                       : outcome.text,
                   ),
                   truncated: outcome.text.length > RECORDED_BODY_LIMIT,
@@ -440,6 +440,16 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
     if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
+}
+
+/**
+ * The first `length` characters of `text`, copied: a plain slice points into
+ * `text` and keeps all of it alive for as long as the transcript keeps the
+ * slice (a transcript keeps fifty exchanges, each a page of up to megabytes).
+ */
+function detached(text: string, length: number): string {
+  // Flattening the concatenation copies the characters; the slice then points into the copy.
+  return ` ${text.slice(0, length)}`.slice(1);
 }
 
 /** The last time formatted, and when: answers that end in the same millisecond share one string. */

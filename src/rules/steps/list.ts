@@ -144,7 +144,7 @@ export interface Walk {
  * Follows §4.9: the first request carries next_token null, each following one
  * repeats it with only next_token replaced, and iteration stops on a null
  * token or an empty page. Memory stays bounded by the ids seen (about
- * sixteen bytes each, see seen-ids.ts). A resource repeated across pages, a
+ * twenty bytes each, see seen-ids.ts). A resource repeated across pages, a
  * token that comes back, and pages that never end are
  * `pagination.each-resource-once`'s business.
  */

@@ -3,15 +3,15 @@
  * over a million resources must remember every id it saw (a repeat is a
  * departure), and the ids of several walks are compared. In Sets of strings
  * that cost over a hundred bytes an id, a Set per walk; here each id is kept
- * once for all the walks, with a bit per walk, in about sixteen bytes.
+ * once for all the walks, with a bit per walk, in about twenty bytes with
+ * its index.
  *
  * A Snowflake (1 to 20 decimal digits, what the schema allows) is packed in
  * three 32-bit words: its digits four bits each, its length, the walks that
  * saw it; a fourth word, when asked for, holds a note (the page it was first
- * seen on). Entries
- * are appended in the order ids are first seen, and found through an
- * open-addressing index of entry numbers. Any other id (a server breaking the
- * schema) is kept as a string, apart.
+ * seen on). Entries are appended in the order ids are first seen, and found
+ * through an open-addressing index of entry numbers. Any other id (a server
+ * breaking the schema) is kept as a string, apart.
  */
 
 const DIGITS_MASK = 0xffff;

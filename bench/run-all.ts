@@ -2,21 +2,19 @@
  * `npm run bench`: ratios measured side by side in one run, printed as a
  * Markdown table (the README carries the latest one) and written to
  * reports/bench.json. Goals (2 cores): a full default run under 20 s; the
- * suite's HTTP layer at least 0.7 of a bare undici loop; the reference
- * server at least 0.5 of a bare node:http server sending the same bytes;
- * page time at 1,000,000 resources within 1.5x of 10,000.
+ * suite's HTTP layer at least 0.9 of a bare undici loop; the reference
+ * server at least 0.8 of a bare node:http server sending the same bytes;
+ * page time at 1,000,000 resources within 1.5x of 10,000; the full paging
+ * check over 1,000,000 resources, the server in its own process, at 50,000
+ * resources/s or more with the suite's peak RSS at most 256 MB.
  */
+// Each measure imports what it needs itself: the process that measures the suite's memory carries
+// no reference server, no CLI and no load generator it does not use.
 import { createServer } from 'node:http';
 import { mkdir, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import autocannon from 'autocannon';
 import { Agent, request } from 'undici';
-import { DirectoryClient } from '../src/client/directory-client.ts';
-import { Redactor } from '../src/client/redact.ts';
-import { main } from '../src/cli/main.ts';
-import { startReferenceServer, type ReferenceServer } from '../src/reference-server/index.ts';
-import { startRateLimitedProxy } from '../src/hostile-server/rate-limited-proxy.ts';
-import { validateSchema } from '../src/schemas/index.ts';
+import type { ReferenceServer } from '../src/reference-server/index.ts';
 
 interface Row {
   measure: string;
@@ -71,6 +69,7 @@ async function post(agent: Agent, url: string, key: string, body: unknown): Prom
 }
 
 async function fullRun(): Promise<void> {
+  const { main } = await import('../src/cli/main.ts');
   let requests = 0;
   const [code, ms] = await timed(() =>
     main(['run', '--quiet', '--seed', '1', '--reports', 'reports/bench-run'], {
@@ -130,6 +129,7 @@ class PageWalker {
 }
 
 async function pageScaling(): Promise<void> {
+  const { startReferenceServer } = await import('../src/reference-server/index.ts');
   const small = await startReferenceServer({ resources: 10_000 });
   const big = await startReferenceServer({ resources: 1_000_000 });
   const smallWalker = new PageWalker(small);
@@ -184,13 +184,14 @@ async function serverVsBare(server: ReferenceServer): Promise<void> {
   rows.push({
     measure: 'resources.list (limit 100) req/s: reference server vs bare node:http, same bytes',
     value: `${reference.toFixed(0)} vs ${plain.toFixed(0)} = ${ratio.toFixed(2)}`,
-    goal: '>= 0.5',
-    met: ratio >= 0.5,
+    goal: '>= 0.8',
+    met: ratio >= 0.8,
   });
 }
 
 /** autocannon's figure for the same request, same connection count, for scale. */
 async function autocannonRate(url: string, key: string, body: unknown): Promise<number> {
+  const { default: autocannon } = await import('autocannon');
   const result = await autocannon({
     url,
     method: 'POST',
@@ -203,6 +204,9 @@ async function autocannonRate(url: string, key: string, body: unknown): Promise<
 }
 
 async function clientOverhead(server: ReferenceServer): Promise<void> {
+  const { DirectoryClient } = await import('../src/client/directory-client.ts');
+  const { Redactor } = await import('../src/client/redact.ts');
+  const { validateSchema } = await import('../src/schemas/index.ts');
   const body = { kind_id: server.profile.listKindId, pagination: { limit: 100, next_token: null } };
   const agent = new Agent({ connections: CONCURRENCY });
   const redactor = new Redactor();
@@ -234,27 +238,96 @@ async function clientOverhead(server: ReferenceServer): Promise<void> {
   rows.push({
     measure: 'suite HTTP layer (transcripts + schema validation) vs bare undici loop, req/s (autocannon for scale)',
     value: `${suite.toFixed(0)} vs ${bare.toFixed(0)} = ${ratio.toFixed(2)} (autocannon: ${cannon.toFixed(0)})`,
-    goal: '>= 0.7',
-    met: ratio >= 0.7,
+    goal: '>= 0.9',
+    met: ratio >= 0.9,
   });
 }
 
-/** The full-paging rule against a million resources: resources per second and peak memory. */
+/** The built reference server in a process of its own, with fixed keys; its URL from its output, its profile from a file. */
+async function spawnServer(resources: number): Promise<{
+  url: string;
+  apiKey: string;
+  profile: import('../src/target/profile.ts').TargetProfile;
+  pid: number;
+  close(): Promise<void>;
+}> {
+  const { spawn } = await import('node:child_process');
+  const { mkdtemp, readFile, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const dir = await mkdtemp(join(tmpdir(), 'dc-bench-'));
+  const profileFile = join(dir, 'profile.json');
+  const apiKey = `dcbench_${Math.random().toString(36).slice(2)}${Math.random().toString(36).slice(2)}`;
+  const bin = new URL('../bin/directory-conformance.mjs', import.meta.url).pathname;
+  const child = spawn(
+    process.execPath,
+    [bin, 'serve', '--resources', String(resources), '--port', '0', '--api-key', apiKey, '--profile-out', profileFile],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code} before it was ready:\n${output}`)));
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (chunk: string) => {
+      output += chunk;
+      // The profile is written after the address is printed: ready once both are there.
+      const address = /listening at (\S+)/.exec(output);
+      if (address && output.includes(`target profile written to ${profileFile}`)) resolve(address[1]!);
+    });
+  });
+  child.removeAllListeners('exit');
+  const profile = JSON.parse(await readFile(profileFile, 'utf8')) as import('../src/target/profile.ts').TargetProfile;
+  return {
+    url,
+    apiKey,
+    profile,
+    pid: child.pid!,
+    close: async () => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Peak resident memory of a process so far (VmHWM), in bytes; undefined where /proc is not there. */
+async function peakRssOf(pid: number): Promise<number | undefined> {
+  const { readFile } = await import('node:fs/promises');
+  try {
+    const status = await readFile(`/proc/${pid}/status`, 'utf8');
+    const kb = /VmHWM:\s+(\d+) kB/.exec(status);
+    return kb ? Number(kb[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The full-paging rule against a million resources, the reference server in
+ * a process of its own (`npm run build` first): resources per second, and
+ * the suite's own peak memory, sampled in this process alone.
+ */
 async function bigPaging(): Promise<void> {
-  const big = await startReferenceServer({ resources: 1_000_000 });
-  let peak = process.memoryUsage().rss;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 100);
+  const big = await spawnServer(1_000_000);
   const { runRules, DEFAULT_ENGINE_OPTIONS } = await import('../src/runner/run-rules.ts');
   const { loadCatalogue, selectRules } = await import('../src/rules/catalogue.ts');
   const catalogue = await loadCatalogue();
+  const selection = selectRules(catalogue, { rules: ['pagination.each-resource-once'] });
+  // Collected before the run: the peak is the run's, not what loading left behind.
+  (globalThis as { gc?: () => void }).gc?.();
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
   const [run, ms] = await timed(() =>
     runRules(
-      selectRules(catalogue, { rules: ['pagination.each-resource-once'] }),
+      selection,
       { baseUrl: big.url, serviceVersion: '26.06.25', apiKey: big.apiKey, profile: big.profile },
       { ...DEFAULT_ENGINE_OPTIONS, ruleTimeoutMs: 600_000 },
     ),
   );
   clearInterval(sampler);
+  peak = Math.max(peak, process.memoryUsage().rss);
   const result = run.results[0]!;
   // The rule walks the listed kind twice (limit 500, then 137).
   const agent = new Agent({ connections: 1 });
@@ -266,14 +339,19 @@ async function bigPaging(): Promise<void> {
     }),
   ) as { total_count: number };
   await agent.close();
-  const listed = 2 * count.total_count;
+  const serverPeak = await peakRssOf(big.pid);
   await big.close();
+  const listed = 2 * count.total_count;
   const perSecond = (listed / ms) * 1000;
+  const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(0)} MB`;
   rows.push({
-    measure: 'full paging check (pagination.each-resource-once) against 1,000,000 resources',
-    value: `${result.verdict}, ${listed} resources in ${(ms / 1000).toFixed(1)} s = ${Math.round(perSecond)}/s, ${result.requestCount} requests, peak RSS ${(peak / 1e6).toFixed(0)} MB (server included)`,
-    goal: '>= 50,000 resources/s',
-    met: result.verdict === 'PASS' && perSecond >= 50_000,
+    measure: 'full paging check (pagination.each-resource-once) against 1,000,000 resources, server in its own process',
+    value:
+      `${result.verdict}, ${listed} resources in ${(ms / 1000).toFixed(1)} s = ${Math.round(perSecond)}/s, ` +
+      `${result.requestCount} requests, suite peak RSS ${mb(peak)} (${mb(before)} before the run)` +
+      (serverPeak === undefined ? '' : `, server ${mb(serverPeak)}`),
+    goal: '>= 50,000 resources/s, suite <= 256 MB',
+    met: result.verdict === 'PASS' && perSecond >= 50_000 && peak <= 256e6,
   });
 }
 
@@ -287,6 +365,8 @@ async function bigPaging(): Promise<void> {
  */
 async function stagingLike(): Promise<void> {
   const { runConformance } = await import('../src/api/index.ts');
+  const { startReferenceServer } = await import('../src/reference-server/index.ts');
+  const { startRateLimitedProxy } = await import('../src/hostile-server/rate-limited-proxy.ts');
   const seed = 20261124;
   const direct = await runConformance({ seed });
   const upstream = await startReferenceServer();
@@ -370,7 +450,11 @@ async function startUp(): Promise<void> {
 // `npm run bench -- staging startup` runs only the measures named.
 const only = process.argv.slice(2);
 const wanted = (name: string): boolean => only.length === 0 || only.includes(name);
+// First: the suite's peak memory is this process's, and memory the other measures' servers took is
+// not given back to the system when they close.
+if (wanted('big-paging')) await bigPaging();
 if (wanted('ratios')) {
+  const { startReferenceServer } = await import('../src/reference-server/index.ts');
   const server = await startReferenceServer({ resources: 2_000 });
   await serverVsBare(server);
   await clientOverhead(server);
@@ -380,7 +464,6 @@ if (wanted('full-run')) await fullRun();
 if (wanted('startup')) await startUp();
 if (wanted('staging')) await stagingLike();
 if (wanted('paging')) await pageScaling();
-if (wanted('big-paging')) await bigPaging();
 
 const table = [
   '| measure | value | goal | met |',

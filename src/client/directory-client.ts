@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 import type { Exchange, RecordedRequest } from '../core/exchange.ts';
@@ -160,9 +161,21 @@ export class DirectoryClient {
     return this.options.credential !== undefined;
   }
 
-  async post(operation: string, body: unknown, opts: PostOptions = {}): Promise<ApiResponse> {
+  post(operation: string, body: unknown, opts: PostOptions = {}): Promise<ApiResponse> {
     const shared = this.options.sharedReads;
-    if (shared && !READ_OPERATIONS.has(operation)) {
+    if (shared && (!READ_OPERATIONS.has(operation) || (opts.shared && opts.rawBody === undefined && !opts.headers)))
+      return this.postWithSharedReads(shared, operation, body, opts);
+    // Not an async function: the usual request adds no promise of its own to the one `send` gives.
+    return this.send(operation, body, opts);
+  }
+
+  private async postWithSharedReads(
+    shared: SharedReads,
+    operation: string,
+    body: unknown,
+    opts: PostOptions,
+  ): Promise<ApiResponse> {
+    if (!READ_OPERATIONS.has(operation)) {
       // A change the suite sends makes what was read about its resources stale, before and after.
       const named = opts.rawBody === undefined ? resourcesNamed(body) : undefined;
       shared.forget(named ?? 'all');
@@ -172,18 +185,15 @@ export class DirectoryClient {
         shared.forget(named ?? 'all');
       }
     }
-    if (opts.shared && shared && opts.rawBody === undefined && !opts.headers) {
-      const key = `${this.options.credential?.placeholder ?? '(none)'} ${this.options.serviceVersion} ${operation} ${JSON.stringify(body)}`;
-      const { response, shared: wasShared } = await shared.read(key, resourcesNamed(body) ?? [], () =>
-        this.send(operation, body, opts),
-      );
-      if (!wasShared) return response;
-      // This rule's transcript shows the answer it used, marked as another rule's request.
-      const exchange: Exchange = { ...response.exchange, shared: true };
-      this.options.onExchange?.(exchange);
-      return { ...response, exchange };
-    }
-    return this.send(operation, body, opts);
+    const key = `${this.options.credential?.placeholder ?? '(none)'} ${this.options.serviceVersion} ${operation} ${JSON.stringify(body)}`;
+    const { response, shared: wasShared } = await shared.read(key, resourcesNamed(body) ?? [], () =>
+      this.send(operation, body, opts),
+    );
+    if (!wasShared) return response;
+    // This rule's transcript shows the answer it used, marked as another rule's request.
+    const exchange: Exchange = { ...response.exchange, shared: true };
+    this.options.onExchange?.(exchange);
+    return { ...response, exchange };
   }
 
   private async send(operation: string, body: unknown, opts: PostOptions): Promise<ApiResponse> {
@@ -214,7 +224,7 @@ export class DirectoryClient {
       if (delay === undefined || delay > maxRetryDelayMs || retryWaitMs + delay > maxRetryWaitMs) {
         const exchange: Exchange = {
           operation,
-          startedAt: new Date(Date.now() - outcome.durationMs).toISOString(),
+          startedAt: isoTime(Date.now() - outcome.durationMs),
           request,
           ...(outcome.ok
             ? {
@@ -224,7 +234,7 @@ export class DirectoryClient {
                   headers: this.redactedHeaders(outcome.headers),
                   body: this.options.redactor.redact(
                     outcome.text.length > RECORDED_BODY_LIMIT
-                      ? outcome.text.slice(0, RECORDED_BODY_LIMIT)
+                      ? detached(outcome.text, RECORDED_BODY_LIMIT)
                       : outcome.text,
                   ),
                   truncated: outcome.text.length > RECORDED_BODY_LIMIT,
@@ -311,13 +321,13 @@ export class DirectoryClient {
     const exempt = this.options.exemptFromBudget === true;
     const permit = this.options.budget ? await this.options.budget.acquire(parent, retry, exempt) : undefined;
     const queuedMs = permit?.queuedMs ?? 0;
-    const controller = new AbortController();
+    const abort = new AttemptAbort();
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      controller.abort();
+      abort.abort();
     }, this.options.timeoutMs);
-    const onAbort = (): void => controller.abort();
+    const onAbort = (): void => abort.abort();
     parent?.addEventListener('abort', onAbort, { once: true });
     const sentAt = performance.now();
     try {
@@ -327,7 +337,7 @@ export class DirectoryClient {
         headers,
         body: text,
         dispatcher: this.options.dispatcher,
-        signal: controller.signal,
+        signal: abort,
         headersTimeout: this.options.timeoutMs,
         bodyTimeout: this.options.timeoutMs,
       });
@@ -387,6 +397,21 @@ export class DirectoryClient {
   }
 }
 
+/**
+ * Cancels one attempt: undici takes an EventEmitter with `aborted` as a
+ * signal (documented), which costs a fraction of an AbortController and its
+ * AbortSignal, an EventTarget built for every request.
+ */
+class AttemptAbort extends EventEmitter {
+  aborted = false;
+
+  abort(): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.emit('abort');
+  }
+}
+
 /** The body as text, read as it streams in; a body over `max` bytes is cut off as a harness fault. */
 function readCapped(body: Readable, max: number): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -415,6 +440,25 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
     if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
+}
+
+/**
+ * The first `length` characters of `text`, copied: a plain slice points into
+ * `text` and keeps all of it alive for as long as the transcript keeps the
+ * slice (a transcript keeps fifty exchanges, each a page of up to megabytes).
+ */
+function detached(text: string, length: number): string {
+  // Flattening the concatenation copies the characters; the slice then points into the copy.
+  return ` ${text.slice(0, length)}`.slice(1);
+}
+
+/** The last time formatted, and when: answers that end in the same millisecond share one string. */
+let lastIso = { ms: NaN, text: '' };
+
+function isoTime(ms: number): string {
+  const rounded = Math.floor(ms);
+  if (rounded !== lastIso.ms) lastIso = { ms: rounded, text: new Date(rounded).toISOString() };
+  return lastIso.text;
 }
 
 function parseJson(text: string): unknown {

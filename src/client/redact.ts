@@ -12,6 +12,13 @@
  */
 export class Redactor {
   private readonly secrets: Array<{ value: string; placeholder: string }> = [];
+  /**
+   * Any form of any secret, in one alternation: a text is scanned once to
+   * learn whether it holds one (every request and response body passes here,
+   * and a scan per form cost more than the rest of recording an exchange).
+   * Only a text that does is redacted form by form, as below.
+   */
+  private anyForm: RegExp | undefined;
 
   add(value: string | undefined, placeholder: string): void {
     if (!value || value.length < 4) return;
@@ -23,9 +30,11 @@ export class Redactor {
     }
     // Longest first: a form that contains another is replaced whole.
     this.secrets.sort((a, b) => b.value.length - a.value.length);
+    this.anyForm = new RegExp(this.secrets.map((s) => s.value.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')).join('|'));
   }
 
   redact(text: string): string {
+    if (this.anyForm === undefined || !this.anyForm.test(text)) return text;
     let out = text;
     for (const { value, placeholder } of this.secrets) {
       if (out.includes(value)) out = out.split(value).join(placeholder);

@@ -7,11 +7,26 @@
  * resources without their teams (no documented operation changes it), or the
  * state of a resource the suite holds, which every mutating request naming
  * that resource forgets. Failures and non-2xx answers are never kept.
+ *
+ * What is kept is bounded by the length of the answers' bodies: past the
+ * bound, the answers read least recently are dropped, and a read of one is
+ * sent again. A whole run against the embedded server keeps under a million
+ * characters in all and loses no shared read to the bound; a walk over a
+ * million resources would otherwise keep every page it read, parsed, for the
+ * rest of the run (over a gigabyte), and a larger bound only kept its pages
+ * long enough to age into the collector's old generation (the suite's peak
+ * memory on that walk rose with the bound).
  */
 import type { ApiResponse } from './directory-client.ts';
 
+/** Characters of kept bodies, all answers together (parsed, an answer weighs about three times its text). */
+export const SHARED_READS_CHARS = 1024 * 1024;
+
 export class SharedReads {
   private readonly answers = new Map<string, Promise<ApiResponse | undefined>>();
+  /** The body length of each kept answer that came, least recently read first. */
+  private readonly kept = new Map<string, number>();
+  private keptChars = 0;
   /** Keys of kept answers about each resource, so a change to it forgets them. */
   private readonly byResource = new Map<string, Set<string>>();
   /** Answers handed to a read without a request. */
@@ -31,6 +46,7 @@ export class SharedReads {
       const response = await kept;
       if (response && this.answers.get(key) === kept) {
         this.hits += 1;
+        this.touch(key);
         return { response, shared: true };
       }
     }
@@ -46,7 +62,10 @@ export class SharedReads {
       this.byResource.set(id, keys);
     }
     void keeping.then((response) => {
-      if (!response && this.answers.get(key) === keeping) this.answers.delete(key);
+      if (this.answers.get(key) !== keeping) return;
+      // One answer takes a quarter of the bound at most: a few very large pages do not evict the rest.
+      if (!response || response.text.length > SHARED_READS_CHARS / 4) this.answers.delete(key);
+      else this.keep(key, response.text.length);
     });
     return { response: await pending, shared: false };
   }
@@ -55,9 +74,38 @@ export class SharedReads {
   forget(resources: readonly string[] | 'all'): void {
     const ids = resources === 'all' ? [...this.byResource.keys()] : resources;
     for (const id of ids) {
-      for (const key of this.byResource.get(id) ?? []) this.answers.delete(key);
+      for (const key of this.byResource.get(id) ?? []) this.drop(key);
       this.byResource.delete(id);
     }
+  }
+
+  private keep(key: string, chars: number): void {
+    const previous = this.kept.get(key);
+    if (previous !== undefined) this.keptChars -= previous;
+    this.kept.delete(key);
+    this.kept.set(key, chars);
+    this.keptChars += chars;
+    // The least recently read first; the one just kept last of all.
+    for (const [oldest] of this.kept) {
+      if (this.keptChars <= SHARED_READS_CHARS) break;
+      this.drop(oldest);
+    }
+  }
+
+  /** Read again: last to be dropped. */
+  private touch(key: string): void {
+    const chars = this.kept.get(key);
+    if (chars === undefined) return;
+    this.kept.delete(key);
+    this.kept.set(key, chars);
+  }
+
+  private drop(key: string): void {
+    this.answers.delete(key);
+    const chars = this.kept.get(key);
+    if (chars === undefined) return;
+    this.kept.delete(key);
+    this.keptChars -= chars;
   }
 }
 

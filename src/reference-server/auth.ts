@@ -11,7 +11,14 @@ export class ApiKeys {
   constructor(
     readonly full = `dcfull_${randomBytes(18).toString('base64url')}`,
     readonly restricted = `dcrestricted_${randomBytes(18).toString('base64url')}`,
-  ) {}
+  ) {
+    this.fullBytes = Buffer.from(full);
+    this.restrictedBytes = Buffer.from(restricted);
+  }
+
+  /** The keys as bytes, once: each request compares its key with them. */
+  private readonly fullBytes: Buffer;
+  private readonly restrictedBytes: Buffer;
 
   /** The caller a header authenticates, or undefined. */
   callerOf(header: string | undefined): Caller | undefined {
@@ -25,14 +32,13 @@ export class ApiKeys {
       key = colon >= 0 ? decoded.slice(colon + 1) : undefined;
     }
     if (key === undefined) return undefined;
-    if (same(key, this.full)) return 'full';
-    if (same(key, this.restricted)) return 'restricted';
+    const given = Buffer.from(key);
+    if (same(given, this.fullBytes)) return 'full';
+    if (same(given, this.restrictedBytes)) return 'restricted';
     return undefined;
   }
 }
 
-function same(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
+function same(x: Buffer, y: Buffer): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { ApiKeys } from './auth.ts';
 import { ApiError } from './errors.ts';
 import { fromDay, parseSpan } from './days.ts';
-import type { Operation, OperationContext } from './operation.ts';
+import type { Caller, Operation, OperationContext } from './operation.ts';
 import { list } from './operations/list.ts';
 import { assignActivityRate, showActivityRates, unassignActivityRate } from './operations/rates.ts';
 import { listRoles, revokeRoles } from './operations/roles.ts';
@@ -75,35 +75,71 @@ function send(res: ServerResponse, status: number, body?: unknown): void {
   sendJson(res, status, JSON.stringify(body));
 }
 
-function sendJson(res: ServerResponse, status: number, text: string): void {
+function sendJson(res: ServerResponse, status: number, text: string | readonly Buffer[]): void {
   if (res.headersSent) return;
+  if (typeof text !== 'string') {
+    let bytes = 0;
+    for (const piece of text) bytes += piece.length;
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': bytes });
+    // Written in one tick, the pieces leave in one writev with the headers, each from where it is.
+    for (let i = 0; i < text.length - 1; i++) res.write(text[i]);
+    res.end(text[text.length - 1]);
+    return;
+  }
+  const bytes = Buffer.byteLength(text);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
+    'content-length': bytes,
   });
-  res.end(text);
+  // As many bytes as characters: the text is ASCII, whose bytes are the same in every encoding, and
+  // writing it as 'ascii' is a copy where UTF-8 encodes character by character. ('ascii', not
+  // 'latin1': Node glues the headers to a latin1 or UTF-8 body first, one more copy of the body.)
+  res.end(text, bytes === text.length ? 'ascii' : 'utf8');
 }
 
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) {
-        reject(new ApiError(413, `request body exceeds ${MAX_BODY_BYTES} bytes`));
-        req.resume();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
+function textOf(pieces: readonly Buffer[]): string {
+  return Buffer.concat(pieces).toString('utf8');
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, deps: HttpDeps): Promise<void> {
-  const pathname = (req.url ?? '/').split('?', 1)[0]!;
+/**
+ * Calls `done` once: with the body, or with what went wrong. A callback, not
+ * a promise: the request path stays synchronous around it (no microtask hops
+ * per request).
+ */
+function readBody(req: IncomingMessage, done: (error: unknown, raw?: Buffer) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let settled = false;
+  const settle = (error: unknown, raw?: Buffer): void => {
+    if (settled) return;
+    settled = true;
+    done(error, raw);
+  };
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      settle(new ApiError(413, `request body exceeds ${MAX_BODY_BYTES} bytes`));
+      req.resume();
+      return;
+    }
+    chunks.push(chunk);
+  });
+  // A small body comes in one chunk: used as it is rather than copied.
+  req.on('end', () => settle(undefined, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+  req.on('error', (error) => settle(error));
+}
+
+interface Admitted {
+  name: string;
+  operation: Operation;
+  caller: Caller;
+}
+
+/** What can be decided before the body is read: the operation, the caller, the headers. */
+function admit(req: IncomingMessage, res: ServerResponse, deps: HttpDeps): Admitted {
+  const url = req.url ?? '/';
+  const query = url.indexOf('?');
+  const pathname = query < 0 ? url : url.slice(0, query);
   const name = pathname.startsWith(PREFIX) ? pathname.slice(PREFIX.length) : '';
   const operation = Object.hasOwn(OPERATIONS, name) ? OPERATIONS[name] : undefined;
   if (!operation)
@@ -135,14 +171,17 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: HttpDeps)
     );
   }
   const contentType = String(req.headers['content-type'] ?? '');
-  if (!/^application\/json\s*(;|$)/i.test(contentType)) {
+  if (contentType !== 'application/json' && !/^application\/json\s*(;|$)/i.test(contentType)) {
     throw new ApiError(
       415,
       `Content-Type must be application/json, got ${JSON.stringify(contentType)}`,
       'Content-Type',
     );
   }
-  const raw = await readBody(req);
+  return { name, operation, caller };
+}
+
+function respond(raw: Buffer, res: ServerResponse, deps: HttpDeps, { name, operation, caller }: Admitted): void {
   let body: unknown;
   try {
     body = JSON.parse(raw.toString('utf8'));
@@ -169,7 +208,8 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: HttpDeps)
   }
   if (deps.variants.has('exclusive-end')) {
     const result = operation(shiftRanges(body, -1) as Record<string, unknown>, ctx);
-    const out = result.json !== undefined ? (JSON.parse(result.json) as unknown) : result.body;
+    const json = typeof result.json === 'string' || result.json === undefined ? result.json : textOf(result.json);
+    const out = json !== undefined ? (JSON.parse(json) as unknown) : result.body;
     send(res, result.status, out === undefined ? undefined : shiftRanges(out, 1));
     return;
   }
@@ -178,29 +218,49 @@ async function handle(req: IncomingMessage, res: ServerResponse, deps: HttpDeps)
   else send(res, result.status, result.body);
 }
 
+/** A refusal is its 4xx JSON answer; anything else thrown is a crash. */
+function refuse(res: ServerResponse, error: unknown, deps: HttpDeps): void {
+  if (error instanceof ApiError) {
+    const status =
+      deps.variants.has('status-422') &&
+      error.field &&
+      error.field !== 'Authorization' &&
+      [400, 404].includes(error.status)
+        ? 422
+        : error.status;
+    const body = deps.variants.has('problem-details')
+      ? { type: 'about:blank', title: 'Request refused', status, detail: error.message }
+      : { message: error.message, ...(error.field ? { field: error.field } : {}) };
+    const silent =
+      (status === 400 && deps.faults.has('errors-400-without-message')) ||
+      (status === 404 && deps.faults.has('errors-404-without-message')) ||
+      (status === 401 && deps.faults.has('errors-401-without-message'));
+    send(res, status, silent ? { field: error.field ?? null } : (error.body ?? body));
+  } else {
+    // A crash is a 500, with or without faults: it must never pass for a correct rejection.
+    // The reference never crashes: its tests fuzz every operation and allow no 5xx.
+    send(res, 500, { message: 'internal server error' });
+  }
+}
+
 export function createHttpServer(deps: HttpDeps): Server {
   return createServer((req, res) => {
-    handle(req, res, deps).catch((error: unknown) => {
-      if (error instanceof ApiError) {
-        const status =
-          deps.variants.has('status-422') &&
-          error.field &&
-          error.field !== 'Authorization' &&
-          [400, 404].includes(error.status)
-            ? 422
-            : error.status;
-        const body = deps.variants.has('problem-details')
-          ? { type: 'about:blank', title: 'Request refused', status, detail: error.message }
-          : { message: error.message, ...(error.field ? { field: error.field } : {}) };
-        const silent =
-          (status === 400 && deps.faults.has('errors-400-without-message')) ||
-          (status === 404 && deps.faults.has('errors-404-without-message')) ||
-          (status === 401 && deps.faults.has('errors-401-without-message'));
-        send(res, status, silent ? { field: error.field ?? null } : (error.body ?? body));
-      } else {
-        // A crash is a 500, with or without faults: it must never pass for a correct rejection.
-        // The reference never crashes: its tests fuzz every operation and allow no 5xx.
-        send(res, 500, { message: 'internal server error' });
+    let admitted: Admitted;
+    try {
+      admitted = admit(req, res, deps);
+    } catch (error) {
+      refuse(res, error, deps);
+      return;
+    }
+    readBody(req, (error, raw) => {
+      if (raw === undefined) {
+        refuse(res, error, deps);
+        return;
+      }
+      try {
+        respond(raw, res, deps, admitted);
+      } catch (error) {
+        refuse(res, error, deps);
       }
     });
   });

@@ -17,8 +17,11 @@ export interface OperationContext {
 export interface OperationResult {
   status: number;
   body?: unknown;
-  /** The body already serialised (hot paths build it from cached fragments). */
-  json?: string;
+  /**
+   * The body already serialised: JSON text, or its UTF-8 bytes in pieces sent
+   * one after the other (hot paths point into cached fragments rather than copy them).
+   */
+  json?: string | readonly Buffer[];
 }
 
 /** Validates everything first, then changes state synchronously: a request is atomic. */

@@ -4,8 +4,9 @@
  * belongs to (kind, filters, orders), signed with HMAC-SHA256 under a secret
  * drawn when the server starts, so a token cannot be built by hand.
  */
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { canonicalJson } from '../core/canonical-json.ts';
+import { HmacSha256 } from './hmac.ts';
 
 export interface TokenPayload {
   /** Hash of kind_id, filters and orders. */
@@ -14,12 +15,41 @@ export interface TokenPayload {
   last: string[];
 }
 
-export function queryHash(parts: unknown): string {
-  return createHash('sha256').update(canonicalJson(parts)).digest('base64url').slice(0, 22);
+/**
+ * Every page of an iteration sends the same kind, filters and orders: their
+ * hash is remembered by their JSON text, which (the parts being parsed JSON)
+ * determines the canonical form, so a remembered hash is the one computed;
+ * with neither filters nor orders (the usual list), by the kind alone. The
+ * memory is bounded by the text it holds, and dropped wholesale when full.
+ */
+const MEMO_CHARS = 4 * 1024 * 1024;
+const memo = new Map<string, string>();
+const plainByKind = new Map<string, string>();
+let memoChars = 0;
+
+const isEmptyArray = (v: unknown): boolean => Array.isArray(v) && v.length === 0;
+
+/** Hash of what a token is bound to: kind_id, filters and orders (null where a fault ignores them). */
+export function queryHash(kind: string, filters: unknown, orders: unknown): string {
+  const plain = isEmptyArray(filters) && isEmptyArray(orders);
+  const text = plain ? kind : JSON.stringify([kind, filters, orders]);
+  const remembered = plain ? plainByKind : memo;
+  let hash = remembered.get(text);
+  if (hash === undefined) {
+    hash = createHash('sha256').update(canonicalJson({ kind, filters, orders })).digest('base64url').slice(0, 22);
+    if (memoChars + text.length > MEMO_CHARS) {
+      memo.clear();
+      plainByKind.clear();
+      memoChars = 0;
+    }
+    remembered.set(text, hash);
+    memoChars += text.length;
+  }
+  return hash;
 }
 
 export class PageTokens {
-  private readonly secret = randomBytes(32);
+  private readonly hmac = new HmacSha256(randomBytes(32));
 
   sign(payload: TokenPayload): string {
     const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
@@ -60,6 +90,6 @@ export class PageTokens {
   }
 
   private mac(body: string): string {
-    return createHmac('sha256', this.secret).update(body).digest('base64url');
+    return this.hmac.base64url(body);
   }
 }

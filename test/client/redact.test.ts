@@ -39,3 +39,20 @@ test('a JSON value keeps no form of the key, even a body text holding it escaped
     $DIRECTORY_API_KEY: ['$DIRECTORY_API_KEY', 1, null],
   });
 });
+
+test('characters that mean something in a regular expression are matched as themselves', () => {
+  const key = 'a.b*c?d(e)f[g]h{i}j|k^l$m\\n/o+p';
+  const r = new Redactor();
+  r.add(key, '$K');
+  for (const form of [key, JSON.stringify(key).slice(1, -1), encodeURIComponent(key)])
+    expect(r.redact(`x${form}y`)).toBe('x$Ky');
+  // Look-alikes the pattern would match were the characters not escaped stay as they are.
+  const alike = 'aXbbbcdefghijkl';
+  expect(r.redact(alike)).toBe(alike);
+});
+
+test('a text with no form of any key is returned as it is, and a redactor without keys changes nothing', () => {
+  const text = JSON.stringify({ data: Array.from({ length: 50 }, (_, i) => ({ id: String(i), label: 'k3y' })) });
+  expect(redactor().redact(text)).toBe(text);
+  expect(new Redactor().redact(`${KEY} k3y`)).toBe(`${KEY} k3y`);
+});

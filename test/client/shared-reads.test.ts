@@ -5,9 +5,9 @@
  */
 import { Agent } from 'undici';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { DirectoryClient } from '../../src/client/directory-client.ts';
+import { DirectoryClient, type ApiResponse } from '../../src/client/directory-client.ts';
 import { Redactor } from '../../src/client/redact.ts';
-import { SharedReads } from '../../src/client/shared-reads.ts';
+import { SHARED_READS_CHARS, SharedReads } from '../../src/client/shared-reads.ts';
 import type { Exchange } from '../../src/core/exchange.ts';
 import { startTestServer, type TestServer } from '../helpers/http-server.ts';
 
@@ -87,4 +87,25 @@ test('a change naming the resource forgets what was read about it, not about oth
   await a.post('resources.assign-team', undefined, { rawBody: '{"resource_id": ' });
   await a.post('resources.show-teams', { resource_id: '2' }, { shared: true });
   expect(sent('resources.show-teams')).toBe(4);
+});
+
+test('kept answers are bounded by their bodies: the least recently read go first and are sent again', async () => {
+  const shared = new SharedReads();
+  const sends: string[] = [];
+  const read = (key: string, chars = Math.floor(SHARED_READS_CHARS / 4)) =>
+    shared.read(key, [], async () => {
+      sends.push(key);
+      return { status: 200, headers: {}, text: 'x'.repeat(chars), json: undefined } as unknown as ApiResponse;
+    });
+  for (const key of ['a', 'b', 'c', 'd']) await read(key);
+  // Read again, 'a' is the most recent: the next answer pushes 'b' out, not 'a'.
+  expect((await read('a')).shared).toBe(true);
+  await read('e');
+  for (const key of ['a', 'c', 'd', 'e', 'b']) await read(key);
+  expect(sends).toEqual(['a', 'b', 'c', 'd', 'e', 'b']);
+  // An answer over a quarter of the bound is not kept at all, and evicts nothing.
+  await read('big', Math.floor(SHARED_READS_CHARS / 4) + 1);
+  await read('big', Math.floor(SHARED_READS_CHARS / 4) + 1);
+  for (const key of ['c', 'd', 'e', 'b']) await read(key);
+  expect(sends).toEqual(['a', 'b', 'c', 'd', 'e', 'b', 'big', 'big']);
 });

@@ -4,6 +4,7 @@ import { toDay, todayDay } from '../days.ts';
 import type { Resource } from '../model.ts';
 import type { Operation, OperationContext } from '../operation.ts';
 import { queryHash, type TokenPayload } from '../page-token.ts';
+import { fragmentsOf, listBody } from './list-body.ts';
 import { compareIds, compareKeys, positionAfter, sortKey, type OrderKey } from '../store.ts';
 import {
   array,
@@ -198,15 +199,15 @@ function effectiveOrders(q: ListQuery, faults: ReadonlySet<string>): OrderKey[] 
 }
 
 function boundTo(q: ListQuery, faults: ReadonlySet<string>): string {
-  return queryHash({
-    kind: q.kindId,
-    filters: faults.has('pagination-filters-change-accepted')
+  return queryHash(
+    q.kindId,
+    faults.has('pagination-filters-change-accepted')
       ? null
       : faults.has('pagination-text-filter-change-accepted') && Array.isArray(q.rawFilters)
         ? q.rawFilters.filter((f) => (f as { key?: unknown } | null)?.key !== 'resource.text')
         : q.rawFilters,
-    orders: faults.has('pagination-orders-change-accepted') ? null : q.rawOrders,
-  });
+    faults.has('pagination-orders-change-accepted') ? null : q.rawOrders,
+  );
 }
 
 /** Where the page starts: 0 for the first page, after the token's keyset otherwise. */
@@ -253,14 +254,16 @@ function startOf(q: ListQuery, items: Resource[], ctx: OperationContext): number
   return faults.has('pagination-repeats-last-item') && position > 0 ? position - 1 : position;
 }
 
+/** `limit` is the one the page was cut with, which a fault may have set instead of the request's. */
 function nextTokenFor(
   q: ListQuery,
+  limit: number | null,
   items: Resource[],
   start: number,
   page: Resource[],
   ctx: OperationContext,
 ): string | null {
-  if (q.limit === null || page.length < q.limit || page.length === 0) return null;
+  if (limit === null || page.length < limit || page.length === 0) return null;
   const end = start + page.length;
   if (ctx.faults.has('pagination-no-trailing-empty-page') && end >= items.length) return null;
   if (ctx.faults.has('pagination-offset-token')) {
@@ -303,29 +306,6 @@ function render(r: Resource, q: ListQuery, ctx: OperationContext): Record<string
   return out;
 }
 
-/**
- * Serialised resources, per requested attribute set, for the most recently
- * listed resources. Only what the API cannot change is cached (teams and
- * relations are rendered fresh); the bound keeps memory flat however much of
- * a large collection is read.
- */
-const FRAGMENT_CACHE_SIZE = 20_000;
-const fragments = new Map<string, string>();
-
-function fragmentOf(r: Resource, q: ListQuery, ctx: OperationContext): string {
-  if (q.withTeams || q.withRelations || ctx.faults.size > 0 || ctx.variants.size > 0)
-    return JSON.stringify(render(r, q, ctx));
-  const key = `${r.id}\u0001${q.attributes.join('\u0000')}`;
-  let text = fragments.get(key);
-  if (text === undefined) {
-    text = JSON.stringify(render(r, q, ctx));
-    // Dropped wholesale when full: cheaper than per-entry eviction on a Map.
-    if (fragments.size >= FRAGMENT_CACHE_SIZE) fragments.clear();
-    fragments.set(key, text);
-  }
-  return text;
-}
-
 /** Fault 'list-ids-filter-after-paging': the page is cut from the whole kind, then filtered. */
 function filteredAfterPaging(page: Resource[], q: ListQuery): Resource[] {
   const ids = q.filters.filter((f) => f.kind === 'ids');
@@ -344,14 +324,14 @@ export const list: Operation = (body, ctx) => {
   const size = limit !== null && exceeded ? limit + 1 : limit;
   const end = size === null ? (faults.has('list-limit-null-capped-1000') ? 1000 : undefined) : start + size;
   const page = items.slice(start, end);
-  let nextToken = nextTokenFor({ ...q, limit }, items, start, page, ctx);
+  let nextToken = nextTokenFor(q, limit, items, start, page, ctx);
   if (faults.has('pagination-stops-after-1000') && start + page.length >= 1000) nextToken = null;
   const shown = shownPage(page, q, ctx);
-  const parts = [`{"data":[${shown.map((r) => fragmentOf(r, q, ctx)).join(',')}]`];
+  let tail = '';
   if (!(nextToken === null && faults.has('pagination-envelope-without-next-token'))) {
     const token =
       later && nextToken !== null && faults.has('pagination-later-envelope-token-number') ? start : nextToken;
-    parts.push(`"next_token":${JSON.stringify(token)}`);
+    tail += `,"next_token":${JSON.stringify(token)}`;
   }
   if (
     q.withTotalCount ||
@@ -364,12 +344,14 @@ export const list: Operation = (body, ctx) => {
     if (later && faults.has('list-total-count-later-pages-remaining')) exact = matching - start;
     if (faults.has('list-total-count-capped-1000')) exact = Math.min(exact, 1000);
     const rounded = q.approximate && ctx.variants.has('rounded-approximate-count');
-    parts.push(
-      `"total_count":${rounded ? Math.round(exact / 10) * 10 : exact}`,
-      `"total_count_approximate":${q.approximate}`,
-    );
+    tail += `,"total_count":${rounded ? Math.round(exact / 10) * 10 : exact},"total_count_approximate":${q.approximate}`;
   }
-  return { status: 200, json: `${parts.join(',')}}` };
+  tail += '}';
+  const serialise = (r: Resource): string => JSON.stringify(render(r, q, ctx));
+  // Teams and relations can change, faults and variants change what is rendered: those are rendered afresh.
+  if (q.withTeams || q.withRelations || faults.size > 0 || ctx.variants.size > 0)
+    return { status: 200, json: `{"data":[${shown.map(serialise).join(',')}]${tail}` };
+  return { status: 200, json: listBody(shown, fragmentsOf(q.attributes), serialise, tail) };
 };
 
 /** What a page shows of the resources it was cut from: itself, unless a fault changes it. */

@@ -11,6 +11,7 @@ import type { ListEnvelope, ListRequest } from '../../schemas/index.ts';
 import { expectJson, expectSuccess, fail, onBehalfOf, precondition } from '../assertions.ts';
 import type { RuleId } from '../rule-ids.ts';
 import type { BaseCheckContext } from '../types.ts';
+import { SeenIds } from './seen-ids.ts';
 
 const ENVELOPE: RuleId = 'pagination.envelope';
 const LIMIT: RuleId = 'pagination.limit-respected';
@@ -142,14 +143,16 @@ export interface Walk {
 /**
  * Follows §4.9: the first request carries next_token null, each following one
  * repeats it with only next_token replaced, and iteration stops on a null
- * token or an empty page. Memory stays bounded by the ids seen. A resource
- * repeated across pages, a token that comes back, and pages that never end
- * are `pagination.each-resource-once`'s business.
+ * token or an empty page. Memory stays bounded by the ids seen (about
+ * twenty bytes each, see seen-ids.ts). A resource repeated across pages, a
+ * token that comes back, and pages that never end are
+ * `pagination.each-resource-once`'s business.
  */
 export async function walkPages(ctx: StepContext, body: ListRequest, options: WalkOptions): Promise<Walk> {
   const limit = body.pagination?.limit ?? null;
   const seenTokens = new Set<string>();
-  const seenIds = new Map<string, number>();
+  // Each id with the page it was first on, compactly: a walk may cover a million resources.
+  const seenIds = new SeenIds({ notes: true });
   let token: string | null = null;
   let resources = 0;
   for (let index = 0; ; index++) {
@@ -173,17 +176,15 @@ export async function walkPages(ctx: StepContext, body: ListRequest, options: Wa
     );
     onBehalfOf(ctx, PAGING, () => {
       for (const r of page.data) {
-        const first = seenIds.get(r.id);
-        if (first !== undefined) {
+        if (seenIds.see(r.id, 1, index) !== 0) {
           fail({
             where: `limit ${limit}, page ${index + 1}`,
             message: 'must not repeat a resource already returned on an earlier page',
             expected: `resource ${r.id} once`,
-            actual: `again (first on page ${first + 1})`,
+            actual: `again (first on page ${seenIds.noteOf(r.id)! + 1})`,
             owner: PAGING,
           });
         }
-        seenIds.set(r.id, index);
       }
     });
     resources += page.data.length;

@@ -10,6 +10,7 @@
  */
 // Each measure imports what it needs itself: the process that measures the suite's memory carries
 // no reference server, no CLI and no load generator it does not use.
+import type { Exchange } from '../src/core/exchange.ts';
 import { createServer } from 'node:http';
 import { mkdir, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -207,21 +208,22 @@ async function clientOverhead(server: ReferenceServer): Promise<void> {
   const { DirectoryClient } = await import('../src/client/directory-client.ts');
   const { Redactor } = await import('../src/client/redact.ts');
   const { validateSchema } = await import('../src/schemas/index.ts');
+  const { keepForReport } = await import('../src/runner/run-rules.ts');
   const body = { kind_id: server.profile.listKindId, pagination: { limit: 100, next_token: null } };
   const agent = new Agent({ connections: CONCURRENCY });
   const redactor = new Redactor();
   redactor.add(server.apiKey, '$DIRECTORY_API_KEY');
-  const transcript: unknown[] = [];
+  // A rule's transcript as the engine keeps it (its first and last exchanges), one per loop as one
+  // rule runs per loop: the suite's layer as it runs, not a harness that holds more.
+  const transcripts = Array.from({ length: CONCURRENCY }, () => [] as Exchange[]);
+  let next = 0;
   const client = new DirectoryClient({
     baseUrl: server.url,
     serviceVersion: '26.06.25',
     dispatcher: agent,
     redactor,
     credential: { apiKey: server.apiKey, placeholder: '$DIRECTORY_API_KEY' },
-    onExchange: (e) => {
-      transcript.push(e);
-      if (transcript.length > 1000) transcript.length = 0;
-    },
+    onExchange: (e) => keepForReport(transcripts[next++ % CONCURRENCY]!, e),
   });
   const url = `${server.url}/api/directory/resources.list`;
   const [suite, bare] = await compare(

@@ -373,7 +373,7 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
 const KEEP_FIRST = 10;
 const KEEP_LAST = 40;
 
-function keepForReport(exchanges: Exchange[], e: Exchange): void {
+export function keepForReport(exchanges: Exchange[], e: Exchange): void {
   exchanges.push(e);
   if (exchanges.length > KEEP_FIRST + KEEP_LAST) exchanges.splice(KEEP_FIRST, 1);
 }

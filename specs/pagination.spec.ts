@@ -61,6 +61,15 @@ function tiedRuns(ids: readonly string[], values: ReadonlyMap<string, string | u
   return runs;
 }
 
+/** Every id of `expected` is among those `got`: else a departure at `where`, showing both. */
+function expectEveryId(
+  expected: readonly string[],
+  got: ReadonlySet<string>,
+  violation: { where: string; message: string },
+): void {
+  if (expected.some((id) => !got.has(id))) fail({ ...violation, expected: [...expected], actual: [...got] });
+}
+
 function firstDifference(x: readonly string[], y: readonly string[]): number {
   for (let i = 0; i < Math.max(x.length, y.length); i++) if (x[i] !== y[i]) return i;
   return -1;
@@ -156,16 +165,10 @@ export default defineRuleGroup({
             actual: whole.next_token,
           });
         }
-        const got = new Set(whole.data.map((r) => r.id));
-        const missing = ids.filter((id) => !got.has(id));
-        if (missing.length > 0) {
-          fail({
-            where: 'response.body.data',
-            message: 'must hold every resource of the collection when limit is null',
-            expected: ids,
-            actual: [...got],
-          });
-        }
+        expectEveryId(ids, new Set(whole.data.map((r) => r.id)), {
+          where: 'response.body.data',
+          message: 'must hold every resource of the collection when limit is null',
+        });
       },
     }),
     rule({
@@ -256,15 +259,10 @@ export default defineRuleGroup({
             },
           },
         );
-        const missed = handful.filter((id) => !single.has(id));
-        if (missed.length > 0) {
-          fail({
-            where: 'limit 1, ids filter of 5',
-            message: 'must yield every resource of the collection exactly once, the same set whatever the limit',
-            expected: handful,
-            actual: [...single],
-          });
-        }
+        expectEveryId(handful, single, {
+          where: 'limit 1, ids filter of 5',
+          message: 'must yield every resource of the collection exactly once, the same set whatever the limit',
+        });
       },
     }),
     rule({

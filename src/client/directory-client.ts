@@ -1,12 +1,11 @@
-import { EventEmitter } from 'node:events';
-import type { Readable } from 'node:stream';
-import { request, type Dispatcher } from 'undici';
-import type { Exchange, RecordedRequest } from '../core/exchange.ts';
+import type { Dispatcher } from 'undici';
+import type { Exchange, RecordedRequest, RecordedResponse } from '../core/exchange.ts';
 import { HarnessError } from '../core/errors.ts';
 import type { Pacer } from './pacer.ts';
 import { parseRetryAfter } from './rate-limit-headers.ts';
 import type { Redactor } from './redact.ts';
 import { resourcesNamed, type SharedReads } from './shared-reads.ts';
+import { sendOnWire } from './wire.ts';
 
 /** The eight operations of spec §4. */
 export type OperationName =
@@ -106,7 +105,7 @@ const DROPPED_CODES: ReadonlySet<string> = new Set([
 ]);
 
 type Outcome =
-  | { ok: true; status: number; headers: Record<string, string>; text: string; durationMs: number }
+  | { ok: true; status: number; headers: Record<string, string>; bytes: Buffer; text: string; durationMs: number }
   | { ok: false; error: HarnessError; dropped: boolean; durationMs: number };
 
 /**
@@ -130,7 +129,7 @@ export class DirectoryClient {
   private readonly origin: string;
   private readonly basePath: string;
   /** Per operation: the address, and the address as a transcript shows it. */
-  private readonly urls = new Map<string, { url: string; recorded: string }>();
+  private readonly urls = new Map<string, { origin: string; path: string; recorded: string }>();
   private defaultHeaders: { sent: Record<string, string>; recorded: Record<string, string> } | undefined;
 
   constructor(options: ClientOptions) {
@@ -197,18 +196,18 @@ export class DirectoryClient {
   }
 
   private async send(operation: string, body: unknown, opts: PostOptions): Promise<ApiResponse> {
+    const { maxAttempts, maxRateLimitAttempts, maxRetryDelayMs, maxRetryWaitMs, redactor } = this.options;
     const text = opts.rawBody ?? JSON.stringify(body);
     const headers = this.headersFor(opts.headers);
     const idempotent = opts.idempotent ?? READ_OPERATIONS.has(operation);
-    const { url, recorded: recordedUrl } = this.urlOf(operation);
+    const url = this.urlOf(operation);
     const request: RecordedRequest = {
       method: 'POST',
-      url: recordedUrl,
+      url: url.recorded,
       headers: headers.recorded,
-      body: this.options.redactor.redact(text),
+      body: redactor.redact(text),
     };
-    const { maxAttempts, maxRateLimitAttempts, maxRetryDelayMs, maxRetryWaitMs } = this.options;
-    const earlier: Array<{ status?: number; error?: string }> = [];
+    let earlier: Array<{ status?: number; error?: string }> | undefined;
     let queuedMs = 0;
     let retryWaitMs = 0;
     for (let attempts = 1; ; attempts++) {
@@ -222,31 +221,22 @@ export class DirectoryClient {
           delay = retryDelayMs(outcome.ok ? outcome.headers['retry-after'] : undefined, attempts);
       }
       if (delay === undefined || delay > maxRetryDelayMs || retryWaitMs + delay > maxRetryWaitMs) {
-        const exchange: Exchange = {
-          operation,
-          startedAt: isoTime(Date.now() - outcome.durationMs),
-          request,
-          ...(outcome.ok
-            ? {
-                response: {
-                  status: outcome.status,
-                  // A server may echo the credential in a header: stored headers pass the redactor too.
-                  headers: this.redactedHeaders(outcome.headers),
-                  body: this.options.redactor.redact(
-                    outcome.text.length > RECORDED_BODY_LIMIT
-                      ? detached(outcome.text, RECORDED_BODY_LIMIT)
-                      : outcome.text,
-                  ),
-                  truncated: outcome.text.length > RECORDED_BODY_LIMIT,
-                },
-              }
-            : { error: { code: outcome.error.code, message: outcome.error.message } }),
-          durationMs: Math.round(outcome.durationMs),
-          attempts,
-          ...(queuedMs >= 1 ? { queuedMs: Math.round(queuedMs) } : {}),
-          ...(retryWaitMs > 0 ? { retryWaitMs: Math.round(retryWaitMs) } : {}),
-          ...(earlier.length > 0 ? { earlierAttempts: earlier } : {}),
-        };
+        // Built in one literal and the rare fields after, in the order reports show them: this runs for every request.
+        const startedAt = isoTime(Date.now() - outcome.durationMs);
+        const durationMs = Math.round(outcome.durationMs);
+        const exchange: Exchange = outcome.ok
+          ? { operation, startedAt, request, response: recordedResponse(outcome, redactor), durationMs, attempts }
+          : {
+              operation,
+              startedAt,
+              request,
+              error: { code: outcome.error.code, message: outcome.error.message },
+              durationMs,
+              attempts,
+            };
+        if (queuedMs >= 1) exchange.queuedMs = Math.round(queuedMs);
+        if (retryWaitMs > 0) exchange.retryWaitMs = Math.round(retryWaitMs);
+        if (earlier !== undefined) exchange.earlierAttempts = earlier;
         this.options.onExchange?.(exchange);
         if (!outcome.ok) throw outcome.error;
         if (outcome.status >= 300 && outcome.status < 400) {
@@ -266,23 +256,17 @@ export class DirectoryClient {
           exchange,
         };
       }
-      earlier.push(outcome.ok ? { status: outcome.status } : { error: outcome.error.code });
+      (earlier ??= []).push(outcome.ok ? { status: outcome.status } : { error: outcome.error.code });
       await sleep(delay, this.options.signal);
       retryWaitMs += delay;
     }
   }
 
-  private redactedHeaders(headers: Record<string, string>): Record<string, string> {
-    const out: Record<string, string> = {};
-    for (const name in headers) out[name] = this.options.redactor.redact(headers[name]!);
-    return out;
-  }
-
-  private urlOf(operation: string): { url: string; recorded: string } {
+  private urlOf(operation: string): { origin: string; path: string; recorded: string } {
     let entry = this.urls.get(operation);
     if (!entry) {
-      const url = `${this.origin}${this.basePath}/api/directory/${operation}`;
-      entry = { url, recorded: this.options.redactor.redact(url) };
+      const path = `${this.basePath}/api/directory/${operation}`;
+      entry = { origin: this.origin, path, recorded: this.options.redactor.redact(`${this.origin}${path}`) };
       this.urls.set(operation, entry);
     }
     return entry;
@@ -312,7 +296,7 @@ export class DirectoryClient {
   /** One request on the wire, after the pacer's turn; its duration starts when it is sent. */
   private async attempt(
     operation: string,
-    url: string,
+    url: { origin: string; path: string },
     text: string,
     headers: Record<string, string>,
     retry: boolean,
@@ -321,38 +305,42 @@ export class DirectoryClient {
     const exempt = this.options.exemptFromBudget === true;
     const permit = this.options.budget ? await this.options.budget.acquire(parent, retry, exempt) : undefined;
     const queuedMs = permit?.queuedMs ?? 0;
-    const abort = new AttemptAbort();
+    const sentAt = performance.now();
+    if (parent?.aborted) {
+      permit?.release();
+      const error = new HarnessError('DC_ERR_ABORTED', `${operation}: run aborted`);
+      return { ok: false, error, dropped: false, durationMs: 0, queuedMs };
+    }
+    const call = sendOnWire(this.options.dispatcher, {
+      origin: url.origin,
+      path: url.path,
+      headers,
+      body: text,
+      idleTimeoutMs: this.options.timeoutMs,
+      maxBodyBytes: this.options.maxBodyBytes,
+      onHeaders: permit ? (status, responseHeaders) => permit.release({ status, headers: responseHeaders }) : undefined,
+    });
+    // The whole answer, headers and body, within the deadline: undici's own limits are per part.
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      abort.abort();
+      call.abort();
     }, this.options.timeoutMs);
-    const onAbort = (): void => abort.abort();
+    const onAbort = (): void => call.abort();
     parent?.addEventListener('abort', onAbort, { once: true });
-    const sentAt = performance.now();
     try {
-      if (parent?.aborted) throw new HarnessError('DC_ERR_ABORTED', `${operation}: run aborted`);
-      const res = await request(url, {
-        method: 'POST',
-        headers,
-        body: text,
-        dispatcher: this.options.dispatcher,
-        signal: abort,
-        headersTimeout: this.options.timeoutMs,
-        bodyTimeout: this.options.timeoutMs,
-      });
-      const responseHeaders = flattenHeaders(res.headers);
-      permit?.release({ status: res.statusCode, headers: responseHeaders });
-      const bodyText = await readCapped(res.body, this.options.maxBodyBytes);
+      const answer = await call.answer;
       return {
         ok: true,
-        status: res.statusCode,
-        headers: responseHeaders,
-        text: bodyText,
+        status: answer.status,
+        headers: answer.headers,
+        bytes: answer.bytes,
+        text: answer.bytes.toString('utf8'),
         durationMs: performance.now() - sentAt,
         queuedMs,
       };
     } catch (cause) {
+      // A permit is released once: this is a no-op when the headers came.
       permit?.release();
       const { error, dropped } = this.toHarnessError(cause, operation, timedOut);
       return { ok: false, error, dropped, durationMs: performance.now() - sentAt, queuedMs };
@@ -398,48 +386,45 @@ export class DirectoryClient {
 }
 
 /**
- * Cancels one attempt: undici takes an EventEmitter with `aborted` as a
- * signal (documented), which costs a fraction of an AbortController and its
- * AbortSignal, an EventTarget built for every request.
+ * The answer as a transcript keeps it. Most recorded answers are never read
+ * again: a transcript keeps a rule's first and last exchanges and drops the
+ * rest, and only a report reads what it kept. So the body stays the bytes that
+ * came (outside the JavaScript heap, where holding them costs the garbage
+ * collector nothing) and becomes text, credentials replaced, when first read;
+ * the headers are redacted then too. Whoever reads the record, whenever,
+ * gets the redacted form: there is no other.
  */
-class AttemptAbort extends EventEmitter {
-  aborted = false;
-
-  abort(): void {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.emit('abort');
-  }
-}
-
-/** The body as text, read as it streams in; a body over `max` bytes is cut off as a harness fault. */
-function readCapped(body: Readable, max: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    body.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > max) {
-        body.destroy();
-        reject(new HarnessError('DC_ERR_BODY_TOO_LARGE', `response body exceeds ${max} bytes`));
-        return;
+function recordedResponse(
+  outcome: { status: number; headers: Record<string, string>; bytes: Buffer; text: string },
+  redactor: Redactor,
+): RecordedResponse {
+  const truncated = outcome.text.length > RECORDED_BODY_LIMIT;
+  // A cut body is kept as the text of its first part: the whole of a large page is not held for it.
+  let bytes: Buffer | undefined = truncated ? undefined : outcome.bytes;
+  let body: string | undefined = truncated ? detached(outcome.text, RECORDED_BODY_LIMIT) : undefined;
+  let redacted = false;
+  const received = outcome.headers;
+  let headers: Record<string, string> | undefined;
+  return {
+    status: outcome.status,
+    // A server may echo the credential in a header: stored headers pass the redactor too.
+    get headers(): Record<string, string> {
+      if (headers === undefined) {
+        headers = {};
+        for (const name in received) headers[name] = redactor.redact(received[name]!);
       }
-      chunks.push(chunk);
-    });
-    body.on('end', () =>
-      resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks, size).toString('utf8')),
-    );
-    body.on('error', reject);
-  });
-}
-
-function flattenHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name in headers) {
-    const value = headers[name];
-    if (value !== undefined) out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
+      return headers;
+    },
+    get body(): string {
+      if (!redacted) {
+        body = redactor.redact(body ?? bytes!.toString('utf8'));
+        bytes = undefined;
+        redacted = true;
+      }
+      return body!;
+    },
+    truncated,
+  };
 }
 
 /**

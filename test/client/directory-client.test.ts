@@ -1,5 +1,5 @@
 import { Agent } from 'undici';
-import { afterEach, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import { DirectoryClient, retryDelayMs } from '../../src/client/directory-client.ts';
 import { HarnessError } from '../../src/core/errors.ts';
 import type { Exchange } from '../../src/core/exchange.ts';
@@ -105,6 +105,74 @@ describe('DirectoryClient', () => {
     });
     const { client } = clientFor(server.url, { maxBodyBytes: 1024 });
     expect(await codeOf(client.post('resources.list', {}))).toBe('DC_ERR_BODY_TOO_LARGE');
+  });
+
+  test('a body that trickles in past the deadline is a timeout, though every part comes in time', async () => {
+    // undici's own limits are per part; the deadline is for the whole answer.
+    server = await startTestServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const drip = setInterval(() => res.write(' '), 20);
+      res.on('close', () => clearInterval(drip));
+    });
+    const { client, exchanges } = clientFor(server.url, { timeoutMs: 200 });
+    expect(await codeOf(client.post('resources.list', {}))).toBe('DC_ERR_TIMEOUT');
+    expect(exchanges[0]?.error?.code).toBe('DC_ERR_TIMEOUT');
+  });
+
+  test('an interim 1xx answer is passed over: the final answer is the one recorded', async () => {
+    server = await startTestServer((_req, res) => {
+      res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
+      json(res, 200, { data: [] });
+    });
+    const { client, exchanges } = clientFor(server.url);
+    const res = await client.post('resources.list', {});
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ data: [] });
+    expect(exchanges[0]!.response!.status).toBe(200);
+  });
+
+  test('a body in many parts comes whole, and the transcript shows it redacted', async () => {
+    const parts = Array.from({ length: 50 }, (_, i) => `"part ${i} ${KEY}"`);
+    server = await startTestServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'x-echo': KEY });
+      let i = 0;
+      const next = (): void => {
+        if (i === parts.length) return void res.end(']');
+        res.write(`${i === 0 ? '[' : ','}${parts[i++]!}`);
+        setImmediate(next);
+      };
+      next();
+    });
+    const { client, exchanges } = clientFor(server.url);
+    const res = await client.post('resources.list', {});
+    expect(res.json).toEqual(parts.map((p) => JSON.parse(p) as string));
+    const recorded = exchanges[0]!.response!;
+    expect(recorded.body).toBe(`[${parts.join(',')}]`.replaceAll(KEY, '$DIRECTORY_API_KEY'));
+    expect(recorded.headers['x-echo']).toBe('$DIRECTORY_API_KEY');
+    expect(JSON.stringify(exchanges[0])).not.toContain(KEY);
+    expect(JSON.parse(JSON.stringify(exchanges[0])) as unknown).toMatchObject({
+      response: { status: 200, body: recorded.body, headers: { 'x-echo': '$DIRECTORY_API_KEY' } },
+    });
+  });
+
+  test('a run aborted while a request waits for a connection ends it at once, and it is never sent', async () => {
+    const held: Array<() => void> = [];
+    server = await startTestServer((_req, res) => void held.push(() => json(res, 200, {})));
+    const controller = new AbortController();
+    // One connection: the second request waits behind the first, which the server holds.
+    const single = new Agent({ connections: 1 });
+    const { client } = clientFor(server.url, { dispatcher: single, signal: controller.signal });
+    const first = client.derive({ signal: undefined }).post('resources.list', { n: 1 });
+    await vi.waitUntil(() => held.length === 1);
+    const waiting = client.post('resources.list', { n: 2 });
+    controller.abort();
+    expect(await codeOf(waiting)).toBe('DC_ERR_ABORTED');
+    held[0]!();
+    expect((await first).status).toBe(200);
+    // Had the waiting request gone out after all, it would arrive now, on the freed connection.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await single.close();
+    expect(server.requests.map((r) => r.body)).toEqual(['{"n":1}']);
   });
 
   test('429 is retried after Retry-After on reads and mutations alike', async () => {

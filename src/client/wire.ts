@@ -84,7 +84,8 @@ class AnswerCollector implements Dispatcher.DispatchHandler {
 
   onRequestStart(controller: Controller): void {
     this.controller = controller;
-    // Given up on while it waited for a connection: it never goes out.
+    // Given up on while it waited for a connection: it never goes out. (undici closes the
+    // connection it was given; only requests given up on while they wait cost one.)
     if (this.aborted) controller.abort(new errors.RequestAbortedError());
   }
 
@@ -96,7 +97,8 @@ class AnswerCollector implements Dispatcher.DispatchHandler {
     // 1xx answers are interim: the final answer follows.
     if (status < 200) return;
     this.status = status;
-    this.headers = flattenHeaders(headers);
+    // Frozen: the rule reads the same object the transcript redacts when it is written.
+    this.headers = Object.freeze(flattenHeaders(headers));
     this.tellHeaders?.(status, this.headers);
   }
 

@@ -5,6 +5,7 @@ import { HarnessError } from '../../src/core/errors.ts';
 import type { Exchange } from '../../src/core/exchange.ts';
 import { Redactor } from '../../src/client/redact.ts';
 import { RequestBudget } from '../../src/client/request-budget.ts';
+import { sendOnWire } from '../../src/client/wire.ts';
 import { json, startTestServer, type TestServer } from '../helpers/http-server.ts';
 
 const KEY = 'sk-live-very-secret-0123456789';
@@ -129,6 +130,19 @@ describe('DirectoryClient', () => {
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ data: [] });
     expect(exchanges[0]!.response!.status).toBe(200);
+    // The pacer learns from the final answer's headers only (a 429 after a 103 must pause it).
+    const seen: number[] = [];
+    const call = sendOnWire(agent!, {
+      origin: server.url,
+      path: '/',
+      headers: {},
+      body: '{}',
+      idleTimeoutMs: 5_000,
+      maxBodyBytes: 1024,
+      onHeaders: (status) => seen.push(status),
+    });
+    expect((await call.answer).status).toBe(200);
+    expect(seen).toEqual([200]);
   });
 
   test('a body in many parts comes whole, and the transcript shows it redacted', async () => {

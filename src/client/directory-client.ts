@@ -400,9 +400,8 @@ function recordedResponse(
 ): RecordedResponse {
   const truncated = outcome.text.length > RECORDED_BODY_LIMIT;
   // A cut body is kept as the text of its first part: the whole of a large page is not held for it.
-  let bytes: Buffer | undefined = truncated ? undefined : outcome.bytes;
-  let body: string | undefined = truncated ? detached(outcome.text, RECORDED_BODY_LIMIT) : undefined;
-  let redacted = false;
+  let source: Buffer | string | undefined = truncated ? detached(outcome.text, RECORDED_BODY_LIMIT) : outcome.bytes;
+  let body: string | undefined;
   const received = outcome.headers;
   let headers: Record<string, string> | undefined;
   return {
@@ -416,12 +415,11 @@ function recordedResponse(
       return headers;
     },
     get body(): string {
-      if (!redacted) {
-        body = redactor.redact(body ?? bytes!.toString('utf8'));
-        bytes = undefined;
-        redacted = true;
+      if (body === undefined) {
+        body = redactor.redact(typeof source === 'string' ? source : source!.toString('utf8'));
+        source = undefined;
       }
-      return body!;
+      return body;
     },
     truncated,
   };

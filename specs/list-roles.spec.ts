@@ -4,7 +4,7 @@
 import type { ApiResponse } from '../src/client/directory-client.ts';
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import type { CheckContext } from '../src/rules/types.ts';
-import { expectEach, expectSuccess, fail, precondition } from '../src/rules/assertions.ts';
+import { expectEach, expectSuccess, fail, owned, precondition } from '../src/rules/assertions.ts';
 import { associationKey, expectPlainArray, listRoles, untouchedRoleResources } from '../src/rules/steps/roles.ts';
 import type { ListRolesRequest, RoleAssociation } from '../src/schemas/index.ts';
 import { validateSchema } from '../src/schemas/index.ts';
@@ -91,7 +91,7 @@ export default defineRuleGroup({
       async check(ctx) {
         const res = await listRolesOfProfile(ctx, 5);
         expectSuccess(res, { step: 'resources.list-roles', status: 200 });
-        const associations = expectPlainArray(res, { owner: 'list-roles.plain-array' });
+        const associations = owned(ctx, 'list-roles.plain-array', () => expectPlainArray(res));
         precondition(associations.length > 0, 'no role association to look at among the profile resources');
         expectEach(associations, (association, i) =>
           validateSchema('RoleAssociation', association, `response.body[${i}]`),

@@ -64,7 +64,8 @@ export async function restoreCommand(
     if (pending.length === 0) io.out(`${path}: nothing to restore, every change of the run was put back`);
     for (const change of pending) {
       try {
-        await restoreState({ ruleId: 'restore', client }, change.state as ResourceState);
+        // Outside a run no verdict is kept: a read that breaks its rule stops the restoration with its error.
+        await restoreState({ ruleId: 'restore', client, found: () => undefined }, change.state as ResourceState);
         const line = {
           event: 'restored',
           at: new Date().toISOString(),

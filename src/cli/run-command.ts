@@ -159,6 +159,8 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     }
     const total = groups.reduce((n, g) => n + g.rules.length, 0);
     let done = 0;
+    // The verdict each rule ended with, as its group line said it: the engine may change one at the end.
+    const ended = new Map<string, RuleResult['verdict']>();
     const progress =
       values.quiet || values.verbose
         ? undefined
@@ -174,6 +176,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
         },
         onRuleEnd(result) {
           done += 1;
+          ended.set(result.ruleId, result.verdict);
           progress?.ruleEnded(result);
           if (values.verbose) io.out(progressLine(result, done, total));
         },
@@ -201,6 +204,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
       return EXIT.usage;
     }
     const { run, gate, paths } = outcome;
+    for (const line of chargedAtTheEnd(run, ended)) io.out(line);
     printSummary(run, io);
     for (const line of gate ? renderGate(gate) : []) io.out(line);
     io.out(`reports: ${paths!.html}  ${paths!.junit}  ${paths!.json}`);
@@ -218,6 +222,17 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     interrupts.stop();
     await opened.close();
   }
+}
+
+/**
+ * Rules whose verdict changed after their group's line was printed: a
+ * departure from their clause showed in another rule's requests (or the run
+ * did not select them and they FAIL on it).
+ */
+function chargedAtTheEnd(run: RunResult, ended: ReadonlyMap<string, RuleResult['verdict']>): string[] {
+  return run.results
+    .filter((r) => r.verdict === 'FAIL' && ended.get(r.ruleId) !== 'FAIL')
+    .map((r) => `${r.ruleId}: ${r.verdict}${r.reason ? ` — ${r.reason}` : ''}`);
 }
 
 /**

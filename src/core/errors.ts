@@ -35,23 +35,35 @@ export function isHarnessError(e: unknown): e is HarnessError {
   return e instanceof HarnessError;
 }
 
-/**
- * Thrown by a check when the server departs from the rule: the verdict is FAIL.
- *
- * `owner` names the rule a shared step belongs to (e.g. the list-roles envelope
- * is `list-roles.plain-array`'s business). When a step fails inside another
- * rule, that rule cannot judge its own clause: it is SKIPped as blocked by the
- * owner, so each departure is charged to the one rule it breaks.
- */
+/** Thrown by a check when the server departs from the running rule's own clause: the verdict is FAIL. */
 export class ConformanceFailure extends Error {
   override readonly name = 'ConformanceFailure';
   readonly code = 'DC_FAIL';
-  constructor(
-    readonly violations: Violation[],
-    readonly owner?: string,
-  ) {
+  constructor(readonly violations: Violation[]) {
     super(violations.map((v) => `${v.where}: ${v.message}`).join('; '));
   }
+}
+
+/**
+ * Thrown by a shared step when the server departed from another rule's
+ * clause (e.g. a list page that is not an envelope, inside a rule about
+ * filters): the step has already reported the departure to the engine, which
+ * FAILs `owner` on it; the running rule cannot judge its own clause and is
+ * SKIPped as blocked by `owner`.
+ */
+export class DepartureOfAnotherRule extends Error {
+  override readonly name = 'DepartureOfAnotherRule';
+  readonly code = 'DC_BLOCKED';
+  constructor(
+    readonly owner: string,
+    readonly violations: readonly Violation[],
+  ) {
+    super(`${owner}: ${violations.map((v) => `${v.where}: ${v.message}`).join('; ')}`);
+  }
+}
+
+export function isDepartureOfAnotherRule(e: unknown): e is DepartureOfAnotherRule {
+  return e instanceof DepartureOfAnotherRule;
 }
 
 export function isConformanceFailure(e: unknown): e is ConformanceFailure {

@@ -37,6 +37,12 @@ export interface Violation {
   message: string;
   expected?: unknown;
   actual?: unknown;
+  /**
+   * The rule whose requests showed this departure, when it is not the rule the
+   * violation belongs to: a shared step saw it while that rule was checking
+   * its own clause (the owner FAILs on it all the same).
+   */
+  foundBy?: string;
 }
 
 export interface Observation {
@@ -141,6 +147,12 @@ export interface RuleResult {
   replay?: PropertyReplay;
   requestCount: number;
   durationMs: number;
+  /**
+   * False for a rule the run was not asked for: it FAILs because a departure
+   * from its clause showed while the selected rules were checked (the
+   * violations say which rule's requests showed it). Absent for selected rules.
+   */
+  selected?: false;
 }
 
 /**

@@ -26,6 +26,8 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     alsoFails: ['pagination.prop.any-limit-once'],
   },
   'pagination-repeats-last-item': { rule: 'pagination.each-resource-once', where: 'page 2' },
+  // Shows only in walks with orders, which other rules make: the departure is charged to its owner.
+  'pagination-later-pages-drop-orders': { rule: 'pagination.each-resource-once', where: 'page' },
   'pagination-orders-change-accepted': {
     rule: 'pagination.changed-orders-422',
     where: 'a next page whose orders were removed: response.status',

@@ -22,6 +22,11 @@ export const FAULTS = {
     clause: '§4.9 rules 1-3',
     description: 'Off by one: each next page starts again with the last resource of the previous page.',
   },
+  'pagination-later-pages-drop-orders': {
+    clause: '§4.9 rules 1-3',
+    description:
+      'Explicit orders are dropped on the pages a next_token asks for: they list the default order from the place of the last resource there, so a walk with orders repeats and misses resources.',
+  },
   'pagination-orders-change-accepted': {
     clause: '§4.9 rule 5',
     description: 'Tokens are not bound to orders: a next page with other orders is served.',

@@ -67,7 +67,7 @@ export function failureText(
   if (r.violations.length > 0) {
     lines.push('', `Violations (${r.violations.length}):`);
     for (const v of r.violations) {
-      lines.push(`- ${v.where}: ${v.message}`);
+      lines.push(`- ${v.where}: ${v.message}${v.foundBy ? ` (seen in the requests of ${v.foundBy})` : ''}`);
       if (v.expected !== undefined) lines.push(`    expected: ${clip(show(v.expected), maxValue)}`);
       if (v.actual !== undefined) lines.push(`    actual:   ${clip(show(v.actual), maxValue)}`);
     }

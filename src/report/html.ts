@@ -242,7 +242,10 @@ function violations(r: RuleResult): string {
         ? [`<dt>actual</dt><dd><pre class="actual">${esc(clip(show(v.actual), MAX_SHOWN))}</pre></dd>`]
         : []),
     ];
-    return `<div class="violation"><span class="where">${esc(v.where)}</span>: <span class="message">${esc(v.message)}</span>${rows.length > 0 ? `<dl class="expected-actual">${rows.join('')}</dl>` : ''}</div>`;
+    const foundBy = v.foundBy
+      ? ` <span class="found-by">(seen in the requests of <a href="#rule-${esc(v.foundBy)}">${esc(v.foundBy)}</a>)</span>`
+      : '';
+    return `<div class="violation"><span class="where">${esc(v.where)}</span>: <span class="message">${esc(v.message)}</span>${foundBy}${rows.length > 0 ? `<dl class="expected-actual">${rows.join('')}</dl>` : ''}</div>`;
   });
   return `<div class="violations">${items.join('\n')}</div>`;
 }

@@ -1,40 +1,32 @@
 /**
  * The assertions checks are written with. Each separates the three ways a
- * step can end: the server broke a rule (ConformanceFailure → FAIL, or SKIP
- * "blocked by" when the departure belongs to another rule), the harness or
- * the network could not get an answer (HarnessError → ERROR / NOT-TESTED),
- * or all is well and the typed value comes back.
- *
- * Options are objects. `owner` names the rule a departure belongs to when the
- * assertion runs on behalf of a shared step (see steps/); a check asserting
- * its own clause leaves it out.
+ * step can end: the server broke the running rule's clause
+ * (ConformanceFailure → FAIL), the harness or the network could not get an
+ * answer (HarnessError → ERROR / NOT-TESTED), or all is well and the typed
+ * value comes back. A shared step that checks another rule's clause wraps the
+ * assertion in `owned`: who owns a departure is data the engine reads, never
+ * a convention of the step.
  */
 import type { ApiResponse } from '../client/directory-client.ts';
-import { ConformanceFailure, HarnessError } from '../core/errors.ts';
+import { ConformanceFailure, DepartureOfAnotherRule, HarnessError, isConformanceFailure } from '../core/errors.ts';
 import type { Violation } from '../core/types.ts';
 import { validateSchema, type SchemaName, type SchemaType } from '../schemas/index.ts';
 import type { RuleId } from './rule-ids.ts';
 import type { BaseCheckContext } from './types.ts';
 
-export interface Charged {
-  /** The rule this departure belongs to, when it is not the running rule's own clause. */
-  owner?: RuleId;
-}
-
-export interface StepOptions extends Charged {
+export interface StepOptions {
   /** Names the request in messages, e.g. "resources.list page 2". */
   step?: string;
 }
 
 /** The server departs from the rule. */
-export function fail(violation: Violation & Charged): never {
-  const { owner, ...v } = violation;
-  throw new ConformanceFailure([v], owner);
+export function fail(violation: Violation): never {
+  throw new ConformanceFailure([violation]);
 }
 
 /** Fails with every violation at once (none: nothing happens). */
-export function failAll(violations: readonly Violation[], options: Charged = {}): void {
-  if (violations.length > 0) throw new ConformanceFailure([...violations], options.owner);
+export function failAll(violations: readonly Violation[]): void {
+  if (violations.length > 0) throw new ConformanceFailure([...violations]);
 }
 
 /**
@@ -44,12 +36,8 @@ export function failAll(violations: readonly Violation[], options: Charged = {})
 export function expectEach<T>(
   items: readonly T[],
   check: (item: T, index: number) => Violation | readonly Violation[] | undefined,
-  options: Charged = {},
 ): void {
-  failAll(
-    items.flatMap((item, index) => check(item, index) ?? []),
-    options,
-  );
+  failAll(items.flatMap((item, index) => check(item, index) ?? []));
 }
 
 /** A precondition the target must meet for the rule to say anything: SKIP with the reason, not a verdict. */
@@ -57,13 +45,30 @@ export function precondition(condition: unknown, message: string): asserts condi
   if (!condition) throw new HarnessError('DC_ERR_PRECONDITION', message);
 }
 
+/** What `owned` needs of the running rule: its id, and where to report another rule's departure. */
+export type OwnerContext = Pick<BaseCheckContext, 'ruleId' | 'found'>;
+
 /**
- * A check of a shared step runs on behalf of its owner everywhere but in the
- * owner itself, which asserts the same thing in plain sight (and whose
- * assertion would otherwise never be reached).
+ * Runs a check a shared step makes for the rule whose clause it is (a list
+ * page is an envelope: `pagination.envelope`; it holds at most `limit`
+ * entries: `pagination.limit-respected`). Inside that rule a departure is the
+ * rule's own FAIL. Inside any other rule it is reported to the engine as the
+ * owner's, with this rule's requests as the evidence (the engine FAILs the
+ * owner on it, whatever the owner's own requests showed), and the running rule
+ * stops, blocked by the owner: the step could not give it what its clause needs.
  */
-export function onBehalfOf(ctx: Pick<BaseCheckContext, 'ruleId'>, owner: RuleId, check: () => void): void {
-  if (ctx.ruleId !== owner) check();
+export function owned<T>(ctx: OwnerContext, owner: RuleId, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    throw charged(ctx, owner, error);
+  }
+}
+
+function charged(ctx: OwnerContext, owner: RuleId, error: unknown): unknown {
+  if (!isConformanceFailure(error) || owner === ctx.ruleId) return error;
+  ctx.found(owner, error.violations);
+  return new DepartureOfAnotherRule(owner, error.violations);
 }
 
 /** Statuses that mean "no verdict can be had", whatever the rule expected. */
@@ -87,7 +92,6 @@ export function expectJsonBodyOn2xx(res: ApiResponse, options: StepOptions = {})
       message: 'must be a JSON document (the interface is HTTP/JSON)',
       expected: 'JSON',
       actual: summariseBody(res),
-      ...(options.owner ? { owner: options.owner } : {}),
     });
   }
 }
@@ -118,7 +122,6 @@ export function expectSuccess(
       message: `must accept a valid ${step} request`,
       expected: statuses ? statuses.join(' or ') : '2xx',
       actual: `${res.status} ${summariseBody(res)}`,
-      ...(options.owner ? { owner: options.owner } : {}),
     });
   }
   if (unparsable(res)) {
@@ -127,7 +130,6 @@ export function expectSuccess(
       message: 'must be a JSON document (the interface is HTTP/JSON)',
       expected: 'JSON',
       actual: summariseBody(res),
-      ...(options.owner ? { owner: options.owner } : {}),
     });
   }
 }
@@ -136,7 +138,6 @@ export function expectSuccess(
 export function expectNoContent(res: ApiResponse, options: StepOptions & { status?: number } = {}): void {
   const step = options.step ?? res.exchange.operation;
   const status = options.status ?? 204;
-  const owner = options.owner ? { owner: options.owner } : {};
   const fault = res.status === status ? undefined : harnessFault(res, step);
   if (fault) throw fault;
   if (res.status !== status) {
@@ -145,7 +146,6 @@ export function expectNoContent(res: ApiResponse, options: StepOptions & { statu
       message: `must be ${status}`,
       expected: status,
       actual: res.status,
-      ...owner,
     });
   }
   if (res.text.length > 0) {
@@ -154,7 +154,6 @@ export function expectNoContent(res: ApiResponse, options: StepOptions & { statu
       message: `must be empty (no body) with ${status}`,
       expected: '(empty)',
       actual: summariseBody(res),
-      ...owner,
     });
   }
 }
@@ -175,10 +174,9 @@ export function expectJson<N extends SchemaName>(
       message: 'must be a JSON document',
       expected: schema,
       actual: summariseBody(res) || '(empty body)',
-      ...(options.owner ? { owner: options.owner } : {}),
     });
   }
-  failAll(validateSchema(schema, res.json, where), options);
+  failAll(validateSchema(schema, res.json, where));
   return res.json as SchemaType<N>;
 }
 
@@ -249,7 +247,6 @@ export async function expectRejected(
         : `must reject ${step} with ${expected} (answers: ${answersSeen(answers)})`,
     expected: options.status ?? '4xx',
     actual: `${res.status} ${summariseBody(res)}`,
-    ...(options.owner ? { owner: options.owner } : {}),
   });
 }
 
@@ -275,7 +272,6 @@ export async function expectNoServerError(
     message: `${options.message} (answers: ${answersSeen(answers)})`,
     expected: '2xx or 4xx',
     actual: `${res.status} ${summariseBody(res)}`,
-    ...(options.owner ? { owner: options.owner } : {}),
   });
 }
 

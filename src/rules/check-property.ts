@@ -2,8 +2,9 @@
  * The one way properties run against a target: fast-check with the run's
  * seed, numRuns and path, so a failure replays with `--seed S --path P`.
  * A departure is shrunk to a minimal counterexample; a harness fault (or a
- * shared step that another rule owns) stops the exploration at once and is
- * rethrown as it is, never shrunk and never reported as this rule's failure.
+ * departure from another rule's clause, which a shared step has reported to
+ * its owner) stops the exploration at once and is rethrown as it is, never
+ * shrunk and never reported as this rule's failure.
  */
 import fc from 'fast-check';
 import { HarnessError, isHarnessError } from '../core/errors.ts';
@@ -45,8 +46,9 @@ export async function checkProperty<T>(
       if (key !== undefined) passed.add(key);
     } catch (error) {
       if (fc.PreconditionFailure.isFailure(error)) throw error;
-      const foreign = isConformanceFailure(error) && error.owner !== undefined && error.owner !== ctx.ruleId;
-      if (isHarnessError(error) || foreign || !isConformanceFailure(error)) {
+      // Only a departure from this rule's own clause is shrunk: a harness fault, or another rule's
+      // departure that a shared step reported (DepartureOfAnotherRule), stops the exploration as it is.
+      if (isHarnessError(error) || !isConformanceFailure(error)) {
         interruption = error;
         return;
       }

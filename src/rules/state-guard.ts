@@ -22,7 +22,7 @@ import {
   type OwnMutation,
 } from './own-mutations.ts';
 
-type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client' | 'journal' | 'ownMutations'>;
+type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client' | 'found' | 'journal' | 'ownMutations'>;
 
 /** The parts restoration can put back with documented operations (roles cannot be given back). */
 export type RestorablePart = Exclude<StatePart, 'roles'>;

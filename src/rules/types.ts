@@ -1,8 +1,9 @@
 import type { DirectoryClient } from '../client/directory-client.ts';
 import type { Exchange } from '../core/exchange.ts';
-import type { Level, Mutation, PropertyReplay, RuleKind, RunOptions } from '../core/types.ts';
+import type { Level, Mutation, PropertyReplay, RuleKind, RunOptions, Violation } from '../core/types.ts';
 import type { TargetProfile } from '../target/profile.ts';
 import type { MutationLog } from './own-mutations.ts';
+import type { RuleId } from './rule-ids.ts';
 
 /** What a rule needs from the target before it can run; unmet needs give SKIP with the reason. */
 export type Need =
@@ -39,8 +40,15 @@ type Intersection<U> = (U extends unknown ? (value: U) => void : never) extends 
 export type ResourcePredicate = (resourceId: string, kindId: string) => boolean;
 
 export interface BaseCheckContext {
-  /** The rule running: shared steps leave the checks this rule owns to the rule itself. */
+  /** The rule running: a departure a shared step finds from this rule's clause is its own FAIL. */
   readonly ruleId: string;
+  /**
+   * Reports a departure from another rule's clause that a shared step saw in
+   * this rule's exchanges (see `owned` in assertions.ts): the engine FAILs
+   * `owner` with it, whatever that rule's own requests showed, and whether or
+   * not the run selected it.
+   */
+  found(owner: RuleId, violations: readonly Violation[]): void;
   /** Client with the main credential; every exchange is recorded for the report. */
   readonly client: DirectoryClient;
   /** Client without any credential (§5). */

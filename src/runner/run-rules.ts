@@ -9,7 +9,9 @@ import type { Observation, PropertyReplay, RuleResult, RunOptions, RunResult, Ve
 import type { CheckContext, Need, Rule, RuleGroup } from '../rules/types.ts';
 import { listKindId, type TargetProfile } from '../target/profile.ts';
 import { summarise } from '../core/summarise.ts';
-import { isConformanceFailure } from '../core/errors.ts';
+import { isConformanceFailure, isDepartureOfAnotherRule } from '../core/errors.ts';
+import { loadCatalogue } from '../rules/catalogue.ts';
+import { chargeFindings, Findings, type RuleLookup } from './findings.ts';
 import { unmetNeed } from './needs.ts';
 import { ErrorAnswers } from './error-answers.ts';
 import { FileJournal } from './undo-journal.ts';
@@ -77,7 +79,18 @@ function needsOf(rule: Rule): Need[] {
   return [...new Set(needs)];
 }
 
-export async function runRules(groups: RuleGroup[], target: RunTarget, options: EngineOptions): Promise<RunResult> {
+/**
+ * Runs the rules of `groups` against the target and decides every verdict.
+ * `catalogue` is where a rule the run did not select is found when a selected
+ * rule's requests show a departure from its clause (default: the catalogue
+ * the loader finds, read only then).
+ */
+export async function runRules(
+  groups: RuleGroup[],
+  target: RunTarget,
+  options: EngineOptions,
+  catalogue?: readonly RuleGroup[],
+): Promise<RunResult> {
   const startedAt = new Date().toISOString();
   const redactor = new Redactor();
   redactor.add(target.apiKey, '$DIRECTORY_API_KEY');
@@ -113,8 +126,9 @@ export async function runRules(groups: RuleGroup[], target: RunTarget, options: 
   const claims = new ResourceClaims(target.profile.mutableResources, {
     maxWaitMs: options.ruleTimeoutMs * Math.max(1, mutating),
   });
-  const results: RuleResult[] = new Array<RuleResult>(queue.length);
-  const shared = { target, options, base, claims, redactor, errorAnswers, ...(journal ? { journal } : {}) };
+  const ruleResults: RuleResult[] = new Array<RuleResult>(queue.length);
+  const findings = new Findings();
+  const shared = { target, options, base, claims, redactor, errorAnswers, findings, ...(journal ? { journal } : {}) };
 
   const sideBySide = async (indices: number[], concurrency: number): Promise<void> => {
     let next = 0;
@@ -123,12 +137,12 @@ export async function runRules(groups: RuleGroup[], target: RunTarget, options: 
         const index = indices[next++]!;
         const { rule, group } = queue[index]!;
         if (options.interrupt?.aborted) {
-          results[index] = notStarted(rule, group);
+          ruleResults[index] = notStarted(rule, group);
           continue;
         }
         options.onRuleStart?.(rule, group);
         const result = await runOne(rule, group, { ...shared, holder: String(index) });
-        results[index] = result;
+        ruleResults[index] = result;
         options.onRuleEnd?.(result);
       }
     };
@@ -154,6 +168,8 @@ export async function runRules(groups: RuleGroup[], target: RunTarget, options: 
     if (!options.dispatcher) await dispatcher.close();
     await journal?.close();
   }
+  // Every departure a rule's requests showed from another rule's clause makes that rule FAIL.
+  const results = chargeFindings(ruleResults, findings, await lookupIn(catalogue, findings, ruleResults));
   return {
     tool: TOOL,
     target: {
@@ -185,6 +201,24 @@ export async function runRules(groups: RuleGroup[], target: RunTarget, options: 
   };
 }
 
+/** Where the owners of findings are found: only a finding for a rule outside the selection needs the catalogue. */
+async function lookupIn(
+  catalogue: readonly RuleGroup[] | undefined,
+  findings: Findings,
+  selected: readonly RuleResult[],
+): Promise<RuleLookup> {
+  const present = new Set(selected.map((r) => r.ruleId));
+  const outside = findings.owners().some((owner) => !present.has(owner));
+  const groups = outside ? (catalogue ?? (await loadCatalogue())) : [];
+  return (ruleId) => {
+    for (const group of groups) {
+      const rule = group.rules.find((r) => r.id === ruleId);
+      if (rule) return { rule, group };
+    }
+    return undefined;
+  };
+}
+
 interface RunEnv {
   target: RunTarget;
   options: EngineOptions;
@@ -192,6 +226,8 @@ interface RunEnv {
   claims: ResourceClaims;
   redactor: Redactor;
   errorAnswers: ErrorAnswers;
+  /** Departures from other rules' clauses the rules' shared steps reported. */
+  findings: Findings;
   journal?: FileJournal;
   /** Names this rule's claims. */
   holder: string;
@@ -271,6 +307,14 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
   // Everything any need provides; the rule's type only lets it see what its own needs promise.
   const ctx: CheckContext<Need> = {
     ruleId: rule.id,
+    found(owner, violations) {
+      env.findings.add(
+        owner,
+        rule.id,
+        violations.map((v) => redactDeep(v, env.redactor)),
+        exchanges,
+      );
+    },
     client,
     anonymous: client.derive({ credential: undefined }),
     restricted: (restrictedKey
@@ -328,16 +372,19 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     await Promise.race([running, expired]);
     return result(rule.level === 'OBSERVED' ? 'OBSERVED' : 'PASS');
   } catch (error) {
+    if (isDepartureOfAnotherRule(error)) {
+      // Reported to its owner already (ctx.found): the owner FAILs on it once the run ends.
+      const first = error.violations[0];
+      return result('SKIP', {
+        reason: env.redactor.redact(
+          `blocked by ${error.owner}: ${first ? `${first.where}: ${first.message}` : 'a shared step does not conform'}`,
+        ),
+        blockedBy: error.owner,
+        skipCause: 'blocked',
+      });
+    }
     if (isConformanceFailure(error)) {
       const violations = error.violations.map((v) => redactDeep(v, env.redactor));
-      if (error.owner && error.owner !== rule.id) {
-        const first = violations[0];
-        return result('SKIP', {
-          reason: `blocked by ${error.owner}: ${first ? `${first.where}: ${first.message}` : 'a shared step does not conform'}`,
-          blockedBy: error.owner,
-          skipCause: 'blocked',
-        });
-      }
       if (rule.level === 'OBSERVED') {
         for (const v of violations) observations.push({ subject: v.where, value: v });
         return result('OBSERVED');

@@ -66,7 +66,7 @@ async function fragment(client: DirectoryClient, before: ResourceState): Promise
 test('only what differs is put back: the changed period assigned again, nothing unassigned', async () => {
   const resourceId = server.profile.mutableResources[0]!.id;
   const { client, exchanges } = clientFor(server.url);
-  const ctx = { ruleId: 'test', client };
+  const ctx = { ruleId: 'test', client, found: () => undefined };
   const before = await captureState(ctx, resourceId, ['rates', 'teams']);
   await fragment(client, before);
   const now = await captureState(ctx, resourceId, ['rates', 'teams']);
@@ -109,7 +109,7 @@ test('when putting back what differs does not verify, every period is unassigned
   try {
     const resourceId = server.profile.mutableResources[1]!.id;
     const { client, exchanges } = clientFor(lossy.url);
-    const ctx = { ruleId: 'test', client };
+    const ctx = { ruleId: 'test', client, found: () => undefined };
     const before = await captureState(ctx, resourceId, ['rates']);
     await fragment(client, before);
     exchanges.length = 0;

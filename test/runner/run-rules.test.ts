@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { ConformanceFailure, HarnessError } from '../../src/core/errors.ts';
+import { HarnessError } from '../../src/core/errors.ts';
 import { defineRuleGroup, rule } from '../../src/rules/define.ts';
 import type { RuleResult } from '../../src/core/types.ts';
 import type { Rule } from '../../src/rules/types.ts';
-import { expectSuccess, fail } from '../../src/rules/assertions.ts';
+import { expectSuccess, fail, owned } from '../../src/rules/assertions.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules, type EngineOptions } from '../../src/runner/run-rules.ts';
 import type { TargetProfile } from '../../src/target/profile.ts';
 import { json, startTestServer, type TestServer } from '../helpers/http-server.ts';
@@ -224,13 +224,8 @@ describe('engine verdicts', () => {
       rule({
         ...base,
         id: 't.blocked',
-        check: () =>
-          Promise.reject(
-            new ConformanceFailure(
-              [{ where: 'list-roles', message: 'must be a plain array' }],
-              'list-roles.plain-array',
-            ),
-          ),
+        check: async (ctx) =>
+          owned(ctx, 'list-roles.plain-array', () => fail({ where: 'list-roles', message: 'must be a plain array' })),
       }),
       rule({
         ...base,
@@ -245,6 +240,12 @@ describe('engine verdicts', () => {
       reason: 'blocked by list-roles.plain-array: list-roles: must be a plain array',
     });
     expect(results['t.no-data']).toMatchObject({ verdict: 'SKIP', skipCause: 'precondition' });
+    // The owner was not selected: it FAILs all the same, with the departure the blocked rule saw.
+    expect(results['list-roles.plain-array']).toMatchObject({
+      verdict: 'FAIL',
+      selected: false,
+      violations: [{ where: 'list-roles', message: 'must be a plain array', foundBy: 't.blocked' }],
+    });
   });
 
   test('a rule that judges the error answers of the run starts after every other rule and sees each 4xx', async () => {

@@ -146,9 +146,11 @@ function invalidToken(ctx: OperationContext, why: string): ApiError {
 
 function collection(q: ListQuery, ctx: OperationContext): Resource[] {
   const { store, faults } = ctx;
-  const orders = faults.has('list-orders-descending')
-    ? q.orders.map((o) => ({ ...o, descending: !o.descending }))
-    : q.orders;
+  const orders = dropsOrders(q, faults)
+    ? []
+    : faults.has('list-orders-descending')
+      ? q.orders.map((o) => ({ ...o, descending: !o.descending }))
+      : q.orders;
   let base = q.kindId ? store.orderedResources(q.kindId, orders) : [...store.resourcesById.values()];
   if (faults.has('list-includes-other-kinds') && q.kindId) {
     // Lists the kind together with the next kind, in one consistent order.
@@ -194,6 +196,11 @@ function idsFilterHas(f: Extract<Filter, { kind: 'ids' }>, id: string, faults: R
   return f.ids.has(id);
 }
 
+/** The fault that lists later pages in the default order, whatever orders the request gives. */
+function dropsOrders(q: ListQuery, faults: ReadonlySet<string>): boolean {
+  return q.token !== null && q.orders.length > 0 && faults.has('pagination-later-pages-drop-orders');
+}
+
 function effectiveOrders(q: ListQuery, faults: ReadonlySet<string>): OrderKey[] {
   return faults.has('list-orders-descending') ? q.orders.map((o) => ({ ...o, descending: !o.descending })) : q.orders;
 }
@@ -234,6 +241,11 @@ function startOf(q: ListQuery, items: Resource[], ctx: OperationContext): number
   if (!payload) throw invalidToken(ctx, 'it is malformed or was not issued by this server');
   if (payload.q !== boundTo(q, faults))
     throw invalidToken(ctx, 'filters, orders or kind_id differ from the request that produced it');
+  if (dropsOrders(q, faults)) {
+    // The page goes on in the default order from where the last resource stands in it.
+    const lastId = payload.last.at(-1);
+    return items.findIndex((r) => r.id === lastId) + 1;
+  }
   const position = positionAfter(items, payload.last, effectiveOrders(q, faults));
   if (faults.has('pagination-keyset-without-id') && q.orders.length > 0) {
     // Skips every resource that ties with the last one on the sort values.

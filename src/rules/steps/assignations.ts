@@ -1,8 +1,8 @@
 /**
  * resources.show-teams (§4.5) and resources.show-activity-rates (§4.4) as
  * typed steps. The shape of their answers is the business of
- * `show-teams.response-shape` and `show-activity-rates.response-shape`, which
- * post their own requests and assert it in plain sight.
+ * `show-teams.response-shape` and `show-activity-rates.response-shape`,
+ * whichever rule reads them.
  */
 import type { DirectoryClient } from '../../client/directory-client.ts';
 import type {
@@ -11,14 +11,14 @@ import type {
   ShowTeamsRequest,
   TeamAssignation,
 } from '../../schemas/index.ts';
-import { expectJson, expectSuccess } from '../assertions.ts';
+import { expectJson, expectSuccess, owned } from '../assertions.ts';
 import type { RuleId } from '../rule-ids.ts';
 import type { BaseCheckContext } from '../types.ts';
 
 const TEAMS_SHAPE: RuleId = 'show-teams.response-shape';
 const RATES_SHAPE: RuleId = 'show-activity-rates.response-shape';
 
-type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client'>;
+type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client' | 'found'>;
 interface Options {
   step?: string;
   client?: DirectoryClient;
@@ -38,8 +38,10 @@ export async function showTeams(ctx: StepContext, body: ShowTeamsRequest, option
   const res = await (options.client ?? ctx.client).post('resources.show-teams', body, {
     shared: options.fresh !== true,
   });
-  expectSuccess(res, { step, status: 200, owner: TEAMS_SHAPE });
-  return expectJson(res, 'TeamAssignationList', { step, owner: TEAMS_SHAPE }) satisfies TeamAssignation[];
+  return owned(ctx, TEAMS_SHAPE, () => {
+    expectSuccess(res, { step, status: 200 });
+    return expectJson(res, 'TeamAssignationList', { step }) satisfies TeamAssignation[];
+  });
 }
 
 export async function showActivityRates(ctx: StepContext, body: ShowActivityRatesRequest, options: Options = {}) {
@@ -47,6 +49,8 @@ export async function showActivityRates(ctx: StepContext, body: ShowActivityRate
   const res = await (options.client ?? ctx.client).post('resources.show-activity-rates', body, {
     shared: options.fresh !== true,
   });
-  expectSuccess(res, { step, status: 200, owner: RATES_SHAPE });
-  return expectJson(res, 'ActivityRatePeriodList', { step, owner: RATES_SHAPE }) satisfies ActivityRatePeriod[];
+  return owned(ctx, RATES_SHAPE, () => {
+    expectSuccess(res, { step, status: 200 });
+    return expectJson(res, 'ActivityRatePeriodList', { step }) satisfies ActivityRatePeriod[];
+  });
 }

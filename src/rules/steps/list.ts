@@ -1,14 +1,16 @@
 /**
- * resources.list (§4.8) and its pagination (§4.9) as typed steps. The shape
- * of every answer is checked here on behalf of `pagination.envelope` (a rule
- * that asserts it itself posts its own requests); what a page holds (no more
- * than `limit`, only the filtered ids, no repeats, an end) is checked on
- * behalf of the rule that owns it, except inside that rule, which asserts it
- * in plain sight.
+ * resources.list (§4.8) and its pagination (§4.9) as typed steps. Every
+ * answer is checked here for the rules whose clauses it shows, each check
+ * `owned` by its rule: the envelope (`pagination.envelope`; its counts,
+ * `list.total-count-of-filtered-set`), a page within `limit`
+ * (`pagination.limit-respected`), only the filtered ids (`list.ids-filter`),
+ * no repeats, no token twice, an end (`pagination.each-resource-once`).
+ * Whichever rule walks the pages, a departure goes to the rule it breaks.
  */
 import type { DirectoryClient } from '../../client/directory-client.ts';
-import type { ListEnvelope, ListRequest } from '../../schemas/index.ts';
-import { expectJson, expectSuccess, fail, onBehalfOf, precondition } from '../assertions.ts';
+import type { Violation } from '../../core/types.ts';
+import { validateSchema, type ListEnvelope, type ListRequest } from '../../schemas/index.ts';
+import { expectJson, expectSuccess, fail, failAll, owned, precondition } from '../assertions.ts';
 import type { RuleId } from '../rule-ids.ts';
 import type { BaseCheckContext } from '../types.ts';
 import { SeenIds } from './seen-ids.ts';
@@ -17,8 +19,9 @@ const ENVELOPE: RuleId = 'pagination.envelope';
 const LIMIT: RuleId = 'pagination.limit-respected';
 const IDS_FILTER: RuleId = 'list.ids-filter';
 const PAGING: RuleId = 'pagination.each-resource-once';
+const COUNTS: RuleId = 'list.total-count-of-filtered-set';
 
-export type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client'>;
+export type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client' | 'found'>;
 export type ListResource = ListEnvelope['data'][number];
 export type Filter = NonNullable<ListRequest['filters']>[number];
 export type Order = NonNullable<ListRequest['orders']>[number];
@@ -64,22 +67,26 @@ export async function listPage(
   // assignations: without `with_teams` the same request always has the same answer, and the run
   // sends it once for every rule that asks (the suite's changes stay off this answer).
   const res = await (options.client ?? ctx.client).post('resources.list', body, { shared: body.with_teams !== true });
-  expectSuccess(res, { step, status: 200, owner: ENVELOPE });
-  const page = expectJson(res, 'ListEnvelope', { step, owner: ENVELOPE });
+  owned(ctx, ENVELOPE, () => expectSuccess(res, { step, status: 200 }));
+  // The envelope's counts belong to the rule about counts; the rest of it to the envelope's rule.
+  const shape = validateSchema('ListEnvelope', res.json, `${step}: response.body`);
+  const isCount = (v: Violation): boolean => /response\.body\.total_count/.test(v.where);
+  owned(ctx, ENVELOPE, () => failAll(shape.filter((v) => !isCount(v))));
+  owned(ctx, COUNTS, () => failAll(shape.filter(isCount)));
+  const page = owned(ctx, ENVELOPE, () => expectJson(res, 'ListEnvelope', { step }));
   const limit = body.pagination?.limit;
-  onBehalfOf(ctx, LIMIT, () => {
+  owned(ctx, LIMIT, () => {
     if (typeof limit === 'number' && page.data.length > limit) {
       fail({
         where: `${step}: response.body.data`,
         message: `must hold at most limit (${limit}) entries`,
         expected: `<= ${limit}`,
         actual: page.data.length,
-        owner: LIMIT,
       });
     }
   });
   const ids = idsFilterOf(body);
-  onBehalfOf(ctx, IDS_FILTER, () => {
+  owned(ctx, IDS_FILTER, () => {
     const stray = ids ? page.data.filter((r) => !ids.has(r.id)) : [];
     if (ids && stray.length > 0) {
       fail({
@@ -87,7 +94,6 @@ export async function listPage(
         message: 'must hold only resources whose ids are in the resource.ids filter',
         expected: [...ids],
         actual: stray.map((r) => r.id),
-        owner: IDS_FILTER,
       });
     }
   });
@@ -128,6 +134,12 @@ export interface WalkOptions {
   stopAfterPages?: number;
   /** Called with every page, in order. */
   onPage?: (page: ListEnvelope, index: number) => void;
+  /**
+   * The table the walk marks each id in, with its own walk bit: a rule that
+   * compares several walks keeps one table for all (default: a table of this
+   * walk's own, noting the page each id was first on).
+   */
+  seen?: { ids: SeenIds; walk: number };
   client?: DirectoryClient;
 }
 
@@ -152,18 +164,19 @@ export async function walkPages(ctx: StepContext, body: ListRequest, options: Wa
   const limit = body.pagination?.limit ?? null;
   const seenTokens = new Set<string>();
   // Each id with the page it was first on, compactly: a walk may cover a million resources.
-  const seenIds = new SeenIds({ notes: true });
+  const seen = options.seen ?? { ids: new SeenIds({ notes: true }), walk: 1 };
   let token: string | null = null;
   let resources = 0;
   for (let index = 0; ; index++) {
     if (index >= options.maxPages) {
-      fail({
-        where: `limit ${limit}, page ${index + 1}`,
-        message: 'must end: next_token never null and data never empty',
-        expected: `at most ${options.maxPages} pages`,
-        actual: 'more',
-        owner: PAGING,
-      });
+      owned(ctx, PAGING, () =>
+        fail({
+          where: `limit ${limit}, page ${index + 1}`,
+          message: 'must end: next_token never null and data never empty',
+          expected: `at most ${options.maxPages} pages`,
+          actual: 'more',
+        }),
+      );
     }
     const step = `resources.list page ${index + 1}`;
     const page = await listPage(
@@ -174,15 +187,15 @@ export async function walkPages(ctx: StepContext, body: ListRequest, options: Wa
         ...(options.client ? { client: options.client } : {}),
       },
     );
-    onBehalfOf(ctx, PAGING, () => {
+    owned(ctx, PAGING, () => {
       for (const r of page.data) {
-        if (seenIds.see(r.id, 1, index) !== 0) {
+        if ((seen.ids.see(r.id, seen.walk, index) & seen.walk) !== 0) {
+          const first = seen.ids.keepsNotes ? seen.ids.noteOf(r.id) : undefined;
           fail({
             where: `limit ${limit}, page ${index + 1}`,
             message: 'must not repeat a resource already returned on an earlier page',
             expected: `resource ${r.id} once`,
-            actual: `again (first on page ${seenIds.noteOf(r.id)! + 1})`,
-            owner: PAGING,
+            actual: first === undefined ? 'again' : `again (first on page ${first + 1})`,
           });
         }
       }
@@ -193,19 +206,19 @@ export async function walkPages(ctx: StepContext, body: ListRequest, options: Wa
     if (options.stopAfterPages !== undefined && index + 1 >= options.stopAfterPages) {
       return { pages: index + 1, resources, ended: false };
     }
-    onBehalfOf(ctx, PAGING, () => {
-      if (seenTokens.has(page.next_token!)) {
+    const next = page.next_token;
+    owned(ctx, PAGING, () => {
+      if (seenTokens.has(next)) {
         fail({
           where: `limit ${limit}, page ${index + 1}.next_token`,
           message: 'must move forward: a next_token came back that was already followed',
           expected: 'a new token',
-          actual: page.next_token,
-          owner: PAGING,
+          actual: next,
         });
       }
-      seenTokens.add(page.next_token!);
     });
-    token = page.next_token;
+    seenTokens.add(next);
+    token = next;
   }
 }
 

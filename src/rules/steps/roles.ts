@@ -6,7 +6,7 @@
  */
 import type { ApiResponse, DirectoryClient } from '../../client/directory-client.ts';
 import type { ListRolesRequest, RevokeRolesRequest, RoleAssociation } from '../../schemas/index.ts';
-import { expectJson, expectSuccess, fail, summariseBody, type StepOptions } from '../assertions.ts';
+import { expectJson, expectSuccess, fail, owned, summariseBody, type StepOptions } from '../assertions.ts';
 import { listBody, listPage } from './list.ts';
 import type { RuleId } from '../rule-ids.ts';
 import type { BaseCheckContext } from '../types.ts';
@@ -14,7 +14,7 @@ import type { BaseCheckContext } from '../types.ts';
 const PLAIN_ARRAY: RuleId = 'list-roles.plain-array';
 const ASSOCIATION: RuleId = 'list-roles.association-shape';
 
-type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client'>;
+type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client' | 'found'>;
 
 export async function listRoles(
   ctx: StepContext,
@@ -25,15 +25,16 @@ export async function listRoles(
   const res = await (options.client ?? ctx.client).post('resources.list-roles', body, {
     shared: options.fresh !== true,
   });
-  expectSuccess(res, { step, status: 200, owner: PLAIN_ARRAY });
-  expectPlainArray(res, { step, owner: PLAIN_ARRAY });
-  return expectJson(res, 'RoleAssociationList', { step, owner: ASSOCIATION });
+  owned(ctx, PLAIN_ARRAY, () => {
+    expectSuccess(res, { step, status: 200 });
+    expectPlainArray(res, { step });
+  });
+  return owned(ctx, ASSOCIATION, () => expectJson(res, 'RoleAssociationList', { step }));
 }
 
 /**
  * A list-roles answer is a plain JSON array, without a pagination envelope
- * (§4.6, §4.9 rule 8); `list-roles.plain-array` owns it, and asserts it with
- * this in plain sight.
+ * (§4.6, §4.9 rule 8); `list-roles.plain-array` owns it.
  */
 export function expectPlainArray(res: ApiResponse, options: StepOptions = {}): unknown[] {
   if (!Array.isArray(res.json)) {
@@ -42,7 +43,6 @@ export function expectPlainArray(res: ApiResponse, options: StepOptions = {}): u
       message: 'must be a plain JSON array (no pagination envelope)',
       expected: 'array',
       actual: res.json ?? summariseBody(res),
-      ...(options.owner ? { owner: options.owner } : {}),
     });
   }
   return res.json;

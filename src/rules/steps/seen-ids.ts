@@ -64,6 +64,11 @@ export class SeenIds {
     return 0;
   }
 
+  /** Whether the table keeps a note per id. */
+  get keepsNotes(): boolean {
+    return this.words === 4;
+  }
+
   /** The walks that saw `id` (0: none). */
   walksOf(id: string): number {
     if (!this.pack(id)) return this.others.get(id)?.walks ?? 0;

@@ -5,7 +5,7 @@
  */
 import { canonicalJson } from '../../core/canonical-json.ts';
 import type { ActivityRatePeriod, RoleAssociation, TeamAssignation } from '../../schemas/index.ts';
-import { fail, type Charged } from '../assertions.ts';
+import { fail } from '../assertions.ts';
 import type { BaseCheckContext } from '../types.ts';
 import { WIDE_RANGE, showActivityRates, showTeams } from './assignations.ts';
 import { canonicalRoles, listRoles } from './roles.ts';
@@ -19,7 +19,7 @@ export interface ResourceState {
   roles?: RoleAssociation[];
 }
 
-type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client'>;
+type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client' | 'found'>;
 
 export async function captureState(
   ctx: StepContext,
@@ -91,7 +91,7 @@ export function stateDifference(before: ResourceState, after: ResourceState): St
 export async function expectStateUnchanged(
   ctx: StepContext,
   before: ResourceState,
-  options: Charged & { message: string; step?: string },
+  options: { message: string; step?: string },
 ): Promise<void> {
   const after = await captureState(ctx, before.resourceId, partsOf(before), { step: options.step ?? 'state after' });
   const difference = stateDifference(before, after);
@@ -101,7 +101,6 @@ export async function expectStateUnchanged(
       message: options.message,
       expected: 'unchanged',
       actual: difference,
-      ...(options.owner ? { owner: options.owner } : {}),
     });
   }
 }

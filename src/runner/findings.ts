@@ -1,0 +1,158 @@
+/**
+ * Departures a rule's exchanges showed from another rule's clause, and how
+ * they become that rule's verdict. A shared step reports them (`owned` in
+ * src/rules/assertions.ts) while the rule that walked the pages runs; once
+ * every rule has ended, each owner FAILs with them, whatever its own requests
+ * showed: a departure seen anywhere in a run belongs to the rule whose clause
+ * it breaks. An owner the run did not select is added to the results as a
+ * FAIL, so the run fails on it and the reports say where it showed.
+ */
+import type { Exchange } from '../core/exchange.ts';
+import type { RuleResult, Violation } from '../core/types.ts';
+import type { Rule, RuleGroup } from '../rules/types.ts';
+
+/** Exchanges of the finder kept as the evidence of one finding: the last ones, where the departure is. */
+const EVIDENCE_EXCHANGES = 3;
+/** Findings kept per owner: the first ones say it; a broken server must not fill the memory. */
+const KEPT_PER_OWNER = 20;
+
+export interface Finding {
+  owner: string;
+  /** The rule whose exchanges showed it. */
+  foundBy: string;
+  violations: readonly Violation[];
+  evidence: readonly Exchange[];
+}
+
+export class Findings {
+  private readonly byOwner = new Map<string, Finding[]>();
+
+  /** A departure from `owner`'s clause that `foundBy`'s exchanges (the last of `transcript`) showed. */
+  add(owner: string, foundBy: string, violations: readonly Violation[], transcript: readonly Exchange[]): void {
+    const list = this.byOwner.get(owner) ?? [];
+    if (list.length >= KEPT_PER_OWNER) return;
+    list.push({ owner, foundBy, violations, evidence: transcript.slice(-EVIDENCE_EXCHANGES) });
+    this.byOwner.set(owner, list);
+  }
+
+  get size(): number {
+    return this.byOwner.size;
+  }
+
+  owners(): string[] {
+    return [...this.byOwner.keys()];
+  }
+
+  of(owner: string): readonly Finding[] {
+    return this.byOwner.get(owner) ?? [];
+  }
+}
+
+/** Where to find a rule the run did not select: the whole catalogue. */
+export type RuleLookup = (ruleId: string) => { rule: Rule; group: RuleGroup } | undefined;
+
+/**
+ * The results with every finding charged to its owner: a selected owner that
+ * did not FAIL now does, with the findings as its violations and their
+ * exchanges as evidence (a FAIL keeps its own violations first); an owner not
+ * selected is added as a FAIL marked `selected: false`. An OBSERVED owner
+ * records them as observations: it never fails.
+ */
+export function chargeFindings(results: readonly RuleResult[], findings: Findings, lookup: RuleLookup): RuleResult[] {
+  const out = results.map((r) => charge(r, findings.of(r.ruleId)));
+  const present = new Set(results.map((r) => r.ruleId));
+  for (const owner of findings.owners()) {
+    if (present.has(owner)) continue;
+    const found = lookup(owner);
+    const base = found ? unselected(found.rule, found.group) : unknownOwner(owner);
+    out.push(charge(base, findings.of(owner)));
+  }
+  return blockedOnlyByFailures(out);
+}
+
+function charge(result: RuleResult, found: readonly Finding[]): RuleResult {
+  if (found.length === 0) return result;
+  const violations = found.flatMap((f) => f.violations.map((v) => ({ ...v, foundBy: f.foundBy })));
+  const evidence = found.flatMap((f) => f.evidence);
+  if (result.level === 'OBSERVED') {
+    return {
+      ...result,
+      observations: [...result.observations, ...violations.map((v) => ({ subject: v.where, value: v }))],
+    };
+  }
+  const { reason: _reason, errorCode: _code, blockedBy: _blocked, skipCause: _cause, ...rest } = result;
+  return {
+    ...rest,
+    verdict: 'FAIL',
+    ...(result.verdict === 'FAIL' ? {} : { reason: reasonOfCharge(result, found) }),
+    violations: [...result.violations, ...violations],
+    exchanges: [...result.exchanges, ...evidence],
+  };
+}
+
+function reasonOfCharge(result: RuleResult, found: readonly Finding[]): string {
+  const by = [...new Set(found.map((f) => f.foundBy))].join(', ');
+  const seen = `a departure from this rule's clause showed in the requests of ${by}`;
+  if (result.selected === false) return `not selected for this run, but ${seen}`;
+  const own = result.verdict === 'PASS' ? 'passed' : `ended ${result.verdict}`;
+  return `${seen} (this rule's own requests ${own})`;
+}
+
+/**
+ * A rule stopped by a departure it reported for another rule says "blocked
+ * by" that rule only when that rule FAILed: an OBSERVED owner never does, so
+ * the stopped rule is a SKIP for the data instead.
+ */
+function blockedOnlyByFailures(results: RuleResult[]): RuleResult[] {
+  const failed = new Set(results.filter((r) => r.verdict === 'FAIL').map((r) => r.ruleId));
+  return results.map((r) => {
+    if (r.blockedBy === undefined || failed.has(r.blockedBy)) return r;
+    const { blockedBy: _blocked, ...rest } = r;
+    return {
+      ...rest,
+      skipCause: 'precondition',
+      reason: `${r.reason ?? ''} (recorded by ${r.blockedBy}, which does not fail on it)`,
+    };
+  });
+}
+
+function unselected(rule: Rule, group: RuleGroup): RuleResult {
+  return {
+    ruleId: rule.id,
+    clause: rule.clause,
+    sentence: rule.sentence,
+    section: group.section,
+    group: group.title,
+    level: rule.level,
+    kind: rule.kind,
+    mutates: rule.mutates,
+    verdict: 'PASS',
+    violations: [],
+    observations: [],
+    exchanges: [],
+    requestCount: 0,
+    durationMs: 0,
+    selected: false,
+  };
+}
+
+/** An owner the catalogue does not hold (a fixture catalogue in tests): named, with no clause to show. */
+function unknownOwner(ruleId: string): RuleResult {
+  return {
+    ruleId,
+    clause: '',
+    sentence: '',
+    section: '',
+    group: '',
+    level: 'MUST',
+    kind: 'example',
+    mutates: 'none',
+    verdict: 'PASS',
+    violations: [],
+    observations: [],
+    exchanges: [],
+    requestCount: 0,
+    durationMs: 0,
+    selected: false,
+  };
+}

@@ -3,9 +3,12 @@
  * clause, sentence, level, what it mutates and needs) plus its check; the
  * check's context is narrowed by the needs it declares.
  */
-import type { CheckContext, Need, Rule, RuleDefinition, RuleGroupDefinition } from './types.ts';
+import { HarnessError } from '../core/errors.ts';
+import { meetsNeeds, unmetNeed, type Need } from './needs.ts';
+import type { Rule, RuleDefinition, RuleGroupDefinition } from './types.ts';
 
 function make<N extends Need>(input: RuleDefinition<N>, kind: Rule['kind']): Rule {
+  const needs: readonly N[] = input.needs ?? [];
   return {
     id: input.id,
     clause: input.clause,
@@ -14,13 +17,16 @@ function make<N extends Need>(input: RuleDefinition<N>, kind: Rule['kind']): Rul
     ...(input.open !== undefined ? { open: input.open } : {}),
     level: input.level,
     mutates: input.mutates ?? 'none',
-    needs: [...(input.needs ?? [])],
+    needs: [...needs],
     ...(input.judges ? { judges: input.judges } : {}),
     ...(input.runs !== undefined ? { runs: input.runs } : {}),
     kind,
-    // The engine runs a check only once every declared need is met, and hands it a context with
-    // everything any need provides: a superset of what CheckContext<N> promises.
-    check: (ctx) => input.check(ctx as unknown as CheckContext<N>),
+    // The engine SKIPs a rule whose needs are unmet before it gets here; the test narrows the context.
+    check: (ctx, env) => {
+      if (meetsNeeds(ctx, needs, env)) return input.check(ctx);
+      const reason = needs.map((need) => unmetNeed(need, env)).find((r) => r !== undefined);
+      return Promise.reject(new HarnessError('DC_ERR_PRECONDITION', reason ?? 'a need of the rule is not provided'));
+    },
   };
 }
 

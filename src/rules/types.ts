@@ -4,37 +4,9 @@ import type { Level, Mutation, PropertyReplay, RuleKind, RunOptions, Violation }
 import type { TargetProfile } from '../target/profile.ts';
 import type { MutationLog } from './own-mutations.ts';
 import type { RuleId } from './rule-ids.ts';
+import type { Need, NeedEnv, ProvidedBy, Provisions } from './needs.ts';
 
-/** What a rule needs from the target before it can run; unmet needs give SKIP with the reason. */
-export type Need =
-  | 'listKind'
-  | 'sortAttribute'
-  | 'roleKindResource'
-  | 'nonRoleKindResource'
-  | 'definingRole'
-  | 'restrictedKey'
-  | 'mutableResource'
-  | 'roleRevocation'
-  | 'workRegime';
-
-/**
- * What a met need guarantees a check. The engine runs a check only once its
- * needs are met, so a check that needs `sortAttribute` is handed a string, not
- * an optional profile field.
- */
-export interface NeedProvides {
-  listKind: { readonly listKindId: string };
-  sortAttribute: { readonly sortAttribute: string };
-  roleKindResource: object;
-  nonRoleKindResource: object;
-  definingRole: object;
-  restrictedKey: { readonly restricted: DirectoryClient };
-  mutableResource: object;
-  roleRevocation: object;
-  workRegime: { readonly workRegimeIds: readonly [string, ...string[]] };
-}
-
-type Intersection<U> = (U extends unknown ? (value: U) => void : never) extends (value: infer I) => void ? I : never;
+export type { Need } from './needs.ts';
 
 /** Predicate on a profile resource, for claiming one. */
 export type ResourcePredicate = (resourceId: string, kindId: string) => boolean;
@@ -118,10 +90,11 @@ export interface ErrorAnswersSeen {
   withoutMessageNotKept: number;
 }
 
-/** The context a check with needs `N` receives. */
-export type CheckContext<N extends Need = never> = [N] extends [never]
-  ? BaseCheckContext
-  : BaseCheckContext & Intersection<NeedProvides[N]>;
+/**
+ * The context a check with needs `N` receives: what every need of `N`
+ * provides (src/rules/needs.ts), e.g. `listKindId: string` for `listKind`.
+ */
+export type CheckContext<N extends Need = never> = BaseCheckContext & ProvidedBy<N>;
 
 /** A rule as a spec file writes it (see define.ts). */
 export interface RuleDefinition<N extends Need> {
@@ -167,7 +140,12 @@ export interface Rule {
   judges?: 'error answers of the run';
   runs?: number;
   kind: RuleKind;
-  check(ctx: CheckContext<Need>): Promise<void>;
+  /**
+   * Runs the check with `ctx` narrowed to what the rule's needs provide: the
+   * engine hands it everything met needs provide (`provisions`), and the rule
+   * runs its check only once `meetsNeeds` found its own needs there.
+   */
+  check(ctx: BaseCheckContext & Provisions, env: NeedEnv): Promise<void>;
 }
 
 /** One spec file's default export: a group of rules for one section or operation. */

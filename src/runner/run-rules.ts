@@ -6,13 +6,13 @@ import type { Exchange } from '../core/exchange.ts';
 import { Redactor } from '../client/redact.ts';
 import { Pacer } from '../client/pacer.ts';
 import type { Observation, PropertyReplay, RuleResult, RunOptions, RunResult, Verdict } from '../core/types.ts';
-import type { CheckContext, Need, Rule, RuleGroup } from '../rules/types.ts';
-import { listKindId, type TargetProfile } from '../target/profile.ts';
+import type { BaseCheckContext, Need, Rule, RuleGroup } from '../rules/types.ts';
+import type { TargetProfile } from '../target/profile.ts';
 import { summarise } from '../core/summarise.ts';
 import { isConformanceFailure, isDepartureOfAnotherRule } from '../core/errors.ts';
 import { loadCatalogue } from '../rules/catalogue.ts';
 import { chargeFindings, Findings, type RuleLookup } from './findings.ts';
-import { unmetNeed } from './needs.ts';
+import { provisions, unmetNeed, type NeedEnv, type Provisions } from '../rules/needs.ts';
 import { ErrorAnswers } from './error-answers.ts';
 import { FileJournal } from './undo-journal.ts';
 import { ResourceClaims } from './resource-claims.ts';
@@ -283,13 +283,6 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
 
   if (options.readOnly && rule.mutates !== 'none')
     return result('SKIP', { reason: 'read-only run: this rule changes state', skipCause: 'options' });
-  for (const need of needsOf(rule)) {
-    const reason = unmetNeed(need, target.profile, options);
-    // A mutating rule without --allow-mutations is the user's choice; any other unmet need is the profile's.
-    const turnedOff = (need === 'mutableResource' || need === 'roleRevocation') && !options.allowMutations;
-    if (reason) return result('SKIP', { reason, skipCause: turnedOff ? 'options' : 'profile' });
-  }
-
   const controller = new AbortController();
   const ownMutations = new MutationLog();
   const record = (e: Exchange): void => {
@@ -302,10 +295,21 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
   };
   const client = env.base.derive({ onExchange: record, signal: controller.signal });
   const restrictedKey = target.profile.restrictedApiKey;
+  const restricted = restrictedKey
+    ? client.derive({ credential: { apiKey: restrictedKey, placeholder: '$DIRECTORY_RESTRICTED_API_KEY' } })
+    : undefined;
+  const needEnv: NeedEnv = { profile: target.profile, allowMutations: options.allowMutations, restricted };
+  for (const need of needsOf(rule)) {
+    const reason = unmetNeed(need, needEnv);
+    // A mutating rule without --allow-mutations is the user's choice; any other unmet need is the profile's.
+    const turnedOff = (need === 'mutableResource' || need === 'roleRevocation') && !options.allowMutations;
+    if (reason) return result('SKIP', { reason, skipCause: turnedOff ? 'options' : 'profile' });
+  }
   let claimGaveUp = false;
   let deadline: PausableDeadline | undefined;
-  // Everything any need provides; the rule's type only lets it see what its own needs promise.
-  const ctx: CheckContext<Need> = {
+  // Everything the met needs provide; the rule's check sees only what its own needs provide (define.ts).
+  const ctx: BaseCheckContext & Provisions = {
+    ...provisions(needEnv),
     ruleId: rule.id,
     found(owner, violations) {
       env.findings.add(
@@ -317,12 +321,7 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     },
     client,
     anonymous: client.derive({ credential: undefined }),
-    restricted: (restrictedKey
-      ? client.derive({ credential: { apiKey: restrictedKey, placeholder: '$DIRECTORY_RESTRICTED_API_KEY' } })
-      : undefined)!,
-    listKindId: listKindId(target.profile)!,
-    sortAttribute: target.profile.sortAttribute!,
-    workRegimeIds: target.profile.workRegimeIds as [string, ...string[]],
+    restricted,
     profile: target.profile,
     // A property's own number of runs, unless the run sets one for every property.
     options: { ...options, numRuns: options.numRuns ?? rule.runs ?? DEFAULT_PROPERTY_RUNS },
@@ -366,7 +365,7 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     });
   });
   try {
-    const running = rule.check(ctx);
+    const running = rule.check(ctx, needEnv);
     // Past the deadline the check's own outcome no longer counts; it must not surface as unhandled.
     running.catch(() => undefined);
     await Promise.race([running, expired]);

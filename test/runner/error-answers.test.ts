@@ -4,7 +4,8 @@ import type { Exchange } from '../../src/core/exchange.ts';
 import { ConformanceFailure } from '../../src/core/errors.ts';
 import { startReferenceServer } from '../../src/reference-server/index.ts';
 import { allRules, loadCatalogue } from '../../src/rules/catalogue.ts';
-import type { CheckContext, ErrorAnswersSeen, Need } from '../../src/rules/types.ts';
+import type { NeedEnv, Provisions } from '../../src/rules/needs.ts';
+import type { BaseCheckContext, ErrorAnswersSeen } from '../../src/rules/types.ts';
 import { ErrorAnswers } from '../../src/runner/error-answers.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
 
@@ -49,7 +50,11 @@ const CATALOGUE = await loadCatalogue();
 const MESSAGE_PRESENT = allRules(CATALOGUE).find((r) => r.id === 'errors.message-present')!;
 
 /** A check context whose server answers every request 422 with a message, and whose run received `seen`. */
-function contextWith(seen: ErrorAnswersSeen, observations: Record<string, unknown>): CheckContext<Need> {
+const PROFILE = { kinds: [{ id: '1', name: 'k', supportsRoles: false }], roles: [], teams: [], mutableResources: [] };
+/** errors.message-present needs nothing of the target. */
+const NO_NEEDS: NeedEnv = { profile: PROFILE, allowMutations: false, restricted: undefined };
+
+function contextWith(seen: ErrorAnswersSeen, observations: Record<string, unknown>): BaseCheckContext & Provisions {
   const res: ApiResponse = {
     status: 422,
     headers: {},
@@ -61,11 +66,11 @@ function contextWith(seen: ErrorAnswersSeen, observations: Record<string, unknow
   const ctx = {
     ruleId: MESSAGE_PRESENT.id,
     client,
-    profile: { kinds: [{ id: '1', name: 'k', supportsRoles: false }], roles: [], teams: [], mutableResources: [] },
+    profile: PROFILE,
     observe: (subject: string, value: unknown) => (observations[subject] = value),
     errorAnswers: () => seen,
   };
-  return ctx as unknown as CheckContext<Need>;
+  return ctx as unknown as BaseCheckContext & Provisions;
 }
 
 describe('errors.message-present judges every 4xx of the run', () => {
@@ -74,6 +79,7 @@ describe('errors.message-present judges every 4xx of the run', () => {
     const kept = [{ ruleId: 'r', exchange: exchange(422) }];
     const failure = await MESSAGE_PRESENT.check(
       contextWith({ kept, withMessageNotKept: 7, withoutMessageNotKept: 3 }, observations),
+      NO_NEEDS,
     ).then(
       () => undefined,
       (e: unknown) => e,
@@ -91,7 +97,10 @@ describe('errors.message-present judges every 4xx of the run', () => {
   test('every answer with a message, kept or counted: PASS', async () => {
     const observations: Record<string, unknown> = {};
     const kept = [{ ruleId: 'r', exchange: exchange(400) }];
-    await MESSAGE_PRESENT.check(contextWith({ kept, withMessageNotKept: 5, withoutMessageNotKept: 0 }, observations));
+    await MESSAGE_PRESENT.check(
+      contextWith({ kept, withMessageNotKept: 5, withoutMessageNotKept: 0 }, observations),
+      NO_NEEDS,
+    );
     expect(observations['4xx answers judged']).toBe(6);
   });
 });

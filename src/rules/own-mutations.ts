@@ -14,7 +14,7 @@ import { canonicalJson } from '../core/canonical-json.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { ActivityRatePeriod, TeamAssignation } from '../schemas/index.ts';
 import { addDays, type DateSpan } from './dates.ts';
-import type { ResourceState } from './steps/state.ts';
+import type { ResourceState } from './resource-state.ts';
 
 export type ChangedPart = 'rates' | 'teams';
 

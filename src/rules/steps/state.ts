@@ -4,20 +4,13 @@
  * is what changed" in one way everywhere.
  */
 import { canonicalJson } from '../../core/canonical-json.ts';
-import type { ActivityRatePeriod, RoleAssociation, TeamAssignation } from '../../schemas/index.ts';
+import type { ResourceState, StatePart } from '../resource-state.ts';
 import { fail } from '../assertions.ts';
 import type { BaseCheckContext } from '../types.ts';
 import { WIDE_RANGE, showActivityRates, showTeams } from './assignations.ts';
 import { canonicalRoles, listRoles } from './roles.ts';
 
-export type StatePart = 'teams' | 'rates' | 'roles';
-
-export interface ResourceState {
-  resourceId: string;
-  teams?: TeamAssignation[];
-  rates?: ActivityRatePeriod[];
-  roles?: RoleAssociation[];
-}
+export type { ResourceState, StatePart } from '../resource-state.ts';
 
 type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client' | 'found'>;
 

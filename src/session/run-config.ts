@@ -109,12 +109,12 @@ const API_SOURCE = {
           .replace(/^\./, ''),
 };
 
-/** A name of the value at `pointer` that starts with an option's own name (a flag, a variable). */
+/** Names a value by its option's own name in this source (a flag, a variable): `--level`, not `/levels/0`. */
 function sourceNaming(nameOf: (option: string) => string | undefined): { name(pointer: string): string } {
   return {
     name(pointer) {
-      const [, option = '', ...rest] = pointer.split('/');
-      return `${nameOf(option) ?? option}${rest.map((p) => `[${p}]`).join('')}`;
+      const option = pointer.split('/')[1] ?? '';
+      return nameOf(option) ?? option;
     },
   };
 }

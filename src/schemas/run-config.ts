@@ -14,6 +14,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import { closestName } from '../core/did-you-mean.ts';
 import { UsageError } from '../core/errors.ts';
+import { packagePath } from '../core/package-root.ts';
 import type { FromSchema, WithDefaults } from './from-schema.ts';
 
 /** The longest delay a Node timer keeps (a longer one fires at once). */
@@ -227,6 +228,13 @@ export const RUN_CONFIG_DEFAULTS = {
   waitLock: RUN_CONFIG_SCHEMA.properties.waitLock.default,
   failOnSkip: RUN_CONFIG_SCHEMA.properties.failOnSkip.default,
 } satisfies Omit<RunConfig, 'seed' | 'rate'>;
+
+/** The schema as a file, for editors and other tools (written by `npm run manifest`, checked by a test). */
+export const RUN_CONFIG_SCHEMA_PATH = packagePath('fixtures', 'run-config.schema.json');
+
+export function renderRunConfigSchema(): string {
+  return `${JSON.stringify(RUN_CONFIG_SCHEMA, null, 2)}\n`;
+}
 
 /** Where options came from, as messages name them: `--timeout`, `DIRECTORY_BASE_URL`, `cfg.json: /seed`. */
 export interface OptionSource {

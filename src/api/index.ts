@@ -1,6 +1,8 @@
 /**
  * The programmatic entry: `runConformance` does what `directory-conformance
- * run` does, in-process, with the same options as typed fields, and returns
+ * run` does, in-process, with the same options as typed fields (checked
+ * against the one schema of run options, fixtures/run-config.schema.json: an
+ * unknown option or a value out of range throws a UsageError), and returns
  * the run result: exactly what results.json holds (its `selection`, the
  * expectations `gate`, and the summary's outcome with `minCoverage`,
  * `failOnSkip` and known failures applied). With `reports` it writes every

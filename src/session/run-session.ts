@@ -290,7 +290,7 @@ export async function conductRun(
         har?.add(ruleId, e);
         onExchange?.(ruleId, e);
       },
-      ...(journalPath ? { journalPath } : {}),
+      journalPath,
     });
     const reason: unknown = options.interrupt?.reason;
     if (options.interrupt?.aborted) run.interrupted = { signal: typeof reason === 'string' ? reason : 'abort' };

@@ -36,7 +36,7 @@ async function runExternal(baseUrl: string): Promise<RunResult> {
     {
       ...MUTATION_OPTIONS,
       allowMutations: process.env.DIRECTORY_ALLOW_MUTATIONS === '1',
-      ratePerSecond: 25,
+      rate: 25,
     },
   );
 }

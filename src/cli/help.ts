@@ -23,6 +23,12 @@ Exit codes (run, merge, compare):
 export const RUN_HELP = `directory-conformance run [options]
 
 With no --base-url, starts the embedded reference server and runs against it.
+Every option may also come from a config file (--config FILE; without it,
+directory-conformance.config.json in the working folder when there is one; its
+schema is fixtures/run-config.schema.json) and some from the environment.
+Precedence: flags, then environment, then the config file, then the defaults.
+
+  --config FILE              the run's options as JSON (paths in it are relative to it)
 
 Target:
   --base-url URL             server to test (env DIRECTORY_BASE_URL)
@@ -30,7 +36,7 @@ Target:
   --restricted-api-key KEY   a key with fewer permissions (env DIRECTORY_RESTRICTED_API_KEY)
   --profile FILE             target profile (JSON, see fixtures/target-profile.schema.json);
                              required with --base-url (env DIRECTORY_PROFILE)
-  --service-version V        Service-Version header (default 26.06.25)
+  --service-version V        Service-Version header (default 26.06.25; env DIRECTORY_SERVICE_VERSION)
 
 Safety:
   --allow-mutations          let mutating rules run against an external target, on the
@@ -42,7 +48,8 @@ Safety:
                              8 requests in flight (default against an external target);
                              N: at most N requests per second; 0: no cap (embedded default)
   --max-requests N           stop sending after N requests; the rest is NOT-TESTED
-  --timeout MS               deadline of one HTTP request (default 15000)
+  --timeout MS               deadline of one HTTP request (default 15000, at most 2147483647)
+  --rule-timeout MS          deadline of one rule, its requests included (default 120000)
 
 Selection:
   --rule ID                  a rule id or prefix ending in * (repeatable)
@@ -57,7 +64,7 @@ Selection:
                              the same target's resources (default: exit 2 at once)
 
 Properties:
-  --seed N                   fast-check seed (default: random, printed in the reports)
+  --seed N                   fast-check seed, a 32-bit integer (default: random, printed in the reports)
   --num-runs N               runs of every property (default: each its own, see 'rules')
   --replay-path P            with --path: the command sequence of a model-based counterexample
   --max-commands N           longest sequence of a model-based property (default: each its own)

@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { closestName } from '../core/did-you-mean.ts';
 import { UsageError } from '../core/errors.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -24,8 +25,15 @@ export function parseOptions<T extends Options>(
       strict: true,
     });
   } catch (e) {
-    throw new UsageError(e instanceof Error ? e.message : String(e));
+    throw new UsageError(e instanceof Error ? withSuggestion(e.message, Object.keys(options)) : String(e));
   }
+}
+
+/** An unknown flag close to a known one (`--tmeout`) is answered with the one meant. */
+function withSuggestion(message: string, flags: readonly string[]): string {
+  const unknown = /^Unknown option '--([^'=]+)'/.exec(message)?.[1];
+  const near = unknown === undefined ? undefined : closestName(unknown, flags);
+  return near === undefined ? message : `${message} (did you mean --${near}?)`;
 }
 
 export function intOption(value: string | undefined, name: string, fallback: number, min = 0): number {

@@ -3,6 +3,7 @@ import { Agent } from 'undici';
 import { DirectoryClient } from '../client/directory-client.ts';
 import { Redactor } from '../client/redact.ts';
 import { UsageError } from '../core/errors.ts';
+import { refuseIfNotRegularFile } from '../core/regular-file.ts';
 import { restoreState } from '../rules/state-guard.ts';
 import type { ResourceState } from '../rules/steps/state.ts';
 import { pendingChanges, readJournal, type JournalLine } from '../runner/undo-journal.ts';
@@ -35,6 +36,8 @@ export async function restoreCommand(
   }
   const path = positionals[0];
   if (!path || positionals.length > 1) throw new UsageError('restore takes one journal file (reports/journal.jsonl)');
+  // Looked at before it is opened: a FIFO named here would keep restore waiting for ever.
+  await refuseIfNotRegularFile(path, 'the journal');
   let lines: JournalLine[];
   try {
     lines = await readJournal(path);

@@ -4,6 +4,7 @@ import { writeFile } from 'node:fs/promises';
 import type { Level } from '../core/types.ts';
 import { loadCatalogue, selectRules } from '../rules/catalogue.ts';
 import { MANIFEST_PATH, RULE_IDS_PATH, renderManifest, renderRuleIds } from '../rules/manifest.ts';
+import { RUN_CONFIG_SCHEMA_PATH, renderRunConfigSchema } from '../schemas/run-config.ts';
 import { RULES_HELP } from './help.ts';
 import { parseOptions } from './options.ts';
 import { UsageError } from '../core/errors.ts';
@@ -30,7 +31,8 @@ export async function rulesCommand(argv: string[], out: (line: string) => void):
       );
     await writeFile(MANIFEST_PATH, renderManifest(catalogue));
     await writeFile(RULE_IDS_PATH, renderRuleIds(catalogue));
-    out(`wrote ${MANIFEST_PATH} and ${RULE_IDS_PATH}`);
+    await writeFile(RUN_CONFIG_SCHEMA_PATH, renderRunConfigSchema());
+    out(`wrote ${MANIFEST_PATH}, ${RULE_IDS_PATH} and ${RUN_CONFIG_SCHEMA_PATH}`);
     return 0;
   }
   const groups = selectRules(catalogue, {

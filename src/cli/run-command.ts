@@ -1,22 +1,20 @@
-import { randomInt } from 'node:crypto';
 import { loadCatalogue } from '../rules/catalogue.ts';
-import { LEVELS, type Level, type RuleResult, type RunResult } from '../core/types.ts';
+import type { RuleResult, RunResult } from '../core/types.ts';
 import type { RuleGroup } from '../rules/types.ts';
 import { pendingChanges, readJournal } from '../runner/undo-journal.ts';
-import { FAULTS, isFaultName } from '../reference-server/faults.ts';
-import { VARIANTS, isVariantName } from '../reference-server/variants.ts';
-import { DEFAULT_ENGINE_OPTIONS, type EngineOptions, type RunTarget } from '../runner/run-rules.ts';
+import { FAULTS } from '../reference-server/faults.ts';
+import { VARIANTS } from '../reference-server/variants.ts';
+import type { EngineOptions, RunTarget } from '../runner/run-rules.ts';
 import { renderGate } from '../gate/expectations.ts';
 import { describeSelection } from '../report/selection.ts';
+import { RUN_OPTION_SCHEMAS, annotation } from '../schemas/run-config.ts';
+import { CONFIG_FILE_NAME, resolveRunConfig } from '../session/run-config.ts';
 import {
-  DEFAULT_SERVICE_VERSION,
-  EXTERNAL_DEFAULT_RATE,
   artifactLinks,
-  checkBaseUrl,
   conductRun,
+  engineOptionsOf,
   journalPathOf,
   openTarget,
-  parseShard,
   resolveExpectations,
   selectForRun,
 } from '../session/run-session.ts';
@@ -24,8 +22,7 @@ import { EXIT, exitCodeOf } from './exit-codes.ts';
 import { RUN_HELP, namesHelp } from './help.ts';
 import { toneOf, type Tone } from './terminal.ts';
 import { Progress } from './progress.ts';
-import { intOption, parseOptions } from './options.ts';
-import { UsageError } from '../core/errors.ts';
+import { parseOptions } from './options.ts';
 
 export interface Output {
   out(line: string): void;
@@ -42,118 +39,44 @@ function word(io: Output, text: string): string {
   return tone && io.paint ? io.paint(text, tone) : text;
 }
 
-const RUN_OPTIONS = {
-  'base-url': { type: 'string' },
-  'api-key': { type: 'string' },
-  'restricted-api-key': { type: 'string' },
-  profile: { type: 'string' },
-  'service-version': { type: 'string' },
-  'allow-mutations': { type: 'boolean' },
-  strict: { type: 'boolean' },
-  'read-only': { type: 'boolean' },
-  'dry-run': { type: 'boolean' },
-  concurrency: { type: 'string' },
-  rate: { type: 'string' },
-  'max-requests': { type: 'string' },
-  timeout: { type: 'string' },
-  rule: { type: 'string', multiple: true },
-  section: { type: 'string', multiple: true },
-  level: { type: 'string', multiple: true },
-  seed: { type: 'string' },
-  'num-runs': { type: 'string' },
-  'max-commands': { type: 'string' },
-  path: { type: 'string' },
-  'replay-path': { type: 'string' },
-  resources: { type: 'string' },
-  fault: { type: 'string', multiple: true },
-  variant: { type: 'string', multiple: true },
-  reports: { type: 'string' },
-  quiet: { type: 'boolean' },
-  verbose: { type: 'boolean' },
-  expectations: { type: 'string' },
-  shard: { type: 'string' },
-  'wait-lock': { type: 'boolean' },
-  'min-coverage': { type: 'string' },
-  'fail-on-skip': { type: 'boolean' },
-} as const;
+/** `run`'s flags: one per option of the run configuration's schema, and `--config`. */
+const RUN_FLAGS: Record<string, { type: 'string' | 'boolean'; multiple?: boolean }> = { config: { type: 'string' } };
+for (const [option, schema] of RUN_OPTION_SCHEMAS) {
+  const flag = annotation(option, 'flag');
+  if (flag !== undefined)
+    RUN_FLAGS[flag] =
+      schema.type === 'boolean' ? { type: 'boolean' } : { type: 'string', multiple: schema.type === 'array' };
+}
 
 export async function runCommand(argv: string[], io: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const { values } = parseOptions(argv, RUN_OPTIONS);
+  const { values } = parseOptions(argv, RUN_FLAGS);
   if (values.help) {
     io.out(RUN_HELP + namesHelp(Object.keys(FAULTS), Object.keys(VARIANTS)));
     return 0;
   }
-  for (const level of values.level ?? []) {
-    if (!(LEVELS as readonly string[]).includes(level))
-      throw new UsageError(`--level must be MUST, INFERRED or OBSERVED, got ${JSON.stringify(level)}`);
-  }
+  const configPath = values.config;
+  const config = await resolveRunConfig({
+    flags: values,
+    env,
+    configFile:
+      typeof configPath === 'string'
+        ? { path: configPath, required: true }
+        : { path: CONFIG_FILE_NAME, required: false },
+    defaults: { reports: 'reports' },
+  });
   const catalogue = await loadCatalogue();
-  const shard = values.shard === undefined ? undefined : parseShard(values.shard);
-  const { groups, selection } = selectForRun(catalogue, {
-    rules: values.rule ?? [],
-    sections: values.section ?? [],
-    levels: (values.level ?? []) as Level[],
-    ...(shard ? { shard } : {}),
-  });
-  const minCoverage = coverageOption(values['min-coverage']);
-
-  const baseUrl = values['base-url'] ?? env.DIRECTORY_BASE_URL;
-  const external = baseUrl !== undefined;
-  if (external) checkBaseUrl(baseUrl);
-  if (external && (values.fault?.length || values.variant?.length))
-    throw new UsageError('--fault and --variant apply to the embedded server only (omit --base-url)');
-  const options: EngineOptions = {
-    ...DEFAULT_ENGINE_OPTIONS,
-    ...(values['num-runs'] !== undefined ? { numRuns: intOption(values['num-runs'], 'num-runs', 1, 1) } : {}),
-    ...(values['max-commands'] !== undefined
-      ? { maxCommands: intOption(values['max-commands'], 'max-commands', 1, 1) }
-      : {}),
-    seed: intOption(values.seed, 'seed', randomInt(0, 2 ** 31 - 1)),
-    ...(values.path ? { path: values.path } : {}),
-    ...(values['replay-path'] ? { replayPath: values['replay-path'] } : {}),
-    allowMutations: external ? values['allow-mutations'] === true : true,
-    strict: values.strict === true,
-    readOnly: values['read-only'] === true,
-    concurrency: intOption(values.concurrency, 'concurrency', DEFAULT_ENGINE_OPTIONS.concurrency, 1),
-    // Polite by default against someone else's server (adaptive); the embedded one needs no cap.
-    ...rateOption(values.rate ?? (external ? EXTERNAL_DEFAULT_RATE : undefined)),
-    maxRequests: intOption(values['max-requests'], 'max-requests', 0),
-    requestTimeoutMs: intOption(values.timeout, 'timeout', DEFAULT_ENGINE_OPTIONS.requestTimeoutMs, 1),
-    ...(minCoverage !== undefined ? { minCoverage } : {}),
-    ...(values['fail-on-skip'] ? { failOnSkip: true } : {}),
-  };
-  const expectations = values.expectations ? await resolveExpectations(values.expectations, catalogue) : undefined;
-
-  if (!external) {
-    for (const f of values.fault ?? [])
-      if (!isFaultName(f)) throw new UsageError(`unknown fault ${JSON.stringify(f)}${nearest(f, Object.keys(FAULTS))}`);
-    for (const v of values.variant ?? [])
-      if (!isVariantName(v))
-        throw new UsageError(`unknown variant ${JSON.stringify(v)}; the variants: ${Object.keys(VARIANTS).join(', ')}`);
-  }
-  const reportsDir = values.reports ?? 'reports';
-  const profilePath = values.profile ?? env.DIRECTORY_PROFILE;
-  if (external && !profilePath)
-    throw new UsageError('--profile is required with --base-url (see fixtures/example-profile.json)');
-  const restricted = values['restricted-api-key'] ?? env.DIRECTORY_RESTRICTED_API_KEY;
-  const apiKey = values['api-key'] ?? env.DIRECTORY_API_KEY;
-  const opened = await openTarget({
-    ...(external ? { baseUrl, profile: profilePath!, allowMutations: options.allowMutations } : {}),
-    ...(external && apiKey ? { apiKey } : {}),
-    ...(external && restricted ? { restrictedApiKey: restricted } : {}),
-    serviceVersion: values['service-version'] ?? DEFAULT_SERVICE_VERSION,
-    ...(values.resources ? { resources: intOption(values.resources, 'resources', 200, 10) } : {}),
-    ...(values.fault?.length ? { faults: values.fault } : {}),
-    ...(values.variant?.length ? { variants: values.variant } : {}),
-    ...(shard ? { shard } : {}),
-  });
+  const { groups, selection } = selectForRun(catalogue, config);
+  const options = engineOptionsOf(config);
+  const expectations = config.expectations ? await resolveExpectations(config.expectations, catalogue) : undefined;
+  const reportsDir = config.reports ?? 'reports';
+  const opened = await openTarget(config);
   const { target } = opened;
 
   // Against someone else's server the changes are journaled before they are made (restore command).
-  const journalPath = journalPathOf(external, options, reportsDir);
+  const journalPath = journalPathOf(config);
   const interrupts = new Interrupts(io, journalPath);
   try {
-    if (values['dry-run']) {
+    if (config.dryRun) {
       printPlan(groups, target, options, io);
       return 0;
     }
@@ -162,7 +85,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     // The verdict each rule ended with, as its group line said it: the engine may change one at the end.
     const ended = new Map<string, RuleResult['verdict']>();
     const progress =
-      values.quiet || values.verbose
+      config.quiet || config.verbose
         ? undefined
         : new Progress(total, groups, { line: io.out, ...(io.live ? { live: io.live } : {}) });
     const outcome = await conductRun(
@@ -178,21 +101,21 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
           done += 1;
           ended.set(result.ruleId, result.verdict);
           progress?.ruleEnded(result);
-          if (values.verbose) io.out(progressLine(result, done, total));
+          if (config.verbose) io.out(progressLine(result, done, total));
         },
       },
       {
         selection,
         reportsDir,
-        ...(journalPath ? { journalPath } : {}),
-        ...(expectations ? { expectations } : {}),
-        waitLock: values['wait-lock'] === true,
+        journalPath,
+        expectations,
+        waitLock: config.waitLock,
         links: artifactLinks(env),
         onReady: () => {
           // Said once the reports folder and preflight passed, just before the first rule.
           if (opened.server) {
             io.out(
-              `embedded reference server at ${target.baseUrl}${values.fault?.length ? ` with fault(s) ${values.fault.join(', ')}` : ''}`,
+              `embedded reference server at ${target.baseUrl}${config.faults.length ? ` with fault(s) ${config.faults.join(', ')}` : ''}`,
             );
           }
           interrupts.listen();
@@ -292,32 +215,6 @@ async function journalSummary(path: string): Promise<string> {
   return restored.length > 0
     ? `restored: every change the run made was put back (resource(s) ${restored.join(', ')}); journal ${path}`
     : `restored: the run changed no resource; journal ${path}`;
-}
-
-/** A few known names that share the unknown one's first word, to point at a typo. */
-function nearest(name: string, known: readonly string[]): string {
-  const head = name.split('-')[0] ?? name;
-  const near = known.filter((k) => k.startsWith(`${head}-`)).slice(0, 6);
-  return near.length > 0
-    ? `; faults starting with "${head}-": ${near.join(', ')}${near.length === 6 ? ', …' : ''}`
-    : '';
-}
-
-/** `--min-coverage P`: a percentage of the rules the target can serve, 0 to 100 (a trailing % is allowed). */
-function coverageOption(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value.replace(/%$/, ''));
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100)
-    throw new UsageError(`--min-coverage must be a percentage from 0 to 100, got ${JSON.stringify(value)}`);
-  return n / 100;
-}
-
-/** `--rate auto` adapts to the server; `--rate N` is a fixed rate; `--rate 0` no cap. */
-function rateOption(value: string | undefined): Pick<EngineOptions, 'ratePerSecond' | 'adaptiveRate'> {
-  if (value === 'auto') return { ratePerSecond: 0, adaptiveRate: true };
-  if (value !== undefined && !/^\d+$/.test(value))
-    throw new UsageError(`--rate must be auto or an integer >= 0, got ${JSON.stringify(value)}`);
-  return { ratePerSecond: intOption(value, 'rate', 0), adaptiveRate: false };
 }
 
 function progressLine(r: RuleResult, done: number, total: number): string {

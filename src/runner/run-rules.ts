@@ -5,7 +5,8 @@ import { HarnessError, isHarnessError } from '../core/errors.ts';
 import type { Exchange } from '../core/exchange.ts';
 import { Redactor } from '../client/redact.ts';
 import { Pacer } from '../client/pacer.ts';
-import type { Observation, PropertyReplay, RuleResult, RunOptions, RunResult, Verdict } from '../core/types.ts';
+import type { Observation, PropertyReplay, RuleResult, RunResult, Verdict } from '../core/types.ts';
+import { MAX_TIMER_MS, RUN_CONFIG_DEFAULTS, type RunConfig } from '../schemas/run-config.ts';
 import type { BaseCheckContext, Need, Rule, RuleGroup } from '../rules/types.ts';
 import type { TargetProfile } from '../target/profile.ts';
 import { summarise } from '../core/summarise.ts';
@@ -28,23 +29,33 @@ export interface RunTarget {
   replayArgs?: string;
 }
 
-export interface EngineOptions extends RunOptions {
-  /** Rules run side by side (each mutating rule owns its resources). */
-  concurrency: number;
-  /** Deadline of one HTTP attempt. */
-  requestTimeoutMs: number;
-  /** Deadline of one rule, all its requests included. */
-  ruleTimeoutMs: number;
-  /** Requests per second across the run; 0 = no cap. Ignored when `adaptiveRate` is set. */
-  ratePerSecond: number;
-  /** Pace to what the server says (rate-limit headers, 429 + Retry-After) instead of a fixed rate. */
-  adaptiveRate?: boolean;
-  /** Requests in flight at most; 0 = no cap (default: 8 with adaptiveRate, no cap otherwise). */
+/**
+ * What the engine reads of the run configuration (src/schemas/run-config.ts),
+ * taken as it is, and the hooks of whoever runs it.
+ */
+export type EngineOptions = Pick<
+  RunConfig,
+  | 'seed'
+  | 'allowMutations'
+  | 'readOnly'
+  | 'strict'
+  | 'failOnSkip'
+  | 'numRuns'
+  | 'maxCommands'
+  | 'path'
+  | 'replayPath'
+  | 'concurrency'
+  | 'rate'
+  | 'maxRequests'
+  | 'requestTimeoutMs'
+  | 'ruleTimeoutMs'
+> & {
+  /** Share (0..1) of the servable rules that must reach a verdict, as results.json records it. */
+  minCoverage?: number;
+  /** Aborted by an interrupt: no rule starts any more; properties stop drawing new runs. */
+  interrupt?: AbortSignal;
+  /** Requests in flight at most; 0 = no cap (default: 8 with the rate 'auto', no cap otherwise). */
   maxInFlight?: number;
-  /** Total requests the run may send; 0 = no cap. */
-  maxRequests: number;
-  /** Only rules that do not mutate run. */
-  readOnly: boolean;
   /** Where the write-ahead undo journal goes (external targets with mutations); none when absent. */
   journalPath?: string;
 
@@ -53,21 +64,13 @@ export interface EngineOptions extends RunOptions {
   /** Every exchange of the run, as it happens (for the HAR export). */
   onExchange?: (ruleId: string, exchange: Exchange) => void;
   dispatcher?: Dispatcher;
-}
+};
 
 /** Runs of a property that does not say how many it makes. */
 export const DEFAULT_PROPERTY_RUNS = 25;
 
-export const DEFAULT_ENGINE_OPTIONS: EngineOptions = {
-  seed: 42,
-  allowMutations: false,
-  concurrency: 4,
-  requestTimeoutMs: 15_000,
-  ruleTimeoutMs: 120_000,
-  ratePerSecond: 0,
-  maxRequests: 0,
-  readOnly: false,
-};
+/** The configuration's defaults, with a fixed seed and no rate cap (the embedded server's). */
+export const DEFAULT_ENGINE_OPTIONS: EngineOptions = { ...RUN_CONFIG_DEFAULTS, seed: 42, rate: 0 };
 
 const TOOL = { name: 'directory-conformance', version: '0.1.0' };
 
@@ -97,11 +100,7 @@ export async function runRules(
   redactor.add(target.profile.restrictedApiKey, '$DIRECTORY_RESTRICTED_API_KEY');
   const dispatcher =
     options.dispatcher ?? new Agent({ connections: Math.max(8, options.concurrency * 2), keepAliveTimeout: 10_000 });
-  const budget = new Pacer({
-    rate: options.adaptiveRate ? 'auto' : options.ratePerSecond,
-    maxRequests: options.maxRequests,
-    ...(options.maxInFlight !== undefined ? { maxInFlight: options.maxInFlight } : {}),
-  });
+  const budget = new Pacer({ rate: options.rate, maxRequests: options.maxRequests, maxInFlight: options.maxInFlight });
   const sharedReads = new SharedReads();
   const base = new DirectoryClient({
     sharedReads,
@@ -124,7 +123,7 @@ export async function runRules(
   // A claim waits at most as long as every mutating rule could hold a resource in turn: a run always ends.
   const mutating = queue.filter((q) => q.rule.mutates !== 'none').length;
   const claims = new ResourceClaims(target.profile.mutableResources, {
-    maxWaitMs: options.ruleTimeoutMs * Math.max(1, mutating),
+    maxWaitMs: Math.min(MAX_TIMER_MS, options.ruleTimeoutMs * Math.max(1, mutating)),
   });
   const ruleResults: RuleResult[] = new Array<RuleResult>(queue.length);
   const findings = new Findings();

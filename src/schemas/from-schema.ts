@@ -56,3 +56,20 @@ type ObjectOf<S, Defs> = S extends { readonly properties: infer P }
     > &
       Extra<S>
   : { [key: string]: unknown };
+
+type Defaulted<P> = { [K in keyof P]: P[K] extends { readonly default: unknown } ? K : never }[keyof P];
+
+/**
+ * The object a schema describes once its defaults are applied: a property
+ * that is required, has a `default`, or is named in `Filled` (a default
+ * computed when the object is built) is always present.
+ */
+export type WithDefaults<S, Defs, Filled extends string = never> = S extends { readonly properties: infer P }
+  ? Simplify<
+      {
+        -readonly [K in keyof P as K extends Required<S> | Defaulted<P> | Filled ? K : never]-?: FromSchema<P[K], Defs>;
+      } & {
+        -readonly [K in keyof P as K extends Required<S> | Defaulted<P> | Filled ? never : K]?: FromSchema<P[K], Defs>;
+      }
+    >
+  : never;

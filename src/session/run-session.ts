@@ -10,6 +10,8 @@
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../core/errors.ts';
+import { refuseIfNotRegularFile } from '../core/regular-file.ts';
+import { RUN_CONFIG_DEFAULTS, type RunConfig } from '../schemas/run-config.ts';
 import { summarise } from '../core/summarise.ts';
 import type { Level, RunResult, RunSelection } from '../core/types.ts';
 import {
@@ -30,15 +32,11 @@ import type { RuleGroup } from '../rules/types.ts';
 import { preflight } from '../runner/preflight.ts';
 import { runRules, type EngineOptions, type RunTarget } from '../runner/run-rules.ts';
 import { pendingChanges, readJournal } from '../runner/undo-journal.ts';
-import { loadProfile } from '../target/load-profile.ts';
-import type { TargetProfile } from '../target/profile.ts';
+import { checkProfile, loadProfile } from '../target/load-profile.ts';
 import { lockTarget, type TargetLock } from './target-lock.ts';
 import { prepareReportsDir } from '../report/reports-dir.ts';
 
-export const DEFAULT_SERVICE_VERSION = '26.06.25';
-/** Pacing against an external target unless told otherwise: adapt to what the server says. */
-export const EXTERNAL_DEFAULT_RATE = 'auto';
-
+export const DEFAULT_SERVICE_VERSION = RUN_CONFIG_DEFAULTS.serviceVersion;
 /** This run is shard `index` (1-based) of `count`. */
 export interface Shard {
   index: number;
@@ -122,24 +120,6 @@ export function shareOf<T>(resources: readonly T[], i: number, n: number): T[] {
   return resources.filter((_, index) => index % n === i - 1);
 }
 
-export interface TargetRequest {
-  /** An external server; without it, the embedded reference server. */
-  baseUrl?: string;
-  apiKey?: string;
-  restrictedApiKey?: string;
-  /** Required with `baseUrl`: the profile, or the path of its JSON file. */
-  profile?: TargetProfile | string;
-  serviceVersion?: string;
-  /** For the replay commands of the reports only; the engine options decide. */
-  allowMutations?: boolean;
-  /** Embedded server only. */
-  faults?: readonly string[];
-  variants?: readonly string[];
-  resources?: number;
-  /** Sharded runs change disjoint shares of the profile's mutable resources. */
-  shard?: Shard;
-}
-
 export interface OpenedTarget {
   target: RunTarget;
   external: boolean;
@@ -149,43 +129,39 @@ export interface OpenedTarget {
 }
 
 /** The target of a run: the external server as the profile describes it, or a freshly started reference server. */
-export async function openTarget(request: TargetRequest): Promise<OpenedTarget> {
-  const serviceVersion = request.serviceVersion ?? DEFAULT_SERVICE_VERSION;
+export async function openTarget(config: RunConfig): Promise<OpenedTarget> {
+  const { serviceVersion } = config;
   let opened: OpenedTarget;
-  if (request.baseUrl !== undefined) {
-    checkBaseUrl(request.baseUrl);
-    if (request.faults?.length || request.variants?.length)
-      throw new UsageError('--fault and --variant apply to the embedded server only (omit --base-url)');
-    if (request.profile === undefined)
+  if (config.baseUrl !== undefined) {
+    if (config.profile === undefined)
       throw new UsageError('a target profile is required with a base URL (see fixtures/example-profile.json)');
     const profile =
-      typeof request.profile === 'string' ? await loadProfile(request.profile) : structuredClone(request.profile);
-    if (request.restrictedApiKey) profile.restrictedApiKey = request.restrictedApiKey;
+      typeof config.profile === 'string'
+        ? await loadProfile(config.profile)
+        : checkProfile(structuredClone(config.profile), 'the target profile object');
+    if (config.restrictedApiKey) profile.restrictedApiKey = config.restrictedApiKey;
     // A profile given as an object has no file to name: the replay command then needs --profile added.
     const replayArgs = [
-      `--base-url ${shellWord(request.baseUrl)}`,
-      ...(typeof request.profile === 'string' ? [`--profile ${shellWord(request.profile)}`] : []),
-      ...(request.allowMutations ? ['--allow-mutations'] : []),
+      `--base-url ${shellWord(config.baseUrl)}`,
+      ...(typeof config.profile === 'string' ? [`--profile ${shellWord(config.profile)}`] : []),
+      ...(config.allowMutations ? ['--allow-mutations'] : []),
       ...(serviceVersion !== DEFAULT_SERVICE_VERSION ? [`--service-version ${serviceVersion}`] : []),
     ].join(' ');
     const target: RunTarget = {
-      baseUrl: request.baseUrl,
+      baseUrl: config.baseUrl,
       serviceVersion,
       profile,
       replayArgs,
-      ...(request.apiKey ? { apiKey: request.apiKey } : {}),
+      ...(config.apiKey ? { apiKey: config.apiKey } : {}),
     };
     opened = { target, external: true, close: () => Promise.resolve() };
   } else {
-    const server = await startReferenceServer({
-      ...(request.resources ? { resources: request.resources } : {}),
-      ...(request.faults?.length ? { faults: [...request.faults] } : {}),
-      ...(request.variants?.length ? { variants: [...request.variants] } : {}),
-    });
+    const { resources, faults, variants } = config;
+    const server = await startReferenceServer({ resources, faults, variants });
     const replayArgs = [
-      ...(request.resources ? [`--resources ${request.resources}`] : []),
-      ...(request.faults ?? []).map((f) => `--fault ${shellWord(f)}`),
-      ...(request.variants ?? []).map((v) => `--variant ${shellWord(v)}`),
+      ...(resources !== RUN_CONFIG_DEFAULTS.resources ? [`--resources ${resources}`] : []),
+      ...faults.map((f) => `--fault ${shellWord(f)}`),
+      ...variants.map((v) => `--variant ${shellWord(v)}`),
     ].join(' ');
     const target: RunTarget = {
       baseUrl: server.url,
@@ -196,8 +172,8 @@ export async function openTarget(request: TargetRequest): Promise<OpenedTarget> 
     };
     opened = { target, external: false, server, close: () => server.close() };
   }
-  if (request.shard) {
-    const { index, count } = request.shard;
+  if (config.shard) {
+    const { index, count } = config.shard;
     opened.target.profile = {
       ...opened.target.profile,
       mutableResources: shareOf(opened.target.profile.mutableResources, index, count),
@@ -206,9 +182,19 @@ export async function openTarget(request: TargetRequest): Promise<OpenedTarget> 
   return opened;
 }
 
-/** Where the undo journal goes: only runs that may change someone else's server keep one. */
-export function journalPathOf(external: boolean, options: EngineOptions, reportsDir: string): string | undefined {
-  return external && options.allowMutations && !options.readOnly ? join(reportsDir, 'journal.jsonl') : undefined;
+/** The engine's options: the configuration as it is, with the coverage asked as the share results.json records. */
+export function engineOptionsOf(config: RunConfig): EngineOptions {
+  return { ...config, minCoverage: config.minCoverage === undefined ? undefined : config.minCoverage / 100 };
+}
+
+/**
+ * Where the undo journal goes: only runs that may change someone else's server keep one, in the
+ * reports folder (`reports` when the run writes none).
+ */
+export function journalPathOf(config: RunConfig): string | undefined {
+  return config.baseUrl !== undefined && config.allowMutations && !config.readOnly
+    ? join(config.reports ?? 'reports', 'journal.jsonl')
+    : undefined;
 }
 
 /** An expectations file as read and checked: `file` is how results.json names it. */
@@ -219,14 +205,18 @@ export interface LoadedExpectations {
 
 /** Reads and checks expectations given as a path or as the parsed object; every problem names its entry. */
 export async function resolveExpectations(
-  given: string | ExpectationsFile,
+  given: string | object,
   catalogue: readonly RuleGroup[],
 ): Promise<LoadedExpectations> {
   const known = new Set(allRules(catalogue).map((r) => r.id));
   if (typeof given === 'string') return { file: given, data: await loadExpectations(given, known) };
-  const problems = expectationProblems(given, known);
-  if (problems.length > 0) throw new UsageError(`not a valid expectations object:\n  ${problems.join('\n  ')}`);
+  if (!isExpectationsFile(given, known))
+    throw new UsageError(`not a valid expectations object:\n  ${expectationProblems(given, known).join('\n  ')}`);
   return { file: '(expectations object)', data: given };
+}
+
+function isExpectationsFile(data: unknown, known: ReadonlySet<string>): data is ExpectationsFile {
+  return expectationProblems(data, known).length === 0;
 }
 
 /** On GitHub Actions, the run's page (where its artifacts are) for the Markdown summary. */
@@ -300,7 +290,7 @@ export async function conductRun(
         har?.add(ruleId, e);
         onExchange?.(ruleId, e);
       },
-      ...(journalPath ? { journalPath } : {}),
+      journalPath,
     });
     const reason: unknown = options.interrupt?.reason;
     if (options.interrupt?.aborted) run.interrupted = { signal: typeof reason === 'string' ? reason : 'abort' };
@@ -328,6 +318,7 @@ export async function conductRun(
 
 /** A journal an earlier run left with changes not put back: restore first, or the original state is lost. */
 async function refusePendingJournal(path: string): Promise<void> {
+  await refuseIfNotRegularFile(path, 'the journal');
   let pending: number;
   try {
     pending = pendingChanges(await readJournal(path)).length;

@@ -33,3 +33,10 @@ export async function loadProfile(path: string): Promise<TargetProfile> {
   const { $schema: _ignored, ...profile } = data as TargetProfile & { $schema?: string };
   return profile;
 }
+
+/** A profile given as an object (runConformance's `profile`), checked as a file's is; `what` names it. */
+export function checkProfile(data: unknown, what: string): TargetProfile {
+  if (validate(data)) return data;
+  const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`).join('; ');
+  throw new ProfileError(`${what} does not match fixtures/target-profile.schema.json: ${problems}`);
+}

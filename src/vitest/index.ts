@@ -12,21 +12,26 @@
  *     apiKey: process.env.DIRECTORY_API_KEY });
  */
 import { beforeAll, describe, expect, test, type TestContext } from 'vitest';
-import { runConformance, type ConformanceOptions, type RuleResult, type RunResult } from '../api/index.ts';
+import {
+  resolveConformanceOptions,
+  runConformance,
+  type ConformanceOptions,
+  type RuleResult,
+  type RunResult,
+} from '../api/index.ts';
 import { loadCatalogue, selectRules } from '../rules/catalogue.ts';
 
+/** `runConformance`'s options (a bad one throws here, before any test is made), and how long the run may take. */
 export async function conformanceSuite(options: ConformanceOptions & { timeoutMs?: number } = {}): Promise<void> {
-  const groups = selectRules(await loadCatalogue(), {
-    rules: options.rules ?? [],
-    sections: options.sections ?? [],
-    levels: options.levels ?? [],
-  });
+  const { timeoutMs, ...runOptions } = options;
+  const config = await resolveConformanceOptions(runOptions);
+  const groups = selectRules(await loadCatalogue(), config);
   let run: RunResult | undefined;
   const byId = new Map<string, RuleResult>();
   beforeAll(async () => {
-    run = await runConformance(options);
+    run = await runConformance(runOptions);
     for (const r of run.results) byId.set(r.ruleId, r);
-  }, options.timeoutMs ?? 600_000);
+  }, timeoutMs ?? 600_000);
   for (const group of groups) {
     describe(`${group.section} ${group.title}`, () => {
       for (const rule of group.rules) {

@@ -27,6 +27,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   'src/mutation': ['src/core', 'src/target', 'src/rules', 'src/runner', 'src/reference-server'],
   'src/session': [
     'src/core',
+    'src/schemas',
     'src/target',
     'src/rules',
     'src/runner',
@@ -36,6 +37,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   ],
   'src/api': [
     'src/core',
+    'src/schemas',
     'src/target',
     'src/rules',
     'src/runner',

@@ -62,7 +62,7 @@ const verdicts = (r: RunResult): Record<string, string> =>
 
 test('through a rate-limited proxy no rule ends in ERROR for rate limiting, and the verdicts equal the direct run', async () => {
   const direct = await run('direct', {});
-  const limited = await run('proxy', { adaptiveRate: true });
+  const limited = await run('proxy', { rate: 'auto' });
   const stats = proxy!.stats();
   // The bucket was small enough to refuse requests: the pacing had something to do.
   expect(stats.rateLimited).toBeGreaterThan(0);

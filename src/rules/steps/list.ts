@@ -1,25 +1,23 @@
 /**
  * resources.list (§4.8) and its pagination (§4.9) as typed steps. Every
- * answer is checked here for the rules whose clauses it shows, each check
- * `owned` by its rule: the envelope (`pagination.envelope`; its counts,
- * `list.total-count-of-filtered-set`), a page within `limit`
- * (`pagination.limit-respected`), only the filtered ids (`list.ids-filter`),
- * no repeats, no token twice, an end (`pagination.each-resource-once`).
- * Whichever rule walks the pages, a departure goes to the rule it breaks.
+ * answer is judged here for the rules whose clauses it shows, each judge
+ * (src/rules/judges) `owned` by its rule: the envelope, its counts, a page
+ * within `limit`, only the filtered ids, and over a walk no repeats, no token
+ * twice, an end (`pagination.each-resource-once`). Whichever rule walks the
+ * pages, a departure goes to the rule it breaks.
  */
 import type { DirectoryClient } from '../../client/directory-client.ts';
-import type { Violation } from '../../core/types.ts';
-import { validateSchema, type ListEnvelope, type ListRequest } from '../../schemas/index.ts';
+import type { ListEnvelope, ListRequest } from '../../schemas/index.ts';
 import { expectJson, expectSuccess, fail, failAll, owned, precondition } from '../assertions.ts';
 import type { RuleId } from '../rule-ids.ts';
 import type { BaseCheckContext } from '../types.ts';
-import { SeenIds } from './seen-ids.ts';
+import { LIST_ANSWER_JUDGES } from '../judges/list-answer.ts';
+import { observedOf } from '../judges/observed.ts';
+import { WalkJudge } from '../judges/walk.ts';
+import type { SeenIds } from './seen-ids.ts';
 
 const ENVELOPE: RuleId = 'pagination.envelope';
-const LIMIT: RuleId = 'pagination.limit-respected';
-const IDS_FILTER: RuleId = 'list.ids-filter';
 const PAGING: RuleId = 'pagination.each-resource-once';
-const COUNTS: RuleId = 'list.total-count-of-filtered-set';
 
 export type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client' | 'found'>;
 export type ListResource = ListEnvelope['data'][number];
@@ -51,11 +49,6 @@ export function attributeText(resource: ListResource, attribute: string): string
   return typeof value === 'string' ? value : undefined;
 }
 
-function idsFilterOf(body: ListRequest): Set<string> | undefined {
-  const filter = body.filters?.find((f) => f.key === 'resource.ids' && Array.isArray(f.value));
-  return filter ? new Set(filter.value as string[]) : undefined;
-}
-
 /** One page of resources.list. */
 export async function listPage(
   ctx: StepContext,
@@ -67,36 +60,12 @@ export async function listPage(
   // assignations: without `with_teams` the same request always has the same answer, and the run
   // sends it once for every rule that asks (the suite's changes stay off this answer).
   const res = await (options.client ?? ctx.client).post('resources.list', body, { shared: body.with_teams !== true });
+  // 401, 429 and 5xx are no verdict (a harness fault); anything else is judged.
   owned(ctx, ENVELOPE, () => expectSuccess(res, { step, status: 200 }));
-  // The envelope's counts belong to the rule about counts; the rest of it to the envelope's rule.
-  const shape = validateSchema('ListEnvelope', res.json, `${step}: response.body`);
-  const isCount = (v: Violation): boolean => /response\.body\.total_count/.test(v.where);
-  owned(ctx, ENVELOPE, () => failAll(shape.filter((v) => !isCount(v))));
-  owned(ctx, COUNTS, () => failAll(shape.filter(isCount)));
+  const observed = observedOf(res, step, body);
+  for (const { owner, judge } of LIST_ANSWER_JUDGES) owned(ctx, owner, () => failAll(judge(observed)));
+  // The envelope's judge passed: this only types the body.
   const page = owned(ctx, ENVELOPE, () => expectJson(res, 'ListEnvelope', { step }));
-  const limit = body.pagination?.limit;
-  owned(ctx, LIMIT, () => {
-    if (typeof limit === 'number' && page.data.length > limit) {
-      fail({
-        where: `${step}: response.body.data`,
-        message: `must hold at most limit (${limit}) entries`,
-        expected: `<= ${limit}`,
-        actual: page.data.length,
-      });
-    }
-  });
-  const ids = idsFilterOf(body);
-  owned(ctx, IDS_FILTER, () => {
-    const stray = ids ? page.data.filter((r) => !ids.has(r.id)) : [];
-    if (ids && stray.length > 0) {
-      fail({
-        where: `${step}: response.body.data`,
-        message: 'must hold only resources whose ids are in the resource.ids filter',
-        expected: [...ids],
-        actual: stray.map((r) => r.id),
-      });
-    }
-  });
   return page;
 }
 
@@ -162,9 +131,7 @@ export interface Walk {
  */
 export async function walkPages(ctx: StepContext, body: ListRequest, options: WalkOptions): Promise<Walk> {
   const limit = body.pagination?.limit ?? null;
-  const seenTokens = new Set<string>();
-  // Each id with the page it was first on, compactly: a walk may cover a million resources.
-  const seen = options.seen ?? { ids: new SeenIds({ notes: true }), walk: 1 };
+  const judge = new WalkJudge(options.seen);
   let token: string | null = null;
   let resources = 0;
   for (let index = 0; ; index++) {
@@ -179,27 +146,11 @@ export async function walkPages(ctx: StepContext, body: ListRequest, options: Wa
       );
     }
     const step = `resources.list page ${index + 1}`;
-    const page = await listPage(
-      ctx,
-      { ...body, pagination: { limit, next_token: token } },
-      {
-        step,
-        ...(options.client ? { client: options.client } : {}),
-      },
-    );
-    owned(ctx, PAGING, () => {
-      for (const r of page.data) {
-        if ((seen.ids.see(r.id, seen.walk, index) & seen.walk) !== 0) {
-          const first = seen.ids.keepsNotes ? seen.ids.noteOf(r.id) : undefined;
-          fail({
-            where: `limit ${limit}, page ${index + 1}`,
-            message: 'must not repeat a resource already returned on an earlier page',
-            expected: `resource ${r.id} once`,
-            actual: first === undefined ? 'again' : `again (first on page ${first + 1})`,
-          });
-        }
-      }
-    });
+    const request = { ...body, pagination: { limit, next_token: token } };
+    const page = await listPage(ctx, request, { step, ...(options.client ? { client: options.client } : {}) });
+    // The page passed the list step's judges: the walk's judge reads it as the answer it was.
+    const answered = { operation: 'resources.list', step, request, status: 200, body: page, text: '' };
+    owned(ctx, PAGING, () => failAll(judge.page(answered, index, `limit ${limit}`)));
     resources += page.data.length;
     options.onPage?.(page, index);
     if (page.next_token === null || page.data.length === 0) return { pages: index + 1, resources, ended: true };
@@ -207,17 +158,6 @@ export async function walkPages(ctx: StepContext, body: ListRequest, options: Wa
       return { pages: index + 1, resources, ended: false };
     }
     const next = page.next_token;
-    owned(ctx, PAGING, () => {
-      if (seenTokens.has(next)) {
-        fail({
-          where: `limit ${limit}, page ${index + 1}.next_token`,
-          message: 'must move forward: a next_token came back that was already followed',
-          expected: 'a new token',
-          actual: next,
-        });
-      }
-    });
-    seenTokens.add(next);
     token = next;
   }
 }

@@ -1,0 +1,55 @@
+/**
+ * One request and its answer as a judge reads it, whoever sent it: the
+ * suite's own client (a step builds it from the answer it got) or, later,
+ * recorded traffic. Judges are pure functions of these records: they send
+ * nothing and are tested on logs with no network.
+ */
+import type { ApiResponse } from '../../client/directory-client.ts';
+import type { Violation } from '../../core/types.ts';
+import type { RuleId } from '../rule-ids.ts';
+
+export interface Observed {
+  /** e.g. "resources.list". */
+  operation: string;
+  /** Names the exchange in violations, e.g. "resources.list page 2". */
+  step: string;
+  /** The request body as sent (parsed); undefined when it was not JSON. */
+  request: unknown;
+  status: number;
+  /** The answer's body parsed; undefined when empty or not JSON. */
+  body: unknown;
+  /** The answer's body as text. */
+  text: string;
+}
+
+/** A judge of one exchange, for the rule whose clause it holds the answer to. */
+export interface ExchangeJudge {
+  owner: RuleId;
+  /** The operation whose exchanges it judges. */
+  operation: string;
+  judge(exchange: Observed): Violation[];
+}
+
+/** What a step got, as a judge reads it. */
+export function observedOf(res: ApiResponse, step: string, request: unknown): Observed {
+  return { operation: res.exchange.operation, step, request, status: res.status, body: res.json, text: res.text };
+}
+
+/**
+ * 401, 429 and 5xx say nothing of the rule (the credential, the rate, the
+ * server's health): no judge draws a verdict from them.
+ */
+export function noVerdict(exchange: Pick<Observed, 'status'>): boolean {
+  return exchange.status === 401 || exchange.status === 429 || exchange.status >= 500;
+}
+
+/** The first characters of a body, one line, for `actual`. */
+export function bodySummary(exchange: Pick<Observed, 'text'>, max = 300): string {
+  const text = exchange.text.replace(/\s+/g, ' ').trim();
+  return text.length > max ? `${text.slice(0, max)}…` : text;
+}
+
+/** A plain object's field, whatever the object is. */
+export function field(value: unknown, name: string): unknown {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? Reflect.get(value, name) : undefined;
+}

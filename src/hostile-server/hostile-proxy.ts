@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
+import { KEY_ENCODINGS, type KeyEncoding } from './key-encodings.ts';
 
 export type HostileMode =
   | 'hang'
@@ -19,6 +20,7 @@ export type HostileMode =
   | 'endless-pagination'
   | 'unauthorized-halfway'
   | 'echo-credentials'
+  | 'echo-encodings'
   | 'redirect';
 
 export const HOSTILE_MODES: readonly HostileMode[] = [
@@ -32,6 +34,7 @@ export const HOSTILE_MODES: readonly HostileMode[] = [
   'endless-pagination',
   'unauthorized-halfway',
   'echo-credentials',
+  'echo-encodings',
   'redirect',
 ];
 
@@ -46,8 +49,13 @@ export interface HostileOptions {
   upstream: string;
   /** Transport faults hit every `every`-th request (the first request always passes, so preflight works); a reset request stays reset when repeated. */
   every?: number;
-  /** For unauthorized-halfway: requests answered before every answer becomes 401. */
+  /** For unauthorized-halfway: requests answered before every answer becomes 401; for echo-encodings, before the first redirect. */
   after?: number;
+  /**
+   * For echo-encodings: how the key is echoed, and the text around it (the
+   * offset of the key inside what is base64-encoded changes that encoding).
+   */
+  echo?: { encodings: readonly KeyEncoding[]; before?: string; after?: string };
 }
 
 export async function startHostileProxy(options: HostileOptions): Promise<HostileProxy> {
@@ -121,6 +129,15 @@ export async function startHostileProxy(options: HostileOptions): Promise<Hostil
           return;
         }
         break;
+      case 'echo-encodings':
+        if (hit && n > after) {
+          // A redirect whose Location carries the key: the suite names the Location in its error.
+          const first = echoesOf(req, options.echo)[0];
+          res.writeHead(307, { location: `https://echo.example/login?token=${first?.text ?? ''}` });
+          res.end();
+          return;
+        }
+        break;
       case 'unauthorized-halfway':
         if (n > after) {
           res.writeHead(401, { 'content-type': 'application/json' });
@@ -162,6 +179,17 @@ export async function startHostileProxy(options: HostileOptions): Promise<Hostil
         });
       }
     }
+    if (options.mode === 'echo-encodings') {
+      // The key in every encoding asked for, in headers and, on error answers, in the body.
+      const echoes = echoesOf(req, options.echo);
+      for (const { encoding, text: echoed } of echoes) headers[`x-echo-${encoding}`] = echoed;
+      if (upstream.statusCode >= 400) {
+        text = JSON.stringify({
+          message: `refused: ${echoes.map((e) => e.text).join(' ')}`,
+          upstream: text,
+        });
+      }
+    }
     res.writeHead(upstream.statusCode, headers);
     res.end(text);
   }
@@ -178,6 +206,15 @@ export async function startHostileProxy(options: HostileOptions): Promise<Hostil
         server.close(() => resolve());
       }),
   };
+}
+
+/** The request's key, in each encoding asked for, with the text around it. */
+function echoesOf(req: IncomingMessage, echo: HostileOptions['echo']): Array<{ encoding: KeyEncoding; text: string }> {
+  const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+  return (echo?.encodings ?? []).map((encoding) => ({
+    encoding,
+    text: KEY_ENCODINGS[encoding](`${echo?.before ?? ''}${key}${echo?.after ?? ''}`),
+  }));
 }
 
 /** The proxy's own tokens lead back to the first page: the collection comes round again. */

@@ -92,7 +92,8 @@ export function selectForRun(
 
 /**
  * The base URL is an http(s) URL without credentials: a user and password in
- * it would travel into every report, so they are refused, not redacted.
+ * it would travel into every report, so they are refused, not redacted, and
+ * never repeated in the refusal.
  */
 export function checkBaseUrl(value: string): void {
   let url: URL;
@@ -110,7 +111,9 @@ export function checkBaseUrl(value: string): void {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UsageError(`--base-url must be an http(s) URL, got the scheme ${JSON.stringify(url.protocol)}`);
   }
-  if (url.username || url.password) {
+  // An @ anywhere is a user and password the parser may have read otherwise (a `/` in them ends the host
+  // early, and the part before it would be looked up as a host name and named in a DNS error).
+  if (url.username || url.password || value.includes('@')) {
     throw new UsageError(
       '--base-url must not carry a user or password: give the key in DIRECTORY_API_KEY (or --api-key) instead',
     );

@@ -21,6 +21,7 @@ export type HostileMode =
   | 'unauthorized-halfway'
   | 'echo-credentials'
   | 'echo-encodings'
+  | 'break-restores'
   | 'redirect';
 
 export const HOSTILE_MODES: readonly HostileMode[] = [
@@ -35,6 +36,7 @@ export const HOSTILE_MODES: readonly HostileMode[] = [
   'unauthorized-halfway',
   'echo-credentials',
   'echo-encodings',
+  'break-restores',
   'redirect',
 ];
 
@@ -47,7 +49,11 @@ export interface HostileOptions {
   mode: HostileMode;
   /** The working server behind the proxy. */
   upstream: string;
-  /** Transport faults hit every `every`-th request (the first request always passes, so preflight works); a reset request stays reset when repeated. */
+  /**
+   * Transport faults hit every `every`-th request (the first request always passes, so preflight works); a
+   * reset request stays reset when repeated. For break-restores, every `every`-th request of a restoration's
+   * operations.
+   */
   every?: number;
   /** For unauthorized-halfway: requests answered before every answer becomes 401; for echo-encodings, before the first redirect. */
   after?: number;
@@ -65,6 +71,8 @@ export async function startHostileProxy(options: HostileOptions): Promise<Hostil
   const hanging = new Set<ServerResponse>();
   const timers = new Set<NodeJS.Timeout>();
   const resetRequests = new Set<string>();
+
+  let restoring = 0;
 
   const server = createServer((req, res) => {
     void handle(req, res).catch(() => res.destroy());
@@ -138,6 +146,22 @@ export async function startHostileProxy(options: HostileOptions): Promise<Hostil
           return;
         }
         break;
+      case 'break-restores': {
+        // What a restoration sends and reads: every `every`-th of these answers is broken, in turn by a
+        // redirect to itself, a cut JSON body and a reset connection.
+        if (!RESTORING.some((op) => req.url?.endsWith(op)) || n <= after) break;
+        restoring += 1;
+        if (restoring % every !== 0) break;
+        const kind = (restoring / every) % 3;
+        if (kind === 0) {
+          res.writeHead(307, { location: req.url ?? '/' });
+          res.end();
+        } else if (kind === 1) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end('[{"date_range":');
+        } else req.socket.destroy();
+        return;
+      }
       case 'unauthorized-halfway':
         if (n > after) {
           res.writeHead(401, { 'content-type': 'application/json' });
@@ -207,6 +231,15 @@ export async function startHostileProxy(options: HostileOptions): Promise<Hostil
       }),
   };
 }
+
+/** The operations a restoration sends (state-guard.ts) and reads back. */
+const RESTORING = [
+  'resources.assign-activity-rate',
+  'resources.unassign-activity-rate',
+  'resources.assign-team',
+  'resources.show-activity-rates',
+  'resources.show-teams',
+];
 
 /** The request's key, in each encoding asked for, with the text around it. */
 function echoesOf(req: IncomingMessage, echo: HostileOptions['echo']): Array<{ encoding: KeyEncoding; text: string }> {

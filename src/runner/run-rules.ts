@@ -267,6 +267,8 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
   const client = env.base.derive({ onExchange: record, signal: controller.signal });
   const restrictedKey = target.profile.restrictedApiKey;
   let claimGaveUp = false;
+  /** Resources the rule could have had but for a restoration that did not verify. */
+  let leftOut: string[] = [];
   let deadline: PausableDeadline | undefined;
   // Everything any need provides; the rule's type only lets it see what its own needs promise.
   const ctx: CheckContext<Need> = {
@@ -292,6 +294,7 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     errorAnswers: () => env.errorAnswers.seen(),
     ...(env.journal ? { journal: env.journal } : {}),
     ownMutations,
+    quarantine: env.claims,
     async claimResource(predicate) {
       let waited = false;
       const id = await env.claims.claim(predicate, {
@@ -305,6 +308,7 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
         },
       });
       if (id === undefined && waited && !controller.signal.aborted) claimGaveUp = true;
+      if (id === undefined) leftOut = env.claims.quarantinedMatching(predicate);
       // A revocation has no documented undo: the journal says which resource it may change, for good.
       if (id !== undefined && rule.mutates === 'irreversible') {
         await env.journal?.irreversible({ ruleId: rule.id, resourceId: id, state: null });
@@ -348,6 +352,13 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     const verdict = verdictOfHarnessFault(harness.code);
     const reason = env.redactor.redact(harness.message);
     if (verdict === 'SKIP') {
+      if (leftOut.length > 0) {
+        return result('SKIP', {
+          reason: `${reason} (left out: resource(s) ${leftOut.join(', ')}, whose restoration did not verify)`,
+          errorCode: harness.code,
+          skipCause: 'resource',
+        });
+      }
       return claimGaveUp
         ? result('SKIP', {
             reason: `${reason} (no mutable resource became free in time)`,

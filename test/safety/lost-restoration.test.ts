@@ -10,12 +10,12 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { request } from 'undici';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { startHostileProxy } from '../../src/hostile-server/hostile-proxy.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
 import { pendingChanges, readJournal } from '../../src/runner/undo-journal.ts';
+import { stateOfTarget } from '../helpers/target-state.ts';
 
 let server: ReferenceServer;
 let dir: string;
@@ -33,33 +33,6 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** Rates and teams of every mutable resource, read straight from the server. */
-async function stateOfTarget(): Promise<string> {
-  const parts: string[] = [];
-  for (const r of server.profile.mutableResources) {
-    for (const op of ['resources.show-teams', 'resources.show-activity-rates']) {
-      const res = await request(`${server.url}/api/directory/${op}`, {
-        method: 'POST',
-        headers: {
-          authorization: `Bearer ${server.apiKey}`,
-          'content-type': 'application/json',
-          'service-version': '26.06.25',
-        },
-        body: JSON.stringify({ resource_id: r.id, date_range: '1900-01-01/2199-12-31' }),
-      });
-      const list = (await res.body.json()) as unknown[];
-      // Order is not state: compared as a set.
-      parts.push(
-        `${r.id} ${op} ${list
-          .map((x) => JSON.stringify(x))
-          .sort()
-          .join('|')}`,
-      );
-    }
-  }
-  return parts.join('\n');
-}
-
 /** The rules that change resources and put them back. */
 const REVERSIBLE = [
   'activity-rates.assign-no-content',
@@ -75,7 +48,7 @@ const REVERSIBLE = [
 const SEEDS = [1, 2, 3, 4];
 
 test('after a run whose restorations break and one restore, no resource differs', { timeout: 120_000 }, async () => {
-  const initial = await stateOfTarget();
+  const initial = await stateOfTarget(server);
   let quarantined = 0;
   for (const seed of SEEDS) {
     // The phase of the breaks moves with the seed, so each run breaks different requests.
@@ -117,10 +90,10 @@ test('after a run whose restorations break and one restore, no resource differs'
     const pending = pendingChanges(await readJournal(journal)).map((c) => c.resourceId);
     if (failedRestores.length > 0) quarantined += 1;
     // Every resource a restoration left changed is still pending: none was written off by a later rule.
-    if ((await stateOfTarget()) !== initial) expect(pending.length, out).toBeGreaterThan(0);
+    if ((await stateOfTarget(server)) !== initial) expect(pending.length, out).toBeGreaterThan(0);
     const code = await main(['restore', journal, '--base-url', server.url, '--api-key', server.apiKey], io);
     expect(code, out).toBe(0);
-    expect(await stateOfTarget(), `seed ${seed}:\n${out}`).toBe(initial);
+    expect(await stateOfTarget(server), `seed ${seed}:\n${out}`).toBe(initial);
   }
   // The breaks did reach restorations: the runs had something to lose.
   expect(quarantined).toBeGreaterThan(0);

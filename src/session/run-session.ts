@@ -32,6 +32,7 @@ import { runRules, type EngineOptions, type RunTarget } from '../runner/run-rule
 import { pendingChanges, readJournal } from '../runner/undo-journal.ts';
 import { loadProfile } from '../target/load-profile.ts';
 import type { TargetProfile } from '../target/profile.ts';
+import { lockReportsDir } from './reports-lock.ts';
 import { lockTarget, type TargetLock } from './target-lock.ts';
 import { prepareReportsDir } from '../report/reports-dir.ts';
 
@@ -279,7 +280,11 @@ export async function conductRun(
 ): Promise<SessionOutcome> {
   const { journalPath } = session;
   let lock: TargetLock | undefined;
+  let reportsLock: TargetLock | undefined;
   try {
+    // First of all: the folder, its reports and its journal are this run's alone (see reports-lock.ts).
+    const folder = session.reportsDir ?? (journalPath ? dirname(journalPath) : undefined);
+    if (folder !== undefined) reportsLock = await lockReportsDir(folder);
     if (journalPath) {
       // Before the reports folder is touched: a run refused here leaves an earlier run's reports and journal as they are.
       lock = await lockTarget(
@@ -326,6 +331,7 @@ export async function conductRun(
     return { ok: true, run, ...(gate ? { gate } : {}), ...(paths ? { paths } : {}) };
   } finally {
     await lock?.release();
+    await reportsLock?.release();
   }
 }
 

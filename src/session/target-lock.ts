@@ -26,7 +26,7 @@ export interface TargetLock {
   release(): Promise<void>;
 }
 
-interface Holder {
+export interface Holder {
   pid: number;
   since: string;
   /** The target, as targetKey() writes it. */
@@ -154,7 +154,7 @@ export async function lockTarget(
 }
 
 /** The lock files are removed on release, and on any exit of the process before it (process.exit included). */
-function held(paths: readonly string[]): TargetLock {
+export function held(paths: readonly string[]): TargetLock {
   const onExit = (): void => {
     for (const p of paths) {
       try {
@@ -178,7 +178,7 @@ function held(paths: readonly string[]): TargetLock {
  * linked into place: a reader never sees it empty); undefined when taken, the
  * living holder otherwise. A holder whose process is gone is taken over.
  */
-async function take(path: string, holder: Holder): Promise<Holder | undefined> {
+export async function take(path: string, holder: Holder): Promise<Holder | undefined> {
   const aside = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
   await writeFile(aside, JSON.stringify(holder));
   try {

@@ -158,6 +158,8 @@ resource whose change the journal announced and never marked restored gets its
 activity rates and team assignations back as they were, and is read again to
 verify. Resources already as they were are left alone, so it is safe to run
 twice. The base URL comes from the journal; the key from DIRECTORY_API_KEY.
+It takes the lock a run takes on those resources of the target, and refuses
+(exit 2) while a run still changes them.
 
 What it cannot put back, as the README says: revoked roles (no documented
 operation gives a role back), and the external_id of activity-rate contracts

@@ -11,6 +11,7 @@ import { RESTORE_HELP } from './help.ts';
 import { parseOptions } from './options.ts';
 import type { Output } from './run-command.ts';
 import { checkBaseUrl } from '../session/run-session.ts';
+import { lockTarget, type TargetLock } from '../session/target-lock.ts';
 
 const RESTORE_OPTIONS = {
   'base-url': { type: 'string' },
@@ -21,7 +22,9 @@ const RESTORE_OPTIONS = {
  * `directory-conformance restore JOURNAL`: puts back what an interrupted or
  * crashed run changed, from its write-ahead journal. Each resource is read
  * first and left alone when it already is as it was, so running it twice is
- * safe; each one put back is written to the journal as restored.
+ * safe; each one put back is written to the journal as restored. It takes
+ * the lock a run takes on those resources of the target: it never restores
+ * under a run that is still changing them.
  * Exit 0 when everything restorable is back, 1 when something is not.
  */
 export async function restoreCommand(
@@ -63,7 +66,15 @@ export async function restoreCommand(
   });
   const pending = pendingChanges(lines);
   let failed = 0;
+  let lock: TargetLock | undefined;
   try {
+    if (pending.length > 0) {
+      lock = await lockTarget(
+        baseUrl,
+        pending.map((c) => c.resourceId),
+        { wait: false, advice: 'let it end (it puts back what it changes), then restore what is still pending' },
+      );
+    }
     if (pending.length === 0) io.out(`${path}: nothing to restore, every change of the run was put back`);
     for (const change of pending) {
       try {
@@ -85,6 +96,7 @@ export async function restoreCommand(
       }
     }
   } finally {
+    await lock?.release();
     await dispatcher.close();
   }
   const revoked = [...new Set(lines.filter((l) => l.event === 'irreversible').map((l) => l.resourceId))];

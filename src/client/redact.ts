@@ -4,40 +4,49 @@
  * the run and replaces it with the environment-variable placeholder a user
  * would type instead.
  *
- * A key travels in more forms than the one typed: inside base64 (basic
- * credentials), escaped inside a JSON string (a server echoing it in an
- * error body, or any text the suite itself serialises before redacting, such
- * as the journal's lines), and percent-encoded in a URL (a server echoing it
- * in a Location or a link). Each form is redacted.
+ * A key travels in more forms than the one typed: escaped inside a JSON string
+ * (a server echoing it in an error body, or any text the suite itself
+ * serialises before redacting, such as the journal's lines), percent-encoded in
+ * a URL or a form (a server echoing it in a Location or a link), in hex, and
+ * inside base64 or base64url of any text that holds it (basic credentials,
+ * `Bearer key`, a token). Each form is redacted.
  */
 export class Redactor {
   private readonly secrets: Array<{ value: string; placeholder: string }> = [];
   /**
-   * Any form of any secret, in one alternation: a text is scanned once to
-   * learn whether it holds one (every request and response body passes here,
-   * and a scan per form cost more than the rest of recording an exchange).
-   * Only a text that does is redacted form by form, as below.
+   * Any form of any secret, in two alternations: a text is scanned twice at
+   * most to learn whether it holds one (every request and response body passes
+   * here, and a scan per form cost more than the rest of recording an
+   * exchange). The base64 middles have an alternation of their own: mixed with
+   * the other forms, their varied first characters make the one scan of a 1 MB
+   * body twice as slow as the two scans apart. Only a text that holds a form
+   * is redacted form by form, as below.
    */
-  private anyForm: RegExp | undefined;
+  private anyForm: RegExp[] = [];
+  private readonly base64 = new Set<string>();
 
   add(value: string | undefined, placeholder: string): void {
     if (!value || value.length < 4) return;
+    const forms = formsOf(value);
     const known = new Set(this.secrets.map((s) => s.value));
-    for (const form of formsOf(value)) {
+    for (const form of [...forms.text, ...forms.base64]) {
       if (known.has(form)) continue;
       known.add(form);
       this.secrets.push({ value: form, placeholder });
     }
+    for (const form of forms.base64) this.base64.add(form);
     // Longest first: a form that contains another is replaced whole.
     this.secrets.sort((a, b) => b.value.length - a.value.length);
-    this.anyForm = new RegExp(this.secrets.map((s) => s.value.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')).join('|'));
+    const text = this.secrets.map((s) => s.value).filter((f) => !this.base64.has(f));
+    this.anyForm = [alternation(text), ...(this.base64.size > 0 ? [alternation([...this.base64])] : [])];
   }
 
   redact(text: string): string {
-    if (this.anyForm === undefined || !this.anyForm.test(text)) return text;
+    if (!this.anyForm.some((form) => form.test(text))) return text;
     let out = text;
     for (const { value, placeholder } of this.secrets) {
-      if (out.includes(value)) out = out.split(value).join(placeholder);
+      if (!out.includes(value)) continue;
+      out = this.base64.has(value) ? replaceBase64Runs(out, value, placeholder) : out.split(value).join(placeholder);
     }
     return out;
   }
@@ -61,20 +70,80 @@ export class Redactor {
   }
 }
 
-/** The forms a key may take in text that reached the suite or that it wrote. */
-function formsOf(value: string): string[] {
+const BASE64_CHAR = /[A-Za-z0-9+/_=-]/;
+
+/**
+ * Replaces each run of base64 characters that holds `middle` whole: the
+ * characters beside the middle carry bits of the key too, and the run is one
+ * token (a credential, an encoded body) that means nothing without them.
+ */
+function replaceBase64Runs(text: string, middle: string, placeholder: string): string {
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf(middle); at >= 0; at = text.indexOf(middle, from)) {
+    let start = at;
+    while (start > from && BASE64_CHAR.test(text.charAt(start - 1))) start -= 1;
+    let end = at + middle.length;
+    while (end < text.length && BASE64_CHAR.test(text.charAt(end))) end += 1;
+    out += text.slice(from, start) + placeholder;
+    from = end;
+  }
+  return out + text.slice(from);
+}
+
+function alternation(forms: readonly string[]): RegExp {
+  return new RegExp(forms.map((f) => f.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&')).join('|'));
+}
+
+/**
+ * The forms a key may take in text that reached the suite or that it wrote:
+ * escaped or encoded whole (each of these holds the key's own encoding as a
+ * substring wherever the key sits in a longer text), and the stable middle of
+ * its base64 and base64url encodings at each of the three alignments (see
+ * base64Middles).
+ */
+function formsOf(value: string): { text: string[]; base64: string[] } {
   const json = JSON.stringify(value).slice(1, -1);
-  const percent = encodeURIComponent(value);
-  return [
+  const component = encodeURIComponent(value);
+  const uri = encodeURI(value);
+  // application/x-www-form-urlencoded (URLSearchParams): more characters escaped, space as +.
+  const form = new URLSearchParams({ k: value }).toString().slice(2);
+  const hex = Buffer.from(value).toString('hex');
+  const percents = [component, component.replace(/%20/g, '+'), uri, form].flatMap((p) => [
+    p,
+    p.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+  ]);
+  const middles = base64Middles(Buffer.from(value));
+  const text = [
     value,
-    Buffer.from(`:${value}`).toString('base64'),
     // JSON as JavaScript writes it, with `/` escaped (as some serialisers do), and ASCII-only (\u escapes).
     json,
     json.replace(/\//g, '\\/'),
     json.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
-    // Percent-encoded with upper- or lower-case hex digits, and as a form value (space as +).
-    percent,
-    percent.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
-    percent.replace(/%20/g, '+'),
+    ...percents,
+    hex,
+    hex.toUpperCase(),
   ];
+  return { text, base64: [...middles, ...middles.map((m) => m.replace(/\+/g, '-').replace(/\//g, '_'))] };
+}
+
+/**
+ * Base64 of a text that holds the key (`user:key`, `Bearer key`, a JSON body)
+ * depends on where the key starts, modulo 3 bytes. For each of the three
+ * offsets, the characters whose 6 bits all come from the key's bytes are the
+ * same whatever surrounds the key: that run is searched for. Runs shorter
+ * than 8 characters (keys of a few bytes) are left out: they would match
+ * unrelated text.
+ */
+function base64Middles(bytes: Buffer): string[] {
+  const out: string[] = [];
+  for (const offset of [0, 1, 2]) {
+    const padded = Buffer.alloc(Math.ceil((offset + bytes.length) / 3) * 3);
+    bytes.copy(padded, offset);
+    const first = Math.ceil((offset * 8) / 6);
+    const end = Math.floor(((offset + bytes.length) * 8) / 6);
+    const middle = padded.toString('base64').slice(first, end);
+    if (middle.length >= 8) out.push(middle);
+  }
+  return out;
 }

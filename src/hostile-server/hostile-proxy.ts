@@ -7,6 +7,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
+import { KEY_ENCODINGS, type KeyEncoding } from './key-encodings.ts';
 
 export type HostileMode =
   | 'hang'
@@ -19,6 +20,8 @@ export type HostileMode =
   | 'endless-pagination'
   | 'unauthorized-halfway'
   | 'echo-credentials'
+  | 'echo-encodings'
+  | 'break-restores'
   | 'redirect';
 
 export const HOSTILE_MODES: readonly HostileMode[] = [
@@ -32,6 +35,8 @@ export const HOSTILE_MODES: readonly HostileMode[] = [
   'endless-pagination',
   'unauthorized-halfway',
   'echo-credentials',
+  'echo-encodings',
+  'break-restores',
   'redirect',
 ];
 
@@ -44,10 +49,19 @@ export interface HostileOptions {
   mode: HostileMode;
   /** The working server behind the proxy. */
   upstream: string;
-  /** Transport faults hit every `every`-th request (the first request always passes, so preflight works); a reset request stays reset when repeated. */
+  /**
+   * Transport faults hit every `every`-th request (the first request always passes, so preflight works); a
+   * reset request stays reset when repeated. For break-restores, every `every`-th request of a restoration's
+   * operations.
+   */
   every?: number;
-  /** For unauthorized-halfway: requests answered before every answer becomes 401. */
+  /** For unauthorized-halfway: requests answered before every answer becomes 401; for echo-encodings, before the first redirect. */
   after?: number;
+  /**
+   * For echo-encodings: how the key is echoed, and the text around it (the
+   * offset of the key inside what is base64-encoded changes that encoding).
+   */
+  echo?: { encodings: readonly KeyEncoding[]; before?: string; after?: string };
 }
 
 export async function startHostileProxy(options: HostileOptions): Promise<HostileProxy> {
@@ -57,6 +71,8 @@ export async function startHostileProxy(options: HostileOptions): Promise<Hostil
   const hanging = new Set<ServerResponse>();
   const timers = new Set<NodeJS.Timeout>();
   const resetRequests = new Set<string>();
+
+  let restoring = 0;
 
   const server = createServer((req, res) => {
     void handle(req, res).catch(() => res.destroy());
@@ -121,6 +137,31 @@ export async function startHostileProxy(options: HostileOptions): Promise<Hostil
           return;
         }
         break;
+      case 'echo-encodings':
+        if (hit && n > after) {
+          // A redirect whose Location carries the key: the suite names the Location in its error.
+          const first = echoesOf(req, options.echo)[0];
+          res.writeHead(307, { location: `https://echo.example/login?token=${first?.text ?? ''}` });
+          res.end();
+          return;
+        }
+        break;
+      case 'break-restores': {
+        // What a restoration sends and reads: every `every`-th of these answers is broken, in turn by a
+        // redirect to itself, a cut JSON body and a reset connection.
+        if (!RESTORING.some((op) => req.url?.endsWith(op)) || n <= after) break;
+        restoring += 1;
+        if (restoring % every !== 0) break;
+        const kind = (restoring / every) % 3;
+        if (kind === 0) {
+          res.writeHead(307, { location: req.url ?? '/' });
+          res.end();
+        } else if (kind === 1) {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end('[{"date_range":');
+        } else req.socket.destroy();
+        return;
+      }
       case 'unauthorized-halfway':
         if (n > after) {
           res.writeHead(401, { 'content-type': 'application/json' });
@@ -162,6 +203,17 @@ export async function startHostileProxy(options: HostileOptions): Promise<Hostil
         });
       }
     }
+    if (options.mode === 'echo-encodings') {
+      // The key in every encoding asked for, in headers and, on error answers, in the body.
+      const echoes = echoesOf(req, options.echo);
+      for (const { encoding, text: echoed } of echoes) headers[`x-echo-${encoding}`] = echoed;
+      if (upstream.statusCode >= 400) {
+        text = JSON.stringify({
+          message: `refused: ${echoes.map((e) => e.text).join(' ')}`,
+          upstream: text,
+        });
+      }
+    }
     res.writeHead(upstream.statusCode, headers);
     res.end(text);
   }
@@ -178,6 +230,24 @@ export async function startHostileProxy(options: HostileOptions): Promise<Hostil
         server.close(() => resolve());
       }),
   };
+}
+
+/** The operations a restoration sends (state-guard.ts) and reads back. */
+const RESTORING = [
+  'resources.assign-activity-rate',
+  'resources.unassign-activity-rate',
+  'resources.assign-team',
+  'resources.show-activity-rates',
+  'resources.show-teams',
+];
+
+/** The request's key, in each encoding asked for, with the text around it. */
+function echoesOf(req: IncomingMessage, echo: HostileOptions['echo']): Array<{ encoding: KeyEncoding; text: string }> {
+  const key = (req.headers.authorization ?? '').replace(/^Bearer /, '');
+  return (echo?.encodings ?? []).map((encoding) => ({
+    encoding,
+    text: KEY_ENCODINGS[encoding](`${echo?.before ?? ''}${key}${echo?.after ?? ''}`),
+  }));
 }
 
 /** The proxy's own tokens lead back to the first page: the collection comes round again. */

@@ -2,7 +2,10 @@
  * Every mutating check records the state it may change, restores it with the
  * documented operations afterwards and verifies the restoration. A failed
  * restoration is its own ERROR (DC_ERR_RESTORE) with the exact difference,
- * never a FAIL of the rule. A change the suite did not make, seen at restore
+ * never a FAIL of the rule, and quarantines the resource: nothing changes it
+ * again in the run (another snapshot would take the state left for the one
+ * before), and its change stays pending in the journal for `restore`. A change
+ * the suite did not make, seen at restore
  * time (own-mutations.ts), is left in place and ends the rule in ERROR
  * (DC_ERR_FOREIGN_CHANGE) naming the resource and the change.
  */
@@ -22,7 +25,7 @@ import {
   type OwnMutation,
 } from './own-mutations.ts';
 
-type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client' | 'found' | 'journal' | 'ownMutations'>;
+type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client' | 'found' | 'journal' | 'ownMutations' | 'quarantine'>;
 
 /** The parts restoration can put back with documented operations (roles cannot be given back). */
 export type RestorablePart = Exclude<StatePart, 'roles'>;
@@ -69,6 +72,13 @@ export function guardResource(
 
 async function guarded<T>(ctx: StepContext, before: ResourceState, change: () => Promise<T>): Promise<T> {
   const { resourceId } = before;
+  const quarantined = ctx.quarantine?.reasonFor(resourceId);
+  if (quarantined !== undefined) {
+    throw new HarnessError(
+      'DC_ERR_RESTORE',
+      `resource ${resourceId} is left out: an earlier restoration of it did not verify (${quarantined})`,
+    );
+  }
   // Write-ahead: the journal holds the state (and how to put it back) before anything changes.
   await ctx.journal?.changing({ ruleId: ctx.ruleId, resourceId, state: before, undo: undoRequests(before) });
   const mark = ctx.ownMutations?.mark();
@@ -88,11 +98,12 @@ async function guarded<T>(ctx: StepContext, before: ResourceState, change: () =>
   } catch (restoreError) {
     // A target left changed outranks whatever the check found: the run must say so first.
     const journal = ctx.journal ? `; \`directory-conformance restore ${ctx.journal.path}\` retries it` : '';
-    if (restoreError instanceof HarnessError && restoreError.code === 'DC_ERR_RESTORE') {
-      throw new HarnessError('DC_ERR_RESTORE', `${restoreError.message}${journal}${found}`);
-    }
-    const why = restoreError instanceof Error ? restoreError.message : String(restoreError);
-    throw new HarnessError('DC_ERR_RESTORE', `resource ${resourceId} could not be restored: ${why}${journal}${found}`);
+    const message =
+      restoreError instanceof HarnessError && restoreError.code === 'DC_ERR_RESTORE'
+        ? restoreError.message
+        : `resource ${resourceId} could not be restored: ${restoreError instanceof Error ? restoreError.message : String(restoreError)}`;
+    ctx.quarantine?.add(resourceId, `${ctx.ruleId}: ${message}`);
+    throw new HarnessError('DC_ERR_RESTORE', `${message}${journal}${found}`);
   }
   await ctx.journal?.restored({ ruleId: ctx.ruleId, resourceId });
   if (foreign) {

@@ -53,6 +53,20 @@ export interface BaseCheckContext {
   readonly journal?: UndoJournal;
   /** The changes this rule sent, so restoration can tell another party's changes from its own (state-guard.ts). */
   readonly ownMutations?: MutationLog;
+  /** The run's resources whose restoration did not verify: no rule changes them again (state-guard.ts). */
+  readonly quarantine?: Quarantine;
+}
+
+/**
+ * Resources a restoration that did not verify left changed. A later change
+ * would snapshot that state and, restoring it, write the resource off as put
+ * back: quarantined, a resource is changed no more in the run and stays
+ * pending in the journal until `directory-conformance restore`.
+ */
+export interface Quarantine {
+  add(resourceId: string, reason: string): void;
+  /** Why the resource is quarantined, or undefined when it is not. */
+  reasonFor(resourceId: string): string | undefined;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { Quarantine } from '../rules/types.ts';
 import type { ProfileResource } from '../target/profile.ts';
 
 export interface ClaimRequest {
@@ -42,20 +43,31 @@ interface Waiter {
  * irreversible rules take from, after every fresh resource. The engine runs
  * irreversible rules last and one at a time, so they never starve the others
  * and which state each one finds does not depend on scheduling.
+ *
+ * A resource whose restoration did not verify is quarantined: its holder
+ * hands it back to no pool, so no later rule snapshots the state the failed
+ * restoration left (and, restoring that, writes it off as put back). Its
+ * change stays pending in the journal for `directory-conformance restore`;
+ * claims that could only have been served by it come back empty.
  */
-export class ResourceClaims {
+export class ResourceClaims implements Quarantine {
   /** Never touched by an irreversible rule. */
   private readonly fresh: ProfileResource[];
   /** Handed back by an irreversible rule: only irreversible rules take these. */
   private readonly used: ProfileResource[] = [];
   private readonly held = new Map<string, Held>();
   private readonly waiters: Waiter[] = [];
+  /** Resource id → why its restoration did not verify. */
+  private readonly quarantined = new Map<string, string>();
+
+  private readonly all: readonly ProfileResource[];
 
   constructor(
     resources: readonly ProfileResource[],
     private readonly options: ClaimsOptions = { maxWaitMs: 120_000 },
   ) {
     this.fresh = [...resources];
+    this.all = [...resources];
   }
 
   claim(
@@ -84,11 +96,27 @@ export class ResourceClaims {
     });
   }
 
+  add(resourceId: string, reason: string): void {
+    if (!this.quarantined.has(resourceId)) this.quarantined.set(resourceId, reason);
+  }
+
+  reasonFor(resourceId: string): string | undefined {
+    return this.quarantined.get(resourceId);
+  }
+
+  /** The quarantined resources a claim with this predicate could have taken. */
+  quarantinedMatching(predicate: ((resourceId: string, kindId: string) => boolean) | undefined): string[] {
+    return this.all
+      .filter((r) => this.quarantined.has(r.id) && (!predicate || predicate(r.id, r.kindId)))
+      .map((r) => r.id);
+  }
+
   /** Hands back everything `holder` holds; waiting claims are served in the order they came. */
   release(holder: string): void {
     for (const [id, h] of [...this.held]) {
       if (h.holder !== holder) continue;
       this.held.delete(id);
+      if (this.quarantined.has(id)) continue;
       // A resource put back and verified goes first: its state is what the suite read last, so the
       // next rule's snapshot is that answer, shared, instead of a request (see SharedReads).
       if (h.irreversible) this.used.push(h.resource);
@@ -122,7 +150,7 @@ export class ResourceClaims {
     request: ClaimRequest,
   ): boolean {
     for (const h of this.held.values()) {
-      if (h.holder === request.holder) continue;
+      if (h.holder === request.holder || this.quarantined.has(h.resource.id)) continue;
       if (h.irreversible && !request.irreversible) continue;
       if (!predicate || predicate(h.resource.id, h.resource.kindId)) return true;
     }

@@ -305,6 +305,8 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     if (reason) return result('SKIP', { reason, skipCause: turnedOff ? 'options' : 'profile' });
   }
   let claimGaveUp = false;
+  /** Resources the rule could have had but for a restoration that did not verify. */
+  let leftOut: string[] = [];
   let deadline: PausableDeadline | undefined;
   // Everything the met needs provide; the rule's check sees only what its own needs provide (define.ts).
   const ctx: BaseCheckContext & Provisions = {
@@ -334,6 +336,7 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     errorAnswers: () => env.errorAnswers.seen(),
     ...(env.journal ? { journal: env.journal } : {}),
     ownMutations,
+    quarantine: env.claims,
     async claimResource(predicate) {
       let waited = false;
       const id = await env.claims.claim(predicate, {
@@ -347,6 +350,7 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
         },
       });
       if (id === undefined && waited && !controller.signal.aborted) claimGaveUp = true;
+      if (id === undefined) leftOut = env.claims.quarantinedMatching(predicate);
       // A revocation has no documented undo: the journal says which resource it may change, for good.
       if (id !== undefined && rule.mutates === 'irreversible') {
         await env.journal?.irreversible({ ruleId: rule.id, resourceId: id, state: null });
@@ -393,6 +397,13 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     const verdict = verdictOfHarnessFault(harness.code);
     const reason = env.redactor.redact(harness.message);
     if (verdict === 'SKIP') {
+      if (leftOut.length > 0) {
+        return result('SKIP', {
+          reason: `${reason} (left out: resource(s) ${leftOut.join(', ')}, whose restoration did not verify)`,
+          errorCode: harness.code,
+          skipCause: 'resource',
+        });
+      }
       return claimGaveUp
         ? result('SKIP', {
             reason: `${reason} (no mutable resource became free in time)`,

@@ -33,6 +33,7 @@ import { preflight } from '../runner/preflight.ts';
 import { runRules, type EngineOptions, type RunTarget } from '../runner/run-rules.ts';
 import { pendingChanges, readJournal } from '../runner/undo-journal.ts';
 import { checkProfile, loadProfile } from '../target/load-profile.ts';
+import { lockReportsDir } from './reports-lock.ts';
 import { lockTarget, type TargetLock } from './target-lock.ts';
 import { prepareReportsDir } from '../report/reports-dir.ts';
 
@@ -90,7 +91,8 @@ export function selectForRun(
 
 /**
  * The base URL is an http(s) URL without credentials: a user and password in
- * it would travel into every report, so they are refused, not redacted.
+ * it would travel into every report, so they are refused, not redacted, and
+ * never repeated in the refusal.
  */
 export function checkBaseUrl(value: string): void {
   let url: URL;
@@ -108,7 +110,9 @@ export function checkBaseUrl(value: string): void {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new UsageError(`--base-url must be an http(s) URL, got the scheme ${JSON.stringify(url.protocol)}`);
   }
-  if (url.username || url.password) {
+  // An @ anywhere is a user and password the parser may have read otherwise (a `/` in them ends the host
+  // early, and the part before it would be looked up as a host name and named in a DNS error).
+  if (url.username || url.password || value.includes('@')) {
     throw new UsageError(
       '--base-url must not carry a user or password: give the key in DIRECTORY_API_KEY (or --api-key) instead',
     );
@@ -266,7 +270,11 @@ export async function conductRun(
 ): Promise<SessionOutcome> {
   const { journalPath } = session;
   let lock: TargetLock | undefined;
+  let reportsLock: TargetLock | undefined;
   try {
+    // First of all: the folder, its reports and its journal are this run's alone (see reports-lock.ts).
+    const folder = session.reportsDir ?? (journalPath ? dirname(journalPath) : undefined);
+    if (folder !== undefined) reportsLock = await lockReportsDir(folder);
     if (journalPath) {
       // Before the reports folder is touched: a run refused here leaves an earlier run's reports and journal as they are.
       lock = await lockTarget(
@@ -313,6 +321,7 @@ export async function conductRun(
     return { ok: true, run, ...(gate ? { gate } : {}), ...(paths ? { paths } : {}) };
   } finally {
     await lock?.release();
+    await reportsLock?.release();
   }
 }
 

@@ -4,12 +4,21 @@
  * resource, so two runs never change each other's resources and report false
  * FAILs, while runs on disjoint resources (the shards of one selection) go
  * side by side. The lock is all or nothing: a run holds every resource it
- * needs or none. A lock whose process is gone (a crash, kill -9) is taken over.
+ * needs or none. A lock whose process is gone (a crash, kill -9, a zombie
+ * its parent has not reaped) is taken over at once.
+ *
+ * The target is the server as the network sees it, not as the URL spells it:
+ * a lock file per address the host name resolves to, with the port and the
+ * path, every address of this machine counting as one (`localhost`,
+ * `127.0.0.1` and `::1` are one target; two names of one host share their
+ * addresses, and so their locks). `restore` takes the same locks.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { lookup } from 'node:dns/promises';
 import { link, readFile, rm, unlink, writeFile } from 'node:fs/promises';
-import { unlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, unlinkSync } from 'node:fs';
+import { isIP } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.ts';
 
@@ -17,7 +26,7 @@ export interface TargetLock {
   release(): Promise<void>;
 }
 
-interface Holder {
+export interface Holder {
   pid: number;
   since: string;
   /** The target, as targetKey() writes it. */
@@ -39,12 +48,54 @@ export function targetKey(baseUrl: string): string {
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
 }
 
-/** The lock file of one resource of a target. */
-export function resourceLockPath(baseUrl: string, resourceId: string, dir = tmpdir()): string {
-  const key = createHash('sha256')
-    .update(`${targetKey(baseUrl)}\n${resourceId}`)
-    .digest('hex')
-    .slice(0, 24);
+/**
+ * The target as the network sees it: one key per address the host resolves
+ * to (every address of this machine is `local`), each with the port and the
+ * path. A host that does not resolve is keyed by its name (the run will not
+ * reach it either).
+ */
+export async function networkKeys(baseUrl: string): Promise<string[]> {
+  const url = new URL(baseUrl);
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  const path = url.pathname.replace(/\/+$/, '');
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  let addresses: string[];
+  try {
+    addresses = isIP(host) ? [host] : (await lookup(host, { all: true })).map((a) => a.address);
+  } catch {
+    addresses = [`name:${host}`];
+  }
+  const local = localAddresses();
+  const keys = addresses.map((a) => (local.has(normalAddress(a)) || isLoopback(a) ? 'local' : normalAddress(a)));
+  return [...new Set(keys)].sort().map((a) => `${a} ${port}${path}`);
+}
+
+/** This machine's own addresses: a run against any of them changes the same server. */
+function localAddresses(): Set<string> {
+  const out = new Set<string>(['0.0.0.0', '::']);
+  for (const list of Object.values(networkInterfaces())) {
+    for (const info of list ?? []) out.add(normalAddress(info.address));
+  }
+  return out;
+}
+
+function isLoopback(address: string): boolean {
+  const a = normalAddress(address);
+  return a === '::1' || a.startsWith('127.');
+}
+
+/** An IPv4 address mapped into IPv6 is the IPv4 address; IPv6 in lower case. */
+function normalAddress(address: string): string {
+  return address.toLowerCase().replace(/^::ffff:(\d+\.\d+\.\d+\.\d+)$/, '$1');
+}
+
+/** The lock files of one resource of a target: one per network key (see networkKeys). */
+export async function resourceLockPaths(baseUrl: string, resourceId: string, dir = tmpdir()): Promise<string[]> {
+  return (await networkKeys(baseUrl)).map((key) => lockPathOf(key, resourceId, dir));
+}
+
+function lockPathOf(networkKey: string, resourceId: string, dir: string): string {
+  const key = createHash('sha256').update(`${networkKey}\n${resourceId}`).digest('hex').slice(0, 24);
   return join(dir, `directory-conformance-${key}.lock`);
 }
 
@@ -54,6 +105,8 @@ export interface LockOptions {
   pollMs?: number;
   /** Where lock files live (default: the system's temporary folder). */
   dir?: string;
+  /** What a refusal tells the user to do (default: wait, or pass --wait-lock). */
+  advice?: string;
 }
 
 /**
@@ -68,18 +121,19 @@ export async function lockTarget(
 ): Promise<TargetLock> {
   const ids = [...new Set(resourceIds)].sort();
   const target = targetKey(baseUrl);
+  const keys = await networkKeys(baseUrl);
   const since = new Date().toISOString();
   for (;;) {
     const taken: string[] = [];
     let conflict: Holder | undefined;
     for (const id of ids) {
-      const path = resourceLockPath(baseUrl, id, options.dir);
-      const holder = await take(path, { pid: process.pid, since, target, resource: id, resources: ids });
-      if (holder) {
-        conflict = holder;
-        break;
+      for (const key of keys) {
+        const path = lockPathOf(key, id, options.dir ?? tmpdir());
+        conflict = await take(path, { pid: process.pid, since, target, resource: id, resources: ids });
+        if (conflict) break;
+        taken.push(path);
       }
-      taken.push(path);
+      if (conflict) break;
     }
     if (!conflict) return held(taken);
     // All or nothing: a run that cannot have every resource holds none while it waits or gives up.
@@ -87,9 +141,11 @@ export async function lockTarget(
     if (!options.wait) {
       const theirs = new Set(conflict.resources?.length ? conflict.resources : [conflict.resource]);
       const shared = ids.filter((id) => theirs.has(id));
+      const spelled =
+        conflict.target && conflict.target !== target ? ` (the same server as its ${conflict.target})` : '';
       throw new UsageError(
         `another run (process ${conflict.pid}, since ${conflict.since}) is changing resource(s) ` +
-          `${shared.join(', ')} of ${target}: wait for it, or pass --wait-lock to wait here`,
+          `${shared.join(', ')} of ${target}${spelled}: ${options.advice ?? 'wait for it, or pass --wait-lock to wait here'}`,
         { seeHelp: false },
       );
     }
@@ -98,7 +154,7 @@ export async function lockTarget(
 }
 
 /** The lock files are removed on release, and on any exit of the process before it (process.exit included). */
-function held(paths: readonly string[]): TargetLock {
+export function held(paths: readonly string[]): TargetLock {
   const onExit = (): void => {
     for (const p of paths) {
       try {
@@ -122,7 +178,7 @@ function held(paths: readonly string[]): TargetLock {
  * linked into place: a reader never sees it empty); undefined when taken, the
  * living holder otherwise. A holder whose process is gone is taken over.
  */
-async function take(path: string, holder: Holder): Promise<Holder | undefined> {
+export async function take(path: string, holder: Holder): Promise<Holder | undefined> {
   const aside = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
   await writeFile(aside, JSON.stringify(holder));
   try {
@@ -151,11 +207,27 @@ async function readHolder(path: string): Promise<Holder | undefined> {
   }
 }
 
-function alive(pid: number): boolean {
+/** The process exists and has not exited: a zombie (exited, not yet reaped by its parent) holds nothing. */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
+    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  return !exited(pid);
+}
+
+/** On Linux, /proc/<pid>/stat gives the state after the command name: Z (zombie) or X (dead) have exited. */
+function exited(pid: number): boolean {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return false;
+  }
+  const state = stat
+    .slice(stat.lastIndexOf(')') + 1)
+    .trim()
+    .charAt(0);
+  return state === 'Z' || state === 'X';
 }

@@ -1,9 +1,12 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { main } from '../../src/cli/main.ts';
 import { shareOf } from '../../src/session/run-session.ts';
-import { lockTarget, resourceLockPath, targetKey } from '../../src/session/target-lock.ts';
+import { alive, lockTarget, networkKeys, resourceLockPaths, targetKey } from '../../src/session/target-lock.ts';
 
 let dir: string;
 beforeAll(async () => {
@@ -35,7 +38,7 @@ describe('one run at a time per resource of a target', () => {
     );
     await first.release();
     // A different path is a different target.
-    expect(resourceLockPath(`${STAGING}/v2`, '5', dir)).not.toBe(resourceLockPath(STAGING, '5', dir));
+    expect(await resourceLockPaths(`${STAGING}/v2`, '5', dir)).not.toEqual(await resourceLockPaths(STAGING, '5', dir));
   });
 
   test('overlapping sets conflict (naming only the shared resources) and take nothing; disjoint sets go side by side', async () => {
@@ -69,15 +72,71 @@ describe('one run at a time per resource of a target', () => {
   });
 
   test('a lock whose process is gone is taken over, and so is an unreadable one', async () => {
-    await writeFile(
-      resourceLockPath(STAGING, '6', dir),
-      JSON.stringify({ pid: 2 ** 22 + 12345, since: '2026-01-01T00:00:00Z', resource: '6', resources: ['6'] }),
-    );
-    await writeFile(resourceLockPath(STAGING, '7', dir), '');
+    const gone = { pid: 2 ** 22 + 12345, since: '2026-01-01T00:00:00Z', resource: '6', resources: ['6'] };
+    for (const path of await resourceLockPaths(STAGING, '6', dir)) await writeFile(path, JSON.stringify(gone));
+    for (const path of await resourceLockPaths(STAGING, '7', dir)) await writeFile(path, '');
     const lock = await lockTarget(STAGING, ['6', '7'], { wait: false, dir });
     await lock.release();
     expect(await readdir(dir)).toEqual([]);
   });
+});
+
+describe('the target as the network sees it', () => {
+  test("localhost, 127.0.0.1, ::1 and this machine's own addresses are one target; the port and the path still count", async () => {
+    const keys = await Promise.all(
+      [
+        'http://localhost:8080',
+        'http://127.0.0.1:8080/',
+        'http://[::1]:8080',
+        'http://127.0.0.2:8080',
+        'http://0.0.0.0:8080',
+      ].map(networkKeys),
+    );
+    for (const k of keys) expect(k).toEqual(['local 8080']);
+    expect(await networkKeys('http://localhost:8081')).toEqual(['local 8081']);
+    expect(await networkKeys('http://localhost:8080/v2/')).toEqual(['local 8080/v2']);
+    expect(await networkKeys('https://192.0.2.7')).toEqual(['192.0.2.7 443']);
+  });
+
+  test('a run against http://127.0.0.1:P refuses one against http://localhost:P in one line naming both spellings', async () => {
+    const first = await lockTarget('http://127.0.0.1:8090', ['1'], { wait: false, dir });
+    const refusal = await lockTarget('http://localhost:8090/', ['1', '2'], { wait: false, dir }).then(
+      () => undefined,
+      (e: unknown) => (e instanceof Error ? e.message : String(e)),
+    );
+    await first.release();
+    expect(refusal).toMatch(
+      /^another run \(process \d+, since .*\) is changing resource\(s\) 1 of http:\/\/localhost:8090 \(the same server as its http:\/\/127\.0\.0\.1:8090\): wait for it/,
+    );
+    expect(refusal).not.toContain('\n');
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  test.runIf(process.platform === 'linux')(
+    'a holder that has exited but is not yet reaped (a zombie) holds nothing',
+    async () => {
+      // The shell becomes `sleep 30`, which never reaps the `sleep 0.2` it started: that one ends a zombie.
+      const shell = spawn('sh', ['-c', 'sleep 0.2 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+      try {
+        const pid = Number(
+          await new Promise<string>((resolve) => shell.stdout.once('data', (d: Buffer) => resolve(String(d)))),
+        );
+        const state = (): string =>
+          readFileSync(`/proc/${pid}/stat`, 'utf8')
+            .replace(/^.*\) /s, '')
+            .charAt(0);
+        for (let i = 0; i < 500 && state() !== 'Z'; i++) await new Promise((r) => setTimeout(r, 10));
+        expect(state()).toBe('Z');
+        expect(alive(pid)).toBe(false);
+        const zombie = { pid, since: '2026-01-01T00:00:00Z', resource: '8', resources: ['8'] };
+        for (const path of await resourceLockPaths(STAGING, '8', dir)) await writeFile(path, JSON.stringify(zombie));
+        const lock = await lockTarget(STAGING, ['8'], { wait: false, dir });
+        await lock.release();
+      } finally {
+        shell.kill();
+      }
+    },
+  );
 });
 
 test('shards split the mutable resources: disjoint shares that cover them all', () => {
@@ -86,4 +145,29 @@ test('shards split the mutable resources: disjoint shares that cover them all', 
   expect(shares.flat().sort()).toEqual([...resources].sort());
   expect(new Set(shares.flat()).size).toBe(resources.length);
   expect(shares.every((s) => s.length >= 3)).toBe(true);
+});
+
+test('restore takes the same lock: it refuses in one line while a run holds a resource it would put back', async () => {
+  const journal = join(dir, 'journal.jsonl');
+  const lines = [
+    { event: 'run', at: '2026-01-01T00:00:00Z', baseUrl: 'http://127.0.0.1:8095', serviceVersion: '26.06.25' },
+    { event: 'changing', at: '2026-01-01T00:00:01Z', ruleId: 'r', resourceId: '9', state: {}, undo: [] },
+  ];
+  await writeFile(journal, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  const run = await lockTarget('http://localhost:8095', ['9'], { wait: false, dir: tmpdir() });
+  let out = '';
+  try {
+    const code = await main(['restore', journal, '--api-key', 'k3y-of-the-run'], {
+      out: (l) => (out += `${l}\n`),
+      err: (l) => (out += `${l}\n`),
+    });
+    expect(code).toBe(2);
+  } finally {
+    await run.release();
+    await rm(journal);
+  }
+  expect(out.trim().split('\n')).toHaveLength(1);
+  expect(out).toMatch(
+    /another run \(process \d+, since .*\) is changing resource\(s\) 9 of http:\/\/127\.0\.0\.1:8095 \(the same server as its http:\/\/localhost:8095\): let it end/,
+  );
 });

@@ -1,10 +1,14 @@
 /**
  * The redactor finds a key in every form it can take in text: typed, in
- * basic credentials, escaped inside a JSON string, percent-encoded in a URL;
- * and inside a JSON value, in a string that itself holds an escaped key.
+ * basic credentials, escaped inside a JSON string, percent-encoded in a URL
+ * or a form, in hex, in base64 of any text that holds it; and inside a JSON
+ * value, in a string that itself holds an escaped key.
  */
+import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { Redactor } from '../../src/client/redact.ts';
+import { KEY_ENCODINGS, KEY_ENCODING_NAMES } from '../../src/hostile-server/key-encodings.ts';
+import { keyLeaks } from '../helpers/key-leaks.ts';
 
 const KEY = 'k3y"q\\b/s+p&a=e%25 é';
 
@@ -55,4 +59,50 @@ test('a text with no form of any key is returned as it is, and a redactor withou
   const text = JSON.stringify({ data: Array.from({ length: 50 }, (_, i) => ({ id: String(i), label: 'k3y' })) });
   expect(redactor().redact(text)).toBe(text);
   expect(new Redactor().redact(`${KEY} k3y`)).toBe(`${KEY} k3y`);
+});
+
+test('each encoding of a text that holds the key, at any offset, keeps no trace of the key', () => {
+  for (const encoding of KEY_ENCODING_NAMES) {
+    for (const before of ['', ':', 'u:', 'user:', 'Bearer ', '{"token":"']) {
+      const encoded = KEY_ENCODINGS[encoding](`${before}${KEY}"}`);
+      const redacted = redactor().redact(`seen ${encoded} here`);
+      expect(keyLeaks(redacted, KEY), `${encoding} after ${JSON.stringify(before)}`).toEqual([]);
+      expect(redacted).toContain('$DIRECTORY_API_KEY');
+    }
+  }
+});
+
+/** Printable ASCII, the characters an API key can carry in a header; no space at either end (a header's value is trimmed). */
+const printableKey = fc
+  .string({
+    unit: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)),
+    minLength: 8,
+    maxLength: 40,
+  })
+  .filter((k) => k.trim() === k);
+
+test('property: a key of any printable characters, echoed in any encoding inside any text, is redacted', () => {
+  fc.assert(
+    fc.property(
+      printableKey,
+      fc.constantFrom(...KEY_ENCODING_NAMES),
+      fc.string({ maxLength: 7 }),
+      fc.string({ maxLength: 7 }),
+      (key, encoding, before, after) => {
+        const r = new Redactor();
+        r.add(key, '$K');
+        const redacted = r.redact(`<${KEY_ENCODINGS[encoding](`${before}${key}${after}`)}>`);
+        expect(keyLeaks(redacted, key)).toEqual([]);
+      },
+    ),
+    { numRuns: 500 },
+  );
+});
+
+test('the base64 run that holds a middle of the key is replaced whole; a short piece of it is left alone', () => {
+  const r = redactor();
+  // The base64 forms of a key are the stable middles: the edges of a longer text's encoding are not searched for.
+  const text = Buffer.from(`x${KEY}`).toString('base64');
+  expect(r.redact(text)).toBe('$DIRECTORY_API_KEY');
+  expect(r.redact(text.slice(0, 6))).toBe(text.slice(0, 6));
 });

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { main } from '../../src/cli/main.ts';
-import { resourceLockPath } from '../../src/session/target-lock.ts';
+import { resourceLockPaths } from '../../src/session/target-lock.ts';
 import { startRateLimitedProxy, type RateLimitedProxy } from '../../src/hostile-server/rate-limited-proxy.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
 
@@ -120,14 +120,15 @@ async function said(output: () => string, text: string): Promise<void> {
 async function lockFilesLeft(): Promise<string[]> {
   const left: string[] = [];
   for (const r of server.profile.mutableResources) {
-    const path = resourceLockPath(proxy.url, r.id);
-    if (
-      await access(path).then(
-        () => true,
-        () => false,
+    for (const path of await resourceLockPaths(proxy.url, r.id)) {
+      if (
+        await access(path).then(
+          () => true,
+          () => false,
+        )
       )
-    )
-      left.push(path);
+        left.push(path);
+    }
   }
   return left;
 }

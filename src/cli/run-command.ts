@@ -3,8 +3,6 @@ import { loadCatalogue } from '../rules/catalogue.ts';
 import { LEVELS, type Level, type RuleResult, type RunResult } from '../core/types.ts';
 import type { RuleGroup } from '../rules/types.ts';
 import { pendingChanges, readJournal } from '../runner/undo-journal.ts';
-import { FAULTS, isFaultName } from '../reference-server/faults.ts';
-import { VARIANTS, isVariantName } from '../reference-server/variants.ts';
 import { DEFAULT_ENGINE_OPTIONS, type EngineOptions, type RunTarget } from '../runner/run-rules.ts';
 import { renderGate } from '../gate/expectations.ts';
 import { describeSelection } from '../report/selection.ts';
@@ -20,6 +18,9 @@ import {
   resolveExpectations,
   selectForRun,
 } from '../session/run-session.ts';
+import { FAULT_NAMES } from '../reference-server/faults.ts';
+import { VARIANT_NAMES } from '../reference-server/variants.ts';
+import { faultNames, variantNames } from './embedded-names.ts';
 import { EXIT, exitCodeOf } from './exit-codes.ts';
 import { RUN_HELP, namesHelp } from './help.ts';
 import { toneOf, type Tone } from './terminal.ts';
@@ -80,7 +81,7 @@ const RUN_OPTIONS = {
 export async function runCommand(argv: string[], io: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { values } = parseOptions(argv, RUN_OPTIONS);
   if (values.help) {
-    io.out(RUN_HELP + namesHelp(Object.keys(FAULTS), Object.keys(VARIANTS)));
+    io.out(RUN_HELP + namesHelp(FAULT_NAMES, VARIANT_NAMES));
     return 0;
   }
   for (const level of values.level ?? []) {
@@ -124,13 +125,8 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
   };
   const expectations = values.expectations ? await resolveExpectations(values.expectations, catalogue) : undefined;
 
-  if (!external) {
-    for (const f of values.fault ?? [])
-      if (!isFaultName(f)) throw new UsageError(`unknown fault ${JSON.stringify(f)}${nearest(f, Object.keys(FAULTS))}`);
-    for (const v of values.variant ?? [])
-      if (!isVariantName(v))
-        throw new UsageError(`unknown variant ${JSON.stringify(v)}; the variants: ${Object.keys(VARIANTS).join(', ')}`);
-  }
+  const faults = faultNames(values.fault);
+  const variants = variantNames(values.variant);
   const reportsDir = values.reports ?? 'reports';
   const profilePath = values.profile ?? env.DIRECTORY_PROFILE;
   if (external && !profilePath)
@@ -143,8 +139,8 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     ...(external && restricted ? { restrictedApiKey: restricted } : {}),
     serviceVersion: values['service-version'] ?? DEFAULT_SERVICE_VERSION,
     ...(values.resources ? { resources: intOption(values.resources, 'resources', 200, 10) } : {}),
-    ...(values.fault?.length ? { faults: values.fault } : {}),
-    ...(values.variant?.length ? { variants: values.variant } : {}),
+    ...(faults.length ? { faults } : {}),
+    ...(variants.length ? { variants } : {}),
     ...(shard ? { shard } : {}),
   });
   const { target } = opened;
@@ -277,15 +273,6 @@ async function journalSummary(path: string): Promise<string> {
   return restored.length > 0
     ? `restored: every change the run made was put back (resource(s) ${restored.join(', ')}); journal ${path}`
     : `restored: the run changed no resource; journal ${path}`;
-}
-
-/** A few known names that share the unknown one's first word, to point at a typo. */
-function nearest(name: string, known: readonly string[]): string {
-  const head = name.split('-')[0] ?? name;
-  const near = known.filter((k) => k.startsWith(`${head}-`)).slice(0, 6);
-  return near.length > 0
-    ? `; faults starting with "${head}-": ${near.join(', ')}${near.length === 6 ? ', …' : ''}`
-    : '';
 }
 
 /** `--min-coverage P`: a percentage of the rules the target can serve, 0 to 100 (a trailing % is allowed). */

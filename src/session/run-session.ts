@@ -20,7 +20,12 @@ import {
   type ExpectationsFile,
   type GateOutcome,
 } from '../gate/expectations.ts';
-import { startReferenceServer, type ReferenceServer } from '../reference-server/index.ts';
+import {
+  startReferenceServer,
+  type FaultName,
+  type ReferenceServer,
+  type VariantName,
+} from '../reference-server/index.ts';
 import { HarRecorder } from '../report/har.ts';
 import { shellWord } from '../report/shell-quote.ts';
 import type { SummaryLinks } from '../report/summary-markdown.ts';
@@ -133,8 +138,8 @@ export interface TargetRequest {
   /** For the replay commands of the reports only; the engine options decide. */
   allowMutations?: boolean;
   /** Embedded server only. */
-  faults?: readonly string[];
-  variants?: readonly string[];
+  faults?: readonly FaultName[];
+  variants?: readonly VariantName[];
   resources?: number;
   /** Sharded runs change disjoint shares of the profile's mutable resources. */
   shard?: Shard;

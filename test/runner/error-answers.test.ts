@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { ApiResponse } from '../../src/client/directory-client.ts';
 import type { AnsweredExchange, Exchange } from '../../src/core/exchange.ts';
 import { ConformanceFailure } from '../../src/core/errors.ts';
-import { startReferenceServer } from '../../src/reference-server/index.ts';
+import { startReferenceServer, type FaultName } from '../../src/reference-server/index.ts';
 import { allRules, loadCatalogue } from '../../src/rules/catalogue.ts';
 import type { CheckContext, ErrorAnswersSeen, Need } from '../../src/rules/types.ts';
 import { ErrorAnswers } from '../../src/runner/error-answers.ts';
@@ -113,7 +113,7 @@ describe('errors.message-present judges every 4xx of the run', () => {
 });
 
 describe('errors.message-present without a kind to list', () => {
-  const run = async (faults: string[]) => {
+  const run = async (faults: FaultName[]) => {
     const server = await startReferenceServer({ resources: 40, faults });
     try {
       // No kind named: the rule provokes its refusals with show-teams for a resource of the profile.

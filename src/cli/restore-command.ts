@@ -4,8 +4,7 @@ import { DirectoryClient } from '../client/directory-client.ts';
 import { Redactor } from '../client/redact.ts';
 import { UsageError } from '../core/errors.ts';
 import { restoreState } from '../rules/state-guard.ts';
-import type { ResourceState } from '../rules/steps/state.ts';
-import { pendingChanges, readJournal, type JournalLine } from '../runner/undo-journal.ts';
+import { pendingChanges, readJournal } from '../runner/undo-journal.ts';
 import { RESTORE_HELP } from './help.ts';
 import { parseOptions } from './options.ts';
 import type { Output } from './run-command.ts';
@@ -35,12 +34,13 @@ export async function restoreCommand(
   }
   const path = positionals[0];
   if (!path || positionals.length > 1) throw new UsageError('restore takes one journal file (reports/journal.jsonl)');
-  let lines: JournalLine[];
-  try {
-    lines = await readJournal(path);
-  } catch (e) {
-    throw new UsageError(`cannot read the journal ${JSON.stringify(path)}: ${(e as Error).message}`);
-  }
+  const lines = await readJournal(path).catch((e: unknown) => {
+    // A journal that reads but is not one is named line by line by readJournal; this is a file that cannot be read.
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(
+      `cannot read the journal ${JSON.stringify(path)}: ${e instanceof Error ? e.message : String(e)}`,
+    );
+  });
   const run = lines.find((l) => l.event === 'run');
   if (!run) throw new UsageError(`${path} is not a journal of a run (no run line)`);
   const baseUrl = values['base-url'] ?? run.baseUrl;
@@ -64,7 +64,7 @@ export async function restoreCommand(
     if (pending.length === 0) io.out(`${path}: nothing to restore, every change of the run was put back`);
     for (const change of pending) {
       try {
-        await restoreState({ ruleId: 'restore', client }, change.state as ResourceState);
+        await restoreState({ ruleId: 'restore', client }, change.state);
         const line = {
           event: 'restored',
           at: new Date().toISOString(),

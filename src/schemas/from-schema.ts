@@ -3,8 +3,9 @@
  * schema itself: the same definitions ajv compiles give the types checks work
  * with, so the two can never drift. Covers the keywords src/schemas uses:
  * $ref to a definition, anyOf, const, enum, type (one or several), object
- * properties with required, array items. Other keywords (format, pattern,
- * minItems…) narrow values, not types, and are ignored here.
+ * properties with required, array items, a record's additionalProperties
+ * schema. Other keywords (format, pattern, minItems, not…) narrow values, not
+ * types, and are ignored here.
  */
 export type FromSchema<S, Defs> = S extends { readonly $ref: `#/definitions/${infer Name}` }
   ? Name extends keyof Defs
@@ -55,4 +56,6 @@ type ObjectOf<S, Defs> = S extends { readonly properties: infer P }
       }
     > &
       Extra<S>
-  : { [key: string]: unknown };
+  : S extends { readonly additionalProperties: infer Each extends object }
+    ? { [key: string]: FromSchema<Each, Defs> }
+    : { [key: string]: unknown };

@@ -14,7 +14,7 @@ import { summarise } from '../core/summarise.ts';
 import type { Level, RunResult, RunSelection } from '../core/types.ts';
 import {
   applyExpectations,
-  expectationProblems,
+  checkedExpectations,
   gateRecord,
   loadExpectations,
   type ExpectationsFile,
@@ -229,9 +229,7 @@ export async function resolveExpectations(
 ): Promise<LoadedExpectations> {
   const known = new Set(allRules(catalogue).map((r) => r.id));
   if (typeof given === 'string') return { file: given, data: await loadExpectations(given, known) };
-  const problems = expectationProblems(given, known);
-  if (problems.length > 0) throw new UsageError(`not a valid expectations object:\n  ${problems.join('\n  ')}`);
-  return { file: '(expectations object)', data: given };
+  return { file: '(expectations object)', data: checkedExpectations(given, '(expectations object)', known) };
 }
 
 /** On GitHub Actions, the run's page (where its artifacts are) for the Markdown summary. */
@@ -336,7 +334,9 @@ async function refusePendingJournal(path: string): Promise<void> {
   let pending: number;
   try {
     pending = pendingChanges(await readJournal(path)).length;
-  } catch {
+  } catch (e) {
+    // No journal is the usual case; one that is not a journal is named, and never overwritten by this run's.
+    if (e instanceof UsageError) throw e;
     return;
   }
   if (pending > 0) {

@@ -72,12 +72,14 @@ export const FILE_DEFINITIONS = {
     properties: { status: NUMBER, headers: { $ref: '#/definitions/Headers' }, body: STRING, truncated: BOOLEAN },
   },
   AnsweredExchange: {
+    description: 'an answered exchange has a response and no error',
     type: 'object',
     required: [...EXCHANGE_REQUIRED, 'response'],
     properties: { ...EXCHANGE_RECORD, response: { $ref: '#/definitions/RecordedResponse' } },
     not: { required: ['error'], properties: { error: ANY } },
   },
   FailedExchange: {
+    description: 'an exchange without a response has an error',
     type: 'object',
     required: [...EXCHANGE_REQUIRED, 'error'],
     properties: {
@@ -86,9 +88,12 @@ export const FILE_DEFINITIONS = {
     },
     not: { required: ['response'], properties: { response: ANY } },
   },
+  /** Told apart by its response: only the branch it claims to be reports problems. */
   Exchange: {
-    description: 'an exchange with a response or with an error, not both',
-    anyOf: [{ $ref: '#/definitions/AnsweredExchange' }, { $ref: '#/definitions/FailedExchange' }],
+    type: 'object',
+    if: { required: ['response'], properties: { response: ANY } },
+    then: { $ref: '#/definitions/AnsweredExchange' },
+    else: { $ref: '#/definitions/FailedExchange' },
   },
   RuleResult: {
     type: 'object',
@@ -245,7 +250,11 @@ export const FILE_DEFINITIONS = {
   /** One line of the undo journal (src/runner/undo-journal.ts). */
   JournalLine: {
     description: 'a journal line: run, changing, restored or irreversible',
-    anyOf: [
+    type: 'object',
+    required: ['event'],
+    properties: { event: STRING },
+    discriminator: { propertyName: 'event' },
+    oneOf: [
       {
         type: 'object',
         required: ['event', 'at', 'baseUrl', 'serviceVersion'],
@@ -296,7 +305,7 @@ export type FileSchemaName = keyof typeof FILE_DEFINITIONS;
 /** The TypeScript type of a value that matches the named file schema. */
 export type FileType<N extends FileSchemaName> = FromSchema<(typeof FILE_DEFINITIONS)[N], Definitions>;
 
-const ajv = new Ajv({ strict: true, allErrors: true, allowUnionTypes: true, verbose: true });
+const ajv = new Ajv({ strict: true, allErrors: true, allowUnionTypes: true, verbose: true, discriminator: true });
 ajv.addFormat('local-date', { type: 'string', validate: isLocalDate });
 ajv.addFormat('date-range', { type: 'string', validate: isDateRange });
 ajv.addFormat('iso-duration', { type: 'string', validate: isDuration });
@@ -354,13 +363,14 @@ export function oneLine(file: string, problems: readonly string[]): string {
 
 /**
  * An anyOf that failed says so once, at its own path, instead of every
- * branch's complaints; an error under it that every branch agrees on (the
- * same path inside one answered exchange) would be lost, so a branch that got
- * past the discriminating fields keeps its errors.
+ * branch's complaints (unions told apart by a field use if/then/else or a
+ * discriminator instead, so only the branch the value claims reports).
  */
 function fewestErrors(errors: readonly ErrorObject[]): ErrorObject[] {
   const anyOf = errors.filter((e) => e.keyword === 'anyOf');
+  // "must match the then schema": the branch's own errors say what.
   return errors.filter((e) => {
+    if (e.keyword === 'if') return false;
     if (e.keyword === 'anyOf') return !anyOf.some((o) => o !== e && e.instancePath.startsWith(`${o.instancePath}/`));
     return !anyOf.some((o) => e.instancePath === o.instancePath || e.instancePath.startsWith(`${o.instancePath}/`));
   });
@@ -373,17 +383,29 @@ const FORMAT_MESSAGES: Readonly<Record<string, string>> = {
 
 function describe(e: ErrorObject, root: unknown): string {
   const path = e.instancePath || '/';
+  const said: unknown = e.parentSchema?.description;
+  const why = typeof said === 'string' ? ` (${said})` : '';
   switch (e.keyword) {
     case 'required':
-      return `${path} must have "${String(e.params.missingProperty)}"`;
+      return `${path} must have "${String(e.params.missingProperty)}"${why}`;
+    case 'not': {
+      const forbidden: unknown = isObject(e.schema) ? e.schema.required : undefined;
+      const names = Array.isArray(forbidden) ? forbidden.map((n) => `"${String(n)}"`).join(', ') : 'this';
+      return `${path} must not have ${names}${why}`;
+    }
+    case 'discriminator':
+      return `${e.instancePath}/${String(e.params.tag)} must name ${typeof said === 'string' ? said : 'one of its forms'}${shown(e.params.tagValue)}`;
     case 'const':
       return `${path} must be ${JSON.stringify(e.params.allowedValue)}${shown(valueAt(root, e.instancePath))}`;
+    case 'enum': {
+      const allowed: unknown = e.params.allowedValues;
+      const list = Array.isArray(allowed) ? allowed.map(String).join(', ') : 'its allowed values';
+      return `${path} must be one of ${list}${shown(valueAt(root, e.instancePath))}`;
+    }
     case 'additionalProperties':
       return `${path} must not have "${String(e.params.additionalProperty)}" (not a known field)`;
-    case 'anyOf': {
-      const said = e.parentSchema?.description;
+    case 'anyOf':
       return `${path} must be ${typeof said === 'string' ? said : 'one of its forms'}${shown(valueAt(root, e.instancePath))}`;
-    }
     case 'format': {
       const message = FORMAT_MESSAGES[String(e.params.format)] ?? e.message ?? 'must match its format';
       return `${path} ${message}${shown(valueAt(root, e.instancePath))}`;
@@ -399,6 +421,10 @@ function shown(value: unknown): string {
     return `: ${value === '' || /^\s|\s$/.test(value) ? JSON.stringify(value) : clip(value)}`;
   if (typeof value === 'number' || typeof value === 'boolean' || value === null) return `: ${String(value)}`;
   return '';
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function clip(text: string): string {

@@ -85,23 +85,22 @@ export default defineRuleGroup({
         // kept and those only counted. A §4.3 warning body is a documented answer whose status is
         // open, not an error; a body cut short cannot be read.
         const seen = ctx.errorAnswers();
-        const answers = seen.kept.filter((a) => !a.exchange.response!.truncated && !isWarningBody(a.exchange));
+        const answers = seen.kept.filter((a) => !a.exchange.response.truncated && !isWarningBody(a.exchange));
         const judged = answers.length + seen.withMessageNotKept + seen.withoutMessageNotKept;
         precondition(judged > 0, 'no request of the run was answered with a 4xx');
         const byStatus: Record<string, number> = {};
-        for (const a of answers)
-          byStatus[a.exchange.response!.status] = (byStatus[a.exchange.response!.status] ?? 0) + 1;
+        for (const a of answers) byStatus[a.exchange.response.status] = (byStatus[a.exchange.response.status] ?? 0) + 1;
         ctx.observe('4xx answers judged', judged);
         ctx.observe('4xx answers kept, by status', byStatus);
-        const silent = answers.filter((a) => !recordedErrorMessage(a.exchange.response!.body));
+        const silent = answers.filter((a) => !recordedErrorMessage(a.exchange.response.body));
         const without = silent.length + seen.withoutMessageNotKept;
         const message = `must contain a message describing the problem (${without} of ${judged} error answers have none)`;
         failAll([
           ...silent.slice(0, 20).map(({ ruleId, exchange }) => ({
-            where: `${exchange.operation} answered ${exchange.response!.status} (to a request of ${ruleId})`,
+            where: `${exchange.operation} answered ${exchange.response.status} (to a request of ${ruleId})`,
             message,
             expected: '{"message": "..."} (or problem details)',
-            actual: exchange.response!.body.slice(0, 300) || '(empty)',
+            actual: exchange.response.body.slice(0, 300) || '(empty)',
           })),
           ...(seen.withoutMessageNotKept > 0
             ? [

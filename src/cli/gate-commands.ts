@@ -4,12 +4,12 @@ import { allRules, loadCatalogue } from '../rules/catalogue.ts';
 import { dirname, join, relative } from 'node:path';
 import { compareRuns, coverageRegressed, renderComparisonText } from '../gate/compare-runs.ts';
 import { loadExpectations, updateExpectations } from '../gate/expectations.ts';
-import { readResults } from '../gate/results-file.ts';
+import { readResults, readRunRecord } from '../gate/results-file.ts';
 import { renderComparisonHtml, renderComparisonJUnit } from '../report/compare-report.ts';
 import { mergeRuns } from '../report/merge-runs.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { makeFolder } from '../report/reports-dir.ts';
-import type { RunResult, RunSelection } from '../core/types.ts';
+import type { RunSelection } from '../core/types.ts';
 import { EXIT, exitCodeOf } from './exit-codes.ts';
 import { COMPARE_HELP, EXPECTATIONS_HELP } from './help.ts';
 import { parseOptions } from './options.ts';
@@ -77,7 +77,7 @@ export async function mergeCommand(argv: string[], io: Output): Promise<number> 
     return 0;
   }
   if (positionals.length < 1) throw new UsageError('merge needs at least one results file');
-  const files = (await Promise.all(positionals.map((p) => readResults(p)))) as unknown as RunResult[];
+  const files = await Promise.all(positionals.map((p) => readRunRecord(p)));
   // Shards of different selections first: a rule in two shards is only what that mistake looks like.
   const unchecked = checkShards(files.map((f, i) => ({ path: positionals[i]!, selection: f.selection })));
   const seen = new Set<string>();

@@ -5,8 +5,7 @@ import { Redactor } from '../client/redact.ts';
 import { UsageError } from '../core/errors.ts';
 import { refuseIfNotRegularFile } from '../core/regular-file.ts';
 import { restoreState } from '../rules/state-guard.ts';
-import type { ResourceState } from '../rules/steps/state.ts';
-import { pendingChanges, readJournal, type JournalLine } from '../runner/undo-journal.ts';
+import { pendingChanges, readJournal } from '../runner/undo-journal.ts';
 import { RESTORE_HELP } from './help.ts';
 import { parseOptions } from './options.ts';
 import type { Output } from './run-command.ts';
@@ -41,12 +40,13 @@ export async function restoreCommand(
   if (!path || positionals.length > 1) throw new UsageError('restore takes one journal file (reports/journal.jsonl)');
   // Looked at before it is opened: a FIFO named here would keep restore waiting for ever.
   await refuseIfNotRegularFile(path, 'the journal');
-  let lines: JournalLine[];
-  try {
-    lines = await readJournal(path);
-  } catch (e) {
-    throw new UsageError(`cannot read the journal ${JSON.stringify(path)}: ${(e as Error).message}`);
-  }
+  const lines = await readJournal(path).catch((e: unknown) => {
+    // A journal that reads but is not one is named line by line by readJournal; this is a file that cannot be read.
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(
+      `cannot read the journal ${JSON.stringify(path)}: ${e instanceof Error ? e.message : String(e)}`,
+    );
+  });
   const run = lines.find((l) => l.event === 'run');
   if (!run) throw new UsageError(`${path} is not a journal of a run (no run line)`);
   const baseUrl = values['base-url'] ?? run.baseUrl;
@@ -79,7 +79,7 @@ export async function restoreCommand(
     for (const change of pending) {
       try {
         // Outside a run no verdict is kept: a read that breaks its rule stops the restoration with its error.
-        await restoreState({ ruleId: 'restore', client, found: () => undefined }, change.state as ResourceState);
+        await restoreState({ ruleId: 'restore', client, found: () => undefined }, change.state);
         const line = {
           event: 'restored',
           at: new Date().toISOString(),

@@ -2,8 +2,6 @@ import { loadCatalogue } from '../rules/catalogue.ts';
 import type { RuleResult, RunResult } from '../core/types.ts';
 import type { RuleGroup } from '../rules/types.ts';
 import { pendingChanges, readJournal } from '../runner/undo-journal.ts';
-import { FAULTS } from '../reference-server/faults.ts';
-import { VARIANTS } from '../reference-server/variants.ts';
 import type { EngineOptions, RunTarget } from '../runner/run-rules.ts';
 import { renderGate } from '../gate/expectations.ts';
 import { describeSelection } from '../report/selection.ts';
@@ -18,6 +16,8 @@ import {
   resolveExpectations,
   selectForRun,
 } from '../session/run-session.ts';
+import { FAULT_NAMES } from '../reference-server/faults.ts';
+import { VARIANT_NAMES } from '../reference-server/variants.ts';
 import { EXIT, exitCodeOf } from './exit-codes.ts';
 import { RUN_HELP, namesHelp } from './help.ts';
 import { toneOf, type Tone } from './terminal.ts';
@@ -51,7 +51,7 @@ for (const [option, schema] of RUN_OPTION_SCHEMAS) {
 export async function runCommand(argv: string[], io: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { values } = parseOptions(argv, RUN_FLAGS);
   if (values.help) {
-    io.out(RUN_HELP + namesHelp(Object.keys(FAULTS), Object.keys(VARIANTS)));
+    io.out(RUN_HELP + namesHelp(FAULT_NAMES, VARIANT_NAMES));
     return 0;
   }
   const configPath = values.config;

@@ -3,6 +3,7 @@ import { startReferenceServer } from '../reference-server/index.ts';
 import { SERVE_HELP, namesHelp } from './help.ts';
 import { FAULTS } from '../reference-server/faults.ts';
 import { VARIANTS } from '../reference-server/variants.ts';
+import { faultNames, variantNames } from './embedded-names.ts';
 import { intOption, parseOptions } from './options.ts';
 import type { Output } from './run-command.ts';
 
@@ -27,8 +28,8 @@ export async function serveCommand(argv: string[], io: Output, stop: Promise<voi
     host: values.host ?? '127.0.0.1',
     seed: intOption(values.seed, 'seed', 1),
     resources: intOption(values.resources, 'resources', 200, 10),
-    ...(values.fault?.length ? { faults: values.fault } : {}),
-    ...(values.variant?.length ? { variants: values.variant } : {}),
+    ...(values.fault?.length ? { faults: faultNames(values.fault) } : {}),
+    ...(values.variant?.length ? { variants: variantNames(values.variant) } : {}),
     ...(values['api-key'] ? { apiKey: values['api-key'] } : {}),
     ...(values['restricted-api-key'] ? { restrictedApiKey: values['restricted-api-key'] } : {}),
   });

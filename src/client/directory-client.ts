@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import type { Exchange, RecordedRequest, RecordedResponse } from '../core/exchange.ts';
+import type { AnsweredExchange, Exchange, RecordedRequest, RecordedResponse } from '../core/exchange.ts';
 import { HarnessError } from '../core/errors.ts';
 import type { Pacer } from './pacer.ts';
 import { parseRetryAfter } from './rate-limit-headers.ts';
@@ -89,7 +89,7 @@ export interface ApiResponse {
   text: string;
   /** Parsed JSON body, or undefined when the body is empty or not JSON. */
   json: unknown;
-  exchange: Exchange;
+  exchange: AnsweredExchange;
 }
 
 const RECORDED_BODY_LIMIT = 64 * 1024;
@@ -190,7 +190,7 @@ export class DirectoryClient {
     );
     if (!wasShared) return response;
     // This rule's transcript shows the answer it used, marked as another rule's request.
-    const exchange: Exchange = { ...response.exchange, shared: true };
+    const exchange: AnsweredExchange = { ...response.exchange, shared: true };
     this.options.onExchange?.(exchange);
     return { ...response, exchange };
   }
@@ -224,21 +224,14 @@ export class DirectoryClient {
         // Built in one literal and the rare fields after, in the order reports show them: this runs for every request.
         const startedAt = isoTime(Date.now() - outcome.durationMs);
         const durationMs = Math.round(outcome.durationMs);
-        const exchange: Exchange = outcome.ok
-          ? { operation, startedAt, request, response: recordedResponse(outcome, redactor), durationMs, attempts }
-          : {
-              operation,
-              startedAt,
-              request,
-              error: { code: outcome.error.code, message: outcome.error.message },
-              durationMs,
-              attempts,
-            };
-        if (queuedMs >= 1) exchange.queuedMs = Math.round(queuedMs);
-        if (retryWaitMs > 0) exchange.retryWaitMs = Math.round(retryWaitMs);
-        if (earlier !== undefined) exchange.earlierAttempts = earlier;
-        this.options.onExchange?.(exchange);
-        if (!outcome.ok) throw outcome.error;
+        if (!outcome.ok) {
+          const error = { code: outcome.error.code, message: outcome.error.message };
+          this.recorded({ operation, startedAt, request, error, durationMs, attempts }, queuedMs, retryWaitMs, earlier);
+          throw outcome.error;
+        }
+        const response = recordedResponse(outcome, redactor);
+        const exchange: AnsweredExchange = { operation, startedAt, request, response, durationMs, attempts };
+        this.recorded(exchange, queuedMs, retryWaitMs, earlier);
         if (outcome.status >= 300 && outcome.status < 400) {
           // Redirects are not followed (a POST body and a credential must not go where the user did not point).
           const location = this.options.redactor.redact(outcome.headers.location ?? '(no Location header)');
@@ -260,6 +253,19 @@ export class DirectoryClient {
       await sleep(delay, this.options.signal);
       retryWaitMs += delay;
     }
+  }
+
+  /** The rare fields set after the literal, in the order reports show them; then the rule's transcript gets it. */
+  private recorded(
+    exchange: Exchange,
+    queuedMs: number,
+    retryWaitMs: number,
+    earlier: Array<{ status?: number; error?: string }> | undefined,
+  ): void {
+    if (queuedMs >= 1) exchange.queuedMs = Math.round(queuedMs);
+    if (retryWaitMs > 0) exchange.retryWaitMs = Math.round(retryWaitMs);
+    if (earlier !== undefined) exchange.earlierAttempts = earlier;
+    this.options.onExchange?.(exchange);
   }
 
   private urlOf(operation: string): { origin: string; path: string; recorded: string } {

@@ -16,14 +16,37 @@ export interface RecordedResponse {
   truncated: boolean;
 }
 
-export interface Exchange {
+/** Why no answer came: a stable code (DC_ERR_TIMEOUT, DC_ERR_NETWORK, …) and what happened. */
+export interface TransportError {
+  code: string;
+  message: string;
+}
+
+/**
+ * One exchange: answered (a response, no error) or failed (an error, no
+ * response). The two are told apart by which of the two fields is there, so
+ * results.json keeps its shape: `if (exchange.response)` narrows to
+ * AnsweredExchange, `if (exchange.error)` to FailedExchange.
+ */
+export type Exchange = AnsweredExchange | FailedExchange;
+
+export interface AnsweredExchange extends ExchangeRecord {
+  response: RecordedResponse;
+  error?: undefined;
+}
+
+export interface FailedExchange extends ExchangeRecord {
+  response?: undefined;
+  /** No response came (network fault, timeout, oversized body). */
+  error: TransportError;
+}
+
+/** What every exchange records, answered or not. */
+interface ExchangeRecord {
   operation: string;
   /** When the answered attempt was sent (ISO 8601). */
   startedAt?: string;
   request: RecordedRequest;
-  response?: RecordedResponse;
-  /** Set when no response came (network fault, timeout, oversized body). */
-  error?: { code: string; message: string };
   /**
    * The server's time: from sending the last attempt to its complete answer.
    * Waiting for the rate limiter and sleeping between attempts are not in it.

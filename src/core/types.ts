@@ -48,8 +48,8 @@ export interface Violation {
 export interface Observation {
   /** What was looked at, e.g. "status of an empty team_ids rejection". */
   subject: string;
-  /** What the server did. */
-  value: unknown;
+  /** What the server did; a results.json read back has none where it was undefined (JSON drops it). */
+  value?: unknown;
 }
 
 /** Replay information of a failing property. */

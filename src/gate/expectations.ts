@@ -7,6 +7,8 @@
 import { writeFile } from 'node:fs/promises';
 import type { GateRecord, RuleResult } from '../core/types.ts';
 import { UsageError } from '../core/errors.ts';
+import { fileProblems, matchesFileSchema, oneLine } from '../schemas/files.ts';
+import { valueAt } from '../schemas/index.ts';
 import { readJsonFile } from './read-json-file.ts';
 
 export interface Expectation {
@@ -30,57 +32,42 @@ export interface GateOutcome {
 }
 
 /**
- * Reads and checks an expectations file. Every problem names the entry it is
- * in; a rule id the catalogue does not know is one (a typo would otherwise
- * excuse nothing, silently). Never returns a half-read file.
+ * Reads and checks an expectations file: its shape (src/schemas/files.ts:
+ * real dates, a reason that says why, no unknown field) and, with the
+ * catalogue's rule ids, that each rule exists and is listed once (a typo
+ * would otherwise excuse nothing, silently). A bad file is one line naming
+ * it and the JSON path of its first problem; never a half-read file.
  */
 export async function loadExpectations(path: string, knownRules?: ReadonlySet<string>): Promise<ExpectationsFile> {
-  const data = await readJsonFile(path, 'expectations file');
+  return checkedExpectations(await readJsonFile(path, 'expectations file'), path, knownRules);
+}
+
+/** `data` as an expectations file, or a usage error in one line naming `file` and the first problem. */
+export function checkedExpectations(data: unknown, file: string, knownRules?: ReadonlySet<string>): ExpectationsFile {
   const problems = expectationProblems(data, knownRules);
-  if (problems.length > 0) {
-    throw new UsageError(`${path} is not a valid expectations file:\n  ${problems.join('\n  ')}`);
-  }
-  return data as ExpectationsFile;
+  if (problems.length === 0 && matchesFileSchema('ExpectationsFile', data)) return data;
+  throw new UsageError(oneLine(file, problems), { seeHelp: false });
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-
-function isCalendarDate(text: string): boolean {
-  return DATE.test(text) && new Date(`${text}T00:00:00Z`).toISOString().slice(0, 10) === text;
-}
-
-/** What is wrong with a would-be expectations file, one line per problem; none for a good one. */
+/** What is wrong with a would-be expectations file, one "/path must …" per problem; none for a good one. */
 export function expectationProblems(data: unknown, knownRules?: ReadonlySet<string>): string[] {
-  const shape = 'expected {"expectations": [{"rule": "...", "reason": "...", "expires"?: "YYYY-MM-DD"}]}';
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) return [shape];
-  const file = data as Record<string, unknown>;
-  if (!Array.isArray(file.expectations)) return [`"expectations" must be an array; ${shape}`];
-  if (file.target !== undefined && typeof file.target !== 'string') return ['"target" must be a string'];
-  const problems: string[] = [];
+  const problems = fileProblems('ExpectationsFile', data);
+  const entries = valueAt(data, '/expectations');
+  if (!Array.isArray(entries)) return problems;
   const seen = new Set<string>();
-  file.expectations.forEach((entry: unknown, i) => {
-    const record =
-      typeof entry === 'object' && entry !== null && !Array.isArray(entry)
-        ? (entry as Record<string, unknown>)
-        : undefined;
-    const rule = record?.rule;
-    const name = `entry ${i + 1}${typeof rule === 'string' ? ` (${rule})` : ''}`;
-    if (!record) return problems.push(`${name}: must be an object with "rule" and "reason"`);
-    if (typeof rule !== 'string' || rule === '') problems.push(`${name}: "rule" must be a rule id`);
-    else if (knownRules && !knownRules.has(rule))
-      problems.push(`${name}: unknown rule id (see \`directory-conformance rules\`)`);
-    else if (seen.has(rule)) problems.push(`${name}: the rule is listed twice`);
-    if (typeof rule === 'string') seen.add(rule);
-    if (typeof record.reason !== 'string' || record.reason.trim() === '')
-      problems.push(`${name}: "reason" must say why`);
-    if (record.expires !== undefined && (typeof record.expires !== 'string' || !isCalendarDate(record.expires))) {
-      problems.push(`${name}: "expires" must be a date YYYY-MM-DD, got ${JSON.stringify(record.expires)}`);
-    }
-    const unknownKeys = Object.keys(record).filter((k) => !['rule', 'reason', 'expires'].includes(k));
-    if (unknownKeys.length > 0) problems.push(`${name}: unknown field(s) ${unknownKeys.join(', ')}`);
-    return undefined;
+  entries.forEach((entry: unknown, i) => {
+    const rule = valueAt(entry, '/rule');
+    if (typeof rule !== 'string' || rule === '') return;
+    if (knownRules && !knownRules.has(rule))
+      problems.push(
+        `/expectations/${i}/rule is not a rule id of the catalogue (see \`directory-conformance rules\`): ${rule}`,
+      );
+    else if (seen.has(rule)) problems.push(`/expectations/${i}/rule is listed twice: ${rule}`);
+    seen.add(rule);
   });
-  return problems;
+  // In the file's order: each entry's problems together, the first entry's first.
+  const pathOf = (problem: string) => problem.split(' ', 1)[0] ?? '';
+  return problems.sort((a, b) => pathOf(a).localeCompare(pathOf(b), 'en', { numeric: true }));
 }
 
 export function applyExpectations(results: readonly RuleResult[], file: ExpectationsFile, today: string): GateOutcome {

@@ -6,6 +6,8 @@ export async function readJsonFile(path: string, what: string): Promise<unknown>
   try {
     return JSON.parse(await readFile(path, 'utf8')) as unknown;
   } catch (e) {
-    throw new UsageError(`cannot read ${what} ${path}: ${(e as Error).message}`);
+    throw new UsageError(`cannot read ${what} ${path}: ${e instanceof Error ? e.message : String(e)}`, {
+      seeHelp: false,
+    });
   }
 }

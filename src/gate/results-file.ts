@@ -1,19 +1,18 @@
-import type { RuleResult } from '../core/types.ts';
-import { UsageError } from '../core/errors.ts';
+import { checkedFile, type FileType } from '../schemas/files.ts';
 import { readJsonFile } from './read-json-file.ts';
 
-export interface ResultsFile {
-  schemaVersion: number;
-  target: { baseUrl: string; serviceVersion: string };
-  startedAt: string;
-  results: RuleResult[];
+/** What compare and `expectations update --from` read of a results.json (src/report/json.ts writes it). */
+export type ResultsFile = FileType<'ResultsFile'>;
+
+/** A shard's results.json as merge reads it: the whole run but its summary, which merge computes again. */
+export type RunRecord = FileType<'RunRecord'>;
+
+/** A results.json written by `run`, checked against its schema (src/schemas/files.ts): a bad one is a usage error. */
+export async function readResults(path: string): Promise<ResultsFile> {
+  return checkedFile('ResultsFile', await readJsonFile(path, 'results file'), path);
 }
 
-/** A results.json written by `run` (see src/report/json.ts). */
-export async function readResults(path: string): Promise<ResultsFile> {
-  const data = await readJsonFile(path, 'results file');
-  const file = data as Partial<ResultsFile>;
-  if (file.schemaVersion !== 1 || !Array.isArray(file.results))
-    throw new UsageError(`${path} is not a results.json of this tool (schemaVersion 1)`);
-  return file as ResultsFile;
+/** A results.json as merge needs it. */
+export async function readRunRecord(path: string): Promise<RunRecord> {
+  return checkedFile('RunRecord', await readJsonFile(path, 'results file'), path);
 }

@@ -5,14 +5,14 @@
  * FAILs but the rules named beside it and no rule ends in ERROR.
  */
 import type { RunResult, Verdict } from '../core/types.ts';
-import { FAULTS, type FaultName } from '../reference-server/faults.ts';
+import { FAULTS, FAULT_NAMES, type FaultName } from '../reference-server/faults.ts';
 import { startReferenceServer } from '../reference-server/index.ts';
 import { loadCatalogue } from '../rules/catalogue.ts';
 import type { RuleGroup } from '../rules/types.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules, type EngineOptions } from '../runner/run-rules.ts';
 import { CATCHES, type Catch } from './fault-catches.ts';
 
-export const FAULT_NAMES = Object.keys(FAULTS) as FaultName[];
+export { FAULT_NAMES };
 
 export interface MutationOutcome {
   fault: FaultName;

@@ -429,3 +429,6 @@ export type FaultName = keyof typeof FAULTS;
 export function isFaultName(name: string): name is FaultName {
   return Object.hasOwn(FAULTS, name);
 }
+
+/** Every fault's name, in the catalogue's order. */
+export const FAULT_NAMES: readonly FaultName[] = Object.keys(FAULTS).filter(isFaultName);

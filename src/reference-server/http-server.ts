@@ -13,8 +13,10 @@ import { list } from './operations/list.ts';
 import { assignActivityRate, showActivityRates, unassignActivityRate } from './operations/rates.ts';
 import { listRoles, revokeRoles } from './operations/roles.ts';
 import { assignTeam, showTeams } from './operations/teams.ts';
+import type { FaultName } from './faults.ts';
 import type { PageTokens } from './page-token.ts';
 import type { Store } from './store.ts';
+import type { VariantName } from './variants.ts';
 
 export const SUPPORTED_SERVICE_VERSIONS: readonly string[] = ['26.06.25'];
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -61,8 +63,8 @@ export interface HttpDeps {
   store: Store;
   tokens: PageTokens;
   keys: ApiKeys;
-  faults: ReadonlySet<string>;
-  variants: ReadonlySet<string>;
+  faults: ReadonlySet<FaultName>;
+  variants: ReadonlySet<VariantName>;
 }
 
 function send(res: ServerResponse, status: number, body?: unknown): void {

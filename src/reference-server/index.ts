@@ -6,8 +6,8 @@
 import type { AddressInfo } from 'node:net';
 import type { TargetProfile } from '../target/profile.ts';
 import { ApiKeys } from './auth.ts';
-import { FAULTS, isFaultName } from './faults.ts';
-import { VARIANTS, isVariantName } from './variants.ts';
+import { FAULTS, isFaultName, type FaultName } from './faults.ts';
+import { VARIANTS, isVariantName, type VariantName } from './variants.ts';
 import { generateDomain, type Domain } from './generate-domain.ts';
 import { createHttpServer } from './http-server.ts';
 import { PageTokens } from './page-token.ts';
@@ -15,8 +15,8 @@ import { Store } from './store.ts';
 import { RESTRICTED_TEAM_FIELDS } from './operations/teams.ts';
 
 export { SUPPORTED_SERVICE_VERSIONS } from './http-server.ts';
-export { FAULTS, type Fault, type FaultName } from './faults.ts';
-export { VARIANTS, type VariantName } from './variants.ts';
+export { FAULTS, FAULT_NAMES, type Fault, type FaultName } from './faults.ts';
+export { VARIANTS, VARIANT_NAMES, type VariantName } from './variants.ts';
 
 export interface ReferenceServerOptions {
   port?: number;
@@ -24,10 +24,10 @@ export interface ReferenceServerOptions {
   seed?: number;
   /** Resources across all kinds (default 200). */
   resources?: number;
-  /** Named faults from FAULTS; none for the reference. */
-  faults?: string[];
+  /** Named faults from FAULTS; none for the reference. Names are checked again at start, for callers without types. */
+  faults?: readonly FaultName[];
   /** Conformant alternative choices from VARIANTS; none for the reference. */
-  variants?: string[];
+  variants?: readonly VariantName[];
   /** Fixed keys instead of random ones. */
   apiKey?: string;
   restrictedApiKey?: string;
@@ -46,19 +46,23 @@ export class UnknownFaultError extends Error {
 }
 
 export async function startReferenceServer(options: ReferenceServerOptions = {}): Promise<ReferenceServer> {
-  const faults = new Set(options.faults ?? []);
-  for (const f of faults) {
+  const faults = new Set<FaultName>();
+  const givenFaults: readonly string[] = options.faults ?? [];
+  for (const f of givenFaults) {
     if (!isFaultName(f))
       throw new UnknownFaultError(
         `unknown fault ${JSON.stringify(f)}; known faults: ${Object.keys(FAULTS).join(', ')}`,
       );
+    faults.add(f);
   }
-  const variants = new Set(options.variants ?? []);
-  for (const v of variants) {
+  const variants = new Set<VariantName>();
+  const givenVariants: readonly string[] = options.variants ?? [];
+  for (const v of givenVariants) {
     if (!isVariantName(v))
       throw new UnknownFaultError(
         `unknown variant ${JSON.stringify(v)}; known variants: ${Object.keys(VARIANTS).join(', ')}`,
       );
+    variants.add(v);
   }
   const domain = generateDomain(options.seed ?? 1, options.resources ?? 200);
   const keys = new ApiKeys(options.apiKey, options.restrictedApiKey);

@@ -1,6 +1,8 @@
+import type { FaultName } from './faults.ts';
 import type { PageTokens } from './page-token.ts';
 import type { Store } from './store.ts';
 import type { Body } from './validate.ts';
+import type { VariantName } from './variants.ts';
 
 export type Caller = 'full' | 'restricted';
 
@@ -8,9 +10,9 @@ export interface OperationContext {
   store: Store;
   tokens: PageTokens;
   /** Named faults this instance runs with (empty for the reference). */
-  faults: ReadonlySet<string>;
+  faults: ReadonlySet<FaultName>;
   /** Conformant alternative choices on open points (variants.ts); empty for the reference. */
-  variants: ReadonlySet<string>;
+  variants: ReadonlySet<VariantName>;
   caller: Caller;
 }
 

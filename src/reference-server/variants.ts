@@ -24,3 +24,6 @@ export type VariantName = keyof typeof VARIANTS;
 export function isVariantName(name: string): name is VariantName {
   return Object.hasOwn(VARIANTS, name);
 }
+
+/** Every variant's name. */
+export const VARIANT_NAMES: readonly VariantName[] = Object.keys(VARIANTS).filter(isVariantName);

@@ -36,7 +36,7 @@ export function replayCommand(r: RuleResult, run: Pick<RunResult, 'options' | 't
 
 /** One line on what came back: status and the start of the body, or the transport fault. */
 export function responseLine(e: Exchange, maxBody = 500): string {
-  if (!e.response) return `no response: ${e.error?.code ?? 'unknown'}: ${e.error?.message ?? ''}`;
+  if (!e.response) return `no response: ${e.error.code}: ${e.error.message}`;
   const body = e.response.body === '' ? '(empty body)' : clip(e.response.body, maxBody);
   return `${e.response.status} ${body}`;
 }

@@ -66,7 +66,7 @@ export class HarRecorder {
         : {
             // No answer (a reset, a timeout): HAR's convention for a request that got none.
             status: 0,
-            statusText: e.error ? `${e.error.code}: ${e.error.message}` : '',
+            statusText: `${e.error.code}: ${e.error.message}`,
             httpVersion: 'HTTP/1.1',
             cookies: [],
             headers: [],

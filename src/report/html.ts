@@ -214,7 +214,7 @@ function shownBody(body: string): string {
 }
 
 function exchange(e: Exchange, n: number, ids: Ids): string {
-  const status = e.response ? String(e.response.status) : (e.error?.code ?? 'no response');
+  const status = e.response ? String(e.response.status) : e.error.code;
   const statusClass = e.response ? `s${String(e.response.status).charAt(0)}` : 'none';
   const attempts = e.shared
     ? ', shared: the answer to the same request another rule sent'
@@ -223,7 +223,7 @@ function exchange(e: Exchange, n: number, ids: Ids): string {
       : '';
   const response = e.response
     ? `<h4>Response ${e.response.status}${e.response.truncated ? ' (body truncated when recorded)' : ''}</h4><pre class="response-headers">${esc(headersText(e.response.headers))}</pre><pre class="response-body">${esc(shownBody(e.response.body))}</pre>`
-    : `<h4>No response</h4><pre class="transport-error">${esc(`${e.error?.code ?? 'unknown'}: ${e.error?.message ?? ''}`)}</pre>`;
+    : `<h4>No response</h4><pre class="transport-error">${esc(`${e.error.code}: ${e.error.message}`)}</pre>`;
   return `<details class="exchange" data-exchange="${n}"><summary>#${n} ${esc(e.request.method)} ${esc(e.operation)} → <span class="status ${statusClass}">${esc(status)}</span> <span class="muted">(${e.durationMs} ms${attempts})</span></summary>
 <h4>Request</h4><pre class="request-headers">${esc(`${e.request.method} ${e.request.url}\n${headersText(e.request.headers)}`)}</pre><pre class="request-body">${esc(shownBody(e.request.body))}</pre>
 ${response}

@@ -7,7 +7,7 @@ import { summarise } from '../core/summarise.ts';
  * knew, found or saw expire, passed only when every shard's passed, and the
  * known failures excused in the merged summary as they were in each shard's.
  */
-export function mergeRuns(runs: readonly RunResult[]): RunResult {
+export function mergeRuns(runs: ReadonlyArray<Omit<RunResult, 'summary'>>): RunResult {
   const first = runs[0]!;
   const results = runs.flatMap((r) => r.results);
   const gate = mergeGates(runs.flatMap((r) => (r.gate ? [r.gate] : [])));

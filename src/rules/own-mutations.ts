@@ -14,6 +14,7 @@ import { canonicalJson } from '../core/canonical-json.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { ActivityRatePeriod, TeamAssignation } from '../schemas/index.ts';
 import { addDays, type DateSpan } from './dates.ts';
+import { isRecord } from './json-values.ts';
 import type { ResourceState } from './resource-state.ts';
 
 export type ChangedPart = 'rates' | 'teams';
@@ -49,9 +50,8 @@ export class MutationLog {
     if (!part) return;
     let body: Record<string, unknown> | undefined;
     try {
-      const parsed = JSON.parse(exchange.request.body) as unknown;
-      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
-        body = parsed as Record<string, unknown>;
+      const parsed: unknown = JSON.parse(exchange.request.body);
+      if (isRecord(parsed)) body = parsed;
     } catch {
       // Unreadable: it counts for every resource and every date.
     }

@@ -1,5 +1,5 @@
 import type { DirectoryClient } from '../client/directory-client.ts';
-import type { Exchange } from '../core/exchange.ts';
+import type { AnsweredExchange } from '../core/exchange.ts';
 import type { Level, Mutation, PropertyReplay, RuleKind, RunOptions, Violation } from '../core/types.ts';
 import type { TargetProfile } from '../target/profile.ts';
 import type { MutationLog } from './own-mutations.ts';
@@ -88,7 +88,7 @@ export interface UndoJournal {
 /** A 4xx answer one rule received, as its transcript recorded it (redacted). */
 export interface ErrorAnswer {
   ruleId: string;
-  exchange: Exchange;
+  exchange: AnsweredExchange;
 }
 
 /**

@@ -22,10 +22,11 @@ export class ErrorAnswers {
   constructor(private readonly cap = 5_000) {}
 
   add(ruleId: string, exchange: Exchange): void {
-    const response = exchange.response;
-    if (!response || response.status < 400 || response.status > 499 || response.status === 429) return;
+    if (!exchange.response) return;
+    const { status, body } = exchange.response;
+    if (status < 400 || status > 499 || status === 429) return;
     if (this.kept.length < this.cap) this.kept.push({ ruleId, exchange });
-    else if (recordedErrorMessage(response.body) !== undefined) this.withMessage += 1;
+    else if (recordedErrorMessage(body) !== undefined) this.withMessage += 1;
     else if (this.kept.length < 2 * this.cap) this.kept.push({ ruleId, exchange });
     else this.withoutMessage += 1;
   }

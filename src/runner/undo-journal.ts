@@ -6,7 +6,9 @@
  */
 import { open, readFile, type FileHandle } from 'node:fs/promises';
 import type { Redactor } from '../client/redact.ts';
+import { UsageError } from '../core/errors.ts';
 import type { UndoJournal } from '../rules/types.ts';
+import { checkedFile, type FileType } from '../schemas/files.ts';
 
 export type JournalLine =
   | { event: 'run'; at: string; baseUrl: string; serviceVersion: string }
@@ -65,24 +67,37 @@ function now(): string {
   return new Date().toISOString();
 }
 
-/** The lines of a journal; a last line cut off by a crash is left out. */
-export async function readJournal(path: string): Promise<JournalLine[]> {
+/** A journal line as read back: checked against its schema, the state of a change typed as a resource's. */
+export type ReadJournalLine = FileType<'JournalLine'>;
+
+/**
+ * The lines of a journal, each checked against its schema (src/schemas/files.ts);
+ * a last line cut off by a crash is left out. A line that is not JSON or not
+ * a journal line is a usage error naming the file, the line and the problem.
+ */
+export async function readJournal(path: string): Promise<ReadJournalLine[]> {
   const lines = (await readFile(path, 'utf8')).split('\n').filter((l) => l.trim() !== '');
-  const out: JournalLine[] = [];
+  const out: ReadJournalLine[] = [];
   for (const [i, line] of lines.entries()) {
+    let parsed: unknown;
     try {
-      out.push(JSON.parse(line) as JournalLine);
+      parsed = JSON.parse(line);
     } catch (e) {
       if (i === lines.length - 1) break;
-      throw new Error(`${path}: line ${i + 1} is not JSON: ${(e as Error).message}`);
+      throw new UsageError(`${path}: line ${i + 1} is not JSON: ${e instanceof Error ? e.message : String(e)}`, {
+        seeHelp: false,
+      });
     }
+    out.push(checkedFile('JournalLine', parsed, `${path}: line ${i + 1}`));
   }
   return out;
 }
 
+type PendingChange = Extract<ReadJournalLine, { event: 'changing' }>;
+
 /** Changes the journal announces that no later line says were put back, latest per resource first seen. */
-export function pendingChanges(lines: readonly JournalLine[]): Array<Extract<JournalLine, { event: 'changing' }>> {
-  const pending = new Map<string, Extract<JournalLine, { event: 'changing' }>>();
+export function pendingChanges(lines: readonly ReadJournalLine[]): PendingChange[] {
+  const pending = new Map<string, PendingChange>();
   for (const line of lines) {
     if (line.event === 'changing' && !pending.has(line.resourceId)) pending.set(line.resourceId, line);
     if (line.event === 'restored') pending.delete(line.resourceId);

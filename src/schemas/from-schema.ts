@@ -2,23 +2,27 @@
  * The TypeScript type of a value that passed a JSON Schema, computed from the
  * schema itself: the same definitions ajv compiles give the types checks work
  * with, so the two can never drift. Covers the keywords src/schemas uses:
- * $ref to a definition, anyOf, const, enum, type (one or several), object
- * properties with required, array items. Other keywords (format, pattern,
- * minItems…) narrow values, not types, and are ignored here.
+ * $ref to a definition, anyOf and oneOf, if/then/else (either branch), const,
+ * enum, type (one or several), object
+ * properties with required, array items, a record's additionalProperties
+ * schema. Other keywords (format, pattern, minItems, not…) narrow values, not
+ * types, and are ignored here.
  */
 export type FromSchema<S, Defs> = S extends { readonly $ref: `#/definitions/${infer Name}` }
   ? Name extends keyof Defs
     ? FromSchema<Defs[Name], Defs>
     : unknown
-  : S extends { readonly anyOf: readonly (infer Branch)[] }
+  : S extends { readonly anyOf: readonly (infer Branch)[] } | { readonly oneOf: readonly (infer Branch)[] }
     ? FromSchema<Branch, Defs>
-    : S extends { readonly const: infer C }
-      ? C
-      : S extends { readonly enum: readonly (infer E)[] }
-        ? E
-        : S extends { readonly type: infer T }
-          ? FromTypes<T extends readonly (infer One)[] ? One : T, S, Defs>
-          : unknown;
+    : S extends { readonly then: infer Then; readonly else: infer Else }
+      ? FromSchema<Then, Defs> | FromSchema<Else, Defs>
+      : S extends { readonly const: infer C }
+        ? C
+        : S extends { readonly enum: readonly (infer E)[] }
+          ? E
+          : S extends { readonly type: infer T }
+            ? FromTypes<T extends readonly (infer One)[] ? One : T, S, Defs>
+            : unknown;
 
 type FromTypes<T, S, Defs> = T extends 'string'
   ? string
@@ -55,7 +59,9 @@ type ObjectOf<S, Defs> = S extends { readonly properties: infer P }
       }
     > &
       Extra<S>
-  : { [key: string]: unknown };
+  : S extends { readonly additionalProperties: infer Each extends object }
+    ? { [key: string]: FromSchema<Each, Defs> }
+    : { [key: string]: unknown };
 
 type Defaulted<P> = { [K in keyof P]: P[K] extends { readonly default: unknown } ? K : never }[keyof P];
 

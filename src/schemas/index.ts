@@ -81,7 +81,8 @@ function jsPath(pointer: string): string {
     .join('');
 }
 
-function valueAt(root: unknown, pointer: string): unknown {
+/** The value at a JSON pointer (ajv's instancePath) of `root`; undefined when there is none. */
+export function valueAt(root: unknown, pointer: string): unknown {
   let v: unknown = root;
   for (const p of pointer.split('/').slice(1)) {
     if (v === null || typeof v !== 'object') return undefined;

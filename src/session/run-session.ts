@@ -16,13 +16,15 @@ import { summarise } from '../core/summarise.ts';
 import type { Level, RunResult, RunSelection } from '../core/types.ts';
 import {
   applyExpectations,
-  expectationProblems,
+  checkedExpectations,
   gateRecord,
   loadExpectations,
   type ExpectationsFile,
   type GateOutcome,
 } from '../gate/expectations.ts';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/index.ts';
+import { isFaultName } from '../reference-server/faults.ts';
+import { isVariantName } from '../reference-server/variants.ts';
 import { HarRecorder } from '../report/har.ts';
 import { shellWord } from '../report/shell-quote.ts';
 import type { SummaryLinks } from '../report/summary-markdown.ts';
@@ -160,7 +162,10 @@ export async function openTarget(config: RunConfig): Promise<OpenedTarget> {
     };
     opened = { target, external: true, close: () => Promise.resolve() };
   } else {
-    const { resources, faults, variants } = config;
+    // Names were checked with the rest of the configuration; the filters only type them.
+    const { resources } = config;
+    const faults = config.faults.filter(isFaultName);
+    const variants = config.variants.filter(isVariantName);
     const server = await startReferenceServer({ resources, faults, variants });
     const replayArgs = [
       ...(resources !== RUN_CONFIG_DEFAULTS.resources ? [`--resources ${resources}`] : []),
@@ -214,13 +219,7 @@ export async function resolveExpectations(
 ): Promise<LoadedExpectations> {
   const known = new Set(allRules(catalogue).map((r) => r.id));
   if (typeof given === 'string') return { file: given, data: await loadExpectations(given, known) };
-  if (!isExpectationsFile(given, known))
-    throw new UsageError(`not a valid expectations object:\n  ${expectationProblems(given, known).join('\n  ')}`);
-  return { file: '(expectations object)', data: given };
-}
-
-function isExpectationsFile(data: unknown, known: ReadonlySet<string>): data is ExpectationsFile {
-  return expectationProblems(data, known).length === 0;
+  return { file: '(expectations object)', data: checkedExpectations(given, '(expectations object)', known) };
 }
 
 /** On GitHub Actions, the run's page (where its artifacts are) for the Markdown summary. */
@@ -331,7 +330,9 @@ async function refusePendingJournal(path: string): Promise<void> {
   let pending: number;
   try {
     pending = pendingChanges(await readJournal(path)).length;
-  } catch {
+  } catch (e) {
+    // No journal is the usual case; one that is not a journal is named, and never overwritten by this run's.
+    if (e instanceof UsageError) throw e;
     return;
   }
   if (pending > 0) {

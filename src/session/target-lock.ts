@@ -21,6 +21,7 @@ import { isIP } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.ts';
+import { fileProblems, matchesFileSchema, oneLine, type FileType } from '../schemas/files.ts';
 
 export interface TargetLock {
   release(): Promise<void>;
@@ -36,6 +37,9 @@ export interface Holder {
   /** Every resource the holding run locked, to name the overlap in a refusal. */
   resources: string[];
 }
+
+/** A lock file as read back (src/schemas/files.ts). */
+type LockFile = FileType<'LockHolder'>;
 
 /**
  * The target as the client addresses it: origin (scheme and host lower-cased,
@@ -125,21 +129,27 @@ export async function lockTarget(
   const since = new Date().toISOString();
   for (;;) {
     const taken: string[] = [];
-    let conflict: Holder | undefined;
-    for (const id of ids) {
-      for (const key of keys) {
-        const path = lockPathOf(key, id, options.dir ?? tmpdir());
-        conflict = await take(path, { pid: process.pid, since, target, resource: id, resources: ids });
+    let conflict: LockFile | undefined;
+    try {
+      for (const id of ids) {
+        for (const key of keys) {
+          const path = lockPathOf(key, id, options.dir ?? tmpdir());
+          conflict = await take(path, { pid: process.pid, since, target, resource: id, resources: ids });
+          if (conflict) break;
+          taken.push(path);
+        }
         if (conflict) break;
-        taken.push(path);
       }
-      if (conflict) break;
+    } catch (e) {
+      // A lock file that is not one: what was taken so far is given back before the run stops.
+      await Promise.all(taken.map((p) => rm(p, { force: true })));
+      throw e;
     }
     if (!conflict) return held(taken);
     // All or nothing: a run that cannot have every resource holds none while it waits or gives up.
     await Promise.all(taken.map((p) => rm(p, { force: true })));
     if (!options.wait) {
-      const theirs = new Set(conflict.resources?.length ? conflict.resources : [conflict.resource]);
+      const theirs = new Set(conflict.resources.length > 0 ? conflict.resources : [conflict.resource]);
       const shared = ids.filter((id) => theirs.has(id));
       const spelled =
         conflict.target && conflict.target !== target ? ` (the same server as its ${conflict.target})` : '';
@@ -178,7 +188,7 @@ export function held(paths: readonly string[]): TargetLock {
  * linked into place: a reader never sees it empty); undefined when taken, the
  * living holder otherwise. A holder whose process is gone is taken over.
  */
-export async function take(path: string, holder: Holder): Promise<Holder | undefined> {
+export async function take(path: string, holder: Holder): Promise<LockFile | undefined> {
   const aside = `${path}.${process.pid}.${randomBytes(4).toString('hex')}`;
   await writeFile(aside, JSON.stringify(holder));
   try {
@@ -198,13 +208,29 @@ export async function take(path: string, holder: Holder): Promise<Holder | undef
   }
 }
 
-async function readHolder(path: string): Promise<Holder | undefined> {
+/**
+ * The holder a lock file names; undefined when it is gone (released since).
+ * A lock file is written whole before it is linked into place, so one that
+ * is not a holder was not written by this tool: it is named, never taken over.
+ */
+async function readHolder(path: string): Promise<LockFile | undefined> {
+  let text: string;
   try {
-    const holder = JSON.parse(await readFile(path, 'utf8')) as Partial<Holder>;
-    return typeof holder.pid === 'number' ? (holder as Holder) : undefined;
+    text = await readFile(path, 'utf8');
   } catch {
     return undefined;
   }
+  const file = `lock file ${path}`;
+  const hint = 'not a lock of this tool: remove it if no run of directory-conformance is using the target';
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    throw new UsageError(`${file}: not JSON; ${hint}`, { seeHelp: false });
+  }
+  const problems = fileProblems('LockHolder', data);
+  if (problems.length === 0 && matchesFileSchema('LockHolder', data)) return data;
+  throw new UsageError(`${oneLine(file, problems)}; ${hint}`, { seeHelp: false });
 }
 
 /** The process exists and has not exited: a zombie (exited, not yet reaped by its parent) holds nothing. */

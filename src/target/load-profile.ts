@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { Ajv } from 'ajv';
 import schema from '../../fixtures/target-profile.schema.json' with { type: 'json' };
+import { oneLine, problemsOf } from '../schemas/files.ts';
 import type { TargetProfile } from './profile.ts';
 
 /** A profile file that cannot be read or does not match fixtures/target-profile.schema.json. */
@@ -9,28 +10,31 @@ export class ProfileError extends Error {
   readonly code = 'DC_ERR_PROFILE';
 }
 
-const validate = new Ajv({ strict: true, allErrors: true }).compile<TargetProfile>(schema);
+/** The schema allows `$schema` beside the profile's fields, for editors; the profile itself has none. */
+const validate = new Ajv({ strict: true, allErrors: true, verbose: true }).compile<
+  TargetProfile & { $schema?: string }
+>(schema);
 
 export async function loadProfile(path: string): Promise<TargetProfile> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
   } catch (e) {
-    throw new ProfileError(`cannot read the target profile ${path}: ${(e as Error).message}`);
+    throw new ProfileError(`cannot read the target profile ${path}: ${e instanceof Error ? e.message : String(e)}`);
   }
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (e) {
-    throw new ProfileError(`the target profile ${path} is not JSON: ${(e as Error).message}`);
+    throw new ProfileError(`the target profile ${path} is not JSON: ${e instanceof Error ? e.message : String(e)}`);
   }
   if (!validate(data)) {
-    const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`).join('; ');
+    const problems = problemsOf(validate.errors ?? [], data);
     throw new ProfileError(
-      `the target profile ${path} does not match fixtures/target-profile.schema.json: ${problems}`,
+      `the target profile ${oneLine(path, problems)} (the format: fixtures/target-profile.schema.json)`,
     );
   }
-  const { $schema: _ignored, ...profile } = data as TargetProfile & { $schema?: string };
+  const { $schema: _ignored, ...profile } = data;
   return profile;
 }
 

@@ -72,6 +72,19 @@ describe('preflight', () => {
     expect(variant.out).toContain('exclusive-end');
   });
 
+  test('serve refuses an unknown fault or variant the same way: one line, exit 2, no stack', async () => {
+    for (const args of [
+      ['--fault', 'revoke-nope'],
+      ['--variant', 'nope'],
+    ]) {
+      let out = '';
+      const io = { out: (l: string) => (out += `${l}\n`), err: (l: string) => (out += `${l}\n`) };
+      expect(await main(['serve', '--port', '0', ...args], io)).toBe(2);
+      expect(out).toMatch(/^error: unknown (fault "revoke-nope"|variant "nope")/);
+      expect(out).not.toContain('internal error');
+    }
+  });
+
   test('reports of an earlier run are removed before a new run starts', async () => {
     const reports = join(dir, 'stale');
     await run(['--rule', 'list.kind-id-required', '--reports', reports]);

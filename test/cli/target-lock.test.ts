@@ -2,9 +2,10 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { main } from '../../src/cli/main.ts';
+import { UsageError } from '../../src/core/errors.ts';
 import { shareOf } from '../../src/session/run-session.ts';
 import { alive, lockTarget, networkKeys, resourceLockPaths, targetKey } from '../../src/session/target-lock.ts';
 
@@ -71,13 +72,26 @@ describe('one run at a time per resource of a target', () => {
     expect(taken).toBe(true);
   });
 
-  test('a lock whose process is gone is taken over, and so is an unreadable one', async () => {
+  test('a lock whose process is gone is taken over (one written before locks named their target too)', async () => {
     const gone = { pid: 2 ** 22 + 12345, since: '2026-01-01T00:00:00Z', resource: '6', resources: ['6'] };
     for (const path of await resourceLockPaths(STAGING, '6', dir)) await writeFile(path, JSON.stringify(gone));
-    for (const path of await resourceLockPaths(STAGING, '7', dir)) await writeFile(path, '');
     const lock = await lockTarget(STAGING, ['6', '7'], { wait: false, dir });
     await lock.release();
     expect(await readdir(dir)).toEqual([]);
+  });
+
+  test('a lock file that is not one is named and left alone, and what was taken before it is given back', async () => {
+    // Written whole before it is linked into place, a lock of this tool is never empty: this one is another's.
+    const [path = ''] = await resourceLockPaths(STAGING, '9', dir);
+    await writeFile(path, '');
+    const error: unknown = await lockTarget(STAGING, ['8', '9'], { wait: false, dir }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(UsageError);
+    expect(String(error)).toContain(`lock file ${path}: not JSON`);
+    expect(await readdir(dir)).toEqual([basename(path)]);
+    await rm(path);
   });
 });
 

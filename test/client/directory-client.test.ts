@@ -64,7 +64,8 @@ describe('DirectoryClient', () => {
     const recorded = JSON.stringify(exchanges[0]);
     expect(recorded).not.toContain(KEY);
     expect(exchanges[0]!.request.headers.authorization).toBe('Bearer $DIRECTORY_API_KEY');
-    expect(exchanges[0]!.response!.body).toContain('$DIRECTORY_API_KEY');
+    expect(res.exchange.response.body).toContain('$DIRECTORY_API_KEY');
+    expect(exchanges[0]).toBe(res.exchange);
   });
 
   test('a status is an answer, not an error', async () => {
@@ -125,11 +126,11 @@ describe('DirectoryClient', () => {
       res.writeEarlyHints({ link: '</style.css>; rel=preload; as=style' });
       json(res, 200, { data: [] });
     });
-    const { client, exchanges } = clientFor(server.url);
+    const { client } = clientFor(server.url);
     const res = await client.post('resources.list', {});
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ data: [] });
-    expect(exchanges[0]!.response!.status).toBe(200);
+    expect(res.exchange.response.status).toBe(200);
     // The pacer learns from the final answer's headers only (a 429 after a 103 must pause it).
     const seen: number[] = [];
     const call = sendOnWire(agent!, {
@@ -160,7 +161,7 @@ describe('DirectoryClient', () => {
     const { client, exchanges } = clientFor(server.url);
     const res = await client.post('resources.list', {});
     expect(res.json).toEqual(parts.map((p) => JSON.parse(p) as string));
-    const recorded = exchanges[0]!.response!;
+    const recorded = res.exchange.response;
     expect(recorded.body).toBe(`[${parts.join(',')}]`.replaceAll(KEY, '$DIRECTORY_API_KEY'));
     expect(recorded.headers['x-echo']).toBe('$DIRECTORY_API_KEY');
     expect(JSON.stringify(exchanges[0])).not.toContain(KEY);

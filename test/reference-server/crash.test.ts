@@ -9,11 +9,11 @@ import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { describe, expect, test } from 'vitest';
 import { ApiKeys } from '../../src/reference-server/auth.ts';
-import { FAULTS } from '../../src/reference-server/faults.ts';
+import { FAULT_NAMES, type FaultName } from '../../src/reference-server/faults.ts';
 import { createHttpServer } from '../../src/reference-server/http-server.ts';
 import { PageTokens } from '../../src/reference-server/page-token.ts';
 import type { Store } from '../../src/reference-server/store.ts';
-import { VARIANTS } from '../../src/reference-server/variants.ts';
+import { VARIANT_NAMES, type VariantName } from '../../src/reference-server/variants.ts';
 
 const ID = '7000000000000000001';
 const RANGE = '2026-01-01/2026-01-31';
@@ -48,7 +48,10 @@ const CRASHING_STORE = new Proxy(
 
 const keys = new ApiKeys('crash-test-key', 'crash-test-restricted');
 
-async function statusesWith(faults: string[], variants: string[]): Promise<Record<string, number>> {
+async function statusesWith(
+  faults: readonly FaultName[],
+  variants: readonly VariantName[],
+): Promise<Record<string, number>> {
   const server = createHttpServer({
     store: CRASHING_STORE,
     tokens: new PageTokens(),
@@ -88,12 +91,12 @@ describe('an exception inside an operation handler is answered 5xx', () => {
     expect(everyOperation5xx(await statusesWith([], []))).toEqual([]);
   });
 
-  test.each(Object.keys(FAULTS))('with the fault %s', async (fault) => {
+  test.each(FAULT_NAMES)('with the fault %s', async (fault) => {
     expect(everyOperation5xx(await statusesWith([fault], []))).toEqual([]);
   });
 
   test('with every variant at once, and with every fault at once', async () => {
-    expect(everyOperation5xx(await statusesWith([], Object.keys(VARIANTS)))).toEqual([]);
-    expect(everyOperation5xx(await statusesWith(Object.keys(FAULTS), Object.keys(VARIANTS)))).toEqual([]);
+    expect(everyOperation5xx(await statusesWith([], VARIANT_NAMES))).toEqual([]);
+    expect(everyOperation5xx(await statusesWith(FAULT_NAMES, VARIANT_NAMES))).toEqual([]);
   });
 });

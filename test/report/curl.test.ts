@@ -28,6 +28,7 @@ function exchangeOf(request: Partial<RecordedRequest>): Exchange {
       body: '{}',
       ...request,
     },
+    response: { status: 200, headers: {}, body: '[]', truncated: false },
     durationMs: 1,
     attempts: 1,
   };

@@ -5,7 +5,11 @@ import type { RunResult } from '../../src/core/types.ts';
 import { renderHtml } from '../../src/report/html.ts';
 import { fixtureRun } from '../fixtures/run-result/fixture-run.ts';
 
-function exchange(operation: string, durationMs: number, waits: Partial<Exchange> = {}): Exchange {
+function exchange(
+  operation: string,
+  durationMs: number,
+  waits: Partial<Pick<Exchange, 'queuedMs' | 'retryWaitMs' | 'attempts'>> = {},
+): Exchange {
   return {
     operation,
     request: { method: 'POST', url: `http://127.0.0.1/api/directory/${operation}`, headers: {}, body: '{}' },

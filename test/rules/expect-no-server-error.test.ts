@@ -21,6 +21,7 @@ function answering(...statuses: number[]) {
       exchange: {
         operation: 'resources.revoke-roles',
         request: { method: 'POST', url: '/', headers: {}, body: '' },
+        response: { status, headers: {}, body: '', truncated: false },
         durationMs: 1,
         attempts: 1,
       },

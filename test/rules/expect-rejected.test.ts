@@ -19,6 +19,7 @@ function answer(status: number, body = '{"message":"no"}', earlier: number[] = [
     exchange: {
       operation: 'resources.list',
       request: { method: 'POST', url: '/', headers: {}, body: '' },
+      response: { status, headers: { 'content-type': 'application/json' }, body, truncated: false },
       durationMs: 1,
       attempts: 1 + earlier.length,
       ...(earlier.length > 0 ? { earlierAttempts: earlier.map((status) => ({ status })) } : {}),

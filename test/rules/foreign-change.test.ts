@@ -19,6 +19,7 @@ function sent(operation: string, body: unknown): Exchange {
   return {
     operation,
     request: { method: 'POST', url: '/', headers: {}, body: typeof body === 'string' ? body : JSON.stringify(body) },
+    response: { status: 200, headers: {}, body: '', truncated: false },
     durationMs: 1,
     attempts: 1,
   };

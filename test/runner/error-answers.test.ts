@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import type { ApiResponse } from '../../src/client/directory-client.ts';
-import type { Exchange } from '../../src/core/exchange.ts';
+import type { AnsweredExchange, Exchange } from '../../src/core/exchange.ts';
 import { ConformanceFailure } from '../../src/core/errors.ts';
-import { startReferenceServer } from '../../src/reference-server/index.ts';
+import { startReferenceServer, type FaultName } from '../../src/reference-server/index.ts';
 import { allRules, loadCatalogue } from '../../src/rules/catalogue.ts';
 import type { NeedEnv, Provisions } from '../../src/rules/needs.ts';
 import type { BaseCheckContext, ErrorAnswersSeen } from '../../src/rules/types.ts';
@@ -12,13 +12,28 @@ import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts'
 const SILENT = '{"field":"x"}';
 const SPOKEN = '{"message":"no"}';
 
-function exchange(status: number | undefined, body = SPOKEN): Exchange {
+const REQUEST = {
+  method: 'POST',
+  url: 'http://127.0.0.1/api/directory/resources.list',
+  headers: {},
+  body: '{}',
+} as const;
+
+function exchange(status: number, body = SPOKEN): AnsweredExchange {
   return {
     operation: 'resources.list',
-    request: { method: 'POST', url: 'http://127.0.0.1/api/directory/resources.list', headers: {}, body: '{}' },
-    ...(status === undefined
-      ? { error: { code: 'DC_ERR_NETWORK', message: 'reset' } }
-      : { response: { status, headers: {}, body, truncated: false } }),
+    request: { ...REQUEST },
+    response: { status, headers: {}, body, truncated: false },
+    durationMs: 1,
+    attempts: 1,
+  };
+}
+
+function failed(): Exchange {
+  return {
+    operation: 'resources.list',
+    request: { ...REQUEST },
+    error: { code: 'DC_ERR_NETWORK', message: 'reset' },
     durationMs: 1,
     attempts: 1,
   };
@@ -27,8 +42,9 @@ function exchange(status: number | undefined, body = SPOKEN): Exchange {
 describe('the error answers of a run', () => {
   test('keeps every 4xx but 429, and nothing else', () => {
     const answers = new ErrorAnswers();
-    for (const status of [200, 204, 400, 401, 404, 422, 429, 500, 503, undefined]) answers.add('r', exchange(status));
-    expect(answers.seen().kept.map((a) => a.exchange.response?.status)).toEqual([400, 401, 404, 422]);
+    for (const status of [200, 204, 400, 401, 404, 422, 429, 500, 503]) answers.add('r', exchange(status));
+    answers.add('r', failed());
+    expect(answers.seen().kept.map((a) => a.exchange.response.status)).toEqual([400, 401, 404, 422]);
   });
 
   test('past its cap keeps only the answers without a message and counts those with one', () => {
@@ -106,7 +122,7 @@ describe('errors.message-present judges every 4xx of the run', () => {
 });
 
 describe('errors.message-present without a kind to list', () => {
-  const run = async (faults: string[]) => {
+  const run = async (faults: FaultName[]) => {
     const server = await startReferenceServer({ resources: 40, faults });
     try {
       // No kind named: the rule provokes its refusals with show-teams for a resource of the profile.

@@ -80,6 +80,7 @@ describe('chargeFindings', () => {
     const transcript = Array.from({ length: 10 }, (_, i) => ({
       operation: 'resources.list',
       request: { method: 'POST' as const, url: 'u', headers: {}, body: String(i) },
+      response: { status: 200, headers: {}, body: '{}', truncated: false },
       durationMs: 1,
       attempts: 1,
     }));

@@ -266,7 +266,7 @@ describe('engine verdicts', () => {
       id: 't.judge',
       judges: 'error answers of the run',
       check: (ctx) => {
-        seen.push(ctx.errorAnswers().kept.map((a) => `${a.ruleId} ${a.exchange.response?.status}`));
+        seen.push(ctx.errorAnswers().kept.map((a) => `${a.ruleId} ${a.exchange.response.status}`));
         return Promise.resolve();
       },
     });

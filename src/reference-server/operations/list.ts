@@ -2,6 +2,7 @@
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { toDay, todayDay } from '../days.ts';
 import type { Resource } from '../model.ts';
+import type { FaultName } from '../faults.ts';
 import type { Operation, OperationContext } from '../operation.ts';
 import { queryHash, type TokenPayload } from '../page-token.ts';
 import { fragmentsOf, listBody } from './list-body.ts';
@@ -178,7 +179,7 @@ function collection(q: ListQuery, ctx: OperationContext): Resource[] {
   );
 }
 
-function idsFilterHas(f: Extract<Filter, { kind: 'ids' }>, id: string, faults: ReadonlySet<string>): boolean {
+function idsFilterHas(f: Extract<Filter, { kind: 'ids' }>, id: string, faults: ReadonlySet<FaultName>): boolean {
   if (faults.has('list-ids-filter-capped-100')) return f.given.slice(0, 100).includes(id);
   if (faults.has('list-ids-filter-assumes-sorted')) {
     // A binary search over the ids as given, as if they came sorted.
@@ -197,15 +198,15 @@ function idsFilterHas(f: Extract<Filter, { kind: 'ids' }>, id: string, faults: R
 }
 
 /** The fault that lists later pages in the default order, whatever orders the request gives. */
-function dropsOrders(q: ListQuery, faults: ReadonlySet<string>): boolean {
+function dropsOrders(q: ListQuery, faults: ReadonlySet<FaultName>): boolean {
   return q.token !== null && q.orders.length > 0 && faults.has('pagination-later-pages-drop-orders');
 }
 
-function effectiveOrders(q: ListQuery, faults: ReadonlySet<string>): OrderKey[] {
+function effectiveOrders(q: ListQuery, faults: ReadonlySet<FaultName>): OrderKey[] {
   return faults.has('list-orders-descending') ? q.orders.map((o) => ({ ...o, descending: !o.descending })) : q.orders;
 }
 
-function boundTo(q: ListQuery, faults: ReadonlySet<string>): string {
+function boundTo(q: ListQuery, faults: ReadonlySet<FaultName>): string {
   return queryHash(
     q.kindId,
     faults.has('pagination-filters-change-accepted')
@@ -290,7 +291,7 @@ function nextTokenFor(
 function render(r: Resource, q: ListQuery, ctx: OperationContext): Record<string, unknown> {
   const { faults } = ctx;
   /** Faults of the 'list-later-pages-…' kind break only the pages a next_token asks for. */
-  const later = (fault: string): boolean => q.token !== null && faults.has(fault);
+  const later = (fault: FaultName): boolean => q.token !== null && faults.has(fault);
   const attributes: Record<string, string> = {};
   const requested = faults.has('list-attributes-first-only') ? q.attributes.slice(0, 1) : q.attributes;
   if (!faults.has('list-attributes-ignored') && !later('list-later-pages-drop-attributes')) {

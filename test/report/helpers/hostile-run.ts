@@ -48,19 +48,15 @@ export function hostileText(): fc.Arbitrary<string> {
 }
 
 function exchangeWith(e: Exchange, text: string): Exchange {
-  return {
-    ...e,
-    request: {
-      ...e.request,
-      url: `${e.request.url}?${text}`,
-      headers: { ...e.request.headers, 'x-echo': text },
-      body: text,
-    },
-    ...(e.response
-      ? { response: { ...e.response, headers: { ...e.response.headers, 'x-echo': text }, body: text } }
-      : {}),
-    ...(e.error ? { error: { code: e.error.code, message: text } } : {}),
+  const request = {
+    ...e.request,
+    url: `${e.request.url}?${text}`,
+    headers: { ...e.request.headers, 'x-echo': text },
+    body: text,
   };
+  return e.response
+    ? { ...e, request, response: { ...e.response, headers: { ...e.response.headers, 'x-echo': text }, body: text } }
+    : { ...e, request, error: { code: e.error.code, message: text } };
 }
 
 export function withServerText(run: RunResult, text: string): RunResult {

@@ -40,3 +40,13 @@ export interface Exchange {
   /** The answer another rule received to the same read, shared: this rule sent no request for it. */
   shared?: true;
 }
+
+/** A request's answer as every layer reads it: the suite's client returns it, rules judge it, reports keep its exchange. */
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  /** Parsed JSON body, or undefined when the body is empty or not JSON. */
+  json: unknown;
+  exchange: Exchange;
+}

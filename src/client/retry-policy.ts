@@ -47,8 +47,15 @@ export interface RepeatRule {
   readonly why: string;
 }
 
-export type RepeatRuleName =
-  'rate limited' | 'gateway answer' | 'dropped connection' | 'server error' | 'network failure or timeout';
+export const REPEAT_RULE_NAMES = [
+  'rate limited',
+  'gateway answer',
+  'dropped connection',
+  'server error',
+  'network failure or timeout',
+] as const;
+
+export type RepeatRuleName = (typeof REPEAT_RULE_NAMES)[number];
 
 export const REQUEST_CLASSES = ['read', 'judged read', 'mutation', 'judged mutation', 'restore'] as const;
 
@@ -88,8 +95,8 @@ export const RETRY_POLICY: RetryPolicy = {
     'dropped connection': {
       causes: DROPPED_CONNECTION_CODES,
       attempts: 3,
-      what: `connection dropped before an answer (${DROPPED_CONNECTION_CODES.join(', ')})`,
-      why: 'no answer came; a read changes nothing',
+      what: 'connection dropped before an answer',
+      why: `no answer came (${DROPPED_CONNECTION_CODES.join(', ')}); a read changes nothing`,
     },
     'server error': {
       statuses: '5xx',
@@ -100,8 +107,8 @@ export const RETRY_POLICY: RetryPolicy = {
     'network failure or timeout': {
       errors: ['DC_ERR_NETWORK', 'DC_ERR_TIMEOUT'],
       attempts: 4,
-      what: 'network failure or timeout (DC_ERR_NETWORK, DC_ERR_TIMEOUT)',
-      why: 'a restoring request puts a value back, so sending it again is safe, and the target must be left as found',
+      what: 'network failure or timeout',
+      why: 'a restoring request puts a value back, so sending it again after any failure (DC_ERR_NETWORK, DC_ERR_TIMEOUT) is safe, and the target must be left as found',
     },
   },
   classes: {
@@ -152,19 +159,27 @@ export function repeats(rule: RepeatRule, result: AttemptResult): boolean {
 }
 
 /**
- * The policy as a table, for the README: one row per class and rule. A test
- * checks the README holds exactly this.
+ * The policy as a table, for the README: a row per class of requests, a
+ * column per rule, and what each rule repeats and why. A test checks the
+ * README holds exactly this.
  */
 export function retryPolicyTable(policy: RetryPolicy = RETRY_POLICY): string {
-  const rows = ['| Requests | Repeated after | Answers of that kind at most | Why |', '|---|---|---|---|'];
+  const names = REPEAT_RULE_NAMES.filter((name) => REQUEST_CLASSES.some((c) => policy.classes[c].rules.includes(name)));
+  const rows = [
+    `| Requests | ${names.map((name) => policy.rules[name].what).join(' | ')} |`,
+    `|---|${names.map(() => '---').join('|')}|`,
+  ];
   for (const name of REQUEST_CLASSES) {
     const { requests, rules } = policy.classes[name];
-    for (const rule of rules) {
-      const { what, attempts, why } = policy.rules[rule];
-      rows.push(`| ${requests} | ${what} | ${attempts} | ${why} |`);
-    }
+    const cells = names.map((rule) => (rules.includes(rule) ? String(policy.rules[rule].attempts) : '—'));
+    rows.push(`| ${requests} | ${cells.join(' | ')} |`);
   }
   rows.push(
+    '',
+    'A number is how many answers of that kind a request gets at most before the last one stands (where two ' +
+      'columns apply to one answer, a 502 to a judged read, the larger). Why each is repeated:',
+    '',
+    ...names.map((name) => `- ${policy.rules[name].what}: ${policy.rules[name].why}.`),
     '',
     `Waits: the answer's Retry-After when it gives one, otherwise ${policy.backoffMs} ms doubled at each further attempt; ` +
       `a single wait over ${policy.maxDelayMs / 1000} s, or waits over ${policy.maxWaitMs / 1000} s in all for one request, ` +

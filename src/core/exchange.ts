@@ -29,7 +29,7 @@ export interface Exchange {
    * Waiting for the rate limiter and sleeping between attempts are not in it.
    */
   durationMs: number;
-  /** Number of attempts (each one a request on the wire: retries of 429s, and of 502/503/504 and dropped connections on requests safe to repeat). */
+  /** Number of attempts, each one a request on the wire: what the retry policy repeats (src/client/retry-policy.ts). */
   attempts: number;
   /** Time spent waiting for the run's pacer (rate limit, requests in flight), all attempts, in ms; absent when none. */
   queuedMs?: number;

@@ -60,11 +60,11 @@ function delayBefore(
 ): number | undefined {
   const result = outcome.ok ? outcome : { error: outcome.error.code, causes: outcome.causes };
   let again = false;
-  for (let i = 0; i < rules.length; i++) {
-    const rule = rules[i]!;
+  for (const [i, rule] of rules.entries()) {
     if (!repeats(rule, result)) continue;
-    seen[i]! += 1;
-    if (seen[i]! < rule.attempts) again = true;
+    const count = (seen[i] ?? 0) + 1;
+    seen[i] = count;
+    if (count < rule.attempts) again = true;
   }
   if (!again) return undefined;
   return retryDelayMs(outcome.ok ? outcome.headers['retry-after'] : undefined, attempts, policy.backoffMs);

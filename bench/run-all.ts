@@ -187,7 +187,9 @@ async function pageScaling(): Promise<void> {
 }
 
 async function serverVsBare(server: ReferenceServer): Promise<void> {
-  const body = { kind_id: server.profile.listKindId, pagination: { limit: 100, next_token: null } };
+  const kindId = server.profile.listKindId;
+  if (kindId === undefined) throw new Error('the reference server names no list kind');
+  const body = { kind_id: kindId, pagination: { limit: 100, next_token: null } };
   const agent = new Agent({ connections: CONCURRENCY });
   const url = `${server.url}/api/directory/resources.list`;
   const bytes = await post(agent, url, server.apiKey, body);
@@ -245,7 +247,9 @@ async function clientOverhead(server: ReferenceServer): Promise<void> {
   const { Redactor } = await built<typeof import('../src/client/redact.ts')>('src/client/redact.js');
   const { validateSchema } = await built<typeof import('../src/schemas/index.ts')>('src/schemas/index.js');
   const { keepForReport } = await built<typeof import('../src/runner/run-rules.ts')>('src/runner/run-rules.js');
-  const body = { kind_id: server.profile.listKindId, pagination: { limit: 100, next_token: null } };
+  const kindId = server.profile.listKindId;
+  if (kindId === undefined) throw new Error('the reference server names no list kind');
+  const body = { kind_id: kindId, pagination: { limit: 100, next_token: null } };
   const agent = new Agent({ connections: CONCURRENCY });
   const redactor = new Redactor();
   redactor.add(server.apiKey, '$DIRECTORY_API_KEY');

@@ -60,7 +60,7 @@ export default defineRuleGroup({
                 Object.assign(body, { team_id: team, head: false, warning_aware: true });
               if (operation === 'resources.assign-activity-rate')
                 Object.assign(body, { average_rate: 50, work_regime_id: null });
-              await expectRejected(() => ctx.client.post(operation, body), {
+              await expectRejected(() => ctx.client.postRaw(operation, { json: body }, { retry: 'judged' }), {
                 step: `${operation} with date_range ${JSON.stringify(range)}`,
               });
               const parts = CHANGES[operation];
@@ -97,7 +97,12 @@ export default defineRuleGroup({
           invalidPaginationLimit(),
           async (limit) => {
             await expectRejected(
-              () => ctx.client.post('resources.list', { ...listBody(ctx), pagination: { limit, next_token: null } }),
+              () =>
+                ctx.client.postRaw(
+                  'resources.list',
+                  { json: { ...listBody(ctx), pagination: { limit, next_token: null } } },
+                  { retry: 'judged' },
+                ),
               { step: `limit ${JSON.stringify(limit)}` },
             );
           },
@@ -132,11 +137,13 @@ export default defineRuleGroup({
           async ({ teamIds, role }) => {
             await expectRejected(
               () =>
-                ctx.client.post('resources.revoke-roles', {
-                  resource_ids: [resourceId],
-                  role_ids: [role],
-                  team_ids: teamIds,
-                }),
+                ctx.client.postRaw(
+                  'resources.revoke-roles',
+                  {
+                    json: { resource_ids: [resourceId], role_ids: [role], team_ids: teamIds },
+                  },
+                  { retry: 'judged' },
+                ),
               { step: `team_ids ${JSON.stringify(teamIds)}` },
             );
             await expectStateUnchanged(ctx, before, { message: 'must be unchanged after a rejected request' });

@@ -115,6 +115,7 @@ export default defineRuleGroup({
                 ctx.client.post(
                   'resources.list',
                   listBody(ctx, { ...b, pagination: { limit: 1, next_token: first.next_token } }),
+                  { retry: 'judged' },
                 ),
               { step: 'a next page whose filters or orders changed', status: 422 },
             );
@@ -166,7 +167,12 @@ export default defineRuleGroup({
           async (t) => {
             const forged = t.apply(token);
             await expectRejected(
-              () => ctx.client.post('resources.list', { ...body, pagination: { limit: 2, next_token: forged } }),
+              () =>
+                ctx.client.post(
+                  'resources.list',
+                  { ...body, pagination: { limit: 2, next_token: forged } },
+                  { retry: 'judged' },
+                ),
               { step: `a next_token altered by "${t.name}"`, status: 422 },
             );
           },

@@ -264,7 +264,10 @@ export default defineRuleGroup({
             });
             const before = await captureState(ctx, second.resourceId, ['rates'], { step: 'the other resource before' });
             const res = await expectRejected(
-              () => ctx.client.post('resources.assign-activity-rate', assignment(ctx, second, externalId)),
+              () =>
+                ctx.client.post('resources.assign-activity-rate', assignment(ctx, second, externalId), {
+                  retry: 'judged',
+                }),
               { step: 'a contract whose external_id another resource already uses' },
             );
             ctx.observe('status of a duplicate external_id', res.status);

@@ -54,7 +54,7 @@ async function provokeRefusals(ctx: CheckContext): Promise<void> {
     });
     expectJsonBodyOn2xx(malformedRange, { step: 'show-teams with a date_range that is not one' });
   }
-  const malformed = await ctx.client.post('resources.list', undefined, { rawBody: '{"kind_id": ' });
+  const malformed = await ctx.client.postRaw('resources.list', { text: '{"kind_id": ' });
   expectJsonBodyOn2xx(malformed, { step: 'a body that is not JSON' });
 }
 
@@ -124,7 +124,7 @@ export default defineRuleGroup({
       needs: ['listKind'],
       async check(ctx) {
         for (const raw of ['{"kind_id": ', 'kind_id=1', '[]{}']) {
-          await expectRejected(() => ctx.client.post('resources.list', undefined, { rawBody: raw }), {
+          await expectRejected(() => ctx.client.postRaw('resources.list', { text: raw }, { retry: 'judged' }), {
             step: `a body that is not JSON (${JSON.stringify(raw)})`,
           });
         }
@@ -140,9 +140,12 @@ export default defineRuleGroup({
         const resourceId = anyResourceId(ctx);
         for (const range of NOT_DATE_RANGES) {
           for (const operation of ['resources.show-teams', 'resources.show-activity-rates'] as const) {
-            await expectRejected(() => ctx.client.post(operation, { resource_id: resourceId, date_range: range }), {
-              step: `${operation} with date_range ${JSON.stringify(range)}`,
-            });
+            await expectRejected(
+              () => ctx.client.post(operation, { resource_id: resourceId, date_range: range }, { retry: 'judged' }),
+              {
+                step: `${operation} with date_range ${JSON.stringify(range)}`,
+              },
+            );
           }
         }
       },
@@ -175,9 +178,8 @@ export default defineRuleGroup({
           pagination: { limit: 1, next_token: null },
         });
         ctx.observe('status of resources.list with an unknown kind_id', unknownKind.status);
-        const wrongType = await ctx.client.post('resources.list', {
-          ...listBody(ctx, { pagination: { limit: 1, next_token: null } }),
-          with_teams: 'yes',
+        const wrongType = await ctx.client.postRaw('resources.list', {
+          json: { ...listBody(ctx, { pagination: { limit: 1, next_token: null } }), with_teams: 'yes' },
         });
         ctx.observe('status of resources.list with a wrongly typed field', wrongType.status);
         const unknownResource = await ctx.client.post('resources.show-teams', {

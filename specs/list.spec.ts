@@ -90,9 +90,17 @@ export default defineRuleGroup({
       level: 'MUST',
       needs: ['listKind'],
       async check(ctx) {
-        await expectRejected(() => ctx.client.post('resources.list', { pagination: { limit: 5, next_token: null } }), {
-          step: 'a list request without kind_id',
-        });
+        await expectRejected(
+          () =>
+            ctx.client.postRaw(
+              'resources.list',
+              { json: { pagination: { limit: 5, next_token: null } } },
+              { retry: 'judged' },
+            ),
+          {
+            step: 'a list request without kind_id',
+          },
+        );
       },
     }),
     rule({

@@ -99,11 +99,8 @@ export default defineRuleGroup({
         for (let page = 1; page <= 4; page++) {
           const step = `resources.list page ${page}`;
           // The same pages other rules walk: the run asks for them once.
-          const res = await ctx.client.post(
-            'resources.list',
-            listBody(ctx, { pagination: { limit: 3, next_token: token } }),
-            { shared: true },
-          );
+          const pageBody = listBody(ctx, { pagination: { limit: 3, next_token: token } });
+          const res = await ctx.client.post('resources.list', pageBody, { shared: true });
           expectSuccess(res, { step, status: 200 });
           const envelope = expectJson(res, 'ListEnvelope', { step });
           if (envelope.next_token === null || envelope.data.length === 0) break;
@@ -281,13 +278,20 @@ export default defineRuleGroup({
         const next = { limit: 2, next_token: token };
         await expectRejected(
           () =>
-            ctx.client.post('resources.list', { ...body, filters: [idsFilter(others.slice(0, 5))], pagination: next }),
+            ctx.client.post(
+              'resources.list',
+              { ...body, filters: [idsFilter(others.slice(0, 5))], pagination: next },
+              { retry: 'judged' },
+            ),
           { step: 'a next page whose filters changed', status: 422 },
         );
-        await expectRejected(() => ctx.client.post('resources.list', { ...body, filters: [], pagination: next }), {
-          step: 'a next page whose filters were removed',
-          status: 422,
-        });
+        await expectRejected(
+          () => ctx.client.post('resources.list', { ...body, filters: [], pagination: next }, { retry: 'judged' }),
+          {
+            step: 'a next page whose filters were removed',
+            status: 422,
+          },
+        );
       },
     }),
     rule({
@@ -302,21 +306,29 @@ export default defineRuleGroup({
         const ordered = await realToken(ctx, { orders });
         await expectRejected(
           () =>
-            ctx.client.post('resources.list', {
-              ...ordered.body,
-              orders: [],
-              pagination: { limit: 2, next_token: ordered.token },
-            }),
+            ctx.client.post(
+              'resources.list',
+              {
+                ...ordered.body,
+                orders: [],
+                pagination: { limit: 2, next_token: ordered.token },
+              },
+              { retry: 'judged' },
+            ),
           { step: 'a next page whose orders were removed', status: 422 },
         );
         const plain = await realToken(ctx);
         await expectRejected(
           () =>
-            ctx.client.post('resources.list', {
-              ...plain.body,
-              orders,
-              pagination: { limit: 2, next_token: plain.token },
-            }),
+            ctx.client.post(
+              'resources.list',
+              {
+                ...plain.body,
+                orders,
+                pagination: { limit: 2, next_token: plain.token },
+              },
+              { retry: 'judged' },
+            ),
           { step: 'a next page whose orders were added', status: 422 },
         );
       },
@@ -330,7 +342,10 @@ export default defineRuleGroup({
       async check(ctx) {
         for (const token of ['not-a-token', '%%%', '""', 'eyJ']) {
           await expectRejected(
-            () => ctx.client.post('resources.list', listBody(ctx, { pagination: { limit: 2, next_token: token } })),
+            () =>
+              ctx.client.post('resources.list', listBody(ctx, { pagination: { limit: 2, next_token: token } }), {
+                retry: 'judged',
+              }),
             { step: `a malformed next_token ${JSON.stringify(token)}`, status: 422 },
           );
         }
@@ -355,7 +370,12 @@ export default defineRuleGroup({
         ].filter((t) => t !== token);
         for (const forged of handBuilt) {
           await expectRejected(
-            () => ctx.client.post('resources.list', { ...body, pagination: { limit: 2, next_token: forged } }),
+            () =>
+              ctx.client.post(
+                'resources.list',
+                { ...body, pagination: { limit: 2, next_token: forged } },
+                { retry: 'judged' },
+              ),
             { step: `a hand-built or altered next_token ${JSON.stringify(forged.slice(0, 40))}`, status: 422 },
           );
         }

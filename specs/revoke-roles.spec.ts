@@ -172,7 +172,12 @@ export default defineRuleGroup({
         }
         // Sent once more after a 5xx (revoking what is not held changes nothing, rule 3): a passing fault is no verdict.
         const res = await expectNoServerError(
-          () => ctx.client.post('resources.revoke-roles', { resource_ids: [resourceId], role_ids: [roleId] }),
+          () =>
+            ctx.client.post(
+              'resources.revoke-roles',
+              { resource_ids: [resourceId], role_ids: [roleId] },
+              { retry: 'judged' },
+            ),
           {
             step: 'resources.revoke-roles',
             message: 'must answer a revocation for a kind without roles without a server error',
@@ -379,11 +384,15 @@ export default defineRuleGroup({
         const before = await captureState(ctx, resourceId, ['roles'], { step: 'list-roles before' });
         const res = await expectRejected(
           () =>
-            ctx.client.post('resources.revoke-roles', {
-              resource_ids: [resourceId],
-              role_ids: [association.role_id],
-              team_ids: [],
-            }),
+            ctx.client.post(
+              'resources.revoke-roles',
+              {
+                resource_ids: [resourceId],
+                role_ids: [association.role_id],
+                team_ids: [],
+              },
+              { retry: 'judged' },
+            ),
           { step: 'an empty team_ids array' },
         );
         ctx.observe('status of rejecting an empty team_ids', res.status);

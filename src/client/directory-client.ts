@@ -1,29 +1,18 @@
 import type { Dispatcher } from 'undici';
-import type { AnsweredExchange, Exchange, RecordedRequest, RecordedResponse } from '../core/exchange.ts';
-import { HarnessError } from '../core/errors.ts';
+import type { ApiResponse, Exchange } from '../core/exchange.ts';
+import type { OperationName, RequestOf } from '../schemas/operations.ts';
+import { pace } from './pace.ts';
 import type { Pacer } from './pacer.ts';
-import { parseRetryAfter } from './rate-limit-headers.ts';
+import { record } from './record.ts';
 import type { Redactor } from './redact.ts';
-import { resourcesNamed, type SharedReads } from './shared-reads.ts';
-import { sendOnWire } from './wire.ts';
+import { retry } from './retry.ts';
+import { RETRY_POLICY, requestClass, type RetryPolicy, type RetryPurpose } from './retry-policy.ts';
+import { shareReads, type SharedReads } from './shared-reads.ts';
+import type { SendAttempt, SendRequest, TransportRequest } from './transport.ts';
+import { wire } from './wire.ts';
 
-/** The eight operations of spec §4. */
-export type OperationName =
-  | 'resources.revoke-roles'
-  | 'resources.assign-activity-rate'
-  | 'resources.assign-team'
-  | 'resources.show-activity-rates'
-  | 'resources.show-teams'
-  | 'resources.list-roles'
-  | 'resources.unassign-activity-rate'
-  | 'resources.list';
-
-const READ_OPERATIONS: ReadonlySet<string> = new Set([
-  'resources.show-activity-rates',
-  'resources.show-teams',
-  'resources.list-roles',
-  'resources.list',
-]);
+export type { ApiResponse } from '../core/exchange.ts';
+export type { OperationName, RequestOf } from '../schemas/operations.ts';
 
 export interface Credential {
   /** The secret sent on the wire; never recorded. */
@@ -43,14 +32,8 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Larger response bodies are cut off and reported as a harness fault. */
   maxBodyBytes?: number;
-  /** Attempts in all for a request safe to repeat answered 502/503/504 or dropped before an answer (default 3). */
-  maxAttempts?: number;
-  /** Attempts in all for a request answered 429 (default 5): a 429 was not processed, so any request may be repeated. */
-  maxRateLimitAttempts?: number;
-  /** Longest single wait for Retry-After; a longer one gives up and the answer stands. */
-  maxRetryDelayMs?: number;
-  /** Longest total wait between the attempts of one request; beyond it the last answer stands. */
-  maxRetryWaitMs?: number;
+  /** What is repeated, how often, and how long to wait (default RETRY_POLICY). */
+  retryPolicy?: RetryPolicy;
   /** The run's shared pacer: request count, rate, requests in flight (a RequestBudget is one). */
   budget?: Pacer;
   /** Requests of this client are paced but not counted against `maxRequests` (restoring a target). */
@@ -63,17 +46,16 @@ export interface ClientOptions {
 }
 
 export interface PostOptions {
-  /** Send this text as the body instead of JSON.stringify(body): for malformed-JSON checks. */
-  rawBody?: string;
   /** Extra or replaced headers; a value of null removes a default header. */
   headers?: Record<string, string | null>;
   /**
-   * The request may be repeated after a 502/503/504 or a connection dropped
-   * before an answer. Default: true for the four reads, false for the four
-   * mutations (a mutation that reached the server may have taken effect).
-   * A 429 is retried whatever this says: the server did not process it.
+   * What the request is for, beyond its operation, and so its row of the retry
+   * policy (retry-policy.ts): 'judged' for a request whose status a rule
+   * judges (expectRejected, expectNoServerError): a 5xx is sent once more, so
+   * that a single glitch does not decide a verdict; 'restore' for a request
+   * that puts a value back (safe to repeat after any failure).
    */
-  idempotent?: boolean;
+  retry?: RetryPurpose;
   /**
    * A read whose answer only the suite's own requests could change (a list of
    * resources without their teams; the state of a resource a rule holds): the
@@ -83,68 +65,45 @@ export interface PostOptions {
   shared?: boolean;
 }
 
-export interface ApiResponse {
-  status: number;
-  headers: Record<string, string>;
-  text: string;
-  /** Parsed JSON body, or undefined when the body is empty or not JSON. */
-  json: unknown;
-  exchange: AnsweredExchange;
-}
-
-const RECORDED_BODY_LIMIT = 64 * 1024;
-/** Answers of gateways and overloaded servers that say nothing about the request itself. */
-const TRANSIENT_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
-/** Connections closed or refused before an answer came. */
-const DROPPED_CODES: ReadonlySet<string> = new Set([
-  'ECONNRESET',
-  'EPIPE',
-  'ECONNREFUSED',
-  'UND_ERR_SOCKET',
-  'UND_ERR_CLOSED',
-]);
-
-type Outcome =
-  | { ok: true; status: number; headers: Record<string, string>; bytes: Buffer; text: string; durationMs: number }
-  | { ok: false; error: HarnessError; dropped: boolean; durationMs: number };
+/** A body that is not a valid request: JSON of any value, or text sent as it is (malformed JSON). */
+export type RawBody = { json: unknown } | { text: string };
 
 /**
- * A thin, recording HTTP client for the Directory operations. It never throws
- * for an HTTP status: statuses are the server's answer and the rule judges
- * them. It throws HarnessError only when no answer could be had.
- *
- * Retries never change what a rule sees except by hiding a transient fault:
- * a 429 is retried on every request after Retry-After (the request was not
- * processed); 502/503/504 and dropped connections only on requests safe to
- * repeat. Attempts and waits are bounded; the last answer stands.
+ * A thin, recording HTTP client for the Directory operations. Its request
+ * path is a chain of small links (transport.ts): record → shared reads →
+ * retry → pace → wire. What is sent again, and how often, is the retry
+ * policy's to say (retry-policy.ts): retries never change what a rule sees
+ * except by hiding a transient fault, and the last answer stands, with what
+ * each earlier attempt got.
  */
 export class DirectoryClient {
-  readonly options: Required<
-    Pick<
-      ClientOptions,
-      'timeoutMs' | 'maxBodyBytes' | 'maxAttempts' | 'maxRateLimitAttempts' | 'maxRetryDelayMs' | 'maxRetryWaitMs'
-    >
-  > &
-    ClientOptions;
+  readonly options: Required<Pick<ClientOptions, 'timeoutMs' | 'maxBodyBytes' | 'retryPolicy'>> & ClientOptions;
   private readonly origin: string;
   private readonly basePath: string;
   /** Per operation: the address, and the address as a transcript shows it. */
-  private readonly urls = new Map<string, { origin: string; path: string; recorded: string }>();
+  private readonly urls = new Map<string, { path: string; recorded: string }>();
   private defaultHeaders: { sent: Record<string, string>; recorded: Record<string, string> } | undefined;
+  /** The request path: record → shared reads → retry → pace → wire (see transport.ts). */
+  private readonly send: (request: TransportRequest) => Promise<ApiResponse>;
 
   constructor(options: ClientOptions) {
     this.options = {
       timeoutMs: 15_000,
       maxBodyBytes: 8 * 1024 * 1024,
-      maxAttempts: 3,
-      maxRateLimitAttempts: 5,
-      maxRetryDelayMs: 10_000,
-      maxRetryWaitMs: 30_000,
+      retryPolicy: RETRY_POLICY,
       ...options,
     };
     const url = new URL(options.baseUrl);
     this.origin = url.origin;
     this.basePath = url.pathname.replace(/\/+$/, '');
+    const { dispatcher, timeoutMs, maxBodyBytes, redactor, retryPolicy, budget, sharedReads, onExchange } =
+      this.options;
+    // Links the client has no use for are left out, not passed through.
+    let attempt: SendAttempt = wire({ dispatcher, timeoutMs, maxBodyBytes, redactor });
+    if (budget) attempt = pace(budget)(attempt);
+    let request: SendRequest = retry(retryPolicy)(attempt);
+    if (sharedReads) request = shareReads(sharedReads)(request);
+    this.send = record({ redactor, onExchange })(request);
   }
 
   /** The same connection pool and settings, with another recorder, credential or signal. */
@@ -160,119 +119,58 @@ export class DirectoryClient {
     return this.options.credential !== undefined;
   }
 
-  post(operation: string, body: unknown, opts: PostOptions = {}): Promise<ApiResponse> {
-    const shared = this.options.sharedReads;
-    if (shared && (!READ_OPERATIONS.has(operation) || (opts.shared && opts.rawBody === undefined && !opts.headers)))
-      return this.postWithSharedReads(shared, operation, body, opts);
-    // Not an async function: the usual request adds no promise of its own to the one `send` gives.
-    return this.send(operation, body, opts);
-  }
-
-  private async postWithSharedReads(
-    shared: SharedReads,
-    operation: string,
-    body: unknown,
-    opts: PostOptions,
+  /**
+   * A request the spec documents, its body typed by the operation's schema.
+   * It never throws for an HTTP status: statuses are the server's answer and
+   * the rule judges them. It throws HarnessError only when no answer could be
+   * had (and for a redirect, which the suite does not follow).
+   */
+  post<O extends OperationName>(
+    operation: O,
+    body: NoInfer<RequestOf<O>>,
+    opts: PostOptions = {},
   ): Promise<ApiResponse> {
-    if (!READ_OPERATIONS.has(operation)) {
-      // A change the suite sends makes what was read about its resources stale, before and after.
-      const named = opts.rawBody === undefined ? resourcesNamed(body) : undefined;
-      shared.forget(named ?? 'all');
-      try {
-        return await this.send(operation, body, opts);
-      } finally {
-        shared.forget(named ?? 'all');
-      }
-    }
-    const key = `${this.options.credential?.placeholder ?? '(none)'} ${this.options.serviceVersion} ${operation} ${JSON.stringify(body)}`;
-    const { response, shared: wasShared } = await shared.read(key, resourcesNamed(body) ?? [], () =>
-      this.send(operation, body, opts),
-    );
-    if (!wasShared) return response;
-    // This rule's transcript shows the answer it used, marked as another rule's request.
-    const exchange: AnsweredExchange = { ...response.exchange, shared: true };
-    this.options.onExchange?.(exchange);
-    return { ...response, exchange };
+    return this.send(this.requestOf(operation, JSON.stringify(body), body, opts));
   }
 
-  private async send(operation: string, body: unknown, opts: PostOptions): Promise<ApiResponse> {
-    const { maxAttempts, maxRateLimitAttempts, maxRetryDelayMs, maxRetryWaitMs, redactor } = this.options;
-    const text = opts.rawBody ?? JSON.stringify(body);
+  /**
+   * A request whose body the schemas do not allow: any JSON value, or text
+   * sent as it is (malformed JSON), for the rules that check what the server
+   * does with invalid input. It is never answered from shared reads.
+   */
+  postRaw(operation: OperationName, body: RawBody, opts: Omit<PostOptions, 'shared'> = {}): Promise<ApiResponse> {
+    const request =
+      'text' in body
+        ? this.requestOf(operation, body.text, undefined, opts)
+        : this.requestOf(operation, JSON.stringify(body.json) ?? '', body.json, opts);
+    return this.send(request);
+  }
+
+  private requestOf(operation: OperationName, text: string, body: unknown, opts: PostOptions): TransportRequest {
     const headers = this.headersFor(opts.headers);
-    const idempotent = opts.idempotent ?? READ_OPERATIONS.has(operation);
     const url = this.urlOf(operation);
-    const request: RecordedRequest = {
-      method: 'POST',
-      url: url.recorded,
-      headers: headers.recorded,
-      body: redactor.redact(text),
+    return {
+      operation,
+      origin: this.origin,
+      path: url.path,
+      recordedUrl: url.recorded,
+      headers: headers.sent,
+      recordedHeaders: headers.recorded,
+      text,
+      body,
+      retryClass: requestClass(operation, opts.retry),
+      // Another rule's answer fits only the same request: with other headers it is not the same.
+      shared: opts.shared === true && opts.headers === undefined,
+      exemptFromBudget: this.options.exemptFromBudget === true,
+      signal: this.options.signal,
     };
-    let earlier: Array<{ status?: number; error?: string }> | undefined;
-    let queuedMs = 0;
-    let retryWaitMs = 0;
-    for (let attempts = 1; ; attempts++) {
-      const outcome = await this.attempt(operation, url, text, headers.sent, attempts > 1);
-      queuedMs += outcome.queuedMs;
-      let delay: number | undefined;
-      if (outcome.ok && outcome.status === 429) {
-        if (attempts < maxRateLimitAttempts) delay = retryDelayMs(outcome.headers['retry-after'], attempts);
-      } else if (outcome.ok ? TRANSIENT_STATUSES.has(outcome.status) : outcome.dropped) {
-        if (idempotent && attempts < maxAttempts)
-          delay = retryDelayMs(outcome.ok ? outcome.headers['retry-after'] : undefined, attempts);
-      }
-      if (delay === undefined || delay > maxRetryDelayMs || retryWaitMs + delay > maxRetryWaitMs) {
-        // Built in one literal and the rare fields after, in the order reports show them: this runs for every request.
-        const startedAt = isoTime(Date.now() - outcome.durationMs);
-        const durationMs = Math.round(outcome.durationMs);
-        if (!outcome.ok) {
-          const error = { code: outcome.error.code, message: outcome.error.message };
-          this.recorded({ operation, startedAt, request, error, durationMs, attempts }, queuedMs, retryWaitMs, earlier);
-          throw outcome.error;
-        }
-        const response = recordedResponse(outcome, redactor);
-        const exchange: AnsweredExchange = { operation, startedAt, request, response, durationMs, attempts };
-        this.recorded(exchange, queuedMs, retryWaitMs, earlier);
-        if (outcome.status >= 300 && outcome.status < 400) {
-          // Redirects are not followed (a POST body and a credential must not go where the user did not point).
-          const location = this.options.redactor.redact(outcome.headers.location ?? '(no Location header)');
-          throw new HarnessError(
-            'DC_ERR_REDIRECT',
-            `${operation}: the target answered ${outcome.status}, a redirect to ${location}; ` +
-              'the suite does not follow redirects: point --base-url at the final address',
-          );
-        }
-        return {
-          status: outcome.status,
-          headers: outcome.headers,
-          text: outcome.text,
-          json: parseJson(outcome.text),
-          exchange,
-        };
-      }
-      (earlier ??= []).push(outcome.ok ? { status: outcome.status } : { error: outcome.error.code });
-      await sleep(delay, this.options.signal);
-      retryWaitMs += delay;
-    }
   }
 
-  /** The rare fields set after the literal, in the order reports show them; then the rule's transcript gets it. */
-  private recorded(
-    exchange: Exchange,
-    queuedMs: number,
-    retryWaitMs: number,
-    earlier: Array<{ status?: number; error?: string }> | undefined,
-  ): void {
-    if (queuedMs >= 1) exchange.queuedMs = Math.round(queuedMs);
-    if (retryWaitMs > 0) exchange.retryWaitMs = Math.round(retryWaitMs);
-    if (earlier !== undefined) exchange.earlierAttempts = earlier;
-    this.options.onExchange?.(exchange);
-  }
-
-  private urlOf(operation: string): { origin: string; path: string; recorded: string } {
+  private urlOf(operation: string): { path: string; recorded: string } {
     let entry = this.urls.get(operation);
     if (!entry) {
       const path = `${this.basePath}/api/directory/${operation}`;
-      entry = { origin: this.origin, path, recorded: this.options.redactor.redact(`${this.origin}${path}`) };
+      entry = { path, recorded: this.options.redactor.redact(`${this.origin}${path}`) };
       this.urls.set(operation, entry);
     }
     return entry;
@@ -299,63 +197,6 @@ export class DirectoryClient {
     return headers;
   }
 
-  /** One request on the wire, after the pacer's turn; its duration starts when it is sent. */
-  private async attempt(
-    operation: string,
-    url: { origin: string; path: string },
-    text: string,
-    headers: Record<string, string>,
-    retry: boolean,
-  ): Promise<Outcome & { queuedMs: number }> {
-    const parent = this.options.signal;
-    const exempt = this.options.exemptFromBudget === true;
-    const permit = this.options.budget ? await this.options.budget.acquire(parent, retry, exempt) : undefined;
-    const queuedMs = permit?.queuedMs ?? 0;
-    const sentAt = performance.now();
-    if (parent?.aborted) {
-      permit?.release();
-      const error = new HarnessError('DC_ERR_ABORTED', `${operation}: run aborted`);
-      return { ok: false, error, dropped: false, durationMs: 0, queuedMs };
-    }
-    const call = sendOnWire(this.options.dispatcher, {
-      origin: url.origin,
-      path: url.path,
-      headers,
-      body: text,
-      idleTimeoutMs: this.options.timeoutMs,
-      maxBodyBytes: this.options.maxBodyBytes,
-      onHeaders: permit ? (status, responseHeaders) => permit.release({ status, headers: responseHeaders }) : undefined,
-    });
-    // The whole answer, headers and body, within the deadline: undici's own limits are per part.
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      call.abort();
-    }, this.options.timeoutMs);
-    const onAbort = (): void => call.abort();
-    parent?.addEventListener('abort', onAbort, { once: true });
-    try {
-      const answer = await call.answer;
-      return {
-        ok: true,
-        status: answer.status,
-        headers: answer.headers,
-        bytes: answer.bytes,
-        text: answer.bytes.toString('utf8'),
-        durationMs: performance.now() - sentAt,
-        queuedMs,
-      };
-    } catch (cause) {
-      // A permit is released once: this is a no-op when the headers came.
-      permit?.release();
-      const { error, dropped } = this.toHarnessError(cause, operation, timedOut);
-      return { ok: false, error, dropped, durationMs: performance.now() - sentAt, queuedMs };
-    } finally {
-      clearTimeout(timer);
-      parent?.removeEventListener('abort', onAbort);
-    }
-  }
-
   private recordedHeaders(headers: Record<string, string>): Record<string, string> {
     const out: Record<string, string> = {};
     for (const [name, value] of Object.entries(headers)) {
@@ -366,115 +207,4 @@ export class DirectoryClient {
     }
     return out;
   }
-
-  private toHarnessError(
-    cause: unknown,
-    operation: string,
-    timedOut: boolean,
-  ): { error: HarnessError; dropped: boolean } {
-    if (cause instanceof HarnessError) return { error: cause, dropped: false };
-    const err = cause as { name?: string; code?: string; message?: string; cause?: { code?: string } };
-    const detail = this.options.redactor.redact(`${err.code ?? err.name ?? 'error'}: ${err.message ?? String(cause)}`);
-    if (this.options.signal?.aborted && !timedOut)
-      return { error: new HarnessError('DC_ERR_ABORTED', `${operation}: run aborted`), dropped: false };
-    if (
-      timedOut ||
-      err.name === 'TimeoutError' ||
-      err.code === 'UND_ERR_HEADERS_TIMEOUT' ||
-      err.code === 'UND_ERR_BODY_TIMEOUT'
-    ) {
-      const message = `${operation}: no complete answer within ${this.options.timeoutMs} ms${timedOut ? '' : ` (${detail})`}`;
-      return { error: new HarnessError('DC_ERR_TIMEOUT', message), dropped: false };
-    }
-    const dropped = DROPPED_CODES.has(err.code ?? '') || DROPPED_CODES.has(err.cause?.code ?? '');
-    return { error: new HarnessError('DC_ERR_NETWORK', `${operation}: ${detail}`), dropped };
-  }
-}
-
-/**
- * The answer as a transcript keeps it. Most recorded answers are never read
- * again: a transcript keeps a rule's first and last exchanges and drops the
- * rest, and only a report reads what it kept. So the body stays the bytes that
- * came (outside the JavaScript heap, where holding them costs the garbage
- * collector nothing) and becomes text, credentials replaced, when first read;
- * the headers are redacted then too. Whoever reads the record, whenever,
- * gets the redacted form: there is no other.
- */
-function recordedResponse(
-  outcome: { status: number; headers: Record<string, string>; bytes: Buffer; text: string },
-  redactor: Redactor,
-): RecordedResponse {
-  const truncated = outcome.text.length > RECORDED_BODY_LIMIT;
-  // A cut body is kept as the text of its first part: the whole of a large page is not held for it.
-  let source: Buffer | string | undefined = truncated ? detached(outcome.text, RECORDED_BODY_LIMIT) : outcome.bytes;
-  let body: string | undefined;
-  const received = outcome.headers;
-  let headers: Record<string, string> | undefined;
-  return {
-    status: outcome.status,
-    // A server may echo the credential in a header: stored headers pass the redactor too.
-    get headers(): Record<string, string> {
-      if (headers === undefined) {
-        headers = {};
-        for (const name in received) headers[name] = redactor.redact(received[name]!);
-      }
-      return headers;
-    },
-    get body(): string {
-      if (body === undefined) {
-        body = redactor.redact(typeof source === 'string' ? source : source!.toString('utf8'));
-        source = undefined;
-      }
-      return body;
-    },
-    truncated,
-  };
-}
-
-/**
- * The first `length` characters of `text`, copied: a plain slice points into
- * `text` and keeps all of it alive for as long as the transcript keeps the
- * slice (a transcript keeps fifty exchanges, each a page of up to megabytes).
- */
-function detached(text: string, length: number): string {
-  // Flattening the concatenation copies the characters; the slice then points into the copy.
-  return ` ${text.slice(0, length)}`.slice(1);
-}
-
-/** The last time formatted, and when: answers that end in the same millisecond share one string. */
-let lastIso = { ms: NaN, text: '' };
-
-function isoTime(ms: number): string {
-  const rounded = Math.floor(ms);
-  if (rounded !== lastIso.ms) lastIso = { ms: rounded, text: new Date(rounded).toISOString() };
-  return lastIso.text;
-}
-
-function parseJson(text: string): unknown {
-  if (text.length === 0) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Retry-After in seconds or as an HTTP date; without it, a short exponential back-off. */
-export function retryDelayMs(retryAfter: string | undefined, attempt: number): number {
-  return parseRetryAfter(retryAfter) ?? 200 * 2 ** (attempt - 1);
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new HarnessError('DC_ERR_ABORTED', 'run aborted'));
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new HarnessError('DC_ERR_ABORTED', 'run aborted'));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

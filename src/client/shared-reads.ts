@@ -17,13 +17,14 @@
  * long enough to age into the collector's old generation (the suite's peak
  * memory on that walk rose with the bound).
  */
-import type { ApiResponse } from './directory-client.ts';
+import { READ_OPERATIONS } from '../schemas/operations.ts';
+import type { Delivery, SendRequest, TransportRequest } from './transport.ts';
 
 /** Characters of kept bodies, all answers together (parsed, an answer weighs about three times its text). */
 export const SHARED_READS_CHARS = 1024 * 1024;
 
 export class SharedReads {
-  private readonly answers = new Map<string, Promise<ApiResponse | undefined>>();
+  private readonly answers = new Map<string, Promise<Delivery | undefined>>();
   /** The body length of each kept answer that came, least recently read first. */
   private readonly kept = new Map<string, number>();
   private keptChars = 0;
@@ -39,20 +40,21 @@ export class SharedReads {
   async read(
     key: string,
     resources: readonly string[],
-    send: () => Promise<ApiResponse>,
-  ): Promise<{ response: ApiResponse; shared: boolean }> {
+    send: () => Promise<Delivery>,
+  ): Promise<{ delivery: Delivery; shared: boolean }> {
     const kept = this.answers.get(key);
     if (kept) {
-      const response = await kept;
-      if (response && this.answers.get(key) === kept) {
+      const delivery = await kept;
+      if (delivery && this.answers.get(key) === kept) {
         this.hits += 1;
         this.touch(key);
-        return { response, shared: true };
+        return { delivery, shared: true };
       }
     }
     const pending = send();
     const keeping = pending.then(
-      (response) => (response.status >= 200 && response.status < 300 ? response : undefined),
+      (delivery) =>
+        delivery.outcome.ok && delivery.outcome.status >= 200 && delivery.outcome.status < 300 ? delivery : undefined,
       () => undefined,
     );
     this.answers.set(key, keeping);
@@ -61,13 +63,14 @@ export class SharedReads {
       keys.add(key);
       this.byResource.set(id, keys);
     }
-    void keeping.then((response) => {
+    void keeping.then((delivery) => {
       if (this.answers.get(key) !== keeping) return;
+      const chars = delivery?.outcome.ok ? delivery.outcome.text.length : undefined;
       // One answer takes a quarter of the bound at most: a few very large pages do not evict the rest.
-      if (!response || response.text.length > SHARED_READS_CHARS / 4) this.answers.delete(key);
-      else this.keep(key, response.text.length);
+      if (chars === undefined || chars > SHARED_READS_CHARS / 4) this.answers.delete(key);
+      else this.keep(key, chars);
     });
-    return { response: await pending, shared: false };
+    return { delivery: await pending, shared: false };
   }
 
   /** A request that may change these resources (or, when they are unknown, any): their answers are stale. */
@@ -107,6 +110,39 @@ export class SharedReads {
     this.kept.delete(key);
     this.keptChars -= chars;
   }
+}
+
+/**
+ * The shared-reads link of the client's chain. A read the caller lets share
+ * (`request.shared`) is answered from the run's kept answers when it has one,
+ * marked as another request's; a mutation makes what was read about the
+ * resources it names stale, before it is sent and after it is answered.
+ */
+export function shareReads(store: SharedReads): (next: SendRequest) => SendRequest {
+  return (next) =>
+    (request: TransportRequest): Promise<Delivery> => {
+      if (!READ_OPERATIONS.has(request.operation)) return forgetAround(store, request, next);
+      // Not an async function: a read that does not share adds no promise of its own.
+      if (!request.shared) return next(request);
+      return shareRead(store, request, next);
+    };
+}
+
+async function forgetAround(store: SharedReads, request: TransportRequest, next: SendRequest): Promise<Delivery> {
+  // A change the suite sends makes what was read about its resources stale, before and after.
+  const named = resourcesNamed(request.body) ?? 'all';
+  store.forget(named);
+  try {
+    return await next(request);
+  } finally {
+    store.forget(named);
+  }
+}
+
+async function shareRead(store: SharedReads, request: TransportRequest, next: SendRequest): Promise<Delivery> {
+  const key = `${request.recordedHeaders.authorization ?? '(none)'} ${request.headers['service-version'] ?? ''} ${request.operation} ${request.text}`;
+  const { delivery, shared } = await store.read(key, resourcesNamed(request.body) ?? [], () => next(request));
+  return shared ? { ...delivery, shared: true } : delivery;
 }
 
 /** The resources a request body names (`resource_id`, `resource_ids`); undefined when it cannot be told. */

@@ -1,5 +1,95 @@
 import { errors, type Dispatcher } from 'undici';
 import { HarnessError } from '../core/errors.ts';
+import type { Redactor } from './redact.ts';
+import type { AttemptOptions, AttemptOutcome, SendAttempt, TransportRequest } from './transport.ts';
+
+export interface WireSettings {
+  dispatcher: Dispatcher;
+  /** Deadline of one attempt, headers and body included. */
+  timeoutMs: number;
+  /** Larger response bodies are cut off and reported as a harness fault. */
+  maxBodyBytes: number;
+  /** Error details can quote the address: they pass the redactor. */
+  redactor: Redactor;
+}
+
+/**
+ * The last link of the client's chain: one attempt on the wire, within the
+ * deadline, given up when the request's signal fires. It never throws: a
+ * failure is an outcome, for the retry link to judge.
+ */
+export function wire(settings: WireSettings): SendAttempt {
+  return async (request: TransportRequest, attempt: AttemptOptions): Promise<AttemptOutcome> => {
+    const { signal, operation } = request;
+    const sentAt = performance.now();
+    if (signal?.aborted) {
+      const error = new HarnessError('DC_ERR_ABORTED', `${operation}: run aborted`);
+      return { ok: false, error, causes: [], durationMs: 0, queuedMs: 0 };
+    }
+    const call = sendOnWire(settings.dispatcher, {
+      origin: request.origin,
+      path: request.path,
+      headers: request.headers,
+      body: request.text,
+      idleTimeoutMs: settings.timeoutMs,
+      maxBodyBytes: settings.maxBodyBytes,
+      onHeaders: attempt.onHeaders,
+    });
+    // The whole answer, headers and body, within the deadline: undici's own limits are per part.
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      call.abort();
+    }, settings.timeoutMs);
+    const onAbort = (): void => call.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const answer = await call.answer;
+      return {
+        ok: true,
+        status: answer.status,
+        headers: answer.headers,
+        bytes: answer.bytes,
+        text: answer.bytes.toString('utf8'),
+        durationMs: performance.now() - sentAt,
+        queuedMs: 0,
+      };
+    } catch (cause) {
+      const failure = harnessErrorOf(cause, request, settings, timedOut);
+      return { ok: false, ...failure, durationMs: performance.now() - sentAt, queuedMs: 0 };
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    }
+  };
+}
+
+/** What undici's failure means to the run, and the low-level code under it. */
+function harnessErrorOf(
+  cause: unknown,
+  request: TransportRequest,
+  settings: WireSettings,
+  timedOut: boolean,
+): { error: HarnessError; causes: readonly string[] } {
+  if (cause instanceof HarnessError) return { error: cause, causes: [] };
+  const { operation } = request;
+  const err = cause as { name?: string; code?: string; message?: string; cause?: { code?: string } };
+  const detail = settings.redactor.redact(`${err.code ?? err.name ?? 'error'}: ${err.message ?? String(cause)}`);
+  if (request.signal?.aborted && !timedOut)
+    return { error: new HarnessError('DC_ERR_ABORTED', `${operation}: run aborted`), causes: [] };
+  if (
+    timedOut ||
+    err.name === 'TimeoutError' ||
+    err.code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    err.code === 'UND_ERR_BODY_TIMEOUT'
+  ) {
+    const message = `${operation}: no complete answer within ${settings.timeoutMs} ms${timedOut ? '' : ` (${detail})`}`;
+    return { error: new HarnessError('DC_ERR_TIMEOUT', message), causes: [] };
+  }
+  // A socket error often comes wrapped: the code that says what happened may be the outer or the inner one.
+  const causes = [err.code, err.cause?.code].filter((code): code is string => typeof code === 'string');
+  return { error: new HarnessError('DC_ERR_NETWORK', `${operation}: ${detail}`), causes };
+}
 
 /** One request as it goes on the wire. */
 export interface WireRequest {

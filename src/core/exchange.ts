@@ -52,7 +52,7 @@ interface ExchangeRecord {
    * Waiting for the rate limiter and sleeping between attempts are not in it.
    */
   durationMs: number;
-  /** Number of attempts (each one a request on the wire: retries of 429s, and of 502/503/504 and dropped connections on requests safe to repeat). */
+  /** Number of attempts, each one a request on the wire: what the retry policy repeats (src/client/retry-policy.ts). */
   attempts: number;
   /** Time spent waiting for the run's pacer (rate limit, requests in flight), all attempts, in ms; absent when none. */
   queuedMs?: number;
@@ -62,4 +62,15 @@ interface ExchangeRecord {
   earlierAttempts?: Array<{ status?: number; error?: string }>;
   /** The answer another rule received to the same read, shared: this rule sent no request for it. */
   shared?: true;
+}
+
+/** A request's answer as every layer reads it: the suite's client returns it, rules judge it, reports keep its exchange. */
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  /** Parsed JSON body, or undefined when the body is empty or not JSON. */
+  json: unknown;
+  /** An answer came: the exchange has a response (a request that got none throws instead). */
+  exchange: AnsweredExchange;
 }

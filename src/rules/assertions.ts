@@ -7,7 +7,8 @@
  * assertion in `owned`: who owns a departure is data the engine reads, never
  * a convention of the step.
  */
-import type { ApiResponse } from '../client/directory-client.ts';
+import { GATEWAY_STATUSES } from '../client/retry-policy.ts';
+import type { ApiResponse } from '../core/exchange.ts';
 import { ConformanceFailure, DepartureOfAnotherRule, HarnessError, isConformanceFailure } from '../core/errors.ts';
 import type { Violation } from '../core/types.ts';
 import { validateSchema, type SchemaName, type SchemaType } from '../schemas/index.ts';
@@ -180,38 +181,37 @@ export function expectJson<N extends SchemaName>(
   return res.json as SchemaType<N>;
 }
 
-/** Answers of gateways and overloaded servers: they say nothing about the request itself. */
-const GATEWAY_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
-
-/** Every status (or transport error code) the answers met, the client's own retries included, oldest first. */
-function answersSeen(answers: readonly ApiResponse[]): string {
-  return answers
-    .flatMap((a) => [...(a.exchange.earlierAttempts ?? []).map((e) => String(e.status ?? e.error)), String(a.status)])
-    .join(', ');
+/** Every status (or transport error code) the request got, the client's repeats included, oldest first. */
+function answersSeen(res: ApiResponse): string {
+  return [...(res.exchange.earlierAttempts ?? []).map((e) => String(e.status ?? e.error)), String(res.status)].join(
+    ', ',
+  );
 }
 
 /**
- * Sends, and once more after a 5xx: a single server error may be a passing
- * fault (a restarting node, a gateway hiccup) and must not decide a verdict.
- * Every answer comes back, the last one last.
+ * A 5xx that says nothing about the request, so no verdict (ERROR). The
+ * client sends a judged request once more after a 5xx (its retry policy: a
+ * single server error may be a passing fault, a restarting node, a gateway
+ * hiccup): 502/503/504 are gateway and overload answers, which even repeated
+ * say nothing about the request; a server error that was not repeated (the
+ * request was not sent as judged, or the server asked for a longer wait than
+ * the client makes) may be a glitch. Only a server error that repeats with no
+ * gateway answer among the answers (500, 501…) speaks of the request: the
+ * caller's departure.
  */
-async function sendPastOneServerError(send: () => Promise<ApiResponse>): Promise<ApiResponse[]> {
-  const first = await send();
-  return first.status >= 500 ? [first, await send()] : [first];
-}
-
-/**
- * A 5xx that outlived one more send. 502/503/504 are gateway and overload
- * answers: even repeated they say nothing about the request, so the run gets
- * no verdict (ERROR). Only a server error that repeats with no gateway answer
- * among them (500, 501…) speaks of the request: the caller's departure.
- */
-function persistentServerError(answers: readonly ApiResponse[], step: string): HarnessError | undefined {
-  if (answers.length < 2 || !answers.every((a) => a.status >= 500)) return undefined;
-  if (answers.some((a) => GATEWAY_STATUSES.has(a.status))) {
+function serverErrorWithoutVerdict(res: ApiResponse, step: string): HarnessError | undefined {
+  if (res.status < 500) return undefined;
+  const statuses = [...(res.exchange.earlierAttempts ?? []).map((e) => e.status), res.status];
+  if (statuses.some((status) => status !== undefined && GATEWAY_STATUSES.includes(status))) {
     return new HarnessError(
       'DC_ERR_SERVER_5XX',
-      `${step}: gateway or overload answers (${answersSeen(answers)}) say nothing about the request: no verdict`,
+      `${step}: gateway or overload answers (${answersSeen(res)}) say nothing about the request: no verdict`,
+    );
+  }
+  if (statuses.filter((status) => status !== undefined && status >= 500).length < 2) {
+    return new HarnessError(
+      'DC_ERR_SERVER_5XX',
+      `${step}: a server error that was not repeated (${answersSeen(res)}) may be a passing fault: no verdict`,
     );
   }
   return undefined;
@@ -220,7 +220,8 @@ function persistentServerError(answers: readonly ApiResponse[], step: string): H
 /**
  * The request is one the spec says is rejected: any 4xx unless `status` is
  * given (the status of most rejections is "not shown"). A 2xx is a departure.
- * A 5xx may be a passing fault, so the request is sent once more: a server
+ * A 5xx may be a passing fault, so `send` posts with `retry: 'judged'` and
+ * the client sends it once more: a server
  * error that repeats is a departure described as a server error, unless a
  * gateway answer (502/503/504) is among them, which is an ERROR. 429, and 401
  * unless the rule is about credentials, mean no verdict. Messages name every
@@ -231,20 +232,19 @@ export async function expectRejected(
   options: StepOptions & { status?: number; credentialsUnderTest?: boolean },
 ): Promise<ApiResponse> {
   const step = options.step ?? 'the request';
-  const answers = await sendPastOneServerError(send);
-  const res = answers.at(-1)!;
+  const res = await send();
   if (res.status === 429 || (res.status === 401 && !options.credentialsUnderTest)) throw harnessFault(res, step)!;
   const rejected = options.status !== undefined ? res.status === options.status : res.status >= 400 && res.status < 500;
   if (rejected) return res;
-  const gateway = persistentServerError(answers, step);
-  if (gateway) throw gateway;
+  const noVerdict = serverErrorWithoutVerdict(res, step);
+  if (noVerdict) throw noVerdict;
   const expected = options.status ?? 'a 4xx status';
   fail({
     where: `${step}: response.status`,
     message:
       res.status >= 500
-        ? `must reject ${step} with ${expected}, not a server error (answers: ${answersSeen(answers)})`
-        : `must reject ${step} with ${expected} (answers: ${answersSeen(answers)})`,
+        ? `must reject ${step} with ${expected}, not a server error (answers: ${answersSeen(res)})`
+        : `must reject ${step} with ${expected} (answers: ${answersSeen(res)})`,
     expected: options.status ?? '4xx',
     actual: `${res.status} ${summariseBody(res)}`,
   });
@@ -253,7 +253,7 @@ export async function expectRejected(
 /**
  * The request must get an answer that is not a server error, whatever else it
  * may be (for requests whose status the spec leaves open). A 5xx is sent once
- * more; one that repeats is a departure, a gateway answer (502/503/504) among
+ * more (`send` posts with `retry: 'judged'`); one that repeats is a departure, a gateway answer (502/503/504) among
  * them is an ERROR, as in expectRejected. 429 and 401 mean no verdict.
  */
 export async function expectNoServerError(
@@ -261,15 +261,14 @@ export async function expectNoServerError(
   options: StepOptions & { message: string },
 ): Promise<ApiResponse> {
   const step = options.step ?? 'the request';
-  const answers = await sendPastOneServerError(send);
-  const res = answers.at(-1)!;
+  const res = await send();
   if (res.status === 429 || res.status === 401) throw harnessFault(res, step)!;
   if (res.status < 500) return res;
-  const gateway = persistentServerError(answers, step);
-  if (gateway) throw gateway;
+  const noVerdict = serverErrorWithoutVerdict(res, step);
+  if (noVerdict) throw noVerdict;
   fail({
     where: `${step}: response.status`,
-    message: `${options.message} (answers: ${answersSeen(answers)})`,
+    message: `${options.message} (answers: ${answersSeen(res)})`,
     expected: '2xx or 4xx',
     actual: `${res.status} ${summariseBody(res)}`,
   });

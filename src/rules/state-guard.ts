@@ -13,6 +13,7 @@ import type { DirectoryClient } from '../client/directory-client.ts';
 import { canonicalJson } from '../core/canonical-json.ts';
 import { HarnessError } from '../core/errors.ts';
 import type { ActivityRatePeriod, TeamAssignation } from '../schemas/index.ts';
+import type { RequestOf } from '../schemas/operations.ts';
 import { captureState, stateDifference, type ResourceState, type StatePart } from './steps/state.ts';
 import type { BaseCheckContext } from './types.ts';
 import { covers, splitRange } from './dates.ts';
@@ -144,7 +145,7 @@ export async function restoreState(
   // The state to put back: `before`, with another party's change kept.
   const goal = foreign ? keepingForeign(before, foreign) : before;
   if (!stateDifference(goal, now)) return foreign;
-  for (const { operation, body } of targetedUndoRequests(goal, now)) await send(ctx.client, operation, body);
+  for (const request of targetedUndoRequests(goal, now)) await send(ctx.client, request);
   const partly = await captureState(ctx, before.resourceId, parts, { step: 'state after restore' });
   if (!stateDifference(goal, partly)) return foreign;
   // The full restore spares what another party added: it stays as they left it.
@@ -154,15 +155,15 @@ export async function restoreState(
   if (goal.rates) {
     for (const p of partly.rates ?? []) {
       if (kept.has(canonicalJson(p))) continue;
-      await send(ctx.client, 'resources.unassign-activity-rate', {
-        resource_id: before.resourceId,
-        date_range: p.date_range,
+      await send(ctx.client, {
+        operation: 'resources.unassign-activity-rate',
+        body: { resource_id: before.resourceId, date_range: p.date_range },
       });
     }
   }
   const items: unknown[] = [...(goal.rates ?? []), ...(goal.teams ?? [])];
-  for (const [i, { operation, body }] of undoRequests(goal).entries()) {
-    if (!kept.has(canonicalJson(items[i]))) await send(ctx.client, operation, body);
+  for (const [i, request] of undoRequests(goal).entries()) {
+    if (!kept.has(canonicalJson(items[i]))) await send(ctx.client, request);
   }
   const after = await captureState(ctx, before.resourceId, parts, { step: 'state after a full restore' });
   const difference = stateDifference(goal, after);
@@ -181,10 +182,9 @@ function partsOf(state: ResourceState): RestorablePart[] {
   return (['rates', 'teams'] as const).filter((p) => state[p] !== undefined);
 }
 
-interface UndoRequest {
-  operation: 'resources.assign-activity-rate' | 'resources.assign-team' | 'resources.unassign-activity-rate';
-  body: Record<string, unknown>;
-}
+type UndoOperation = 'resources.assign-activity-rate' | 'resources.assign-team' | 'resources.unassign-activity-rate';
+
+type UndoRequest = { [O in UndoOperation]: { operation: O; body: RequestOf<O> } }[UndoOperation];
 
 /**
  * The documented requests that put `before` back, once each period shown at
@@ -267,20 +267,9 @@ function missingItems<T>(from: readonly T[], other: readonly T[]): T[] {
 }
 
 /**
- * A restoring request, repeated with backoff when the network or a gateway
- * fails it: it puts a value, so sending it again is safe.
+ * A restoring request: it puts a value back, so the client's retry policy
+ * repeats it after a network failure, a timeout or a gateway answer.
  */
-async function send(client: DirectoryClient, operation: string, body: unknown): Promise<void> {
-  const delays = [200, 800, 2_000];
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await client.post(operation, body, { idempotent: true });
-      return;
-    } catch (error) {
-      const transient =
-        error instanceof HarnessError && (error.code === 'DC_ERR_NETWORK' || error.code === 'DC_ERR_TIMEOUT');
-      if (!transient || attempt >= delays.length) throw error;
-      await new Promise((resolve) => setTimeout(resolve, delays[attempt]));
-    }
-  }
+async function send(client: DirectoryClient, { operation, body }: UndoRequest): Promise<void> {
+  await client.post(operation, body, { retry: 'restore' });
 }

@@ -92,7 +92,6 @@ export async function preflight(target: RunTarget, timeoutMs: number): Promise<P
     dispatcher,
     redactor,
     timeoutMs,
-    maxAttempts: 3,
     ...(target.apiKey ? { credential: { apiKey: target.apiKey, placeholder: '$DIRECTORY_API_KEY' } } : {}),
   });
   const kinds = kindsOf(target.profile);

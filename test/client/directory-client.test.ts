@@ -1,12 +1,14 @@
 import { Agent } from 'undici';
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { DirectoryClient, retryDelayMs } from '../../src/client/directory-client.ts';
+import { DirectoryClient } from '../../src/client/directory-client.ts';
+import { retryDelayMs } from '../../src/client/retry.ts';
 import { HarnessError } from '../../src/core/errors.ts';
 import type { Exchange } from '../../src/core/exchange.ts';
 import { Redactor } from '../../src/client/redact.ts';
 import { RequestBudget } from '../../src/client/request-budget.ts';
 import { sendOnWire } from '../../src/client/wire.ts';
 import { json, startTestServer, type TestServer } from '../helpers/http-server.ts';
+import { policyWith } from '../helpers/retry-policy.ts';
 
 const KEY = 'sk-live-very-secret-0123456789';
 let server: TestServer | undefined;
@@ -71,7 +73,7 @@ describe('DirectoryClient', () => {
   test('a status is an answer, not an error', async () => {
     server = await startTestServer((_req, res) => json(res, 500, { message: 'boom' }));
     const { client } = clientFor(server.url);
-    const res = await client.post('resources.assign-team', {});
+    const res = await client.postRaw('resources.assign-team', { json: {} });
     expect(res.status).toBe(500);
     expect(res.json).toEqual({ message: 'boom' });
   });
@@ -82,7 +84,7 @@ describe('DirectoryClient', () => {
       res.end('<html>hi</html>');
     });
     const { client } = clientFor(server.url);
-    const res = await client.post('resources.list', {});
+    const res = await client.postRaw('resources.list', { json: {} });
     expect(res.json).toBeUndefined();
     expect(res.text).toBe('<html>hi</html>');
   });
@@ -90,14 +92,14 @@ describe('DirectoryClient', () => {
   test('a server that never answers is a timeout', async () => {
     server = await startTestServer(() => undefined);
     const { client, exchanges } = clientFor(server.url, { timeoutMs: 150 });
-    expect(await codeOf(client.post('resources.list', {}))).toBe('DC_ERR_TIMEOUT');
+    expect(await codeOf(client.postRaw('resources.list', { json: {} }))).toBe('DC_ERR_TIMEOUT');
     expect(exchanges[0]?.error?.code).toBe('DC_ERR_TIMEOUT');
   });
 
   test('a reset connection is a network fault', async () => {
     server = await startTestServer((req) => void req.socket.destroy());
     const { client } = clientFor(server.url);
-    expect(await codeOf(client.post('resources.list', {}))).toBe('DC_ERR_NETWORK');
+    expect(await codeOf(client.postRaw('resources.list', { json: {} }))).toBe('DC_ERR_NETWORK');
   });
 
   test('an oversized body is cut off', async () => {
@@ -106,7 +108,7 @@ describe('DirectoryClient', () => {
       res.end(`"${'x'.repeat(64 * 1024)}"`);
     });
     const { client } = clientFor(server.url, { maxBodyBytes: 1024 });
-    expect(await codeOf(client.post('resources.list', {}))).toBe('DC_ERR_BODY_TOO_LARGE');
+    expect(await codeOf(client.postRaw('resources.list', { json: {} }))).toBe('DC_ERR_BODY_TOO_LARGE');
   });
 
   test('a body that trickles in past the deadline is a timeout, though every part comes in time', async () => {
@@ -117,7 +119,7 @@ describe('DirectoryClient', () => {
       res.on('close', () => clearInterval(drip));
     });
     const { client, exchanges } = clientFor(server.url, { timeoutMs: 200 });
-    expect(await codeOf(client.post('resources.list', {}))).toBe('DC_ERR_TIMEOUT');
+    expect(await codeOf(client.postRaw('resources.list', { json: {} }))).toBe('DC_ERR_TIMEOUT');
     expect(exchanges[0]?.error?.code).toBe('DC_ERR_TIMEOUT');
   });
 
@@ -127,7 +129,7 @@ describe('DirectoryClient', () => {
       json(res, 200, { data: [] });
     });
     const { client } = clientFor(server.url);
-    const res = await client.post('resources.list', {});
+    const res = await client.postRaw('resources.list', { json: {} });
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ data: [] });
     expect(res.exchange.response.status).toBe(200);
@@ -159,7 +161,7 @@ describe('DirectoryClient', () => {
       next();
     });
     const { client, exchanges } = clientFor(server.url);
-    const res = await client.post('resources.list', {});
+    const res = await client.postRaw('resources.list', { json: {} });
     expect(res.json).toEqual(parts.map((p) => JSON.parse(p) as string));
     const recorded = res.exchange.response;
     expect(recorded.body).toBe(`[${parts.join(',')}]`.replaceAll(KEY, '$DIRECTORY_API_KEY'));
@@ -177,9 +179,9 @@ describe('DirectoryClient', () => {
     // One connection: the second request waits behind the first, which the server holds.
     const single = new Agent({ connections: 1 });
     const { client } = clientFor(server.url, { dispatcher: single, signal: controller.signal });
-    const first = client.derive({ signal: undefined }).post('resources.list', { n: 1 });
+    const first = client.derive({ signal: undefined }).postRaw('resources.list', { json: { n: 1 } });
     await vi.waitUntil(() => held.length === 1);
-    const waiting = client.post('resources.list', { n: 2 });
+    const waiting = client.postRaw('resources.list', { json: { n: 2 } });
     controller.abort();
     expect(await codeOf(waiting)).toBe('DC_ERR_ABORTED');
     held[0]!();
@@ -198,10 +200,10 @@ describe('DirectoryClient', () => {
       else json(res, 200, []);
     });
     const { client, exchanges } = clientFor(server.url);
-    const read = await client.post('resources.list-roles', {});
+    const read = await client.postRaw('resources.list-roles', { json: {} });
     expect(read.status).toBe(200);
     expect(exchanges[0]!.attempts).toBe(2);
-    const write = await client.post('resources.revoke-roles', {});
+    const write = await client.postRaw('resources.revoke-roles', { json: {} });
     expect(write.status).toBe(200);
     expect(exchanges[1]!.attempts).toBe(2);
     expect(exchanges[1]!.earlierAttempts).toEqual([{ status: 429 }]);
@@ -210,8 +212,10 @@ describe('DirectoryClient', () => {
 
   test('retries are bounded', async () => {
     server = await startTestServer((_req, res) => json(res, 503, { message: 'down' }, { 'retry-after': '0' }));
-    const { client } = clientFor(server.url, { maxAttempts: 3 });
-    const res = await client.post('resources.list', {});
+    const { client } = clientFor(server.url, {
+      retryPolicy: policyWith({ 'gateway answer': 3, 'dropped connection': 3 }),
+    });
+    const res = await client.postRaw('resources.list', { json: {} });
     expect(res.status).toBe(503);
     expect(server.requests).toHaveLength(3);
   });
@@ -219,9 +223,9 @@ describe('DirectoryClient', () => {
   test('a spent request budget stops sending', async () => {
     server = await startTestServer((_req, res) => json(res, 200, []));
     const { client } = clientFor(server.url, { budget: new RequestBudget({ ratePerSecond: 0, maxRequests: 2 }) });
-    await client.post('resources.list', {});
-    await client.post('resources.list', {});
-    expect(await codeOf(client.post('resources.list', {}))).toBe('DC_ERR_BUDGET');
+    await client.postRaw('resources.list', { json: {} });
+    await client.postRaw('resources.list', { json: {} });
+    expect(await codeOf(client.postRaw('resources.list', { json: {} }))).toBe('DC_ERR_BUDGET');
     expect(server.requests).toHaveLength(2);
   });
 
@@ -259,7 +263,8 @@ describe('rate limits', () => {
             clause: '§4.9 rule 1',
             quote: 'a sentence long enough',
             level: 'MUST',
-            check: async (ctx) => expectSuccess(await ctx.client.post('resources.list', {}), { step: 'list' }),
+            check: async (ctx) =>
+              expectSuccess(await ctx.client.postRaw('resources.list', { json: {} }), { step: 'list' }),
           }),
         ],
       }),

@@ -16,6 +16,7 @@ import {
   type RateLimitedProxyOptions,
 } from '../../src/hostile-server/rate-limited-proxy.ts';
 import { json, startTestServer, type TestServer } from '../helpers/http-server.ts';
+import { policyWith } from '../helpers/retry-policy.ts';
 
 let server: TestServer | undefined;
 let proxy: RateLimitedProxy | undefined;
@@ -55,7 +56,7 @@ async function load(client: DirectoryClient, total: number, loops: number): Prom
   let left = total;
   await Promise.all(
     Array.from({ length: loops }, async () => {
-      while (left-- > 0) statuses.push((await client.post('resources.list', {})).status);
+      while (left-- > 0) statuses.push((await client.postRaw('resources.list', { json: {} })).status);
     }),
   );
   return statuses;
@@ -84,7 +85,7 @@ describe('fixed rate and caps', () => {
     });
     const { client } = clientFor(server.url, new Pacer({ rate: 20, maxRequests: 0 }));
     const started = performance.now();
-    await Promise.all(Array.from({ length: 5 }, () => client.post('resources.list', {})));
+    await Promise.all(Array.from({ length: 5 }, () => client.postRaw('resources.list', { json: {} })));
     // 20 per second: the k-th request cannot arrive before k × 50 ms (a busy machine only makes it later).
     times.sort((a, b) => a - b);
     times.forEach((t, k) => expect(t - started).toBeGreaterThanOrEqual(k * 50 - 2));
@@ -93,8 +94,8 @@ describe('fixed rate and caps', () => {
   test('the time waiting for the pacer is recorded, and is not latency', async () => {
     server = await startTestServer((_req, res) => json(res, 200, []));
     const { client, exchanges } = clientFor(server.url, new Pacer({ rate: 1, maxRequests: 0 }));
-    await client.post('resources.list', {});
-    await client.post('resources.list', {});
+    await client.postRaw('resources.list', { json: {} });
+    await client.postRaw('resources.list', { json: {} });
     expect(exchanges[1]!.queuedMs).toBeGreaterThanOrEqual(500);
     expect(exchanges[1]!.durationMs).toBeLessThan(exchanges[1]!.queuedMs!);
   });
@@ -112,7 +113,7 @@ describe('fixed rate and caps', () => {
     });
     const pacer = new Pacer({ rate: 0, maxRequests: 0, maxInFlight: 3 });
     const { client } = clientFor(server.url, pacer);
-    await Promise.all(Array.from({ length: 12 }, () => client.post('resources.list', {})));
+    await Promise.all(Array.from({ length: 12 }, () => client.postRaw('resources.list', { json: {} })));
     expect(peak).toBe(3);
     expect(pacer.stats()).toMatchObject({ sent: 12, peakInFlight: 3 });
   });
@@ -129,14 +130,16 @@ describe('fixed rate and caps', () => {
       }, 30);
     });
     const { client } = clientFor(server.url, new Pacer({ rate: 'auto', maxRequests: 0 }));
-    await Promise.all(Array.from({ length: 20 }, () => client.post('resources.list', {})));
+    await Promise.all(Array.from({ length: 20 }, () => client.postRaw('resources.list', { json: {} })));
     expect(peak).toBe(8);
   });
 
   test('queued requests count against the request budget', async () => {
     server = await startTestServer((_req, res) => json(res, 200, []));
     const { client } = clientFor(server.url, new Pacer({ rate: 10, maxRequests: 2 }));
-    const codes = await Promise.all(Array.from({ length: 3 }, () => codeOf(client.post('resources.list', {}))));
+    const codes = await Promise.all(
+      Array.from({ length: 3 }, () => codeOf(client.postRaw('resources.list', { json: {} }))),
+    );
     expect(codes.sort()).toEqual(['DC_ERR_BUDGET', 'no error', 'no error']);
     expect(server.requests).toHaveLength(2);
   });
@@ -145,8 +148,8 @@ describe('fixed rate and caps', () => {
     server = await startTestServer((_req, res) => json(res, 200, []));
     const controller = new AbortController();
     const { client } = clientFor(server.url, new Pacer({ rate: 1, maxRequests: 0 }), { signal: controller.signal });
-    await client.post('resources.list', {});
-    const waiting = codeOf(client.post('resources.list', {}));
+    await client.postRaw('resources.list', { json: {} });
+    const waiting = codeOf(client.postRaw('resources.list', { json: {} }));
     setTimeout(() => controller.abort(), 50);
     expect(await waiting).toBe('DC_ERR_ABORTED');
     expect(server.requests).toHaveLength(1);
@@ -164,10 +167,10 @@ describe('Retry-After pauses the whole run', () => {
     const pacer = new Pacer({ rate: 0, maxRequests: 0 });
     const first = clientFor(server.url, pacer);
     const second = clientFor(server.url, pacer);
-    const refused = first.client.post('resources.assign-team', {});
+    const refused = first.client.postRaw('resources.assign-team', { json: {} });
     while (times.length === 0) await new Promise((r) => setTimeout(r, 5));
     await new Promise((r) => setTimeout(r, 50));
-    await second.client.post('resources.list', {});
+    await second.client.postRaw('resources.list', { json: {} });
     await refused;
     const at = arrivals(times);
     // The other client's request and the retry both wait out the pause.
@@ -206,7 +209,9 @@ describe("'auto' against a token bucket", () => {
 
   test('the same load without pacing meets 429s (so the test above can fail)', async () => {
     proxy = await startRateLimitedProxy(bucket({ upstream: await upstream(), headers: 'ietf', bucketSize: 16 }));
-    const { client } = clientFor(proxy.url, new Pacer({ rate: 0, maxRequests: 0 }), { maxRateLimitAttempts: 1 });
+    const { client } = clientFor(proxy.url, new Pacer({ rate: 0, maxRequests: 0 }), {
+      retryPolicy: policyWith({ 'rate limited': 1 }),
+    });
     const statuses = await load(client, 60, 4);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
   });
@@ -229,7 +234,9 @@ describe("'auto' against a token bucket", () => {
     proxy = await startRateLimitedProxy(
       bucket({ upstream: server.url, bucketSize: 1000, refillPerSecond: 1000, maxInFlight: 4 }),
     );
-    const unpaced = clientFor(proxy.url, new Pacer({ rate: 0, maxRequests: 0 }), { maxRateLimitAttempts: 1 });
+    const unpaced = clientFor(proxy.url, new Pacer({ rate: 0, maxRequests: 0 }), {
+      retryPolicy: policyWith({ 'rate limited': 1 }),
+    });
     const statuses = await load(unpaced.client, 16, 8);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
     expect(proxy.stats().overConcurrency).toBeGreaterThan(0);

@@ -5,7 +5,7 @@
  */
 import { Agent } from 'undici';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { DirectoryClient, type ApiResponse } from '../../src/client/directory-client.ts';
+import { DirectoryClient } from '../../src/client/directory-client.ts';
 import { Redactor } from '../../src/client/redact.ts';
 import { SHARED_READS_CHARS, SharedReads } from '../../src/client/shared-reads.ts';
 import type { Exchange } from '../../src/core/exchange.ts';
@@ -77,14 +77,14 @@ test('a change naming the resource forgets what was read about it, not about oth
   const { a } = clients();
   await a.post('resources.show-teams', { resource_id: '1' }, { shared: true });
   await a.post('resources.show-teams', { resource_id: '2' }, { shared: true });
-  await a.post('resources.assign-team', { resource_id: '1', team_id: '3' });
+  await a.post('resources.assign-team', { resource_id: '1', team_id: '3', date_range: '2020-01-01/2020-12-31' });
   await a.post('resources.show-teams', { resource_id: '1' }, { shared: true });
   await a.post('resources.show-teams', { resource_id: '2' }, { shared: true });
   expect(
     server.requests.filter((r) => r.url.endsWith('show-teams')).map((r) => JSON.parse(r.body).resource_id),
   ).toEqual(['1', '2', '1']);
   // A change whose body cannot be read forgets every resource.
-  await a.post('resources.assign-team', undefined, { rawBody: '{"resource_id": ' });
+  await a.postRaw('resources.assign-team', { text: '{"resource_id": ' });
   await a.post('resources.show-teams', { resource_id: '2' }, { shared: true });
   expect(sent('resources.show-teams')).toBe(4);
 });
@@ -95,7 +95,17 @@ test('kept answers are bounded by their bodies: the least recently read go first
   const read = (key: string, chars = Math.floor(SHARED_READS_CHARS / 4)) =>
     shared.read(key, [], async () => {
       sends.push(key);
-      return { status: 200, headers: {}, text: 'x'.repeat(chars), json: undefined } as unknown as ApiResponse;
+      const text = 'x'.repeat(chars);
+      const outcome = {
+        ok: true,
+        status: 200,
+        headers: {},
+        bytes: Buffer.from(text),
+        text,
+        durationMs: 1,
+        queuedMs: 0,
+      } as const;
+      return { outcome, attempts: 1, earlierAttempts: undefined, queuedMs: 0, retryWaitMs: 0 };
     });
   for (const key of ['a', 'b', 'c', 'd']) await read(key);
   // Read again, 'a' is the most recent: the next answer pushes 'b' out, not 'a'.

@@ -1,29 +1,33 @@
 /**
  * A request the server may accept or refuse but must not crash on: like a
  * rejection, a single 5xx is no departure (it may be a passing fault), one
- * that repeats is.
+ * that repeats is. The client sends a judged request once more after a 5xx
+ * (test/client/judged-requests.test.ts); here each answer is what it
+ * delivers: the last status, and the earlier ones in `earlierAttempts`.
  */
 import { describe, expect, test } from 'vitest';
 import type { ApiResponse } from '../../src/client/directory-client.ts';
 import { ConformanceFailure, HarnessError } from '../../src/core/errors.ts';
 import { expectNoServerError } from '../../src/rules/assertions.ts';
 
-/** Answers with these statuses in turn, counting the requests. */
+/** The client delivers the last of these statuses, the others as its earlier attempts; `sent` counts the sends. */
 function answering(...statuses: number[]) {
   let sent = 0;
+  const earlier = statuses.slice(0, -1);
   const send = (): Promise<ApiResponse> => {
-    const status = statuses[Math.min(sent++, statuses.length - 1)]!;
+    sent += 1;
     return Promise.resolve({
-      status,
+      status: statuses.at(-1) ?? 200,
       headers: {},
       text: '',
       json: undefined,
       exchange: {
         operation: 'resources.revoke-roles',
         request: { method: 'POST', url: '/', headers: {}, body: '' },
-        response: { status, headers: {}, body: '', truncated: false },
+        response: { status: statuses.at(-1) ?? 200, headers: {}, body: '', truncated: false },
         durationMs: 1,
-        attempts: 1,
+        attempts: statuses.length,
+        ...(earlier.length > 0 ? { earlierAttempts: earlier.map((status) => ({ status })) } : {}),
       },
     });
   };
@@ -40,10 +44,16 @@ describe('expectNoServerError', () => {
     expect(s.sent()).toBe(1);
   });
 
-  test('a single 5xx then an answer is no departure', async () => {
+  test('a single 5xx then an answer is no departure, and the assertion sends nothing again', async () => {
     const s = answering(503, 204);
     expect((await expectNoServerError(s.send, { step, message })).status).toBe(204);
-    expect(s.sent()).toBe(2);
+    expect(s.sent()).toBe(1);
+  });
+
+  test('a single 5xx the client did not repeat is no verdict (ERROR), never a FAIL', async () => {
+    const e = await expectNoServerError(answering(500).send, { step, message }).catch((error: unknown) => error);
+    expect(e).toBeInstanceOf(HarnessError);
+    expect((e as HarnessError).code).toBe('DC_ERR_SERVER_5XX');
   });
 
   test('a 5xx that repeats is a FAIL described as a server error', async () => {

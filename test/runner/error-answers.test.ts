@@ -78,7 +78,7 @@ function contextWith(seen: ErrorAnswersSeen, observations: Record<string, unknow
     json: JSON.parse(SPOKEN) as unknown,
     exchange: exchange(422),
   };
-  const client = { post: () => Promise.resolve(res) };
+  const client = { post: () => Promise.resolve(res), postRaw: () => Promise.resolve(res) };
   const ctx = {
     ruleId: MESSAGE_PRESENT.id,
     client,

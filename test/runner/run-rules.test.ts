@@ -50,7 +50,8 @@ describe('engine verdicts', () => {
         rule({
           ...base,
           id: 't.pass',
-          check: async (ctx) => expectSuccess(await ctx.client.post('resources.list', {}), { step: 'list' }),
+          check: async (ctx) =>
+            expectSuccess(await ctx.client.postRaw('resources.list', { json: {} }), { step: 'list' }),
         }),
         rule({
           ...base,
@@ -61,7 +62,7 @@ describe('engine verdicts', () => {
           ...base,
           id: 't.server-error',
           check: async (ctx) =>
-            expectSuccess(await ctx.client.post('resources.show-teams', {}), { step: 'show-teams' }),
+            expectSuccess(await ctx.client.postRaw('resources.show-teams', { json: {} }), { step: 'show-teams' }),
         }),
         rule({ ...base, id: 't.bug', check: () => Promise.reject(new TypeError('x is undefined')) }),
         rule({ ...base, id: 't.needs', needs: ['restrictedKey'], check: () => Promise.resolve() }),
@@ -257,7 +258,7 @@ describe('engine verdicts', () => {
         check: async (ctx) => {
           await new Promise((resolve) => setTimeout(resolve, 20));
           await ctx.client.post('resources.list-roles', { resource_ids: [id] });
-          await ctx.client.post('resources.list', {});
+          await ctx.client.postRaw('resources.list', { json: {} });
         },
       }),
     );

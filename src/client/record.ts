@@ -1,0 +1,173 @@
+import type { AnsweredExchange, ApiResponse, Exchange, FailedExchange, RecordedResponse } from '../core/exchange.ts';
+import { HarnessError } from '../core/errors.ts';
+import type { Redactor } from './redact.ts';
+import type { AttemptOutcome, Delivery, SendRequest, TransportRequest } from './transport.ts';
+
+export interface RecordSettings {
+  redactor: Redactor;
+  /** Receives every exchange, for the rule's transcript. */
+  onExchange?: ((exchange: Exchange) => void) | undefined;
+}
+
+const RECORDED_BODY_LIMIT = 64 * 1024;
+
+type Recorded =
+  { exchange: AnsweredExchange; response: ApiResponse } | { exchange: FailedExchange; response: undefined };
+
+/**
+ * A delivery shared between rules is recorded once, when the first of them reads it: each reader's
+ * exchange is that one marked shared, and the body is parsed once.
+ */
+const recordedShared = new WeakMap<AttemptOutcome, Recorded>();
+
+/**
+ * The first link of the client's chain: what came back becomes the exchange
+ * a transcript keeps (handed to `onExchange`, credentials replaced) and the
+ * answer a rule reads. It throws HarnessError when no answer came, and for a
+ * redirect, which the suite does not follow; a status is never an error here.
+ */
+export function record(
+  settings: RecordSettings,
+): (next: SendRequest) => (request: TransportRequest) => Promise<ApiResponse> {
+  return (next) =>
+    async (request: TransportRequest): Promise<ApiResponse> => {
+      const delivery = await next(request);
+      let recorded: Recorded;
+      if (request.shared) {
+        recorded = recordedShared.get(delivery.outcome) ?? recordOf(request, delivery, settings.redactor);
+        recordedShared.set(delivery.outcome, recorded);
+      } else {
+        recorded = recordOf(request, delivery, settings.redactor);
+      }
+      if (recorded.response === undefined) {
+        settings.onExchange?.(delivery.shared ? { ...recorded.exchange, shared: true } : recorded.exchange);
+        if (!delivery.outcome.ok) throw delivery.outcome.error;
+        throw new HarnessError('DC_ERR_HARNESS', `${request.operation}: an answer was recorded as none`);
+      }
+      // This rule's transcript shows the answer it used, marked as another rule's request.
+      const exchange: AnsweredExchange = delivery.shared ? { ...recorded.exchange, shared: true } : recorded.exchange;
+      settings.onExchange?.(exchange);
+      const { outcome } = delivery;
+      if (!outcome.ok) throw outcome.error;
+      if (outcome.status >= 300 && outcome.status < 400) {
+        // Redirects are not followed (a POST body and a credential must not go where the user did not point).
+        const location = settings.redactor.redact(outcome.headers.location ?? '(no Location header)');
+        throw new HarnessError(
+          'DC_ERR_REDIRECT',
+          `${request.operation}: the target answered ${outcome.status}, a redirect to ${location}; ` +
+            'the suite does not follow redirects: point --base-url at the final address',
+        );
+      }
+      const response = recorded.response;
+      return delivery.shared ? { ...response, exchange } : response;
+    };
+}
+
+function recordOf(request: TransportRequest, delivery: Delivery, redactor: Redactor): Recorded {
+  const { outcome, attempts } = delivery;
+  const recordedRequest = {
+    method: 'POST' as const,
+    url: request.recordedUrl,
+    headers: request.recordedHeaders,
+    body: redactor.redact(request.text),
+  };
+  // Built in one literal and the rare fields after, in the order reports show them: this runs for every request.
+  const operation = request.operation;
+  const startedAt = isoTime(Date.now() - outcome.durationMs);
+  const durationMs = Math.round(outcome.durationMs);
+  if (!outcome.ok) {
+    const error = { code: outcome.error.code, message: outcome.error.message };
+    const failed: FailedExchange = { operation, startedAt, request: recordedRequest, error, durationMs, attempts };
+    return { exchange: withRareFields(failed, delivery), response: undefined };
+  }
+  const response = recordedResponse(outcome, redactor);
+  const answered: AnsweredExchange = { operation, startedAt, request: recordedRequest, response, durationMs, attempts };
+  const exchange = withRareFields(answered, delivery);
+  return { exchange, response: answerOf(outcome, exchange) };
+}
+
+/** The fields most exchanges lack, set after the literal, in the order reports show them. */
+function withRareFields<E extends Exchange>(exchange: E, delivery: Delivery): E {
+  if (delivery.queuedMs >= 1) exchange.queuedMs = Math.round(delivery.queuedMs);
+  if (delivery.retryWaitMs > 0) exchange.retryWaitMs = Math.round(delivery.retryWaitMs);
+  if (delivery.earlierAttempts !== undefined) exchange.earlierAttempts = delivery.earlierAttempts;
+  return exchange;
+}
+
+function answerOf(outcome: AttemptOutcome & { ok: true }, exchange: AnsweredExchange): ApiResponse {
+  return {
+    status: outcome.status,
+    headers: outcome.headers,
+    text: outcome.text,
+    json: parseJson(outcome.text),
+    exchange,
+  };
+}
+
+/**
+ * The answer as a transcript keeps it. Most recorded answers are never read
+ * again: a transcript keeps a rule's first and last exchanges and drops the
+ * rest, and only a report reads what it kept. So the body stays the bytes that
+ * came (outside the JavaScript heap, where holding them costs the garbage
+ * collector nothing) and becomes text, credentials replaced, when first read;
+ * the headers are redacted then too. Whoever reads the record, whenever,
+ * gets the redacted form: there is no other.
+ */
+function recordedResponse(
+  outcome: { status: number; headers: Record<string, string>; bytes: Buffer; text: string },
+  redactor: Redactor,
+): RecordedResponse {
+  const truncated = outcome.text.length > RECORDED_BODY_LIMIT;
+  // A cut body is kept as the text of its first part: the whole of a large page is not held for it.
+  let source: Buffer | string | undefined = truncated ? detached(outcome.text, RECORDED_BODY_LIMIT) : outcome.bytes;
+  let body: string | undefined;
+  const received = outcome.headers;
+  let headers: Record<string, string> | undefined;
+  return {
+    status: outcome.status,
+    // A server may echo the credential in a header: stored headers pass the redactor too.
+    get headers(): Record<string, string> {
+      if (headers === undefined) {
+        headers = {};
+        for (const name in received) headers[name] = redactor.redact(received[name]!);
+      }
+      return headers;
+    },
+    get body(): string {
+      if (body === undefined) {
+        body = redactor.redact(typeof source === 'string' ? source : source!.toString('utf8'));
+        source = undefined;
+      }
+      return body;
+    },
+    truncated,
+  };
+}
+
+/**
+ * The first `length` characters of `text`, copied: a plain slice points into
+ * `text` and keeps all of it alive for as long as the transcript keeps the
+ * slice (a transcript keeps fifty exchanges, each a page of up to megabytes).
+ */
+function detached(text: string, length: number): string {
+  // Flattening the concatenation copies the characters; the slice then points into the copy.
+  return ` ${text.slice(0, length)}`.slice(1);
+}
+
+/** The last time formatted, and when: answers that end in the same millisecond share one string. */
+let lastIso = { ms: NaN, text: '' };
+
+function isoTime(ms: number): string {
+  const rounded = Math.floor(ms);
+  if (rounded !== lastIso.ms) lastIso = { ms: rounded, text: new Date(rounded).toISOString() };
+  return lastIso.text;
+}
+
+function parseJson(text: string): unknown {
+  if (text.length === 0) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}

@@ -165,7 +165,14 @@ test('restore takes the same lock: it refuses in one line while a run holds a re
   const journal = join(dir, 'journal.jsonl');
   const lines = [
     { event: 'run', at: '2026-01-01T00:00:00Z', baseUrl: 'http://127.0.0.1:8095', serviceVersion: '26.06.25' },
-    { event: 'changing', at: '2026-01-01T00:00:01Z', ruleId: 'r', resourceId: '9', state: {}, undo: [] },
+    {
+      event: 'changing',
+      at: '2026-01-01T00:00:01Z',
+      ruleId: 'r',
+      resourceId: '9',
+      state: { resourceId: '9' },
+      undo: [],
+    },
   ];
   await writeFile(journal, lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
   const run = await lockTarget('http://localhost:8095', ['9'], { wait: false, dir: tmpdir() });

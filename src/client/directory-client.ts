@@ -63,6 +63,8 @@ export interface PostOptions {
    * read that sends it until a request of the suite changes a resource it names.
    */
   shared?: boolean;
+  /** What the request is for within its rule, e.g. "resources.list page 2": the exchange is tagged with it. */
+  step?: string;
 }
 
 /** A body that is not a valid request: JSON of any value, or text sent as it is (malformed JSON). */
@@ -163,6 +165,7 @@ export class DirectoryClient {
       shared: opts.shared === true && opts.headers === undefined,
       exemptFromBudget: this.options.exemptFromBudget === true,
       signal: this.options.signal,
+      step: opts.step,
     };
   }
 

@@ -285,6 +285,8 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
   const controller = new AbortController();
   const ownMutations = new MutationLog();
   const record = (e: Exchange): void => {
+    // Every exchange names the rule that sent or read it: traffic can be judged again from its tags.
+    e.rule = rule.id;
     keepForReport(exchanges, e);
     if (e.shared) return; // another rule's request: counted, judged and exported once, there
     requestCount += e.attempts;

@@ -37,6 +37,8 @@ const EXCHANGE_RECORD = {
     items: { type: 'object', properties: { status: NUMBER, error: STRING } },
   },
   shared: { const: true },
+  rule: STRING,
+  step: STRING,
 } as const;
 
 const EXCHANGE_REQUIRED = ['operation', 'request', 'durationMs', 'attempts'] as const;

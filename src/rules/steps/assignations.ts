@@ -37,6 +37,7 @@ export async function showTeams(ctx: StepContext, body: ShowTeamsRequest, option
   const step = options.step ?? 'resources.show-teams';
   const res = await (options.client ?? ctx.client).post('resources.show-teams', body, {
     shared: options.fresh !== true,
+    step,
   });
   return owned(ctx, TEAMS_SHAPE, () => {
     expectSuccess(res, { step, status: 200 });
@@ -48,6 +49,7 @@ export async function showActivityRates(ctx: StepContext, body: ShowActivityRate
   const step = options.step ?? 'resources.show-activity-rates';
   const res = await (options.client ?? ctx.client).post('resources.show-activity-rates', body, {
     shared: options.fresh !== true,
+    step,
   });
   return owned(ctx, RATES_SHAPE, () => {
     expectSuccess(res, { step, status: 200 });

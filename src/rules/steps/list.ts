@@ -59,7 +59,10 @@ export async function listPage(
   // No documented operation creates, removes or changes a listed resource but for its team
   // assignations: without `with_teams` the same request always has the same answer, and the run
   // sends it once for every rule that asks (the suite's changes stay off this answer).
-  const res = await (options.client ?? ctx.client).post('resources.list', body, { shared: body.with_teams !== true });
+  const res = await (options.client ?? ctx.client).post('resources.list', body, {
+    shared: body.with_teams !== true,
+    step,
+  });
   // 401, 429 and 5xx are no verdict (a harness fault); anything else is judged.
   owned(ctx, ENVELOPE, () => expectSuccess(res, { step, status: 200 }));
   const observed = observedOf(res, step, body);

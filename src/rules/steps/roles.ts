@@ -24,6 +24,7 @@ export async function listRoles(
   const step = options.step ?? 'resources.list-roles';
   const res = await (options.client ?? ctx.client).post('resources.list-roles', body, {
     shared: options.fresh !== true,
+    step,
   });
   owned(ctx, PLAIN_ARRAY, () => {
     expectSuccess(res, { step, status: 200 });
@@ -60,7 +61,7 @@ export async function revokeRoles(
   body: RevokeRolesRequest,
   options: { step: string },
 ): Promise<void> {
-  expectSuccess(await ctx.client.post('resources.revoke-roles', body), { step: options.step });
+  expectSuccess(await ctx.client.post('resources.revoke-roles', body, { step: options.step }), { step: options.step });
 }
 
 /** Associations in a stable order, team lists sorted: two states compare as text. */

@@ -24,7 +24,7 @@ import type { RunResult } from '../core/types.ts';
 import type { ExpectationsFile } from '../gate/expectations.ts';
 import type { FaultName } from '../reference-server/faults.ts';
 import type { VariantName } from '../reference-server/variants.ts';
-import { loadCatalogue } from '../rules/catalogue.ts';
+import { loadCatalogue } from '../runner/catalogue.ts';
 import type { RunConfig, RunConfigInput } from '../schemas/run-config.ts';
 import { resolveRunConfig } from '../session/run-config.ts';
 import {

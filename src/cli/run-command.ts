@@ -1,4 +1,4 @@
-import { loadCatalogue } from '../rules/catalogue.ts';
+import { loadCatalogue } from '../runner/catalogue.ts';
 import type { RuleResult, RunResult } from '../core/types.ts';
 import type { RuleGroup } from '../rules/types.ts';
 import { pendingChanges, readJournal } from '../runner/undo-journal.ts';

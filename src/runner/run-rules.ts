@@ -11,7 +11,7 @@ import type { BaseCheckContext, Need, Rule, RuleGroup } from '../rules/types.ts'
 import type { TargetProfile } from '../target/profile.ts';
 import { summarise } from '../core/summarise.ts';
 import { isConformanceFailure, isDepartureOfAnotherRule } from '../core/errors.ts';
-import { loadCatalogue } from '../rules/catalogue.ts';
+import { loadCatalogue } from './catalogue.ts';
 import { chargeFindings, Findings, type RuleLookup } from './findings.ts';
 import { provisions, unmetNeed, type NeedEnv, type Provisions } from '../rules/needs.ts';
 import { ErrorAnswers } from './error-answers.ts';

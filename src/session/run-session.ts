@@ -29,7 +29,7 @@ import { HarRecorder } from '../report/har.ts';
 import { shellWord } from '../report/shell-quote.ts';
 import type { SummaryLinks } from '../report/summary-markdown.ts';
 import { writeReports } from '../report/write-reports.ts';
-import { allRules, selectRules, shardRules } from '../rules/catalogue.ts';
+import { allRules, selectRules, shardRules } from '../runner/catalogue.ts';
 import type { RuleGroup } from '../rules/types.ts';
 import { preflight } from '../runner/preflight.ts';
 import { runRules, type EngineOptions, type RunTarget } from '../runner/run-rules.ts';

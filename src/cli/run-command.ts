@@ -245,7 +245,7 @@ function printSummary(run: RunResult, io: Output): void {
       `${s.inferred.failed} INFERRED departure(s), counted apart${run.options.strict ? ' (--strict: they fail the run)' : ': they fail the run only with --strict'}`,
     );
   }
-  const failed = run.results.filter((r) => r.verdict === 'FAIL' || r.verdict === 'ERROR');
+  const failed = run.results.filter((r) => r.verdict === 'FAIL' || r.verdict === 'FLAKY' || r.verdict === 'ERROR');
   for (const r of failed) {
     const level = r.level === 'INFERRED' ? ' [INFERRED]' : '';
     io.out(`  ${word(io, r.verdict)}${level} ${r.ruleId}: ${r.violations[0]?.message ?? r.reason ?? ''}`);

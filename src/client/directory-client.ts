@@ -111,7 +111,10 @@ export class DirectoryClient {
   /** The same connection pool and settings, with another recorder, credential or signal. */
   derive(
     overrides: Partial<
-      Pick<ClientOptions, 'credential' | 'onExchange' | 'signal' | 'serviceVersion' | 'exemptFromBudget'>
+      Pick<
+        ClientOptions,
+        'credential' | 'onExchange' | 'signal' | 'serviceVersion' | 'exemptFromBudget' | 'sharedReads'
+      >
     >,
   ): DirectoryClient {
     return new DirectoryClient({ ...this.options, ...overrides });

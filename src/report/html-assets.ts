@@ -35,7 +35,7 @@ th:first-child,td:first-child{text-align:left}
 .bar{display:flex;height:12px;width:260px;border-radius:6px;overflow:hidden;background:#eaeef2}
 .bar span{display:block;height:100%;background:var(--c)}
 .bar.wide{width:100%;max-width:720px;height:10px;margin-top:14px}
-.v-PASS{--c:var(--pass)}.v-FAIL{--c:var(--fail)}.v-ERROR{--c:var(--error)}.v-SKIP{--c:var(--skip)}.v-OBSERVED{--c:var(--observed)}.v-NOT-TESTED{--c:var(--nt)}
+.v-PASS{--c:var(--pass)}.v-FAIL{--c:var(--fail)}.v-ERROR{--c:var(--error)}.v-SKIP{--c:var(--skip)}.v-OBSERVED{--c:var(--observed)}.v-NOT-TESTED{--c:var(--nt)}.v-FLAKY{--c:var(--error)}
 #filters{position:sticky;top:0;z-index:1;display:flex;flex-wrap:wrap;gap:14px;align-items:center;padding:10px 0;background:#fff;border-bottom:1px solid var(--line)}
 #filters select{font:inherit}
 .card{border:1px solid var(--line);border-left:4px solid var(--c);border-radius:8px;margin:10px 0;padding:10px 14px}
@@ -76,7 +76,7 @@ export const SCRIPT = `
     for (var i = 0; i < cards.length; i++) {
       var c = cards[i];
       var v = c.getAttribute('data-verdict');
-      var ok = (!failed.checked || v === 'FAIL' || v === 'ERROR') &&
+      var ok = (!failed.checked || v === 'FAIL' || v === 'FLAKY' || v === 'ERROR') &&
         (!section.value || c.getAttribute('data-section') === section.value) &&
         (!level.value || c.getAttribute('data-level') === level.value);
       c.classList.toggle('hidden', !ok);

@@ -15,7 +15,7 @@ const MAX_SHOWN = 4000;
 /** Exchanges shown per failing rule, counted from the last. */
 const MAX_EXCHANGES = 5;
 /** Cards in the order a reader needs them: what is broken first. */
-const CARD_ORDER: readonly Verdict[] = ['FAIL', 'ERROR', 'NOT-TESTED', 'SKIP', 'OBSERVED', 'PASS'];
+const CARD_ORDER: readonly Verdict[] = ['FAIL', 'FLAKY', 'ERROR', 'NOT-TESTED', 'SKIP', 'OBSERVED', 'PASS'];
 
 type Counts = Record<Verdict, number>;
 
@@ -300,7 +300,7 @@ function card(r: RuleResult, run: RunResult, ids: Ids): string {
     );
   } else if (r.reason) parts.push(`<p class="reason">${esc(r.reason)}</p>`);
   parts.push(violations(r), propertyReplay(r));
-  if (r.verdict === 'FAIL' || r.verdict === 'ERROR') {
+  if (r.verdict === 'FAIL' || r.verdict === 'FLAKY' || r.verdict === 'ERROR') {
     parts.push(copyable(ids, 'Replay', replayCommand(r, run), 'replay'));
     const last = r.exchanges.slice(-MAX_EXCHANGES);
     if (last.length > 0) {

@@ -41,7 +41,7 @@ export function renderSummaryMarkdown(run: RunResult, links: SummaryLinks = {}):
   ];
   if (s.inconclusive.length > 0) lines.push('', ...s.inconclusive.map((why) => `- inconclusive: ${cell(why)}`));
   if (run.gate) lines.push('', `Gate (${cell(run.gate.file)}): ${run.gate.passed ? 'passed' : 'failed'}.`);
-  const failing = run.results.filter((r) => r.verdict === 'FAIL' || r.verdict === 'ERROR');
+  const failing = run.results.filter((r) => r.verdict === 'FAIL' || r.verdict === 'FLAKY' || r.verdict === 'ERROR');
   if (failing.length > 0) {
     lines.push('', '| verdict | rule | clause | why |', '|---|---|---|---|');
     for (const r of failing) {

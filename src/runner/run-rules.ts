@@ -227,6 +227,8 @@ interface RunEnv {
   errorAnswers: ErrorAnswers;
   /** Departures from other rules' clauses the rules' shared steps reported. */
   findings: Findings;
+  /** This attempt confirms a FAIL: it reads nothing another request answered before. */
+  confirming?: boolean;
   journal?: FileJournal;
   /** Names this rule's claims. */
   holder: string;
@@ -253,7 +255,55 @@ function notStarted(rule: Rule, group: RuleGroup): RuleResult {
   };
 }
 
+/**
+ * A FAIL is confirmed before it is reported: the failing example is driven
+ * once more (a property's shrunk counterexample, through its replay path) and
+ * judged again. A departure that repeats is a FAIL; one that does not is
+ * FLAKY, reported with both attempts' exchanges; a second attempt that ends
+ * in a harness fault (another party's change, a spent budget) gives its own
+ * verdict, never an unconfirmed FAIL.
+ */
 async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleResult> {
+  const first = await runAttempt(rule, group, env);
+  if (first.verdict !== 'FAIL' || env.options.interrupt?.aborted) return first;
+  const replay = first.replay;
+  const again = await runAttempt(rule, group, {
+    ...env,
+    // Driven again for real: an answer shared from the first attempt would only repeat what it saw.
+    confirming: true,
+    options: replay
+      ? {
+          ...env.options,
+          seed: replay.seed,
+          ...(replay.path !== undefined ? { path: replay.path } : {}),
+          ...(replay.replayPath !== undefined ? { replayPath: replay.replayPath } : {}),
+        }
+      : env.options,
+  });
+  const both = {
+    requestCount: first.requestCount + again.requestCount,
+    durationMs: first.durationMs + again.durationMs,
+  };
+  if (again.verdict === 'FAIL') return { ...first, ...both, confirmed: true };
+  if (again.verdict === 'PASS' || again.verdict === 'OBSERVED') {
+    return {
+      ...first,
+      ...both,
+      verdict: 'FLAKY',
+      reason: 'the departure did not repeat when the failing example was driven again (both attempts are shown)',
+      exchanges: [...first.exchanges, ...again.exchanges],
+    };
+  }
+  return {
+    ...again,
+    ...both,
+    reason: `a FAIL could not be confirmed: ${again.reason ?? again.verdict}`,
+    violations: first.violations,
+    exchanges: [...first.exchanges, ...again.exchanges],
+  };
+}
+
+async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleResult> {
   const { options, target } = env;
   const started = performance.now();
   const exchanges: Exchange[] = [];
@@ -294,7 +344,11 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     env.errorAnswers.add(rule.id, e);
     options.onExchange?.(rule.id, e);
   };
-  const client = env.base.derive({ onExchange: record, signal: controller.signal });
+  const client = env.base.derive({
+    onExchange: record,
+    signal: controller.signal,
+    ...(env.confirming ? { sharedReads: undefined } : {}),
+  });
   const restrictedKey = target.profile.restrictedApiKey;
   const restricted = restrictedKey
     ? client.derive({ credential: { apiKey: restrictedKey, placeholder: '$DIRECTORY_RESTRICTED_API_KEY' } })

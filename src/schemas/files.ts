@@ -21,7 +21,7 @@ const STRINGS = { type: 'array', items: STRING } as const;
 const ANY = {} as const;
 
 const LEVEL = { enum: ['MUST', 'INFERRED', 'OBSERVED'] } as const;
-const VERDICT = { enum: ['PASS', 'FAIL', 'ERROR', 'SKIP', 'OBSERVED', 'NOT-TESTED'] } as const;
+const VERDICT = { enum: ['PASS', 'FAIL', 'ERROR', 'SKIP', 'OBSERVED', 'NOT-TESTED', 'FLAKY'] } as const;
 
 /** What every exchange records, answered or not (src/core/exchange.ts). */
 const EXCHANGE_RECORD = {
@@ -130,6 +130,7 @@ export const FILE_DEFINITIONS = {
       blockedBy: STRING,
       skipCause: { enum: ['profile', 'options', 'precondition', 'blocked', 'resource'] },
       selected: { const: false },
+      confirmed: { const: true },
       violations: {
         type: 'array',
         items: {

@@ -12,6 +12,7 @@ import type {
   TeamAssignation,
 } from '../../schemas/index.ts';
 import { expectJson, expectSuccess, owned } from '../assertions.ts';
+import { judgeRead } from './list.ts';
 import type { RuleId } from '../rule-ids.ts';
 import type { BaseCheckContext } from '../types.ts';
 
@@ -39,10 +40,9 @@ export async function showTeams(ctx: StepContext, body: ShowTeamsRequest, option
     shared: options.fresh !== true,
     step,
   });
-  return owned(ctx, TEAMS_SHAPE, () => {
-    expectSuccess(res, { step, status: 200 });
-    return expectJson(res, 'TeamAssignationList', { step }) satisfies TeamAssignation[];
-  });
+  owned(ctx, TEAMS_SHAPE, () => expectSuccess(res, { step, status: 200 }));
+  judgeRead(ctx, res, step, body);
+  return owned(ctx, TEAMS_SHAPE, () => expectJson(res, 'TeamAssignationList', { step }) satisfies TeamAssignation[]);
 }
 
 export async function showActivityRates(ctx: StepContext, body: ShowActivityRatesRequest, options: Options = {}) {
@@ -51,8 +51,11 @@ export async function showActivityRates(ctx: StepContext, body: ShowActivityRate
     shared: options.fresh !== true,
     step,
   });
-  return owned(ctx, RATES_SHAPE, () => {
-    expectSuccess(res, { step, status: 200 });
-    return expectJson(res, 'ActivityRatePeriodList', { step }) satisfies ActivityRatePeriod[];
-  });
+  owned(ctx, RATES_SHAPE, () => expectSuccess(res, { step, status: 200 }));
+  judgeRead(ctx, res, step, body);
+  return owned(
+    ctx,
+    RATES_SHAPE,
+    () => expectJson(res, 'ActivityRatePeriodList', { step }) satisfies ActivityRatePeriod[],
+  );
 }

@@ -7,12 +7,14 @@
  * pages, a departure goes to the rule it breaks.
  */
 import type { DirectoryClient } from '../../client/directory-client.ts';
+import type { ApiResponse } from '../../core/exchange.ts';
 import type { ListEnvelope, ListRequest } from '../../schemas/index.ts';
 import { expectJson, expectSuccess, fail, failAll, owned, precondition } from '../assertions.ts';
 import type { RuleId } from '../rule-ids.ts';
 import type { BaseCheckContext } from '../types.ts';
 import { LIST_ANSWER_JUDGES } from '../judges/list-answer.ts';
 import { observedOf } from '../judges/observed.ts';
+import { judgesOf } from '../judges/read-answers.ts';
 import { WalkJudge } from '../judges/walk.ts';
 import type { SeenIds } from './seen-ids.ts';
 
@@ -47,6 +49,15 @@ export function attributeText(resource: ListResource, attribute: string): string
   if (typeof attributes !== 'object' || attributes === null) return undefined;
   const value = (attributes as Record<string, unknown>)[attribute];
   return typeof value === 'string' ? value : undefined;
+}
+
+/**
+ * Runs the judges of a read's answer (src/rules/judges/read-answers.ts),
+ * each for the rule that owns what it checks.
+ */
+export function judgeRead(ctx: StepContext, res: ApiResponse, step: string, request: unknown): void {
+  const observed = observedOf(res, step, request);
+  for (const { owner, judge } of judgesOf(res.exchange.operation)) owned(ctx, owner, () => failAll(judge(observed)));
 }
 
 /** One page of resources.list. */

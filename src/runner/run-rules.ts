@@ -13,6 +13,7 @@ import { summarise } from '../core/summarise.ts';
 import { isConformanceFailure, isDepartureOfAnotherRule } from '../core/errors.ts';
 import { loadCatalogue } from './catalogue.ts';
 import { chargeFindings, Findings, type RuleLookup } from './findings.ts';
+import { emptyResult } from './rule-result.ts';
 import { provisions, unmetNeed, type NeedEnv, type Provisions } from '../rules/needs.ts';
 import { ErrorAnswers } from './error-answers.ts';
 import { FileJournal } from './undo-journal.ts';
@@ -236,23 +237,7 @@ interface RunEnv {
 
 /** A rule an interrupt kept from starting. */
 function notStarted(rule: Rule, group: RuleGroup): RuleResult {
-  return {
-    ruleId: rule.id,
-    clause: rule.clause,
-    sentence: rule.sentence,
-    section: group.section,
-    group: group.title,
-    level: rule.level,
-    kind: rule.kind,
-    mutates: rule.mutates,
-    verdict: 'NOT-TESTED',
-    reason: 'the run was interrupted before this rule started',
-    violations: [],
-    observations: [],
-    exchanges: [],
-    requestCount: 0,
-    durationMs: 0,
-  };
+  return emptyResult(rule, group, 'NOT-TESTED', { reason: 'the run was interrupted before this rule started' });
 }
 
 /**
@@ -310,25 +295,16 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
   const observations: Observation[] = [];
   let requestCount = 0;
   let replay: PropertyReplay | undefined;
-  const result = (verdict: Verdict, extra: Partial<RuleResult> = {}): RuleResult => ({
-    ruleId: rule.id,
-    clause: rule.clause,
-    sentence: rule.sentence,
-    section: group.section,
-    group: group.title,
-    level: rule.level,
-    kind: rule.kind,
-    mutates: rule.mutates,
-    verdict,
-    violations: [],
-    // Copies: a check stopped at its deadline may still be running and must not change a result already given.
-    observations: [...observations],
-    exchanges: [...exchanges],
-    ...(replay ? { replay } : {}),
-    requestCount,
-    durationMs: Math.round(performance.now() - started),
-    ...extra,
-  });
+  const result = (verdict: Verdict, extra: Partial<RuleResult> = {}): RuleResult =>
+    emptyResult(rule, group, verdict, {
+      // Copies: a check stopped at its deadline may still be running and must not change a result already given.
+      observations: [...observations],
+      exchanges: [...exchanges],
+      ...(replay ? { replay } : {}),
+      requestCount,
+      durationMs: Math.round(performance.now() - started),
+      ...extra,
+    });
 
   if (options.readOnly && rule.mutates !== 'none')
     return result('SKIP', { reason: 'read-only run: this rule changes state', skipCause: 'options' });

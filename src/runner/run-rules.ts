@@ -246,11 +246,14 @@ function notStarted(rule: Rule, group: RuleGroup): RuleResult {
  * judged again. A departure that repeats is a FAIL; one that does not is
  * FLAKY, reported with both attempts' exchanges; a second attempt that ends
  * in a harness fault (another party's change, a spent budget) gives its own
- * verdict, never an unconfirmed FAIL.
+ * verdict, never an unconfirmed FAIL. Only a rule whose changes cannot be
+ * undone (revocations) is not driven again: its FAIL is reported unconfirmed.
  */
 async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleResult> {
   const first = await runAttempt(rule, group, env);
-  if (first.verdict !== 'FAIL' || env.options.interrupt?.aborted) return first;
+  // A revocation cannot be undone: driven again it would start from the state the first attempt left,
+  // not the one that showed the departure, so its FAIL stands unconfirmed (`confirmed` absent).
+  if (first.verdict !== 'FAIL' || rule.mutates === 'irreversible' || env.options.interrupt?.aborted) return first;
   const replay = first.replay;
   const again = await runAttempt(rule, group, {
     ...env,

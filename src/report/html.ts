@@ -219,7 +219,7 @@ function exchange(e: Exchange, n: number, ids: Ids): string {
   const attempts = e.shared
     ? ', shared: the answer to the same request another rule sent'
     : e.attempts > 1
-      ? `, ${e.attempts} attempts`
+      ? `, ${e.attempts} attempts${e.earlierAttempts ? `: ${answersOf(e)}` : ''}`
       : '';
   const response = e.response
     ? `<h4>Response ${e.response.status}${e.response.truncated ? ' (body truncated when recorded)' : ''}</h4><pre class="response-headers">${esc(headersText(e.response.headers))}</pre><pre class="response-body">${esc(shownBody(e.response.body))}</pre>`
@@ -229,6 +229,28 @@ function exchange(e: Exchange, n: number, ids: Ids): string {
 ${response}
 ${copyable(ids, 'curl', toCurl(e), 'curl')}
 </details>`;
+}
+
+/** Every answer (or transport error) the request got, the client's repeats included, oldest first. */
+function answersOf(e: Exchange): string {
+  const last = e.response ? String(e.response.status) : e.error.code;
+  return [...(e.earlierAttempts ?? []).map((a) => String(a.status ?? a.error)), last].join(', ');
+}
+
+/**
+ * Server errors the client repeated and that did not decide the verdict (a
+ * lone 500 to a read, answered when sent again): noted on every card, whatever
+ * its verdict, so a passing rule's glitch is seen.
+ */
+function repeatedServerErrors(r: RuleResult): string {
+  const noted = r.exchanges.flatMap((e, i) =>
+    e.earlierAttempts?.some((a) => a.status !== undefined && a.status >= 500) === true && !e.shared
+      ? [`#${i + 1} ${e.operation}${e.startedAt ? ` at ${e.startedAt}` : ''}: ${answersOf(e)}`]
+      : [],
+  );
+  if (noted.length === 0) return '';
+  const errors = `${noted.length} server error${noted.length === 1 ? '' : 's'}`;
+  return `<div class="repeated-server-errors"><b>${errors} the client repeated</b> (the repeat's answer stands): <ul>${noted.map((n) => `<li>${esc(n)}</li>`).join('')}</ul></div>`;
 }
 
 function violations(r: RuleResult): string {
@@ -299,7 +321,7 @@ function card(r: RuleResult, run: RunResult, ids: Ids): string {
       `<p class="reason blocked">blocked by <a href="#rule-${esc(owner)}">${esc(owner)}</a>${why ? `: ${esc(why)}` : ''}</p>`,
     );
   } else if (r.reason) parts.push(`<p class="reason">${esc(r.reason)}</p>`);
-  parts.push(violations(r), propertyReplay(r));
+  parts.push(violations(r), propertyReplay(r), repeatedServerErrors(r));
   if (r.verdict === 'FAIL' || r.verdict === 'FLAKY' || r.verdict === 'ERROR') {
     parts.push(copyable(ids, 'Replay', replayCommand(r, run), 'replay'));
     const last = r.exchanges.slice(-MAX_EXCHANGES);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunResult } from '../../src/core/types.ts';
 import { HABITS, startHabitProxy } from '../../src/hostile-server/habit-proxy.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
-import { loadCatalogue } from '../../src/rules/catalogue.ts';
+import { loadCatalogue } from '../../src/runner/catalogue.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
 
 let server: ReferenceServer;

@@ -459,14 +459,24 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
 /**
  * A rule's transcript keeps its first exchanges and its most recent ones: the
  * evidence of a failure is at the end, and a paging rule over a million
- * resources must not hold every page in memory.
+ * resources must not hold every page in memory. Exchanges whose earlier
+ * attempt met a server error the client repeated are kept too, after the
+ * first ones (up to KEEP_NOTED of them): the report notes each such error.
  */
 const KEEP_FIRST = 10;
 const KEEP_LAST = 40;
+const KEEP_NOTED = 10;
 
 export function keepForReport(exchanges: Exchange[], e: Exchange): void {
   exchanges.push(e);
-  if (exchanges.length > KEEP_FIRST + KEEP_LAST) exchanges.splice(KEEP_FIRST, 1);
+  let drop = KEEP_FIRST;
+  while (drop < KEEP_FIRST + KEEP_NOTED && drop < exchanges.length - KEEP_LAST && metServerError(exchanges[drop]))
+    drop += 1;
+  if (drop < exchanges.length - KEEP_LAST) exchanges.splice(drop, 1);
+}
+
+function metServerError(e: Exchange | undefined): boolean {
+  return e?.earlierAttempts?.some((a) => a.status !== undefined && a.status >= 500) === true;
 }
 
 /**

@@ -14,7 +14,10 @@ const factorsOf = (sizes: number[]): CoveringFactor[] =>
   sizes.map((size, i) => ({ name: `f${i}`, classes: Array.from({ length: size }, (_, c) => `c${c}`) }));
 
 /** Every `strength`-tuple of classes (of distinct factors) that `allowed` takes appears in some row. */
-function uncovered(array: CoveringArray, allowed: (row: Array<string | undefined>) => boolean = () => true): string[] {
+function uncovered(
+  array: CoveringArray,
+  allowed: (row: ReadonlyArray<string | undefined>) => boolean = () => true,
+): string[] {
   const { factors, rows, strength } = array;
   const missing: string[] = [];
   const visit = (from: number, chosen: Array<[number, string]>): void => {
@@ -77,7 +80,7 @@ describe('coveringArray', () => {
 
   test('keeps to the constraints and covers every pair they allow', () => {
     // f1 = c0 only with f0 = c0 (a class that applies only beside another, as a text value beside a text filter).
-    const allowed = (row: Array<string | undefined>): boolean =>
+    const allowed = (row: ReadonlyArray<string | undefined>): boolean =>
       !(row[1] === 'c0' && row[0] !== undefined && row[0] !== 'c0');
     const array = draw(factorsOf([3, 3, 2, 2]), 9, { allowed });
     expect(array.rows.every((row) => allowed(row))).toBe(true);

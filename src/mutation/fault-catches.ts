@@ -311,5 +311,27 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     resources: 1700,
     alsoFails: ['pagination.stable-with-orders'],
   },
+  // Faults that live beside another input: only the pairwise rule's rows send them, and each
+  // departure is charged to the rule whose clause it breaks (the row's step names the place).
+  'list-total-count-dropped-beside-orders': {
+    rule: 'list.total-count-of-filtered-set',
+    where: 'of the pairwise array, page 1: response.body.total_count',
+  },
+  'list-ids-filter-ignored-when-approximate': {
+    rule: 'list.ids-filter',
+    where: 'of the pairwise array, page 1: response.body.data',
+  },
+  'list-attributes-dropped-with-teams': {
+    rule: 'list.attributes-returned',
+    where: 'of the pairwise array, page 1: response.body.data[0].attributes',
+  },
+  'list-with-relations-ignored-beside-orders': {
+    rule: 'list.with-relations',
+    where: 'of the pairwise array, page 1: response.body.data[0].relations',
+  },
+  'list-with-relations-null-as-filter': {
+    rule: 'list.prop.pairwise-combinations',
+    where: 'of the pairwise array: all pages',
+  },
   'list-ids-filter-capped-100': { rule: 'list.counts-agree', where: 'ids filter of', resources: 1700 },
 };

@@ -11,8 +11,6 @@
  * presentation fields say of themselves: they add to the answer, so the
  * resources listed are those the filters alone give.
  */
-import fc from 'fast-check';
-import { coveringArray, type CoveringArray, type Interaction } from '../src/arbitraries/index.ts';
 import type { Violation } from '../src/core/types.ts';
 import { defineRuleGroup, property } from '../src/rules/define.ts';
 import { expectJson, expectSuccess, fail, failAll, owned, precondition } from '../src/rules/assertions.ts';
@@ -23,8 +21,8 @@ import {
   OMITTED,
   TEXT_VALUES,
   listInputModel,
-  type InputModel,
 } from '../src/rules/input-models/resources-list.ts';
+import { drawCoveringArray, pairCoverage } from '../src/rules/input-models/coverage.ts';
 import { LIST_ANSWER_JUDGES } from '../src/rules/judges/list-answer.ts';
 import { observedOf } from '../src/rules/judges/observed.ts';
 import { WalkJudge } from '../src/rules/judges/walk.ts';
@@ -490,27 +488,6 @@ async function valuesOf(ctx: PairwiseContext): Promise<Values> {
   };
 }
 
-/** Per pair of factors: the pairs of classes the rows exercised, of those the target can serve. */
-function coverage(model: InputModel, array: CoveringArray, judged: readonly boolean[]) {
-  const key = (i: Interaction): string => i.map((x) => x.factor).join(' × ');
-  const byPair: Record<string, { exercised: number; servable: number }> = {};
-  for (const i of array.interactions) (byPair[key(i)] ??= { exercised: 0, servable: 0 }).servable += 1;
-  array.covers.forEach((interactions, r) => {
-    if (!judged[r]) return;
-    for (const i of interactions) (byPair[key(i)] ??= { exercised: 0, servable: 0 }).exercised += 1;
-  });
-  const exercised = Object.values(byPair).reduce((n, p) => n + p.exercised, 0);
-  return {
-    operation: model.operation,
-    strength: array.strength,
-    rows: array.rows.length,
-    rowsJudged: judged.filter(Boolean).length,
-    pairs: { exercised, servable: array.interactions.length },
-    byFactorPair: byPair,
-    notServable: model.unservable,
-  };
-}
-
 export default defineRuleGroup({
   section: '§4.8',
   title: 'resources.list: every pair of input classes',
@@ -530,10 +507,7 @@ export default defineRuleGroup({
       needs: ['listKind'],
       async check(ctx) {
         const model = listInputModel(ctx.profile);
-        const [array] = fc.sample(coveringArray(model.factors, { allowed: model.allowed }), {
-          seed: ctx.options.seed,
-          numRuns: 1,
-        });
+        const array = drawCoveringArray(model, ctx.options.seed);
         precondition(array, 'no covering array was drawn');
         const values = await valuesOf(ctx);
         const refs = new References(ctx, values);
@@ -544,7 +518,7 @@ export default defineRuleGroup({
             judged[index] = (await driveRow(ctx, refs, values, row, index)) === 'judged';
           }
         } finally {
-          ctx.observe('pairwise coverage of resources.list', coverage(model, array, judged));
+          ctx.observe('pairwise coverage of resources.list', pairCoverage(model, array, judged));
         }
       },
     }),

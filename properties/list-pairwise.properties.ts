@@ -311,7 +311,22 @@ class References {
     const key = JSON.stringify(body);
     let ids = this.kept.get(key);
     if (ids === undefined) {
-      ids = page(this.ctx, body, `reference: ${name}`).then((p) => (p === 'refused' ? [] : p.data.map((r) => r.id)));
+      const step = `reference: ${name}`;
+      ids = page(this.ctx, body, step).then((p) => {
+        if (p === 'refused') return [];
+        // limit null is the whole collection in one answer: a reference that pages is no reference.
+        if (p.next_token !== null) {
+          owned(this.ctx, 'pagination.limit-null-whole-collection', () =>
+            fail({
+              where: `${step}: response.body.next_token`,
+              message: 'must be null: limit null returns the whole collection in one response',
+              expected: null,
+              actual: p.next_token,
+            }),
+          );
+        }
+        return p.data.map((r) => r.id);
+      });
       this.kept.set(key, ids);
     }
     return ids;

@@ -6,7 +6,7 @@ import { CONTENT_SECURITY_POLICY, CSS, SCRIPT } from './html-assets.ts';
 import { escapeHtml as esc } from './html-escape.ts';
 import { prettyJson } from './pretty-json.ts';
 import { compareSections, compareText } from './sections.ts';
-import { VERDICTS } from '../core/summarise.ts';
+import { VERDICTS, noVerdicts } from '../core/summarise.ts';
 import { blockedText, knownFailureOf } from './gate-status.ts';
 import { describeSelection } from './selection.ts';
 
@@ -20,7 +20,7 @@ const CARD_ORDER: readonly Verdict[] = ['FAIL', 'ERROR', 'NOT-TESTED', 'SKIP', '
 type Counts = Record<Verdict, number>;
 
 function countsOf(results: readonly RuleResult[]): Counts {
-  const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Counts;
+  const counts: Counts = noVerdicts();
   for (const r of results) counts[r.verdict] += 1;
   return counts;
 }
@@ -60,14 +60,15 @@ function header(run: RunResult): string {
   const mustJudged = run.results.filter((r) => r.level === 'MUST' && (r.verdict === 'PASS' || r.verdict === 'FAIL'));
   const mustPassed = mustJudged.filter((r) => r.verdict === 'PASS').length;
   const elapsed = Date.parse(run.finishedAt) - Date.parse(run.startedAt);
+  const duration: Array<[string, string]> = Number.isFinite(elapsed)
+    ? [['Duration', `${(elapsed / 1000).toFixed(1)} s`]]
+    : [];
   const meta: Array<[string, string]> = [
     ['Target', run.target.baseUrl + (run.target.profileName ? ` (${run.target.profileName})` : '')],
     ['Service-Version', run.target.serviceVersion],
     ['Selection', describeSelection(run)],
     ['Started', run.startedAt],
-    ...(Number.isFinite(elapsed)
-      ? ([['Duration', `${(elapsed / 1000).toFixed(1)} s`]] as Array<[string, string]>)
-      : []),
+    ...duration,
     [
       'Seed',
       `${run.options.seed} (${run.options.numRuns !== undefined ? `${run.options.numRuns} runs per property` : "each property's own runs"})`,

@@ -147,7 +147,7 @@ ${rows.join('\n')}
 
 /** The value below which `q` of the sorted values fall (nearest rank). */
 function percentile(sorted: readonly number[], q: number): number {
-  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)]!;
+  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? 0;
 }
 
 /**
@@ -176,7 +176,7 @@ function latency(run: RunResult): string {
         n: sorted.length,
         p50: percentile(sorted, 0.5),
         p95: percentile(sorted, 0.95),
-        max: sorted[sorted.length - 1]!,
+        max: sorted.at(-1) ?? 0,
         waited: t.waited,
       };
     })

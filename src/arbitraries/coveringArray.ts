@@ -99,7 +99,7 @@ function build(
   for (const f of factors) if (f.classes.length === 0) throw new Error(`factor ${f.name} has no class`);
 
   const named = (row: ReadonlyArray<number | undefined>): Array<string | undefined> =>
-    row.map((c, f) => (c === undefined ? undefined : factors[f]!.classes[c]));
+    row.map((c, f) => (c === undefined ? undefined : defined(factors[f]).classes[c]));
 
   // Every interaction the constraints allow, by key.
   const tuples = new Map<string, Tuple>();
@@ -111,7 +111,7 @@ function build(
         if (allowed(named(row))) tuples.set(keyOf(fs, classes), { factors: fs, classes: [...classes] });
         return;
       }
-      for (let c = 0; c < factors[fs[i]!]!.classes.length; c++) expand(i + 1, [...classes, c]);
+      for (let c = 0; c < defined(factors[defined(fs[i])]).classes.length; c++) expand(i + 1, [...classes, c]);
     };
     expand(0, []);
   }
@@ -123,12 +123,12 @@ function build(
     const others = row.map((c, i) => (c !== undefined && i !== f ? i : -1)).filter((i) => i >= 0);
     let count = 0;
     for (const group of combinations(others.length, strength - 1)) {
-      const fs = [...group.map((g) => others[g]!), f].sort((a, b) => a - b);
+      const fs = [...group.map((g) => defined(others[g])), f].sort((a, b) => a - b);
       if (
         uncovered.has(
           keyOf(
             fs,
-            fs.map((i) => row[i]!),
+            fs.map((i) => defined(row[i])),
           ),
         )
       )
@@ -141,7 +141,7 @@ function build(
       .map((fs) =>
         keyOf(
           fs,
-          fs.map((f) => row[f]!),
+          fs.map((f) => defined(row[f])),
         ),
       )
       .filter((k) => uncovered.has(k));
@@ -155,10 +155,10 @@ function build(
       let start: Tuple | undefined;
       while (start === undefined) {
         const i = random(pending.length);
-        const key = pending[i]!;
+        const key = defined(pending[i]);
         if (uncovered.has(key)) start = tuples.get(key);
         else {
-          pending[i] = pending[pending.length - 1]!;
+          pending[i] = defined(pending[pending.length - 1]);
           pending.pop();
         }
       }
@@ -167,11 +167,11 @@ function build(
       const rest = [...Array(n).keys()].filter((f) => row[f] === undefined);
       for (let i = rest.length - 1; i > 0; i--) {
         const j = random(i + 1);
-        [rest[i], rest[j]] = [rest[j]!, rest[i]!];
+        [rest[i], rest[j]] = [defined(rest[j]), defined(rest[i])];
       }
       let complete = true;
       for (const f of rest) {
-        const count = factors[f]!.classes.length;
+        const count = defined(factors[f]).classes.length;
         const offset = random(count);
         let chosen: { c: number; gain: number } | undefined;
         for (let k = 0; k < count; k++) {
@@ -194,8 +194,8 @@ function build(
     }
     if (best === undefined)
       throw new Error('no row the constraints allow covers what is left: the constraints contradict');
-    rows.push(best.row.map((c, f) => factors[f]!.classes[c]!));
-    covers.push(best.keys.map((k) => interactionOf(tuples.get(k)!, factors)));
+    rows.push(best.row.map((c, f) => defined(defined(factors[f]).classes[c])));
+    covers.push(best.keys.map((k) => interactionOf(defined(tuples.get(k)), factors)));
     for (const k of best.keys) uncovered.delete(k);
   }
   return {
@@ -208,5 +208,14 @@ function build(
 }
 
 function interactionOf(t: Tuple, factors: readonly CoveringFactor[]): Interaction {
-  return t.factors.map((f, i) => ({ factor: factors[f]!.name, class: factors[f]!.classes[t.classes[i]!]! }));
+  return t.factors.map((f, i) => ({
+    factor: defined(factors[f]).name,
+    class: defined(defined(factors[f]).classes[defined(t.classes[i])]),
+  }));
+}
+
+/** A value the builder's own indexes always find: an index out of range is a bug here, said at once. */
+function defined<T>(value: T | undefined): T {
+  if (value === undefined) throw new Error('covering array: an index out of range');
+  return value;
 }

@@ -33,12 +33,15 @@ export async function compareCommand(argv: string[], io: Output): Promise<number
     io.out(COMPARE_HELP);
     return 0;
   }
-  if (positional.length !== 2) throw new UsageError('compare needs two results files: OLD.json NEW.json');
+  const [oldPath, newPath] = positional;
+  if (positional.length !== 2 || oldPath === undefined || newPath === undefined)
+    throw new UsageError('compare needs two results files: OLD.json NEW.json');
   const dir = values.reports ?? 'reports';
-  const [oldPath, newPath] = [positional[0]!, positional[1]!];
+  const oldReport = reportBeside(oldPath, dir);
+  const newReport = reportBeside(newPath, dir);
   const comparison = compareRuns(await readResults(oldPath), await readResults(newPath), {
-    ...(reportBeside(oldPath, dir) ? { old: reportBeside(oldPath, dir)! } : {}),
-    ...(reportBeside(newPath, dir) ? { new: reportBeside(newPath, dir)! } : {}),
+    ...(oldReport ? { old: oldReport } : {}),
+    ...(newReport ? { new: newReport } : {}),
   });
   const allowCoverageDrop = values['allow-coverage-drop'] === true;
   io.out(renderComparisonText(comparison, { allowCoverageDrop }));
@@ -77,9 +80,10 @@ export async function mergeCommand(argv: string[], io: Output): Promise<number> 
     return 0;
   }
   if (positionals.length < 1) throw new UsageError('merge needs at least one results file');
-  const files = await Promise.all(positionals.map((p) => readRunRecord(p)));
+  const read = await Promise.all(positionals.map(async (path) => ({ path, file: await readRunRecord(path) })));
+  const files = read.map((r) => r.file);
   // Shards of different selections first: a rule in two shards is only what that mistake looks like.
-  const unchecked = checkShards(files.map((f, i) => ({ path: positionals[i]!, selection: f.selection })));
+  const unchecked = checkShards(read.map(({ path, file }) => ({ path, selection: file.selection })));
   const seen = new Set<string>();
   for (const f of files) {
     for (const r of f.results) {
@@ -116,8 +120,11 @@ function sameSelection(a: RunSelection, b: RunSelection): boolean {
  * checked: the returned warning says so.
  */
 function checkShards(files: Array<{ path: string; selection: RunSelection | undefined }>): string | undefined {
-  const sharded = files.filter((f) => f.selection?.shard);
-  if (sharded.length === 0) {
+  const sharded = files.flatMap(({ path, selection }) =>
+    selection?.shard ? [{ path, selection, shard: selection.shard }] : [],
+  );
+  const [first] = sharded;
+  if (first === undefined) {
     return files.length > 1
       ? 'these results do not come from run --shard: merge cannot check that they make a complete run'
       : undefined;
@@ -125,17 +132,14 @@ function checkShards(files: Array<{ path: string; selection: RunSelection | unde
   const unsharded = files.filter((f) => !f.selection?.shard);
   if (unsharded.length > 0)
     throw new UsageError(`${unsharded.map((f) => f.path).join(', ')} is not a shard (no run --shard i/n)`);
-  const first = sharded[0]!.selection!;
-  const count = first.shard!.count;
+  const count = first.shard.count;
   for (const f of sharded) {
-    if (f.selection!.shard!.count !== count)
-      throw new UsageError(
-        `${f.path} is shard ${f.selection!.shard!.index}/${f.selection!.shard!.count}, not of ${count}`,
-      );
-    if (!sameSelection(f.selection!, first))
-      throw new UsageError(`${f.path} selected other rules than ${sharded[0]!.path}: these shards are not of one run`);
+    if (f.shard.count !== count)
+      throw new UsageError(`${f.path} is shard ${f.shard.index}/${f.shard.count}, not of ${count}`);
+    if (!sameSelection(f.selection, first.selection))
+      throw new UsageError(`${f.path} selected other rules than ${first.path}: these shards are not of one run`);
   }
-  const indices = sharded.map((f) => f.selection!.shard!.index);
+  const indices = sharded.map((f) => f.shard.index);
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !indices.includes(i));
   const twice = indices.filter((i, at) => indices.indexOf(i) !== at);
   if (twice.length > 0) throw new UsageError(`shard ${twice[0]}/${count} is given twice`);

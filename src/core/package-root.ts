@@ -17,8 +17,7 @@ let root: string | undefined;
 export function findPackageRoot(from: string): string {
   for (let dir = from; ; dir = dirname(dir)) {
     const manifest = join(dir, 'package.json');
-    if (existsSync(manifest) && (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: unknown }).name === NAME)
-      return dir;
+    if (existsSync(manifest) && nameOf(JSON.parse(readFileSync(manifest, 'utf8'))) === NAME) return dir;
     if (dirname(dir) === dir) throw new Error(`no package.json of ${NAME} above ${from}`);
   }
 }
@@ -32,4 +31,9 @@ export function packageRoot(): string {
 /** A path inside the package root, e.g. `packagePath('docs', 'spec.md')`. */
 export function packagePath(...segments: string[]): string {
   return join(packageRoot(), ...segments);
+}
+
+/** The `name` of a parsed package.json, if it has one. */
+function nameOf(manifest: unknown): unknown {
+  return typeof manifest === 'object' && manifest !== null && 'name' in manifest ? manifest.name : undefined;
 }

@@ -2,6 +2,11 @@ import type { RuleResult, RunOutcome, RunSummary, Verdict } from './types.ts';
 
 export const VERDICTS: readonly Verdict[] = ['PASS', 'FAIL', 'ERROR', 'SKIP', 'OBSERVED', 'NOT-TESTED', 'FLAKY'];
 
+/** A count of 0 for every verdict (the type makes a verdict left out a compile error). */
+export function noVerdicts(): Record<Verdict, number> {
+  return { PASS: 0, FAIL: 0, ERROR: 0, SKIP: 0, OBSERVED: 0, 'NOT-TESTED': 0, FLAKY: 0 };
+}
+
 /** Whether a FAIL of this rule makes the run not conformant. */
 export function failsTheRun(r: Pick<RuleResult, 'level'>, options: { strict?: boolean } = {}): boolean {
   return r.level === 'MUST' || (r.level === 'INFERRED' && options.strict === true);
@@ -60,7 +65,7 @@ function percent(x: number): string {
  * left without a resource) and, with failOnSkip, any SKIP are inconclusive.
  */
 export function summarise(results: readonly RuleResult[], options: SummaryOptions = {}): RunSummary {
-  const byVerdict = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
+  const byVerdict = noVerdicts();
   for (const r of results) byVerdict[r.verdict] += 1;
   const excused = (r: RuleResult): boolean =>
     options.excused?.has(r.ruleId) === true && (r.verdict === 'FAIL' || r.verdict === 'ERROR' || r.verdict === 'FLAKY');

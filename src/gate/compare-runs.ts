@@ -91,11 +91,14 @@ export function compareRuns(
   for (const id of ids) {
     const a = before.get(id);
     const b = after.get(id);
+    // Every id is of one run or the other.
+    const either = b ?? a;
+    if (either === undefined) continue;
     const reasonBefore = firstViolation(a);
     const reasonAfter = firstViolation(b);
     const change: RuleChange = {
       ruleId: id,
-      clause: (b ?? a)!.clause,
+      clause: either.clause,
       before: a?.verdict ?? 'absent',
       after: b?.verdict ?? 'absent',
       ...(reasonBefore ? { reasonBefore } : {}),

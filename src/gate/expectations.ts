@@ -76,9 +76,10 @@ export function applyExpectations(results: readonly RuleResult[], file: Expectat
   const live = (e: Expectation | undefined): e is Expectation =>
     e !== undefined && !(e.expires !== undefined && e.expires < today);
   const failing = results.filter((r) => r.level === 'MUST' && (r.verdict === 'FAIL' || r.verdict === 'ERROR'));
-  const knownFailures = failing.flatMap((r) =>
-    live(byRule.get(r.ruleId)) ? [{ result: r, expectation: byRule.get(r.ruleId)! }] : [],
-  );
+  const knownFailures = failing.flatMap((r) => {
+    const expectation = byRule.get(r.ruleId);
+    return live(expectation) ? [{ result: r, expectation }] : [];
+  });
   const unexpectedFailures = failing.filter((r) => !live(byRule.get(r.ruleId)));
   const verdicts = new Map(results.map((r) => [r.ruleId, r.verdict]));
   const unexpectedPasses = file.expectations.filter((e) => verdicts.get(e.rule) === 'PASS');

@@ -5,7 +5,7 @@
  * name the problem in the affected rules and keep its reports valid.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listeningAddress } from '../core/listening.ts';
 import { request } from 'undici';
 import { KEY_ENCODINGS, type KeyEncoding } from './key-encodings.ts';
 
@@ -219,7 +219,7 @@ export async function startHostileProxy(options: HostileOptions): Promise<Hostil
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port } = listeningAddress(server);
   return {
     url: `http://127.0.0.1:${port}`,
     close: () =>
@@ -258,10 +258,13 @@ function restartOnOwnTokens(body: string): string {
 /** Pages whose token never ends or comes back around. */
 function rewritePage(text: string, mode: HostileMode, n: number): string {
   try {
-    const page = JSON.parse(text) as { data?: unknown[]; next_token?: unknown };
+    const page: unknown = JSON.parse(text);
+    if (typeof page !== 'object' || page === null || !('data' in page)) return text;
     if (!Array.isArray(page.data) || page.data.length === 0) return text;
-    if (mode === 'endless-pagination') page.next_token = page.next_token ?? `endless-${n}`;
-    if (mode === 'cycling-token' && page.next_token !== null) page.next_token = n % 2 === 0 ? 'cycle-a' : 'cycle-b';
+    const token = 'next_token' in page ? page.next_token : undefined;
+    if (mode === 'endless-pagination') return JSON.stringify({ ...page, next_token: token ?? `endless-${n}` });
+    if (mode === 'cycling-token' && token !== null)
+      return JSON.stringify({ ...page, next_token: n % 2 === 0 ? 'cycle-a' : 'cycle-b' });
     return JSON.stringify(page);
   } catch {
     return text;

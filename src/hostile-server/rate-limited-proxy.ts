@@ -7,7 +7,7 @@
  * with the verdicts it gets from the server directly.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listeningAddress } from '../core/listening.ts';
 import { Agent, request } from 'undici';
 
 /** Which rate-limit headers every answer carries (Retry-After on a 429 always). */
@@ -137,7 +137,7 @@ export async function startRateLimitedProxy(options: RateLimitedProxyOptions): P
     let answer: { status: number; headers: Record<string, string>; body: Buffer };
     try {
       const up = await request(`${options.upstream}${req.url ?? '/'}`, {
-        method: (req.method ?? 'POST') as 'POST',
+        method: req.method ?? 'POST',
         headers: forwardHeaders(req.headers),
         body,
         dispatcher: upstream,
@@ -161,7 +161,7 @@ export async function startRateLimitedProxy(options: RateLimitedProxyOptions): P
     handle(req, res).catch(() => res.destroy());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const { port } = listeningAddress(server);
   return {
     url: `http://127.0.0.1:${port}`,
     stats: () => ({ ...stats }),

@@ -24,8 +24,9 @@ export function formatSpan(span: Span): string {
 /** A DateRange of two real dates, start <= end, or a message saying what is wrong. */
 export function parseSpan(value: string): Span | string {
   const parts = value.split('/');
-  if (parts.length !== 2) return 'must be two dates separated by "/" (YYYY-MM-DD/YYYY-MM-DD)';
-  const [a, b] = parts as [string, string];
+  const [a, b] = parts;
+  if (parts.length !== 2 || a === undefined || b === undefined)
+    return 'must be two dates separated by "/" (YYYY-MM-DD/YYYY-MM-DD)';
   if (!isLocalDate(a)) return `start ${JSON.stringify(a)} is not a calendar date (YYYY-MM-DD)`;
   if (!isLocalDate(b)) return `end ${JSON.stringify(b)} is not a calendar date (YYYY-MM-DD)`;
   const span = { start: toDay(a), end: toDay(b) };

@@ -22,7 +22,6 @@ import type {
   TeamAssignation,
   WorkRegime,
 } from './model.ts';
-import { WEEKDAYS } from './model.ts';
 
 export interface Domain {
   seed: number;
@@ -110,15 +109,16 @@ export function generateDomain(seed: number, size: number): Domain {
     },
   ];
   const sectors: Sector[] = [
-    { id: snowflake(5, 1), workRegimeId: workRegimes[0]!.id },
-    { id: snowflake(5, 2), workRegimeId: workRegimes[1]!.id },
+    { id: snowflake(5, 1), workRegimeId: cyclic(workRegimes, 0).id },
+    { id: snowflake(5, 2), workRegimeId: cyclic(workRegimes, 1).id },
   ];
   const familyNames = Array.from({ length: FAMILY_NAME_POOL }, () => faker.person.lastName());
   const resources: Resource[] = [];
   let index = 0;
   KIND_SHARES.forEach((share, k) => {
     const count = Math.max(k < 2 ? 12 : 6, Math.round(size * share.share));
-    for (let i = 0; i < count; i++) resources.push(makeResource(faker, kinds[k]!, index++, familyNames, sectors));
+    const kind = cyclic(kinds, k);
+    for (let i = 0; i < count; i++) resources.push(makeResource(faker, kind, index++, familyNames, sectors));
   });
   return {
     seed,
@@ -133,9 +133,16 @@ export function generateDomain(seed: number, size: number): Domain {
   };
 }
 
+/** The item at `i`, counted round from the start again past the end; a list with no items has none. */
+function cyclic<T>(items: readonly T[], i: number): T {
+  const item = items[i % items.length];
+  if (item === undefined) throw new Error(`no item ${i} in a list of ${items.length}`);
+  return item;
+}
+
 function makeResource(faker: Faker, kind: Kind, index: number, familyNames: string[], sectors: Sector[]): Resource {
   const id = snowflake(7, index + 1);
-  const sectorId = sectors[index % sectors.length]!.id;
+  const sectorId = cyclic(sectors, index).id;
   if (kind.name === 'employee' || kind.name === 'integration') {
     const first =
       kind.name === 'employee'
@@ -143,7 +150,7 @@ function makeResource(faker: Faker, kind: Kind, index: number, familyNames: stri
         : faker.helpers.arrayElement(['Payroll', 'Badge', 'HR', 'Planning', 'Access']);
     const last =
       kind.name === 'employee'
-        ? familyNames[faker.number.int(familyNames.length - 1)]!
+        ? cyclic(familyNames, faker.number.int(familyNames.length - 1))
         : `Sync ${faker.string.alphanumeric(4).toUpperCase()}`;
     return {
       id,
@@ -182,19 +189,21 @@ function makeResource(faker: Faker, kind: Kind, index: number, familyNames: stri
 /** The changeable state of one resource, derived from the seed and its index. */
 export function generateDetails(domain: Domain, resource: Resource): ResourceDetails {
   const faker = seededFaker(domain.seed * 100_003 + resource.index);
-  const kind = domain.kinds.find((k) => k.id === resource.kindId)!;
+  const kind = domain.kinds.find((k) => k.id === resource.kindId);
+  if (kind === undefined) throw new Error(`resource ${resource.id} is of kind ${resource.kindId}, not in the domain`);
   const enabled = domain.teams.filter((t) => t.enabled);
   const pickTeams = (n: number): string[] => faker.helpers.arrayElements(enabled, n).map((t) => t.id);
   const details: ResourceDetails = { roles: [], teams: [], rates: [], relations: [] };
 
   if (kind.supportsRoles) {
-    details.roles.push({ roleId: kind.definingRoleId!, teams: faker.datatype.boolean() ? '*' : pickTeams(3) });
+    if (kind.definingRoleId === undefined) throw new Error(`kind ${kind.id} supports roles but no role defines it`);
+    details.roles.push({ roleId: kind.definingRoleId, teams: faker.datatype.boolean() ? '*' : pickTeams(3) });
     const others = faker.helpers.shuffle(domain.roles.filter((r) => !r.definesKindId));
     // Every role-supporting resource holds roles on '*' and on an explicit list, so revocation rules find their cases.
-    details.roles.push({ roleId: others[0]!.id, teams: '*' });
-    details.roles.push({ roleId: others[1]!.id, teams: '*' });
-    details.roles.push({ roleId: others[2]!.id, teams: pickTeams(faker.number.int({ min: 2, max: 4 })) });
-    if (faker.datatype.boolean()) details.roles.push({ roleId: others[3]!.id, teams: pickTeams(2) });
+    details.roles.push({ roleId: cyclic(others, 0).id, teams: '*' });
+    details.roles.push({ roleId: cyclic(others, 1).id, teams: '*' });
+    details.roles.push({ roleId: cyclic(others, 2).id, teams: pickTeams(faker.number.int({ min: 2, max: 4 })) });
+    if (faker.datatype.boolean()) details.roles.push({ roleId: cyclic(others, 3).id, teams: pickTeams(2) });
   }
 
   const head = faker.helpers.arrayElement(enabled);
@@ -204,15 +213,15 @@ export function generateDetails(domain: Domain, resource: Resource): ResourceDet
   }
 
   if (kind.supportsRoles) {
-    const regime = domain.workRegimes[resource.index % domain.workRegimes.length]!;
+    const regime = cyclic(domain.workRegimes, resource.index);
     const first = faker.helpers.arrayElement([60, 80, 100]);
     const second = faker.helpers.arrayElement([50, 70, 90, 100]);
     details.rates.push(rate(domain, regime.id, first, '2018-01-01', '2023-12-31', `C-${resource.id}-1`));
     details.rates.push(rate(domain, regime.id, second, '2024-01-01', '2030-12-31', `C-${resource.id}-2`));
     details.relations.push({
-      relation_type_id: domain.relationTypeIds[0]!,
-      related_to: domain.resources[(resource.index + 1) % domain.resources.length]!.id,
-      related_by: [domain.resources[(resource.index + 2) % domain.resources.length]!.id],
+      relation_type_id: cyclic(domain.relationTypeIds, 0),
+      related_to: cyclic(domain.resources, resource.index + 1).id,
+      related_by: [cyclic(domain.resources, resource.index + 2).id],
     });
   }
   return details;
@@ -229,8 +238,18 @@ function assignation(faker: Faker, teamId: string, head: boolean, start: string,
   };
 }
 
+/** `rate` on the first `workedDays` days of the week (Monday first), 0 on the others. */
 export function evenPattern(rate: number, workedDays: number): Pattern {
-  return Object.fromEntries(WEEKDAYS.map((d, i) => [d, i < workedDays ? rate : 0])) as Pattern;
+  const day = (i: number): number => (i < workedDays ? rate : 0);
+  return {
+    monday: day(0),
+    tuesday: day(1),
+    wednesday: day(2),
+    thursday: day(3),
+    friday: day(4),
+    saturday: day(5),
+    sunday: day(6),
+  };
 }
 
 function rate(
@@ -241,7 +260,8 @@ function rate(
   end: string,
   externalId: string,
 ): RatePeriod {
-  const regime = domain.workRegimes.find((w) => w.id === workRegimeId)!;
+  const regime = domain.workRegimes.find((w) => w.id === workRegimeId);
+  if (regime === undefined) throw new Error(`work regime ${workRegimeId} is not in the domain`);
   return {
     span: { start: toDay(start), end: toDay(end) },
     averageRate,

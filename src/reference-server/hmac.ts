@@ -22,8 +22,9 @@ export class HmacSha256 {
     (key.length > BLOCK ? hash('sha256', key, 'buffer') : key).copy(padded);
     this.inner = Buffer.alloc(BLOCK + 256);
     for (let i = 0; i < BLOCK; i++) {
-      this.inner[i] = padded[i]! ^ 0x36;
-      this.outer[i] = padded[i]! ^ 0x5c;
+      const byte = padded[i] ?? 0;
+      this.inner[i] = byte ^ 0x36;
+      this.outer[i] = byte ^ 0x5c;
     }
   }
 

@@ -17,6 +17,7 @@ import type { FaultName } from './faults.ts';
 import type { PageTokens } from './page-token.ts';
 import type { Store } from './store.ts';
 import type { VariantName } from './variants.ts';
+import { isBody, type Body } from './validate.ts';
 
 export const SUPPORTED_SERVICE_VERSIONS: readonly string[] = ['26.06.25'];
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -34,9 +35,12 @@ const MUTATIONS_WITH_RANGE = new Set([
  */
 function shiftRanges(value: unknown, days: number): unknown {
   if (Array.isArray(value)) return value.map((v) => shiftRanges(v, days));
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+  return isBody(value) ? shiftBody(value, days) : value;
+}
+
+function shiftBody(body: Body, days: number): Body {
+  const out: Body = {};
+  for (const [k, v] of Object.entries(body)) {
     const span = (k === 'date_range' || k === 'new_date_range') && typeof v === 'string' ? parseSpan(v) : undefined;
     out[k] =
       span && typeof span !== 'string' ? `${fromDay(span.start)}/${fromDay(span.end + days)}` : shiftRanges(v, days);
@@ -127,7 +131,7 @@ function readBody(req: IncomingMessage, done: (error: unknown, raw?: Buffer) => 
     chunks.push(chunk);
   });
   // A small body comes in one chunk: used as it is rather than copied.
-  req.on('end', () => settle(undefined, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+  req.on('end', () => settle(undefined, chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks)));
   req.on('error', (error) => settle(error));
 }
 
@@ -191,8 +195,7 @@ function respond(raw: Buffer, res: ServerResponse, deps: HttpDeps, { name, opera
     if (deps.faults.has('malformed-json-500')) throw new Error('unexpected token in JSON');
     throw new ApiError(400, 'the request body is not valid JSON', 'body');
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body))
-    throw new ApiError(400, 'the request body must be a JSON object', 'body');
+  if (!isBody(body)) throw new ApiError(400, 'the request body must be a JSON object', 'body');
   const ctx: OperationContext = {
     store: deps.store,
     tokens: deps.tokens,
@@ -203,19 +206,19 @@ function respond(raw: Buffer, res: ServerResponse, deps: HttpDeps, { name, opera
   if (
     deps.faults.has('mutations-ignore-malformed-date-range') &&
     MUTATIONS_WITH_RANGE.has(name) &&
-    !isDateRange((body as { date_range?: unknown }).date_range)
+    !isDateRange(body.date_range)
   ) {
     send(res, name === 'resources.assign-team' ? 200 : 204, name === 'resources.assign-team' ? {} : undefined);
     return;
   }
   if (deps.variants.has('exclusive-end')) {
-    const result = operation(shiftRanges(body, -1) as Record<string, unknown>, ctx);
+    const result = operation(shiftBody(body, -1), ctx);
     const json = typeof result.json === 'string' || result.json === undefined ? result.json : textOf(result.json);
-    const out = json !== undefined ? (JSON.parse(json) as unknown) : result.body;
+    const out: unknown = json !== undefined ? JSON.parse(json) : result.body;
     send(res, result.status, out === undefined ? undefined : shiftRanges(out, 1));
     return;
   }
-  const result = operation(body as Record<string, unknown>, ctx);
+  const result = operation(body, ctx);
   if (result.json !== undefined) sendJson(res, result.status, result.json);
   else send(res, result.status, result.body);
 }

@@ -3,7 +3,7 @@
  * target and oracle. Every choice where the spec says "not shown" is
  * written down in docs/reference-server.md.
  */
-import type { AddressInfo } from 'node:net';
+import { listeningAddress } from '../core/listening.ts';
 import type { TargetProfile } from '../target/profile.ts';
 import { ApiKeys } from './auth.ts';
 import { FAULTS, isFaultName, type FaultName } from './faults.ts';
@@ -72,7 +72,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
-  const { port, address } = server.address() as AddressInfo;
+  const { port, address } = listeningAddress(server);
   const host = address.includes(':') ? `[${address}]` : address;
   return {
     url: `http://${host}:${port}`,
@@ -89,6 +89,8 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
 
 /** What the suite needs to know about the generated directory. */
 export function profileOf(domain: Domain): TargetProfile {
+  const [listKind] = domain.kinds;
+  if (listKind === undefined) throw new Error('the domain has no kind of resource');
   const roleKinds = new Set(domain.kinds.filter((k) => k.supportsRoles).map((k) => k.id));
   const roleResources = domain.resources.filter((r) => roleKinds.has(r.kindId));
   const others = domain.resources.filter((r) => !roleKinds.has(r.kindId));
@@ -109,7 +111,7 @@ export function profileOf(domain: Domain): TargetProfile {
     })),
     teams: domain.teams.map((t) => ({ id: t.id, name: t.name, enabled: t.enabled })),
     workRegimeIds: domain.workRegimes.map((w) => w.id),
-    listKindId: domain.kinds[0]!.id,
+    listKindId: listKind.id,
     sortAttribute: 'last_name',
     attributes: ['last_name', 'first_name', 'email', 'employee_number'],
     mutableResources: mutable.map((r) => ({ id: r.id, kindId: r.kindId })),

@@ -33,7 +33,9 @@ export class Store {
     for (const t of domain.teams) this.teamsById.set(t.id, t);
     for (const r of domain.resources) {
       this.resourcesById.set(r.id, r);
-      this.byKind.get(r.kindId)!.push(r);
+      const ofKind = this.byKind.get(r.kindId);
+      if (ofKind === undefined) throw new Error(`resource ${r.id} is of kind ${r.kindId}, not in the domain`);
+      ofKind.push(r);
     }
     for (const list of this.byKind.values()) list.sort((a, b) => compareIds(a.id, b.id));
   }

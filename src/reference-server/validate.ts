@@ -57,9 +57,14 @@ export function localDate(value: unknown, field: string): string {
   return value;
 }
 
+/** A JSON object (not null, not an array). */
+export function isBody(value: unknown): value is Body {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 export function object(value: unknown, field: string): Body {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest(field, 'must be an object');
-  return value as Body;
+  if (!isBody(value)) throw badRequest(field, 'must be an object');
+  return value;
 }
 
 export function array(value: unknown, field: string): unknown[] {

@@ -7,7 +7,7 @@ import { CONTENT_SECURITY_POLICY, CSS, SCRIPT } from './html-assets.ts';
 import { escapeHtml as esc } from './html-escape.ts';
 import { prettyJson } from './pretty-json.ts';
 import { compareSections, compareText } from './sections.ts';
-import { VERDICTS } from '../core/summarise.ts';
+import { VERDICTS, noVerdicts } from '../core/summarise.ts';
 import { blockedText, knownFailureOf } from './gate-status.ts';
 import { describeSelection } from './selection.ts';
 
@@ -21,7 +21,7 @@ const CARD_ORDER: readonly Verdict[] = ['FAIL', 'FLAKY', 'ERROR', 'NOT-TESTED', 
 type Counts = Record<Verdict, number>;
 
 function countsOf(results: readonly RuleResult[]): Counts {
-  const counts = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Counts;
+  const counts: Counts = noVerdicts();
   for (const r of results) counts[r.verdict] += 1;
   return counts;
 }
@@ -61,14 +61,15 @@ function header(run: RunResult, history?: RunHistory): string {
   const mustJudged = run.results.filter((r) => r.level === 'MUST' && (r.verdict === 'PASS' || r.verdict === 'FAIL'));
   const mustPassed = mustJudged.filter((r) => r.verdict === 'PASS').length;
   const elapsed = Date.parse(run.finishedAt) - Date.parse(run.startedAt);
+  const duration: Array<[string, string]> = Number.isFinite(elapsed)
+    ? [['Duration', `${(elapsed / 1000).toFixed(1)} s`]]
+    : [];
   const meta: Array<[string, string]> = [
     ['Target', run.target.baseUrl + (run.target.profileName ? ` (${run.target.profileName})` : '')],
     ['Service-Version', run.target.serviceVersion],
     ['Selection', describeSelection(run)],
     ['Started', run.startedAt],
-    ...(Number.isFinite(elapsed)
-      ? ([['Duration', `${(elapsed / 1000).toFixed(1)} s`]] as Array<[string, string]>)
-      : []),
+    ...duration,
     [
       'Seed',
       `${run.options.seed} (${run.options.numRuns !== undefined ? `${run.options.numRuns} runs per property` : "each property's own runs"})`,
@@ -147,7 +148,7 @@ ${rows.join('\n')}
 
 /** The value below which `q` of the sorted values fall (nearest rank). */
 function percentile(sorted: readonly number[], q: number): number {
-  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)]!;
+  return sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? 0;
 }
 
 /**
@@ -176,7 +177,7 @@ function latency(run: RunResult): string {
         n: sorted.length,
         p50: percentile(sorted, 0.5),
         p95: percentile(sorted, 0.95),
-        max: sorted[sorted.length - 1]!,
+        max: sorted.at(-1) ?? 0,
         waited: t.waited,
       };
     })

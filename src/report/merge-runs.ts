@@ -8,7 +8,8 @@ import { summarise } from '../core/summarise.ts';
  * known failures excused in the merged summary as they were in each shard's.
  */
 export function mergeRuns(runs: ReadonlyArray<Omit<RunResult, 'summary'>>): RunResult {
-  const first = runs[0]!;
+  const [first] = runs;
+  if (first === undefined) throw new Error('merge needs the results of at least one run');
   const results = runs.flatMap((r) => r.results);
   const gate = mergeGates(runs.flatMap((r) => (r.gate ? [r.gate] : [])));
   const excused = gate ? { excused: new Set(gate.knownFailures.map((k) => k.rule)) } : {};
@@ -16,11 +17,12 @@ export function mergeRuns(runs: ReadonlyArray<Omit<RunResult, 'summary'>>): RunR
     tool: first.tool,
     target: first.target,
     options: first.options,
-    startedAt: runs.map((r) => r.startedAt).sort()[0]!,
-    finishedAt: runs
-      .map((r) => r.finishedAt)
-      .sort()
-      .at(-1)!,
+    startedAt: runs.map((r) => r.startedAt).sort()[0] ?? first.startedAt,
+    finishedAt:
+      runs
+        .map((r) => r.finishedAt)
+        .sort()
+        .at(-1) ?? first.finishedAt,
     results,
     summary: summarise(results, { ...first.options, ...excused }),
     ...(gate ? { gate } : {}),
@@ -39,13 +41,14 @@ function withoutShard(selection: RunSelection): RunSelection {
 }
 
 function mergeGates(gates: readonly GateRecord[]): GateRecord | undefined {
-  if (gates.length === 0) return undefined;
+  const [head] = gates;
+  if (head === undefined) return undefined;
   const byRule = <T extends { rule: string }>(lists: ReadonlyArray<readonly T[]>): T[] => [
     ...new Map(lists.flat().map((e) => [e.rule, e])).values(),
   ];
   const union = (lists: ReadonlyArray<readonly string[]>): string[] => [...new Set(lists.flat())].sort();
   return {
-    file: gates[0]!.file,
+    file: head.file,
     passed: gates.every((g) => g.passed),
     knownFailures: byRule(gates.map((g) => g.knownFailures)),
     unexpectedFailures: union(gates.map((g) => g.unexpectedFailures)),

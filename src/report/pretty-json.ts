@@ -15,7 +15,7 @@ export function prettyJson(text: string): string {
   let inString = false;
   const newline = (): string => `\n${'  '.repeat(depth)}`;
   for (let i = 0; i < text.length; i += 1) {
-    const c = text[i]!;
+    const c = text.charAt(i);
     if (inString) {
       out += c;
       if (c === '\\') out += text[++i] ?? '';
@@ -52,6 +52,6 @@ export function prettyJson(text: string): string {
 
 function nextSignificant(text: string, from: number): number {
   let i = from;
-  while (i < text.length && /[ \t\n\r]/.test(text[i]!)) i += 1;
+  while (i < text.length && /[ \t\n\r]/.test(text.charAt(i))) i += 1;
   return i;
 }

@@ -1,6 +1,7 @@
 import { mkdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.ts';
+import { errnoCode } from '../core/errno.ts';
 
 /** The files a run writes; an earlier run's copies are removed before a new run starts. */
 export const REPORT_FILES = ['index.html', 'junit.xml', 'results.json', 'summary.md', 'exchanges.har'] as const;
@@ -37,7 +38,7 @@ export async function makeFolder(dir: string): Promise<void> {
       break;
     } catch (e) {
       const parent = dirname(at);
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || parent === at) throw e;
+      if (errnoCode(e) !== 'ENOENT' || parent === at) throw e;
       missing.unshift(at);
       at = parent;
     }

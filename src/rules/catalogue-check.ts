@@ -22,7 +22,7 @@ export function catalogueProblems(groups: readonly RuleGroup[], specText: string
       const cited = citedClauses(rule.clause);
       if (cited.length === 0) problems.push(`${at}: the clause "${rule.clause}" cites no section`);
       for (const c of cited) {
-        if (!sections.has(c.split(' ')[0]!)) problems.push(`${at}: cites ${c}, which the spec does not have`);
+        if (!sections.has(c.split(' ')[0] ?? c)) problems.push(`${at}: cites ${c}, which the spec does not have`);
       }
       if (rule.quotes.length === 0) problems.push(`${at}: quotes nothing of the spec`);
       for (const quote of rule.quotes) {

@@ -75,9 +75,9 @@ export class MutationLog {
 
 /** A DateRange of two well-formed dates in order; undefined otherwise. */
 export function dateSpan(range: string): DateSpan | undefined {
-  const match = /^(\d{4}-\d{2}-\d{2})\/(\d{4}-\d{2}-\d{2})$/.exec(range);
-  if (!match || match[1]! > match[2]!) return undefined;
-  return { start: match[1]!, end: match[2]! };
+  const [, start, end] = /^(\d{4}-\d{2}-\d{2})\/(\d{4}-\d{2}-\d{2})$/.exec(range) ?? [];
+  if (start === undefined || end === undefined || start > end) return undefined;
+  return { start, end };
 }
 
 /**
@@ -132,7 +132,7 @@ function foreignPart<T extends { date_range: string }>(
   if (mine.some((m) => m.span === undefined)) return undefined;
   const missing = without(before, now ?? []);
   const unexpected = without(now ?? [], before);
-  const touched: DateSpan[] = mine.map((m) => m.span!);
+  const touched: DateSpan[] = mine.flatMap((m) => (m.span ? [m.span] : []));
   const unexplained = new Set<T>([...missing, ...unexpected]);
   for (let grew = true; grew;) {
     grew = false;
@@ -177,9 +177,9 @@ export function describeForeign(foreign: ForeignChange): string {
     const change = foreign[part];
     if (!change) continue;
     if (change.unexpected.length > 0)
-      parts.push(`new ${part}: ${(change.unexpected as unknown[]).map(canonicalJson).join(' ')}`);
+      parts.push(`new ${part}: ${change.unexpected.map((x) => canonicalJson(x)).join(' ')}`);
     if (change.missing.length > 0)
-      parts.push(`vanished ${part}: ${(change.missing as unknown[]).map(canonicalJson).join(' ')}`);
+      parts.push(`vanished ${part}: ${change.missing.map((x) => canonicalJson(x)).join(' ')}`);
   }
   return parts.join('; ');
 }

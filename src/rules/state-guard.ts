@@ -92,7 +92,7 @@ async function guarded<T>(ctx: StepContext, before: ResourceState, change: () =>
   const found =
     'error' in outcome && outcome.error instanceof Error ? ` (the check had found: ${outcome.error.message})` : '';
   // What the suite sent to this resource while changing it, read before restoring sends anything.
-  const own = mark === undefined ? undefined : ctx.ownMutations!.since(mark, resourceId);
+  const own = mark === undefined ? undefined : ctx.ownMutations?.since(mark, resourceId);
   let foreign: ForeignChange | undefined;
   try {
     foreign = await restoreState(ctx, before, own ? { ownMutations: own } : {});
@@ -237,9 +237,10 @@ export function undoRequests(before: ResourceState): UndoRequest[] {
 export function targetedUndoRequests(before: ResourceState, now: ResourceState): UndoRequest[] {
   const all = undoRequests(before);
   const requests: UndoRequest[] = [];
-  if (before.rates) {
-    const missing = missingItems(before.rates, now.rates ?? []);
-    const extra = missingItems(now.rates ?? [], before.rates);
+  const { rates, teams } = before;
+  if (rates) {
+    const missing = missingItems(rates, now.rates ?? []);
+    const extra = missingItems(now.rates ?? [], rates);
     const missingSpans = missing.map((p) => splitRange(p.date_range)).filter((s) => s !== undefined);
     for (const p of extra) {
       const span = splitRange(p.date_range);
@@ -250,12 +251,22 @@ export function targetedUndoRequests(before: ResourceState, now: ResourceState):
       });
     }
     const missingSet = new Set(missing);
-    requests.push(...all.filter((_, i) => i < before.rates!.length && missingSet.has(before.rates![i]!)));
+    requests.push(
+      ...all.filter((_, i) => {
+        const item = rates[i];
+        return item !== undefined && missingSet.has(item);
+      }),
+    );
   }
-  if (before.teams) {
-    const offset = before.rates?.length ?? 0;
-    const missingSet = new Set(missingItems(before.teams, now.teams ?? []));
-    requests.push(...all.filter((_, i) => i >= offset && missingSet.has(before.teams![i - offset]!)));
+  if (teams) {
+    const offset = rates?.length ?? 0;
+    const missingSet = new Set(missingItems(teams, now.teams ?? []));
+    requests.push(
+      ...all.filter((_, i) => {
+        const item = i >= offset ? teams[i - offset] : undefined;
+        return item !== undefined && missingSet.has(item);
+      }),
+    );
   }
   return requests;
 }

@@ -138,8 +138,9 @@ export class ResourceClaims implements Quarantine {
       const index = pool.findIndex(matches);
       if (index < 0) continue;
       const [resource] = pool.splice(index, 1);
-      this.held.set(resource!.id, { resource: resource!, holder: request.holder, irreversible: request.irreversible });
-      return resource!.id;
+      if (resource === undefined) continue;
+      this.held.set(resource.id, { resource, holder: request.holder, irreversible: request.irreversible });
+      return resource.id;
     }
     return undefined;
   }

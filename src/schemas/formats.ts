@@ -17,8 +17,8 @@ function daysInMonth(year: number, month: number): number {
 
 export function parseDateRange(s: string): { start: string; end: string } | undefined {
   const parts = s.split('/');
-  if (parts.length !== 2) return undefined;
-  const [start, end] = parts as [string, string];
+  const [start, end] = parts;
+  if (parts.length !== 2 || start === undefined || end === undefined) return undefined;
   if (!isLocalDate(start) || !isLocalDate(end)) return undefined;
   return { start, end };
 }

@@ -21,6 +21,7 @@ import { isIP } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '../core/errors.ts';
+import { errnoCode } from '../core/errno.ts';
 import { fileProblems, matchesFileSchema, oneLine, type FileType } from '../schemas/files.ts';
 
 export interface TargetLock {
@@ -197,7 +198,7 @@ export async function take(path: string, holder: Holder): Promise<LockFile | und
         await link(aside, path);
         return undefined;
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        if (errnoCode(e) !== 'EEXIST') throw e;
       }
       const other = await readHolder(path);
       if (other && alive(other.pid)) return other;
@@ -238,7 +239,7 @@ export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
+    if (errnoCode(e) !== 'EPERM') return false;
   }
   return !exited(pid);
 }

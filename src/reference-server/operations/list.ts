@@ -156,9 +156,10 @@ function collection(q: ListQuery, ctx: OperationContext): Resource[] {
       ? q.orders.map((o) => ({ ...o, descending: !o.descending }))
       : q.orders;
   let base = q.kindId ? store.orderedResources(q.kindId, orders) : [...store.resourcesById.values()];
-  if (faults.has('list-includes-other-kinds') && q.kindId) {
+  const other =
+    faults.has('list-includes-other-kinds') && q.kindId && store.domain.kinds.find((k) => k.id !== q.kindId);
+  if (other) {
     // Lists the kind together with the next kind, in one consistent order.
-    const other = store.domain.kinds.find((k) => k.id !== q.kindId)!;
     base = [...base, ...store.orderedResources(other.id, orders)].sort((a, b) =>
       compareKeys(sortKey(a, orders), sortKey(b, orders), orders),
     );
@@ -194,7 +195,9 @@ function idsFilterHas(f: Extract<Filter, { kind: 'ids' }>, id: string, faults: R
     let hi = f.given.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const c = compareIds(f.given[mid]!, id);
+      const given = f.given[mid];
+      if (given === undefined) return false;
+      const c = compareIds(given, id);
       if (c === 0) return true;
       if (c < 0) lo = mid + 1;
       else hi = mid;
@@ -219,7 +222,7 @@ function boundTo(q: ListQuery, faults: ReadonlySet<FaultName>): string {
     faults.has('pagination-filters-change-accepted')
       ? null
       : faults.has('pagination-text-filter-change-accepted') && Array.isArray(q.rawFilters)
-        ? q.rawFilters.filter((f) => (f as { key?: unknown } | null)?.key !== 'resource.text')
+        ? q.rawFilters.filter((f) => !(typeof f === 'object' && f !== null && 'key' in f && f.key === 'resource.text'))
         : q.rawFilters,
     faults.has('pagination-orders-change-accepted') ? null : q.rawOrders,
   );
@@ -232,12 +235,13 @@ function startOf(q: ListQuery, items: Resource[], ctx: OperationContext): number
   if (faults.has('pagination-malformed-token-first-page') && /[^A-Za-z0-9+/=_.-]/.test(q.token)) return 0;
   if (faults.has('pagination-offset-token')) {
     try {
-      const parsed = JSON.parse(Buffer.from(q.token, 'base64').toString('utf8')) as { offset?: unknown; q?: unknown };
-      if (typeof parsed.offset !== 'number' || !Number.isInteger(parsed.offset) || parsed.offset < 0)
-        throw new Error('no offset');
-      if (parsed.q !== undefined && parsed.q !== boundTo(q, faults))
+      const parsed: unknown = JSON.parse(Buffer.from(q.token, 'base64').toString('utf8'));
+      if (typeof parsed !== 'object' || parsed === null || !('offset' in parsed)) throw new Error('no offset');
+      const { offset } = parsed;
+      if (typeof offset !== 'number' || !Number.isInteger(offset) || offset < 0) throw new Error('no offset');
+      if ('q' in parsed && parsed.q !== undefined && parsed.q !== boundTo(q, faults))
         throw invalidToken(ctx, 'it belongs to another query');
-      return parsed.offset;
+      return offset;
     } catch (e) {
       if (e instanceof ApiError) throw e;
       throw invalidToken(ctx, 'it is malformed');
@@ -257,18 +261,18 @@ function startOf(q: ListQuery, items: Resource[], ctx: OperationContext): number
   const position = positionAfter(items, payload.last, effectiveOrders(q, faults));
   if (faults.has('pagination-keyset-without-id') && q.orders.length > 0) {
     // Skips every resource that ties with the last one on the sort values.
+    const tie = payload.last.slice(0, -1).join('\u0000');
+    const ties = (r: Resource | undefined): boolean =>
+      r !== undefined && sortKey(r, q.orders).slice(0, -1).join('\u0000') === tie;
     let p = position;
-    while (
-      p < items.length &&
-      sortKey(items[p]!, q.orders).slice(0, -1).join('\u0000') === payload.last.slice(0, -1).join('\u0000')
-    )
-      p++;
+    while (ties(items[p])) p++;
     return p;
   }
   if (faults.has('pagination-keyset-first-order-only') && q.orders.length > 1) {
     // Skips every resource that ties with the last one on the first sort value.
+    const ties = (r: Resource | undefined): boolean => r !== undefined && sortKey(r, q.orders)[0] === payload.last[0];
     let p = position;
-    while (p < items.length && sortKey(items[p]!, q.orders)[0] === payload.last[0]) p++;
+    while (ties(items[p])) p++;
     return p;
   }
   return faults.has('pagination-repeats-last-item') && position > 0 ? position - 1 : position;
@@ -283,7 +287,8 @@ function nextTokenFor(
   page: Resource[],
   ctx: OperationContext,
 ): string | null {
-  if (limit === null || page.length < limit || page.length === 0) return null;
+  const last = page.at(-1);
+  if (limit === null || page.length < limit || last === undefined) return null;
   const end = start + page.length;
   if (ctx.faults.has('pagination-no-trailing-empty-page') && end >= items.length) return null;
   if (ctx.faults.has('pagination-offset-token')) {
@@ -291,7 +296,7 @@ function nextTokenFor(
   }
   return ctx.tokens.sign({
     q: boundTo(q, ctx.faults),
-    last: sortKey(page[page.length - 1]!, effectiveOrders(q, ctx.faults)),
+    last: sortKey(last, effectiveOrders(q, ctx.faults)),
   });
 }
 
@@ -303,7 +308,10 @@ function render(r: Resource, q: ListQuery, ctx: OperationContext): Record<string
   const requested = faults.has('list-attributes-first-only') ? q.attributes.slice(0, 1) : q.attributes;
   const teamJoin = q.withTeams && faults.has('list-attributes-dropped-with-teams');
   if (!faults.has('list-attributes-ignored') && !later('list-later-pages-drop-attributes') && !teamJoin) {
-    for (const name of requested) if (name in r.attributes) attributes[name] = r.attributes[name]!;
+    for (const name of requested) {
+      const value = r.attributes[name];
+      if (value !== undefined) attributes[name] = value;
+    }
   }
   const out: Record<string, unknown> = {
     id: r.id,
@@ -389,8 +397,9 @@ function shownPage(page: Resource[], q: ListQuery, ctx: OperationContext): Resou
   if (q.token === null || page.length === 0) return page;
   if (faults.has('list-later-pages-unordered') && q.orders.length > 0) return [...page].reverse();
   if (faults.has('list-later-pages-other-kinds')) {
-    const other = ctx.store.domain.kinds.find((k) => k.id !== q.kindId)!;
-    return [ctx.store.resourcesOfKind(other.id)[0]!, ...page.slice(1)];
+    const other = ctx.store.domain.kinds.find((k) => k.id !== q.kindId);
+    const stranger = other && ctx.store.resourcesOfKind(other.id)[0];
+    if (stranger) return [stranger, ...page.slice(1)];
   }
   return page;
 }

@@ -19,7 +19,8 @@ import {
 import { clip, resourceOf } from './teams.ts';
 
 function renderPeriod(p: RatePeriod, ctx: OperationContext): Record<string, unknown> {
-  const regime = ctx.store.domain.workRegimes.find((w) => w.id === p.workRegimeId)!;
+  const regime = ctx.store.domain.workRegimes.find((w) => w.id === p.workRegimeId);
+  if (regime === undefined) throw new Error(`work regime ${p.workRegimeId} is not in the domain`);
   const restricted = ctx.caller === 'restricted';
   const out: Record<string, unknown> = {
     average_rate: Math.round(p.averageRate) + (ctx.faults.has('rates-average-rate-unrounded') ? 0.25 : 0),
@@ -48,13 +49,21 @@ export const showActivityRates: Operation = (body, ctx) => {
 
 function readPattern(value: unknown, field: string): Pattern {
   const o = object(value, field);
-  return Object.fromEntries(
-    WEEKDAYS.map((d) => {
-      const n = required(o, d, finiteNumber, `${field}.${d}`);
-      if (n < 0 || n > 1000) throw badRequest(`${field}.${d}`, 'must be between 0 and 1000');
-      return [d, n];
-    }),
-  ) as Pattern;
+  const day = (d: (typeof WEEKDAYS)[number]): number => {
+    const n = required(o, d, finiteNumber, `${field}.${d}`);
+    if (n < 0 || n > 1000) throw badRequest(`${field}.${d}`, 'must be between 0 and 1000');
+    return n;
+  };
+  // Read in the order of the week, so the first wrong day is the one named.
+  return {
+    monday: day('monday'),
+    tuesday: day('tuesday'),
+    wednesday: day('wednesday'),
+    thursday: day('thursday'),
+    friday: day('friday'),
+    saturday: day('saturday'),
+    sunday: day('sunday'),
+  };
 }
 
 function roleKindResource(body: Body, ctx: OperationContext): Resource {
@@ -73,7 +82,8 @@ export const assignActivityRate: Operation = (body, ctx) => {
   const span = required(body, 'date_range', dateRange);
   const averageRate = required(body, 'average_rate', finiteNumber);
   if (averageRate < 0 || averageRate > 1000) throw badRequest('average_rate', 'must be between 0 and 1000');
-  const sector = ctx.store.domain.sectors.find((s) => s.id === resource.sectorId)!;
+  const sector = ctx.store.domain.sectors.find((s) => s.id === resource.sectorId);
+  if (sector === undefined) throw new Error(`sector ${resource.sectorId} is not in the domain`);
   const regimeId =
     body.work_regime_id === null || body.work_regime_id === undefined
       ? sector.workRegimeId
@@ -139,8 +149,9 @@ export const unassignActivityRate: Operation = (body, ctx) => {
   if (ctx.faults.has('rates-unassign-first-period-only')) {
     // Only the first period the range overlaps is trimmed; the others keep the unassigned days.
     const first = details.rates.findIndex((p) => overlaps(p.span, span));
-    if (first >= 0) {
-      const trimmed = carve([details.rates[first]!], span);
+    const period = details.rates[first];
+    if (period !== undefined) {
+      const trimmed = carve([period], span);
       details.rates = [...details.rates.slice(0, first), ...trimmed, ...details.rates.slice(first + 1)];
     }
   } else if (!ctx.faults.has('activity-rate-unassign-noop')) details.rates = carve(details.rates, span);

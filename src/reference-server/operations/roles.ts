@@ -1,6 +1,6 @@
 /** §4.6 resources.list-roles and §4.1 resources.revoke-roles. */
 import { ApiError, badRequest, notFound, unprocessable } from '../errors.ts';
-import type { RoleHolding } from '../model.ts';
+import type { Kind, Resource, RoleHolding } from '../model.ts';
 import type { Operation, OperationContext } from '../operation.ts';
 import { optional, required, snowflakes, type Body } from '../validate.ts';
 
@@ -113,7 +113,7 @@ export const revokeRoles: Operation = (body, ctx) => {
   });
   for (const id of roleIds) if (!ctx.store.rolesById.has(id)) throw notFound('role_ids', `unknown role ${id}`);
   for (const r of resources) {
-    const kind = ctx.store.kindsById.get(r.kindId)!;
+    const kind = kindOf(ctx, r);
     if (!kind.supportsRoles) {
       if (ctx.faults.has('revoke-non-role-kind-500')) throw new Error('resource kind has no role table');
       if (ctx.variants.has('lenient-revoke')) continue;
@@ -121,7 +121,8 @@ export const revokeRoles: Operation = (body, ctx) => {
     }
     if (
       teamIds === undefined &&
-      roleIds.includes(kind.definingRoleId!) &&
+      kind.definingRoleId !== undefined &&
+      roleIds.includes(kind.definingRoleId) &&
       !ctx.faults.has('revoke-defining-role-removed') &&
       !ctx.variants.has('lenient-revoke')
     ) {
@@ -135,7 +136,7 @@ export const revokeRoles: Operation = (body, ctx) => {
   const applied = ctx.faults.has('revoke-first-resource-only') ? resources.slice(0, 1) : resources;
   const revokedRoles = ctx.faults.has('revoke-first-role-only') ? roleIds.slice(0, 1) : roleIds;
   for (const r of applied) {
-    const kind = ctx.store.kindsById.get(r.kindId)!;
+    const kind = kindOf(ctx, r);
     if (!kind.supportsRoles) continue;
     const details = ctx.store.detailsOf(r);
     const next: RoleHolding[] = [];
@@ -156,3 +157,10 @@ export const revokeRoles: Operation = (body, ctx) => {
   if (ctx.faults.has('revoke-returns-200')) return { status: 200, body: { status: 'revoked' } };
   return { status: 204 };
 };
+
+/** The kind of a resource of the store: every resource's kind is one of the domain's. */
+function kindOf(ctx: OperationContext, r: Resource): Kind {
+  const kind = ctx.store.kindsById.get(r.kindId);
+  if (kind === undefined) throw new Error(`resource ${r.id} is of kind ${r.kindId}, not in the store`);
+  return kind;
+}

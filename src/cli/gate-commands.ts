@@ -64,7 +64,16 @@ export async function expectationsCommand(argv: string[], io: Output): Promise<n
   const known = new Set(allRules(await loadCatalogue()).map((r) => r.id));
   // An existing file is read strictly: a malformed one is an error and is never overwritten.
   const previous = existsSync(values.file) ? await loadExpectations(values.file, known) : undefined;
-  const written = await updateExpectations(values.file, (await readResults(values.from)).results, previous);
+  const { results } = await readResults(values.from);
+  // A key the target refused is the run's misconfiguration, never the server's known failure.
+  const refused = results.filter((r) => r.verdict === 'ERROR' && r.errorCode === 'DC_ERR_UNAUTHENTICATED');
+  if (refused.length > 0)
+    throw new UsageError(
+      `${values.from}: ${refused.length} rule(s) ERROR because the target refused a key (DC_ERR_UNAUTHENTICATED: ` +
+        `${refused.map((r) => r.ruleId).join(', ')}); fix the key and run again: a misconfiguration is no known failure`,
+      { seeHelp: false },
+    );
+  const written = await updateExpectations(values.file, results, previous);
   io.out(`wrote ${values.file}: ${written.expectations.length} known failure(s)`);
   return 0;
 }

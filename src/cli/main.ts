@@ -43,13 +43,17 @@ function untilSignal(): Promise<void> {
 }
 
 /** Runs one command and returns its exit code (see exit-codes.ts): 0 conformant, 1 not conformant, 2 usage/configuration, 3 inconclusive. */
-export async function main(argv: string[], io: Output = stdio): Promise<number> {
+export async function main(
+  argv: string[],
+  io: Output = stdio,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<number> {
   if (io === stdio) quietOnClosedPipe();
   const [command, ...rest] = argv;
   try {
     switch (command) {
       case 'run':
-        return await (await import('./run-command.ts')).runCommand(rest, io);
+        return await (await import('./run-command.ts')).runCommand(rest, io, env);
       case 'serve':
         return await (await import('./serve-command.ts')).serveCommand(rest, io, untilSignal());
       case 'rules':

@@ -58,7 +58,38 @@ export async function resolveRunConfig(sources: RunConfigSources): Promise<RunCo
     seed: given.seed ?? randomInt(0, 2 ** 31 - 1),
   };
   await checkTogether(config);
+  if (external)
+    checkApiKey(given.apiKey, keySource({ fromApi, fromFlags, fromEnv, fromFile }, sources.configFile?.path));
   return config;
+}
+
+/**
+ * Every request to a target carries its key: an external target without one
+ * (or with an empty one: a secret that is not set) is refused before any
+ * request, in one line naming where the key was looked for.
+ */
+function checkApiKey(key: string | undefined, source: string | undefined): void {
+  if (key === undefined)
+    throw new UsageError(
+      'no API key for the target: set DIRECTORY_API_KEY (or --api-key, "apiKey") to the key the target issued',
+      { seeHelp: false },
+    );
+  if (key.trim() === '')
+    throw new UsageError(`the API key is empty (${source ?? 'apiKey'}): set it to the key the target issued`, {
+      seeHelp: false,
+    });
+}
+
+/** Where the key the run uses came from, in that source's words. */
+function keySource(
+  from: Record<'fromApi' | 'fromFlags' | 'fromEnv' | 'fromFile', RunConfigInput>,
+  configFile: string | undefined,
+): string | undefined {
+  if (from.fromApi.apiKey !== undefined) return 'runConformance: apiKey';
+  if (from.fromFlags.apiKey !== undefined) return '--api-key';
+  if (from.fromEnv.apiKey !== undefined) return 'DIRECTORY_API_KEY';
+  if (from.fromFile.apiKey !== undefined) return `${configFile ?? 'the config file'}: /apiKey`;
+  return undefined;
 }
 
 /** What no single option's schema can say: the options that go together. */

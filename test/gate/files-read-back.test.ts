@@ -167,7 +167,17 @@ const CASES: Case[] = [
     name: 'profile: a kind without supportsRoles',
     file: 'profile.json',
     text: JSON.stringify({ kinds: [{ id: '1', name: 'Employee' }], roles: [], teams: [], mutableResources: [] }),
-    args: (p) => ['run', '--base-url', 'http://127.0.0.1:9', '--profile', p, '--reports', join(dir, 'never')],
+    args: (p) => [
+      'run',
+      '--base-url',
+      'http://127.0.0.1:9',
+      '--profile',
+      p,
+      '--api-key',
+      'k',
+      '--reports',
+      join(dir, 'never'),
+    ],
     says: ': /kinds/0 must have "supportsRoles"',
   },
 ];

@@ -4,7 +4,7 @@ import { allRules, loadCatalogue } from '../rules/catalogue.ts';
 import { dirname, join, relative } from 'node:path';
 import { compareRuns, coverageRegressed, renderComparisonText } from '../gate/compare-runs.ts';
 import { loadExpectations, updateExpectations } from '../gate/expectations.ts';
-import { readResults, readRunRecord } from '../gate/results-file.ts';
+import { readResults, readRunRecord, type RunRecord } from '../gate/results-file.ts';
 import { renderComparisonHtml, renderComparisonJUnit } from '../report/compare-report.ts';
 import { mergeRuns } from '../report/merge-runs.ts';
 import { writeReports } from '../report/write-reports.ts';
@@ -89,6 +89,7 @@ export async function mergeCommand(argv: string[], io: Output): Promise<number> 
   const files = await Promise.all(positionals.map((p) => readRunRecord(p)));
   // Shards of different selections first: a rule in two shards is only what that mistake looks like.
   const unchecked = checkShards(files.map((f, i) => ({ path: positionals[i]!, selection: f.selection })));
+  checkOneRun(files.map((f, i) => ({ path: positionals[i] ?? '', run: f })));
   const seen = new Set<string>();
   for (const f of files) {
     for (const r of f.results) {
@@ -109,9 +110,45 @@ const MERGE_HELP = `directory-conformance merge A.json B.json … [--reports DIR
 
 Rebuilds junit.xml, index.html and results.json from the results of the
 shards of one run (run --shard i/n). Refuses (exit 2) a set of shards that is
-incomplete (a shard missing or given twice) or whose shards selected
-different rules. Exit codes as for run: 0 conformant, 1 not conformant,
+incomplete (a shard missing or given twice), whose shards selected
+different rules, or that ran against different targets or with different
+seeds (run every shard with the same --seed). Exit codes as for run: 0 conformant, 1 not conformant,
 3 inconclusive.`;
+
+/**
+ * The results merged must come from one run: one target (an external server
+ * by its base URL, the embedded one by its options: each shard starts its own,
+ * on a port of its own), one Service-Version and one seed. Otherwise the
+ * merged reports would name the first shard's target and seed for results
+ * that are not theirs.
+ */
+function checkOneRun(files: ReadonlyArray<{ path: string; run: RunRecord }>): void {
+  const [first, ...others] = files;
+  if (!first) return;
+  for (const f of others) {
+    const [a, b] = [targetOf(f.run), targetOf(first.run)];
+    if (a !== b)
+      throw new UsageError(
+        `${f.path} ran against ${a}, ${first.path} against ${b}: results of different targets are not one run`,
+        { seeHelp: false },
+      );
+    if (f.run.options.seed !== first.run.options.seed)
+      throw new UsageError(
+        `${f.path} ran with seed ${f.run.options.seed}, ${first.path} with seed ${first.run.options.seed}: ` +
+          'run every shard with the same --seed',
+        { seeHelp: false },
+      );
+  }
+}
+
+/** A target as one text: the base URL of an external one, the options of the embedded one, and the version. */
+function targetOf(run: RunRecord): string {
+  const { baseUrl, serviceVersion, replayArgs } = run.target;
+  // An external target's replay arguments start with its --base-url (see openTarget); the embedded one's never do.
+  const external = replayArgs?.startsWith('--base-url') === true;
+  const where = external ? baseUrl : `the embedded reference server${replayArgs ? ` (${replayArgs})` : ''}`;
+  return `${where} (Service-Version ${serviceVersion})`;
+}
 
 function sameSelection(a: RunSelection, b: RunSelection): boolean {
   const key = (s: RunSelection) => JSON.stringify([s.rules ?? [], s.sections ?? [], s.levels ?? [], s.catalogueSize]);

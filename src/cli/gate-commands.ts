@@ -14,6 +14,7 @@ import { EXIT, exitCodeOf } from './exit-codes.ts';
 import { COMPARE_HELP, EXPECTATIONS_HELP } from './help.ts';
 import { parseOptions } from './options.ts';
 import type { Output } from './run-command.ts';
+import { closestName } from '../core/did-you-mean.ts';
 import { UsageError } from '../core/errors.ts';
 
 /** The index.html written beside a results.json, as a link from `dir`; undefined when there is none. */
@@ -53,12 +54,23 @@ export async function compareCommand(argv: string[], io: Output): Promise<number
 /** `expectations update --from results.json --file expectations.json`. */
 export async function expectationsCommand(argv: string[], io: Output): Promise<number> {
   const [sub, ...rest] = argv;
-  const { values } = parseOptions(rest, { from: { type: 'string' }, file: { type: 'string' } });
-  if (sub === '--help' || sub === '-h' || values.help || sub === undefined) {
+  if (sub === '--help' || sub === '-h' || sub === undefined) {
     io.out(EXPECTATIONS_HELP);
     return sub === undefined ? 2 : 0;
   }
-  if (sub !== 'update') throw new UsageError(`unknown expectations command ${JSON.stringify(sub)} (try: update)`);
+  if (sub.startsWith('-'))
+    throw new UsageError(
+      `expectations takes its command first: expectations update --from results.json --file expectations.json (got ${sub} first)`,
+    );
+  if (sub !== 'update')
+    throw new UsageError(
+      `unknown expectations command ${JSON.stringify(sub)} (${closestName(sub, ['update']) ? 'did you mean update?' : 'the one command: update'})`,
+    );
+  const { values } = parseOptions(rest, { from: { type: 'string' }, file: { type: 'string' } });
+  if (values.help) {
+    io.out(EXPECTATIONS_HELP);
+    return 0;
+  }
   if (!values.from || !values.file)
     throw new UsageError('expectations update needs --from results.json and --file expectations.json');
   const known = new Set(allRules(await loadCatalogue()).map((r) => r.id));

@@ -134,7 +134,7 @@ const CASES: Case[] = [
     file: 'field.json',
     text: JSON.stringify({ expectations: [{ ...ENTRY, expire: '2027-01-01' }] }),
     args: (p) => ['run', '--rule', ENTRY.rule, '--expectations', p],
-    says: ': /expectations/0 must not have "expire" (not a known field)',
+    says: ': /expectations/0 must not have "expire" (not a known field; did you mean "expires"?)',
   },
   {
     name: 'journal: a change without the state it replaced (restore)',

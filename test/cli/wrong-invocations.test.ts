@@ -10,7 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { runConformance } from '../../src/api/index.ts';
+import { runConformance, type ConformanceOptions } from '../../src/api/index.ts';
 import { main } from '../../src/cli/main.ts';
 import { FAULT_NAMES } from '../../src/reference-server/faults.ts';
 import { VARIANT_NAMES } from '../../src/reference-server/variants.ts';
@@ -320,7 +320,7 @@ describe('every wrong invocation: exit 2, one line naming the mistake (and the h
 });
 
 describe('the API refuses the same mistakes in one line', () => {
-  test.each([
+  test.each<[ConformanceOptions, string]>([
     [
       { maxRequests: 0 },
       'runConformance: maxRequests must be an integer from 1 to 9007199254740991 (leave it out for no budget), got 0',
@@ -334,7 +334,7 @@ describe('the API refuses the same mistakes in one line', () => {
       { baseUrl: NOWHERE, profile: { kinds: [], roles: [], teams: [], mutableResources: [] } },
       'no API key for the target: set DIRECTORY_API_KEY (or --api-key, "apiKey") to the key the target issued',
     ],
-  ] as const)('%j', async (options, says) => {
+  ])('%j', async (options, says) => {
     const error: unknown = await runConformance(options).then(
       () => undefined,
       (e: unknown) => e,

@@ -353,7 +353,7 @@ async function peakRssOf(pid: number): Promise<number | undefined> {
 async function bigPaging(): Promise<void> {
   const big = await spawnServer(1_000_000);
   const { runRules, DEFAULT_ENGINE_OPTIONS } = await import('../src/runner/run-rules.ts');
-  const { loadCatalogue, selectRules } = await import('../src/rules/catalogue.ts');
+  const { loadCatalogue, selectRules } = await import('../src/runner/catalogue.ts');
   const catalogue = await loadCatalogue();
   const selection = selectRules(catalogue, { rules: ['pagination.each-resource-once'] });
   // Collected before the run: the peak is the run's, not what loading left behind.

@@ -13,7 +13,9 @@ import fc from 'fast-check';
 import type { ApiResponse } from '../src/client/directory-client.ts';
 import { defineRuleGroup, property } from '../src/rules/define.ts';
 import { checkProperty } from '../src/rules/check-property.ts';
-import { expectSuccess, fail, precondition } from '../src/rules/assertions.ts';
+import { expectSuccess, fail, failAll, precondition } from '../src/rules/assertions.ts';
+import type { Violation } from '../src/core/types.ts';
+import type { ActivityRatePeriod, TeamAssignation } from '../src/schemas/index.ts';
 import { claimRoleResource } from '../src/rules/steps/claims.ts';
 import { WIDE_RANGE, showActivityRates, showTeams } from '../src/rules/steps/assignations.ts';
 import { guardResource } from '../src/rules/state-guard.ts';
@@ -21,7 +23,7 @@ import { addDays, splitRange, type DateSpan } from '../src/rules/dates.ts';
 import type { CheckContext } from '../src/rules/types.ts';
 
 /** What the spec says the show operations must answer, day by day inside the window. */
-interface Model {
+export interface Model {
   /**
    * The rate a period must show on the day, or null when no period may cover
    * it; a day not in the map is open (§4.2 rule 1: assigning a rate may modify
@@ -71,15 +73,21 @@ function isWarning(res: ApiResponse): boolean {
   return typeof res.json === 'object' && res.json !== null && 'warning_type' in res.json;
 }
 
-/** After every step: both show operations agree with the model. */
-async function expectModel(model: Model, real: Real, after: string, fresh = false): Promise<void> {
-  const { ctx, resourceId, window } = real;
-  const periods = await showActivityRates(ctx, { resource_id: resourceId, date_range: text(window) }, { fresh });
+/**
+ * The judge of one step: what show-activity-rates answered (`periods`) must
+ * agree with the model. Pure: it is tested on recorded answers, no network.
+ */
+export function judgeRates(
+  model: Pick<Model, 'rates'>,
+  periods: readonly ActivityRatePeriod[],
+  after: string,
+): Violation[] {
+  const violations: Violation[] = [];
   for (const [day, rate] of model.rates) {
     if (rate === null) {
       const covering = periods.filter((p) => surelyCovers(p.date_range, day));
       if (covering.length > 0) {
-        fail({
+        violations.push({
           where: `show-activity-rates after ${after}, day ${day}`,
           message: 'must show no period on a day whose rate was unassigned since',
           expected: '(no period)',
@@ -88,29 +96,51 @@ async function expectModel(model: Model, real: Real, after: string, fresh = fals
       }
       // "Shown as an integer" is another rule's business: a rounded rate matches.
     } else if (!periods.some((p) => mayCover(p.date_range, day) && Math.abs(p.average_rate - rate) <= 0.5)) {
-      fail({
+      violations.push({
         where: `show-activity-rates after ${after}, day ${day}`,
         message: 'must show a period with the rate assigned last over the day',
         expected: { average_rate: rate },
         actual: periods.filter((p) => mayCover(p.date_range, day)),
       });
     }
+    // The first day that departs says it: the days after it usually repeat the same cause.
+    if (violations.length > 0) return violations;
   }
-  if (model.teams.length === 0) return;
-  const assignations = await showTeams(ctx, { resource_id: resourceId, date_range: text(window) }, { fresh });
+  return violations;
+}
+
+/** The judge of one step for show-teams: every assignation the model holds is shown on each of its days. */
+export function judgeTeams(
+  model: Pick<Model, 'teams'>,
+  assignations: readonly TeamAssignation[],
+  after: string,
+): Violation[] {
   for (const { teamId, head, days } of model.teams) {
     const missing = days.filter(
       (day) => !assignations.some((a) => a.team.id === teamId && a.head === head && mayCover(a.date_range, day)),
     );
     if (missing.length > 0) {
-      fail({
-        where: `show-teams after ${after}`,
-        message: 'must show the assignation made last on each of its days',
-        expected: { team: teamId, head, days: `${missing[0]} … ${missing.at(-1)}` },
-        actual: assignations.filter((a) => a.team.id === teamId),
-      });
+      return [
+        {
+          where: `show-teams after ${after}`,
+          message: 'must show the assignation made last on each of its days',
+          expected: { team: teamId, head, days: `${missing[0]} … ${missing.at(-1)}` },
+          actual: assignations.filter((a) => a.team.id === teamId),
+        },
+      ];
     }
   }
+  return [];
+}
+
+/** After every step: the show operations are read (the drive) and judged against the model (the judge). */
+async function expectModel(model: Model, real: Real, after: string, fresh = false): Promise<void> {
+  const { ctx, resourceId, window } = real;
+  const periods = await showActivityRates(ctx, { resource_id: resourceId, date_range: text(window) }, { fresh });
+  failAll(judgeRates(model, periods, after));
+  if (model.teams.length === 0) return;
+  const assignations = await showTeams(ctx, { resource_id: resourceId, date_range: text(window) }, { fresh });
+  failAll(judgeTeams(model, assignations, after));
 }
 
 class AssignRate implements Step {

@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MUTATION_OPTIONS, runAgainstReference } from '../src/mutation/run-mutations.ts';
-import { loadCatalogue } from '../src/rules/catalogue.ts';
+import { loadCatalogue } from '../src/runner/catalogue.ts';
 import type { RuleResult, RunResult } from '../src/core/types.ts';
 import { runRules } from '../src/runner/run-rules.ts';
 import { loadProfile } from '../src/target/load-profile.ts';

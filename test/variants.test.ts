@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { startReferenceServer, VARIANT_NAMES, type VariantName } from '../src/reference-server/index.ts';
-import { loadCatalogue } from '../src/rules/catalogue.ts';
+import { loadCatalogue } from '../src/runner/catalogue.ts';
 import { MUTATION_OPTIONS } from '../src/mutation/run-mutations.ts';
 import { runRules } from '../src/runner/run-rules.ts';
 

@@ -1,6 +1,6 @@
 import { UsageError } from '../core/errors.ts';
 import type { RunResult } from '../core/types.ts';
-import { loadCatalogue } from '../rules/catalogue.ts';
+import { loadCatalogue } from '../runner/catalogue.ts';
 import type { RunConfig } from '../schemas/run-config.ts';
 import {
   artifactLinks,
@@ -32,9 +32,11 @@ export async function runConfigured(config: RunConfig, interrupt?: AbortSignal):
         expectations,
         waitLock: config.waitLock,
         links: artifactLinks(process.env),
+        ...(config.history !== undefined ? { historyDir: config.history } : {}),
       },
     );
     if (!outcome.ok) throw new UsageError(`cannot run: ${outcome.reason}`);
+    for (const warning of outcome.history?.warnings ?? []) process.emitWarning(warning);
     return outcome.run;
   } finally {
     await opened.close();

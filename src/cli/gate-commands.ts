@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
-import { allRules, loadCatalogue } from '../rules/catalogue.ts';
+import { allRules, loadCatalogue } from '../runner/catalogue.ts';
 import { dirname, join, relative } from 'node:path';
 import { compareRuns, coverageRegressed, renderComparisonText } from '../gate/compare-runs.ts';
 import { loadExpectations, updateExpectations } from '../gate/expectations.ts';

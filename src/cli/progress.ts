@@ -43,7 +43,7 @@ export class Progress {
   ruleEnded(result: RuleResult): void {
     this.done += 1;
     this.requests += result.requestCount;
-    if (result.verdict === 'FAIL' || result.verdict === 'ERROR') this.failures += 1;
+    if (result.verdict === 'FAIL' || result.verdict === 'FLAKY' || result.verdict === 'ERROR') this.failures += 1;
     const list = [...(this.groupResults.get(result.group) ?? []), result];
     this.groupResults.set(result.group, list);
     const left = (this.remaining.get(result.group) ?? 1) - 1;
@@ -83,7 +83,7 @@ function groupLine(group: string, results: RuleResult[]): string {
   for (const r of results) counts.set(r.verdict, (counts.get(r.verdict) ?? 0) + 1);
   const summary = [...counts].map(([v, n]) => `${n} ${v}`).join(', ');
   const failing = results
-    .filter((r) => r.verdict === 'FAIL' || r.verdict === 'ERROR')
+    .filter((r) => r.verdict === 'FAIL' || r.verdict === 'FLAKY' || r.verdict === 'ERROR')
     .map((r) => `${r.verdict} ${r.ruleId}`);
   return `${results[0]?.section ?? ''} ${group}: ${summary}${failing.length ? ` — ${failing.join(', ')}` : ''}`;
 }

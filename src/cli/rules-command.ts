@@ -2,7 +2,7 @@ import { DEFAULT_PROPERTY_RUNS } from '../runner/run-rules.ts';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import type { Level } from '../core/types.ts';
-import { loadCatalogue, selectRules } from '../rules/catalogue.ts';
+import { loadCatalogue, selectRules } from '../runner/catalogue.ts';
 import { checkSelection } from '../session/check-selection.ts';
 import { MANIFEST_PATH, RULE_IDS_PATH, renderManifest, renderRuleIds } from '../rules/manifest.ts';
 import { RUN_CONFIG_SCHEMA_PATH, renderRunConfigSchema } from '../schemas/run-config.ts';

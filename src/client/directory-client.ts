@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { ApiResponse, Exchange } from '../core/exchange.ts';
+import { ACCEPT_ENCODING } from './decode.ts';
 import type { OperationName, RequestOf } from '../schemas/operations.ts';
 import { pace } from './pace.ts';
 import type { Pacer } from './pacer.ts';
@@ -63,6 +64,8 @@ export interface PostOptions {
    * read that sends it until a request of the suite changes a resource it names.
    */
   shared?: boolean;
+  /** What the request is for within its rule, e.g. "resources.list page 2": the exchange is tagged with it. */
+  step?: string;
 }
 
 /** A body that is not a valid request: JSON of any value, or text sent as it is (malformed JSON). */
@@ -109,7 +112,10 @@ export class DirectoryClient {
   /** The same connection pool and settings, with another recorder, credential or signal. */
   derive(
     overrides: Partial<
-      Pick<ClientOptions, 'credential' | 'onExchange' | 'signal' | 'serviceVersion' | 'exemptFromBudget'>
+      Pick<
+        ClientOptions,
+        'credential' | 'onExchange' | 'signal' | 'serviceVersion' | 'exemptFromBudget' | 'sharedReads'
+      >
     >,
   ): DirectoryClient {
     return new DirectoryClient({ ...this.options, ...overrides });
@@ -163,6 +169,7 @@ export class DirectoryClient {
       shared: opts.shared === true && opts.headers === undefined,
       exemptFromBudget: this.options.exemptFromBudget === true,
       signal: this.options.signal,
+      step: opts.step,
     };
   }
 
@@ -184,6 +191,8 @@ export class DirectoryClient {
     if (overrides === undefined && this.defaultHeaders) return this.defaultHeaders;
     const sent: Record<string, string> = {
       accept: 'application/json',
+      // Answers come as servers and their proxies send them: the wire undoes these codings (decode.ts).
+      'accept-encoding': ACCEPT_ENCODING,
       'content-type': 'application/json',
       'service-version': this.options.serviceVersion,
     };

@@ -40,12 +40,14 @@ export function record(
         recorded = recordOf(request, delivery, settings.redactor);
       }
       if (recorded.response === undefined) {
-        settings.onExchange?.(delivery.shared ? { ...recorded.exchange, shared: true } : recorded.exchange);
+        settings.onExchange?.(recorded.exchange);
         if (!delivery.outcome.ok) throw delivery.outcome.error;
         throw new HarnessError('DC_ERR_HARNESS', `${request.operation}: an answer was recorded as none`);
       }
       // This rule's transcript shows the answer it used, marked as another rule's request.
-      const exchange: AnsweredExchange = delivery.shared ? { ...recorded.exchange, shared: true } : recorded.exchange;
+      const exchange: AnsweredExchange = delivery.shared
+        ? sharedCopy(recorded.exchange, request.step)
+        : recorded.exchange;
       settings.onExchange?.(exchange);
       const { outcome } = delivery;
       if (!outcome.ok) throw outcome.error;
@@ -78,20 +80,27 @@ function recordOf(request: TransportRequest, delivery: Delivery, redactor: Redac
   if (!outcome.ok) {
     const error = { code: outcome.error.code, message: outcome.error.message };
     const failed: FailedExchange = { operation, startedAt, request: recordedRequest, error, durationMs, attempts };
-    return { exchange: withRareFields(failed, delivery), response: undefined };
+    return { exchange: withRareFields(failed, delivery, request.step), response: undefined };
   }
   const response = recordedResponse(outcome, redactor);
   const answered: AnsweredExchange = { operation, startedAt, request: recordedRequest, response, durationMs, attempts };
-  const exchange = withRareFields(answered, delivery);
+  const exchange = withRareFields(answered, delivery, request.step);
   return { exchange, response: answerOf(outcome, exchange) };
 }
 
 /** The fields most exchanges lack, set after the literal, in the order reports show them. */
-function withRareFields<E extends Exchange>(exchange: E, delivery: Delivery): E {
+function withRareFields<E extends Exchange>(exchange: E, delivery: Delivery, step: string | undefined): E {
   if (delivery.queuedMs >= 1) exchange.queuedMs = Math.round(delivery.queuedMs);
   if (delivery.retryWaitMs > 0) exchange.retryWaitMs = Math.round(delivery.retryWaitMs);
   if (delivery.earlierAttempts !== undefined) exchange.earlierAttempts = delivery.earlierAttempts;
+  if (step !== undefined) exchange.step = step;
   return exchange;
+}
+
+/** Another rule's answer as this reader's transcript shows it: marked shared, tagged with this reader's step. */
+function sharedCopy(exchange: AnsweredExchange, step: string | undefined): AnsweredExchange {
+  const { step: _theirs, rule: _theirRule, ...rest } = exchange;
+  return step === undefined ? { ...rest, shared: true } : { ...rest, shared: true, step };
 }
 
 function answerOf(outcome: AttemptOutcome & { ok: true }, exchange: AnsweredExchange): ApiResponse {

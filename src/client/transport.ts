@@ -35,6 +35,8 @@ export interface TransportRequest {
   /** Paced but not counted against the run's request budget (restoring a target). */
   readonly exemptFromBudget: boolean;
   readonly signal: AbortSignal | undefined;
+  /** The step the caller named, for the exchange's tag. */
+  readonly step: string | undefined;
 }
 
 /** How one attempt goes out. */

@@ -62,6 +62,10 @@ interface ExchangeRecord {
   earlierAttempts?: Array<{ status?: number; error?: string }>;
   /** The answer another rule received to the same read, shared: this rule sent no request for it. */
   shared?: true;
+  /** The rule whose check sent (or, shared, read) it: every exchange of a run is tagged by the engine. */
+  rule?: string;
+  /** What the request was for within its rule, e.g. "resources.list page 2", when the step named it. */
+  step?: string;
 }
 
 /** A request's answer as every layer reads it: the suite's client returns it, rules judge it, reports keep its exchange. */

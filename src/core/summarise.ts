@@ -1,6 +1,6 @@
 import type { RuleResult, RunOutcome, RunSummary, Verdict } from './types.ts';
 
-export const VERDICTS: readonly Verdict[] = ['PASS', 'FAIL', 'ERROR', 'SKIP', 'OBSERVED', 'NOT-TESTED'];
+export const VERDICTS: readonly Verdict[] = ['PASS', 'FAIL', 'ERROR', 'SKIP', 'OBSERVED', 'NOT-TESTED', 'FLAKY'];
 
 /** Whether a FAIL of this rule makes the run not conformant. */
 export function failsTheRun(r: Pick<RuleResult, 'level'>, options: { strict?: boolean } = {}): boolean {
@@ -9,7 +9,7 @@ export function failsTheRun(r: Pick<RuleResult, 'level'>, options: { strict?: bo
 
 /** A verdict on the server: the rule was exercised. */
 export function reachedVerdict(r: Pick<RuleResult, 'verdict'>): boolean {
-  return r.verdict === 'PASS' || r.verdict === 'FAIL' || r.verdict === 'OBSERVED';
+  return r.verdict === 'PASS' || r.verdict === 'FAIL' || r.verdict === 'OBSERVED' || r.verdict === 'FLAKY';
 }
 
 /**
@@ -63,7 +63,7 @@ export function summarise(results: readonly RuleResult[], options: SummaryOption
   const byVerdict = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
   for (const r of results) byVerdict[r.verdict] += 1;
   const excused = (r: RuleResult): boolean =>
-    options.excused?.has(r.ruleId) === true && (r.verdict === 'FAIL' || r.verdict === 'ERROR');
+    options.excused?.has(r.ruleId) === true && (r.verdict === 'FAIL' || r.verdict === 'ERROR' || r.verdict === 'FLAKY');
   const judged = results.filter((r) => r.level === 'MUST' && (r.verdict === 'PASS' || r.verdict === 'FAIL'));
   const passed = judged.filter((r) => r.verdict === 'PASS').length;
   const ran = results.filter(reachedVerdict).length;
@@ -76,7 +76,13 @@ export function summarise(results: readonly RuleResult[], options: SummaryOption
   const tried = ran + byVerdict.ERROR;
   // "Most" needs a few rules to mean anything: one ERROR in a one-rule run is just an ERROR.
   const unusable = tried >= 4 && byVerdict.ERROR * 2 > tried;
-  const failed = results.some((r) => r.verdict === 'FAIL' && failsTheRun(r, options) && !excused(r));
+  const failed = results.some(
+    (r) =>
+      (r.verdict === 'FAIL' || (r.verdict === 'FLAKY' && options.strict === true)) &&
+      failsTheRun(r, options) &&
+      !excused(r),
+  );
+  const flaky = results.filter((r) => r.verdict === 'FLAKY' && !excused(r)).length;
 
   const inconclusive: string[] = [];
   if (unusable)
@@ -84,6 +90,7 @@ export function summarise(results: readonly RuleResult[], options: SummaryOption
       `the target is unusable: ${byVerdict.ERROR} of the ${tried} rules tried ended in a harness ERROR (network, timeouts, 5xx, 429)`,
     );
   else if (errors > 0) inconclusive.push(`${errors} rule(s) ended in a harness ERROR: no verdict on the server`);
+  if (flaky > 0) inconclusive.push(`${flaky} rule(s) FLAKY: a departure seen once did not repeat when driven again`);
   // A small tolerance: 1/3 of rules must compare equal to a threshold of 33.3%.
   if (servableCoverage + 1e-9 < requiredCoverage) {
     const missing = [

@@ -27,7 +27,12 @@ export type Mutation = 'none' | 'reversible' | 'irreversible';
 /** 'example' rules check fixed exchanges; 'property' rules run fast-check. */
 export type RuleKind = 'example' | 'property';
 
-export type Verdict = 'PASS' | 'FAIL' | 'ERROR' | 'SKIP' | 'OBSERVED' | 'NOT-TESTED';
+/**
+ * FLAKY: a departure seen once that did not repeat when the failing example
+ * was driven again; counted apart, it makes the run inconclusive (a FAIL with
+ * --strict).
+ */
+export type Verdict = 'PASS' | 'FAIL' | 'ERROR' | 'SKIP' | 'OBSERVED' | 'NOT-TESTED' | 'FLAKY';
 
 /** A structured departure from a rule (modelled on ajv's error objects). */
 export interface Violation {
@@ -147,6 +152,8 @@ export interface RuleResult {
   replay?: PropertyReplay;
   requestCount: number;
   durationMs: number;
+  /** A FAIL whose failing example was driven again and failed again. */
+  confirmed?: true;
   /**
    * False for a rule the run was not asked for: it FAILs because a departure
    * from its clause showed while the selected rules were checked (the

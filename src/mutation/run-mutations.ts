@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { RunResult, Verdict } from '../core/types.ts';
 import { FAULTS, FAULT_NAMES, type FaultName } from '../reference-server/faults.ts';
 import { startReferenceServer } from '../reference-server/index.ts';
-import { loadCatalogue } from '../rules/catalogue.ts';
+import { loadCatalogue } from '../runner/catalogue.ts';
 import type { RuleGroup } from '../rules/types.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules, type EngineOptions } from '../runner/run-rules.ts';
 import { CATCHES, type Catch } from './fault-catches.ts';

@@ -18,6 +18,9 @@ interface HarEntry {
   cache: Record<string, never>;
   timings: { send: number; wait: number; receive: number };
   comment: string;
+  /** HAR allows fields starting with `_`: the rule that sent the request and its step, for judging it again. */
+  _rule: string;
+  _step?: string;
 }
 
 export class HarRecorder {
@@ -78,6 +81,8 @@ export class HarRecorder {
       cache: {},
       timings: { send: 0, wait: e.durationMs, receive: 0 },
       comment: `${ruleId} (${e.attempts} attempt${e.attempts === 1 ? '' : 's'})`,
+      _rule: ruleId,
+      ...(e.step !== undefined ? { _step: e.step } : {}),
     });
   }
 

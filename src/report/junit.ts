@@ -16,7 +16,7 @@ function count(results: readonly RuleResult[], ...verdicts: Verdict[]): number {
 
 /** An INFERRED departure is a <failure> only in a --strict run; otherwise it is reported beside the test. A known failure (gate mode) is never one. */
 function isFailure(r: RuleResult, run: RunResult): boolean {
-  return r.verdict === 'FAIL' && failsTheRun(r, run.options) && !knownFailureOf(run, r);
+  return (r.verdict === 'FAIL' || r.verdict === 'FLAKY') && failsTheRun(r, run.options) && !knownFailureOf(run, r);
 }
 
 function isError(r: RuleResult, run: RunResult): boolean {
@@ -84,6 +84,9 @@ function outcome(r: RuleResult, run: RunResult): string {
         return `      <system-err>${cdata(`INFERRED departure (fails the run only with --strict): ${failureText(r, run)}`)}</system-err>`;
       }
       return `      <failure message="${xmlAttr(failureMessage(r))}" type="${xmlAttr(r.clause)}">${cdata(failureText(r, run))}</failure>`;
+    case 'FLAKY':
+      // A departure that did not repeat: a failure CI shows, marked as such (the run is inconclusive).
+      return `      <failure message="${xmlAttr(`FLAKY: ${failureMessage(r)}`)}" type="flaky">${cdata(failureText(r, run))}</failure>`;
     case 'ERROR':
       // A harness fault says nothing about the server: an <error>, never a <failure>.
       return `      <error message="${xmlAttr(r.reason ?? 'harness fault')}" type="${xmlAttr(r.errorCode ?? 'DC_ERR_HARNESS')}">${cdata(failureText(r, run))}</error>`;

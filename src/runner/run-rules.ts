@@ -11,8 +11,9 @@ import type { BaseCheckContext, Need, Rule, RuleGroup } from '../rules/types.ts'
 import type { TargetProfile } from '../target/profile.ts';
 import { summarise } from '../core/summarise.ts';
 import { isConformanceFailure, isDepartureOfAnotherRule } from '../core/errors.ts';
-import { loadCatalogue } from '../rules/catalogue.ts';
+import { loadCatalogue } from './catalogue.ts';
 import { chargeFindings, Findings, type RuleLookup } from './findings.ts';
+import { emptyResult } from './rule-result.ts';
 import { provisions, unmetNeed, type NeedEnv, type Provisions } from '../rules/needs.ts';
 import { ErrorAnswers } from './error-answers.ts';
 import { FileJournal } from './undo-journal.ts';
@@ -227,6 +228,8 @@ interface RunEnv {
   errorAnswers: ErrorAnswers;
   /** Departures from other rules' clauses the rules' shared steps reported. */
   findings: Findings;
+  /** This attempt confirms a FAIL: it reads nothing another request answered before. */
+  confirming?: boolean;
   journal?: FileJournal;
   /** Names this rule's claims. */
   holder: string;
@@ -234,57 +237,85 @@ interface RunEnv {
 
 /** A rule an interrupt kept from starting. */
 function notStarted(rule: Rule, group: RuleGroup): RuleResult {
+  return emptyResult(rule, group, 'NOT-TESTED', { reason: 'the run was interrupted before this rule started' });
+}
+
+/**
+ * A FAIL is confirmed before it is reported: the failing example is driven
+ * once more (a property's shrunk counterexample, through its replay path) and
+ * judged again. A departure that repeats is a FAIL; one that does not is
+ * FLAKY, reported with both attempts' exchanges; a second attempt that ends
+ * in a harness fault (another party's change, a spent budget) gives its own
+ * verdict, never an unconfirmed FAIL. Only a rule whose changes cannot be
+ * undone (revocations) is not driven again: its FAIL is reported unconfirmed.
+ */
+async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleResult> {
+  const first = await runAttempt(rule, group, env);
+  // A revocation cannot be undone: driven again it would start from the state the first attempt left,
+  // not the one that showed the departure, so its FAIL stands unconfirmed (`confirmed` absent).
+  if (first.verdict !== 'FAIL' || rule.mutates === 'irreversible' || env.options.interrupt?.aborted) return first;
+  const replay = first.replay;
+  const again = await runAttempt(rule, group, {
+    ...env,
+    // Driven again for real: an answer shared from the first attempt would only repeat what it saw.
+    confirming: true,
+    options: replay
+      ? {
+          ...env.options,
+          seed: replay.seed,
+          ...(replay.path !== undefined ? { path: replay.path } : {}),
+          ...(replay.replayPath !== undefined ? { replayPath: replay.replayPath } : {}),
+        }
+      : env.options,
+  });
+  const both = {
+    requestCount: first.requestCount + again.requestCount,
+    durationMs: first.durationMs + again.durationMs,
+  };
+  if (again.verdict === 'FAIL') return { ...first, ...both, confirmed: true };
+  if (again.verdict === 'PASS' || again.verdict === 'OBSERVED') {
+    return {
+      ...first,
+      ...both,
+      verdict: 'FLAKY',
+      reason: 'the departure did not repeat when the failing example was driven again (both attempts are shown)',
+      exchanges: [...first.exchanges, ...again.exchanges],
+    };
+  }
   return {
-    ruleId: rule.id,
-    clause: rule.clause,
-    sentence: rule.sentence,
-    section: group.section,
-    group: group.title,
-    level: rule.level,
-    kind: rule.kind,
-    mutates: rule.mutates,
-    verdict: 'NOT-TESTED',
-    reason: 'the run was interrupted before this rule started',
-    violations: [],
-    observations: [],
-    exchanges: [],
-    requestCount: 0,
-    durationMs: 0,
+    ...again,
+    ...both,
+    reason: `a FAIL could not be confirmed: ${again.reason ?? again.verdict}`,
+    violations: first.violations,
+    exchanges: [...first.exchanges, ...again.exchanges],
   };
 }
 
-async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleResult> {
+async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleResult> {
   const { options, target } = env;
   const started = performance.now();
   const exchanges: Exchange[] = [];
   const observations: Observation[] = [];
   let requestCount = 0;
   let replay: PropertyReplay | undefined;
-  const result = (verdict: Verdict, extra: Partial<RuleResult> = {}): RuleResult => ({
-    ruleId: rule.id,
-    clause: rule.clause,
-    sentence: rule.sentence,
-    section: group.section,
-    group: group.title,
-    level: rule.level,
-    kind: rule.kind,
-    mutates: rule.mutates,
-    verdict,
-    violations: [],
-    // Copies: a check stopped at its deadline may still be running and must not change a result already given.
-    observations: [...observations],
-    exchanges: [...exchanges],
-    ...(replay ? { replay } : {}),
-    requestCount,
-    durationMs: Math.round(performance.now() - started),
-    ...extra,
-  });
+  const result = (verdict: Verdict, extra: Partial<RuleResult> = {}): RuleResult =>
+    emptyResult(rule, group, verdict, {
+      // Copies: a check stopped at its deadline may still be running and must not change a result already given.
+      observations: [...observations],
+      exchanges: [...exchanges],
+      ...(replay ? { replay } : {}),
+      requestCount,
+      durationMs: Math.round(performance.now() - started),
+      ...extra,
+    });
 
   if (options.readOnly && rule.mutates !== 'none')
     return result('SKIP', { reason: 'read-only run: this rule changes state', skipCause: 'options' });
   const controller = new AbortController();
   const ownMutations = new MutationLog();
   const record = (e: Exchange): void => {
+    // Every exchange names the rule that sent or read it: traffic can be judged again from its tags.
+    e.rule = rule.id;
     keepForReport(exchanges, e);
     if (e.shared) return; // another rule's request: counted, judged and exported once, there
     requestCount += e.attempts;
@@ -292,7 +323,11 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     env.errorAnswers.add(rule.id, e);
     options.onExchange?.(rule.id, e);
   };
-  const client = env.base.derive({ onExchange: record, signal: controller.signal });
+  const client = env.base.derive({
+    onExchange: record,
+    signal: controller.signal,
+    ...(env.confirming ? { sharedReads: undefined } : {}),
+  });
   const restrictedKey = target.profile.restrictedApiKey;
   const restricted = restrictedKey
     ? client.derive({ credential: { apiKey: restrictedKey, placeholder: '$DIRECTORY_RESTRICTED_API_KEY' } })
@@ -424,14 +459,24 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
 /**
  * A rule's transcript keeps its first exchanges and its most recent ones: the
  * evidence of a failure is at the end, and a paging rule over a million
- * resources must not hold every page in memory.
+ * resources must not hold every page in memory. Exchanges whose earlier
+ * attempt met a server error the client repeated are kept too, after the
+ * first ones (up to KEEP_NOTED of them): the report notes each such error.
  */
 const KEEP_FIRST = 10;
 const KEEP_LAST = 40;
+const KEEP_NOTED = 10;
 
 export function keepForReport(exchanges: Exchange[], e: Exchange): void {
   exchanges.push(e);
-  if (exchanges.length > KEEP_FIRST + KEEP_LAST) exchanges.splice(KEEP_FIRST, 1);
+  let drop = KEEP_FIRST;
+  while (drop < KEEP_FIRST + KEEP_NOTED && drop < exchanges.length - KEEP_LAST && metServerError(exchanges[drop]))
+    drop += 1;
+  if (drop < exchanges.length - KEEP_LAST) exchanges.splice(drop, 1);
+}
+
+function metServerError(e: Exchange | undefined): boolean {
+  return e?.earlierAttempts?.some((a) => a.status !== undefined && a.status >= 500) === true;
 }
 
 /**

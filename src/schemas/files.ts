@@ -22,7 +22,7 @@ const STRINGS = { type: 'array', items: STRING } as const;
 const ANY = {} as const;
 
 const LEVEL = { enum: ['MUST', 'INFERRED', 'OBSERVED'] } as const;
-const VERDICT = { enum: ['PASS', 'FAIL', 'ERROR', 'SKIP', 'OBSERVED', 'NOT-TESTED'] } as const;
+const VERDICT = { enum: ['PASS', 'FAIL', 'ERROR', 'SKIP', 'OBSERVED', 'NOT-TESTED', 'FLAKY'] } as const;
 
 /** What every exchange records, answered or not (src/core/exchange.ts). */
 const EXCHANGE_RECORD = {
@@ -38,6 +38,8 @@ const EXCHANGE_RECORD = {
     items: { type: 'object', properties: { status: NUMBER, error: STRING } },
   },
   shared: { const: true },
+  rule: STRING,
+  step: STRING,
 } as const;
 
 const EXCHANGE_REQUIRED = ['operation', 'request', 'durationMs', 'attempts'] as const;
@@ -129,6 +131,7 @@ export const FILE_DEFINITIONS = {
       blockedBy: STRING,
       skipCause: { enum: ['profile', 'options', 'precondition', 'blocked', 'resource'] },
       selected: { const: false },
+      confirmed: { const: true },
       violations: {
         type: 'array',
         items: {

@@ -1,6 +1,6 @@
 import { closestName } from '../core/did-you-mean.ts';
 import { UsageError } from '../core/errors.ts';
-import { allRules, ruleIdMatches, selectRules } from '../rules/catalogue.ts';
+import { allRules, ruleIdMatches, selectRules } from '../runner/catalogue.ts';
 import type { RuleGroup } from '../rules/types.ts';
 
 /**

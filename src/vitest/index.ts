@@ -18,7 +18,7 @@
 import { beforeAll, describe, expect, test, type TestContext } from 'vitest';
 import { resolveConformanceOptions, type ConformanceOptions, type RuleResult, type RunResult } from '../api/index.ts';
 import { runConfigured } from '../api/run-configured.ts';
-import { loadCatalogue, selectRules } from '../rules/catalogue.ts';
+import { loadCatalogue, selectRules } from '../runner/catalogue.ts';
 
 /** `runConformance`'s options (a bad one throws here, before any test is made), and how long the run may take. */
 export async function conformanceSuite(options: ConformanceOptions & { timeoutMs?: number } = {}): Promise<void> {

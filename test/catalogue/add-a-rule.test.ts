@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
-import { allRules, loadCatalogue } from '../../src/rules/catalogue.ts';
+import { allRules, loadCatalogue } from '../../src/runner/catalogue.ts';
 import { catalogueProblems } from '../../src/rules/catalogue-check.ts';
 import { SPEC_PATH, buildManifest, renderRuleIds } from '../../src/rules/manifest.ts';
 import { judgeCatch, runAgainstReference, type CatchOf } from '../../src/mutation/run-mutations.ts';

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { allRules, loadCatalogue, selectRules } from '../../src/rules/catalogue.ts';
+import { allRules, loadCatalogue, selectRules } from '../../src/runner/catalogue.ts';
 import { catalogueProblems } from '../../src/rules/catalogue-check.ts';
 import { defineRuleGroup, rule } from '../../src/rules/define.ts';
 import { UNCHECKABLE, citedClauses, clauseCoverage, specClauses } from '../../src/rules/clauses.ts';

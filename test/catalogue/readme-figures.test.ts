@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { FAULT_NAMES } from '../../src/mutation/run-mutations.ts';
-import { allRules, loadCatalogue, selectRules } from '../../src/rules/catalogue.ts';
+import { allRules, loadCatalogue, selectRules } from '../../src/runner/catalogue.ts';
 
 const README = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8').replace(/\s+/g, ' ');
 const CATALOGUE = await loadCatalogue();

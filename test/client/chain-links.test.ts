@@ -29,6 +29,7 @@ function request(overrides: Partial<TransportRequest> = {}): TransportRequest {
     shared: false,
     exemptFromBudget: false,
     signal: undefined,
+    step: undefined,
     ...overrides,
   };
 }

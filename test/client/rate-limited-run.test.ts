@@ -8,7 +8,7 @@
 import { afterEach, expect, test } from 'vitest';
 import { startRateLimitedProxy, type RateLimitedProxy } from '../../src/hostile-server/rate-limited-proxy.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
-import { loadCatalogue, selectRules } from '../../src/rules/catalogue.ts';
+import { loadCatalogue, selectRules } from '../../src/runner/catalogue.ts';
 import type { RunResult } from '../../src/core/types.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules, type EngineOptions } from '../../src/runner/run-rules.ts';
 

@@ -78,7 +78,7 @@ const CASES: Case[] = [
     file: 'verdict.json',
     text: resultsJson((f) => (recordAt(f, '/results/0').verdict = 'MAYBE')),
     args: (p) => ['compare', p, p, '--reports', join(dir, 'cmp')],
-    says: ': /results/0/verdict must be one of PASS, FAIL, ERROR, SKIP, OBSERVED, NOT-TESTED: MAYBE',
+    says: ': /results/0/verdict must be one of PASS, FAIL, ERROR, SKIP, OBSERVED, NOT-TESTED, FLAKY: MAYBE',
   },
   {
     name: 'results: another schema version (expectations update --from)',

@@ -16,7 +16,7 @@ import {
   writeMatrix,
   type MutationOutcome,
 } from '../../src/mutation/run-mutations.ts';
-import { allRules, loadCatalogue } from '../../src/rules/catalogue.ts';
+import { allRules, loadCatalogue } from '../../src/runner/catalogue.ts';
 
 const outcomes: MutationOutcome[] = [];
 const catalogue = await loadCatalogue();

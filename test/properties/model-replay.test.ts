@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { MUTATION_OPTIONS, runAgainstReference } from '../../src/mutation/run-mutations.ts';
-import { loadCatalogue } from '../../src/rules/catalogue.ts';
+import { loadCatalogue } from '../../src/runner/catalogue.ts';
 
 const RULE = 'revoke-roles.prop.model-sequences';
 

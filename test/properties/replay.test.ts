@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { HarnessError } from '../../src/core/errors.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
-import { loadCatalogue, selectRules } from '../../src/rules/catalogue.ts';
+import { loadCatalogue, selectRules } from '../../src/runner/catalogue.ts';
 import { checkProperty } from '../../src/rules/check-property.ts';
 import type { PropertyReplay } from '../../src/core/types.ts';
 import type { CheckContext } from '../../src/rules/types.ts';

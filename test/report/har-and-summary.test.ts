@@ -34,6 +34,18 @@ describe('exchanges.har', () => {
     expect(text).toContain('Bearer $DIRECTORY_API_KEY');
     expect(text).not.toMatch(/Bearer dcfull_/);
   });
+
+  test('every entry is tagged with the rule that sent it, and the steps that name themselves with theirs', async () => {
+    const har = JSON.parse(await readFile(join(dir, 'exchanges.har'), 'utf8')) as {
+      log: { entries: Array<{ _rule?: string; _step?: string; request: { url: string } }> };
+    };
+    const entries = har.log.entries;
+    expect(entries.every((e) => typeof e._rule === 'string' && e._rule.startsWith('revoke-roles.'))).toBe(true);
+    // The list-roles step names every read it makes.
+    const listRoles = entries.filter((e) => e.request.url.endsWith('/resources.list-roles'));
+    expect(listRoles.length).toBeGreaterThan(0);
+    expect(listRoles.every((e) => typeof e._step === 'string' && e._step.length > 0)).toBe(true);
+  });
 });
 
 describe('summary.md', () => {

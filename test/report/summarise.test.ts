@@ -11,7 +11,7 @@ function rule(verdict: Verdict, level: RuleResult['level'] = 'MUST', extra: Part
 describe('summarise', () => {
   test('counts every verdict of the fixture', () => {
     const s = summarise(fixtureRun().results);
-    expect(s.byVerdict).toEqual({ PASS: 1, FAIL: 2, ERROR: 1, SKIP: 2, OBSERVED: 1, 'NOT-TESTED': 1 });
+    expect(s.byVerdict).toEqual({ PASS: 1, FAIL: 2, ERROR: 1, SKIP: 2, OBSERVED: 1, 'NOT-TESTED': 1, FLAKY: 0 });
     expect(s.total).toBe(8);
     // Score: 1 PASS over 1 PASS + 2 FAIL; the ERROR reached no verdict on the server.
     expect(s.score).toBeCloseTo(1 / 3);
@@ -24,10 +24,10 @@ describe('summarise', () => {
     expect(s.outcome).toBe('not-conformant');
   });
 
-  test('an empty run: all six verdicts present at zero, score and coverage 1, conformant', () => {
+  test('an empty run: all seven verdicts present at zero, score and coverage 1, conformant', () => {
     expect(summarise([])).toEqual({
       total: 0,
-      byVerdict: { PASS: 0, FAIL: 0, ERROR: 0, SKIP: 0, OBSERVED: 0, 'NOT-TESTED': 0 },
+      byVerdict: { PASS: 0, FAIL: 0, ERROR: 0, SKIP: 0, OBSERVED: 0, 'NOT-TESTED': 0, FLAKY: 0 },
       score: 1,
       coverage: 1,
       ran: 0,
@@ -127,6 +127,13 @@ describe('summarise', () => {
     expect(summarise(results, { excused: new Set(['x.known']) }).outcome).toBe('inconclusive');
   });
 
+  test('a FLAKY rule makes the run inconclusive, and not conformant with --strict', () => {
+    const results = [rule('PASS'), rule('FLAKY')];
+    expect(summarise(results).outcome).toBe('inconclusive');
+    expect(summarise(results).inconclusive).toEqual([expect.stringMatching(/^1 rule\(s\) FLAKY/)]);
+    expect(summarise(results, { strict: true }).outcome).toBe('not-conformant');
+  });
+
   test('nothing judged: score 1; nothing ran: coverage 0', () => {
     const s = summarise([rule('SKIP'), rule('NOT-TESTED')]);
     expect(s.score).toBe(1);
@@ -153,7 +160,10 @@ describe('summarise', () => {
           !nothingCouldRun &&
             !specs.some(
               (x) =>
-                (x.level === 'MUST' && x.verdict === 'FAIL') || x.verdict === 'ERROR' || x.verdict === 'NOT-TESTED',
+                (x.level === 'MUST' && x.verdict === 'FAIL') ||
+                x.verdict === 'ERROR' ||
+                x.verdict === 'NOT-TESTED' ||
+                x.verdict === 'FLAKY',
             ),
         );
         expect(s.outcome === 'not-conformant').toBe(

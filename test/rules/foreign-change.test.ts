@@ -8,7 +8,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Exchange } from '../../src/core/exchange.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
-import { loadCatalogue, selectRules } from '../../src/rules/catalogue.ts';
+import { loadCatalogue, selectRules } from '../../src/runner/catalogue.ts';
 import { foreignChanges, MutationLog } from '../../src/rules/own-mutations.ts';
 import type { ResourceState } from '../../src/rules/steps/state.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';

@@ -6,6 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { LIST_ANSWER_JUDGES } from '../../src/rules/judges/list-answer.ts';
 import type { Observed } from '../../src/rules/judges/observed.ts';
+import { judgesOf } from '../../src/rules/judges/read-answers.ts';
 import { WalkJudge } from '../../src/rules/judges/walk.ts';
 
 function answer(request: unknown, status: number, body: unknown, step = 'resources.list'): Observed {
@@ -87,5 +88,42 @@ describe('the walk judge', () => {
     expect(judge.page(page(['3', '4'], 't1'), 1, 'limit 2')).toEqual([
       expect.objectContaining({ where: 'limit 2, page 2.next_token', actual: 't1' }),
     ]);
+  });
+});
+
+describe('read answer judges', () => {
+  const read = (operation: string, status: number, body: unknown): Observed => ({
+    operation,
+    step: operation,
+    request: {},
+    status,
+    body,
+    text: JSON.stringify(body),
+  });
+  const ownersOf = (o: Observed): string[] =>
+    judgesOf(o.operation)
+      .filter((j) => j.judge(o).length > 0)
+      .map((j) => j.owner);
+
+  test('list-roles: an envelope is the plain-array rule’s departure, a bad association the shape rule’s', () => {
+    expect(ownersOf(read('resources.list-roles', 200, []))).toEqual([]);
+    expect(ownersOf(read('resources.list-roles', 200, { data: [] }))).toEqual(['list-roles.plain-array']);
+    expect(ownersOf(read('resources.list-roles', 200, [{ resource_id: 1 }]))).toEqual(['list-roles.association-shape']);
+  });
+
+  test('show-teams and show-activity-rates: a body off its schema is the shape rule’s departure', () => {
+    expect(ownersOf(read('resources.show-teams', 200, []))).toEqual([]);
+    expect(ownersOf(read('resources.show-teams', 200, [{ team: 'x' }]))).toEqual(['show-teams.response-shape']);
+    expect(ownersOf(read('resources.show-activity-rates', 200, {}))).toEqual(['show-activity-rates.response-shape']);
+    expect(ownersOf(read('resources.show-activity-rates', 404, { message: 'no' }))).toEqual([
+      'show-activity-rates.response-shape',
+    ]);
+  });
+
+  test('401, 429 and 5xx draw no verdict', () => {
+    for (const status of [401, 429, 500, 503]) {
+      expect(ownersOf(read('resources.show-teams', status, { message: 'x' }))).toEqual([]);
+      expect(ownersOf(read('resources.list-roles', status, { message: 'x' }))).toEqual([]);
+    }
   });
 });

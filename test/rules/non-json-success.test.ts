@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunResult } from '../../src/core/types.ts';
 import { startHostileProxy } from '../../src/hostile-server/hostile-proxy.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
-import { loadCatalogue, selectRules } from '../../src/rules/catalogue.ts';
+import { loadCatalogue, selectRules } from '../../src/runner/catalogue.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
 import { startForwardingProxy, type ForwardingProxy } from '../helpers/forwarding-proxy.ts';
 

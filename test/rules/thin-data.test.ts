@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RuleResult } from '../../src/core/types.ts';
 import { startReferenceServer } from '../../src/reference-server/index.ts';
-import { loadCatalogue } from '../../src/rules/catalogue.ts';
+import { loadCatalogue } from '../../src/runner/catalogue.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
 import type { TargetProfile } from '../../src/target/profile.ts';
 import { json, startTestServer } from '../helpers/http-server.ts';

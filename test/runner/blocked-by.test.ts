@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
 import { renderJUnit } from '../../src/report/junit.ts';
-import { loadCatalogue, selectRules } from '../../src/rules/catalogue.ts';
+import { loadCatalogue, selectRules } from '../../src/runner/catalogue.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
 import { startForwardingProxy, type ForwardingProxy } from '../helpers/forwarding-proxy.ts';
 

@@ -3,7 +3,7 @@ import type { ApiResponse } from '../../src/client/directory-client.ts';
 import type { AnsweredExchange, Exchange } from '../../src/core/exchange.ts';
 import { ConformanceFailure } from '../../src/core/errors.ts';
 import { startReferenceServer, type FaultName } from '../../src/reference-server/index.ts';
-import { allRules, loadCatalogue } from '../../src/rules/catalogue.ts';
+import { allRules, loadCatalogue } from '../../src/runner/catalogue.ts';
 import type { NeedEnv, Provisions } from '../../src/rules/needs.ts';
 import type { BaseCheckContext, ErrorAnswersSeen } from '../../src/rules/types.ts';
 import { ErrorAnswers } from '../../src/runner/error-answers.ts';

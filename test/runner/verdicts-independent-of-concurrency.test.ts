@@ -7,7 +7,7 @@
  */
 import { expect, test } from 'vitest';
 import { startReferenceServer } from '../../src/reference-server/index.ts';
-import { loadCatalogue } from '../../src/rules/catalogue.ts';
+import { loadCatalogue } from '../../src/runner/catalogue.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
 import { kindById, type TargetProfile } from '../../src/target/profile.ts';
 

@@ -8,7 +8,7 @@ import { startHostileProxy, type HostileMode } from '../../src/hostile-server/ho
 import { renderHtml } from '../../src/report/html.ts';
 import { renderJUnit } from '../../src/report/junit.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
-import { loadCatalogue } from '../../src/rules/catalogue.ts';
+import { loadCatalogue } from '../../src/runner/catalogue.ts';
 import type { RunResult } from '../../src/core/types.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
 import { xmlProblems } from '../helpers/xml.ts';

@@ -2,7 +2,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
-import { loadCatalogue, selectRules } from '../../src/rules/catalogue.ts';
+import { loadCatalogue, selectRules } from '../../src/runner/catalogue.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
 import { startTestServer, type TestServer } from '../helpers/http-server.ts';
 

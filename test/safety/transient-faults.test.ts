@@ -16,7 +16,7 @@ import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { RunResult } from '../../src/core/types.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
-import { loadCatalogue } from '../../src/rules/catalogue.ts';
+import { loadCatalogue } from '../../src/runner/catalogue.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
 import { kindById } from '../../src/target/profile.ts';
 import { startForwardingProxy } from '../helpers/forwarding-proxy.ts';

@@ -12,6 +12,7 @@ import type {
   TeamAssignation,
 } from '../../schemas/index.ts';
 import { expectJson, expectSuccess, owned } from '../assertions.ts';
+import { judgeRead } from './list.ts';
 import type { RuleId } from '../rule-ids.ts';
 import type { BaseCheckContext } from '../types.ts';
 
@@ -37,20 +38,24 @@ export async function showTeams(ctx: StepContext, body: ShowTeamsRequest, option
   const step = options.step ?? 'resources.show-teams';
   const res = await (options.client ?? ctx.client).post('resources.show-teams', body, {
     shared: options.fresh !== true,
+    step,
   });
-  return owned(ctx, TEAMS_SHAPE, () => {
-    expectSuccess(res, { step, status: 200 });
-    return expectJson(res, 'TeamAssignationList', { step }) satisfies TeamAssignation[];
-  });
+  owned(ctx, TEAMS_SHAPE, () => expectSuccess(res, { step, status: 200 }));
+  judgeRead(ctx, res, step, body);
+  return owned(ctx, TEAMS_SHAPE, () => expectJson(res, 'TeamAssignationList', { step }) satisfies TeamAssignation[]);
 }
 
 export async function showActivityRates(ctx: StepContext, body: ShowActivityRatesRequest, options: Options = {}) {
   const step = options.step ?? 'resources.show-activity-rates';
   const res = await (options.client ?? ctx.client).post('resources.show-activity-rates', body, {
     shared: options.fresh !== true,
+    step,
   });
-  return owned(ctx, RATES_SHAPE, () => {
-    expectSuccess(res, { step, status: 200 });
-    return expectJson(res, 'ActivityRatePeriodList', { step }) satisfies ActivityRatePeriod[];
-  });
+  owned(ctx, RATES_SHAPE, () => expectSuccess(res, { step, status: 200 }));
+  judgeRead(ctx, res, step, body);
+  return owned(
+    ctx,
+    RATES_SHAPE,
+    () => expectJson(res, 'ActivityRatePeriodList', { step }) satisfies ActivityRatePeriod[],
+  );
 }

@@ -7,12 +7,14 @@
  * pages, a departure goes to the rule it breaks.
  */
 import type { DirectoryClient } from '../../client/directory-client.ts';
+import type { ApiResponse } from '../../core/exchange.ts';
 import type { ListEnvelope, ListRequest } from '../../schemas/index.ts';
 import { expectJson, expectSuccess, fail, failAll, owned, precondition } from '../assertions.ts';
 import type { RuleId } from '../rule-ids.ts';
 import type { BaseCheckContext } from '../types.ts';
 import { LIST_ANSWER_JUDGES } from '../judges/list-answer.ts';
 import { observedOf } from '../judges/observed.ts';
+import { judgesOf } from '../judges/read-answers.ts';
 import { WalkJudge } from '../judges/walk.ts';
 import type { SeenIds } from './seen-ids.ts';
 
@@ -49,6 +51,15 @@ export function attributeText(resource: ListResource, attribute: string): string
   return typeof value === 'string' ? value : undefined;
 }
 
+/**
+ * Runs the judges of a read's answer (src/rules/judges/read-answers.ts),
+ * each for the rule that owns what it checks.
+ */
+export function judgeRead(ctx: StepContext, res: ApiResponse, step: string, request: unknown): void {
+  const observed = observedOf(res, step, request);
+  for (const { owner, judge } of judgesOf(res.exchange.operation)) owned(ctx, owner, () => failAll(judge(observed)));
+}
+
 /** One page of resources.list. */
 export async function listPage(
   ctx: StepContext,
@@ -59,7 +70,10 @@ export async function listPage(
   // No documented operation creates, removes or changes a listed resource but for its team
   // assignations: without `with_teams` the same request always has the same answer, and the run
   // sends it once for every rule that asks (the suite's changes stay off this answer).
-  const res = await (options.client ?? ctx.client).post('resources.list', body, { shared: body.with_teams !== true });
+  const res = await (options.client ?? ctx.client).post('resources.list', body, {
+    shared: body.with_teams !== true,
+    step,
+  });
   // 401, 429 and 5xx are no verdict (a harness fault); anything else is judged.
   owned(ctx, ENVELOPE, () => expectSuccess(res, { step, status: 200 }));
   const observed = observedOf(res, step, body);

@@ -7,7 +7,7 @@
 import type { ApiResponse, DirectoryClient } from '../../client/directory-client.ts';
 import type { ListRolesRequest, RevokeRolesRequest, RoleAssociation } from '../../schemas/index.ts';
 import { expectJson, expectSuccess, fail, owned, summariseBody, type StepOptions } from '../assertions.ts';
-import { listBody, listPage } from './list.ts';
+import { judgeRead, listBody, listPage } from './list.ts';
 import type { RuleId } from '../rule-ids.ts';
 import type { BaseCheckContext } from '../types.ts';
 
@@ -24,11 +24,11 @@ export async function listRoles(
   const step = options.step ?? 'resources.list-roles';
   const res = await (options.client ?? ctx.client).post('resources.list-roles', body, {
     shared: options.fresh !== true,
+    step,
   });
-  owned(ctx, PLAIN_ARRAY, () => {
-    expectSuccess(res, { step, status: 200 });
-    expectPlainArray(res, { step });
-  });
+  // 401, 429 and 5xx are no verdict (a harness fault); anything else is judged for the rule it concerns.
+  owned(ctx, PLAIN_ARRAY, () => expectSuccess(res, { step, status: 200 }));
+  judgeRead(ctx, res, step, body);
   return owned(ctx, ASSOCIATION, () => expectJson(res, 'RoleAssociationList', { step }));
 }
 
@@ -60,7 +60,7 @@ export async function revokeRoles(
   body: RevokeRolesRequest,
   options: { step: string },
 ): Promise<void> {
-  expectSuccess(await ctx.client.post('resources.revoke-roles', body), { step: options.step });
+  expectSuccess(await ctx.client.post('resources.revoke-roles', body, { step: options.step }), { step: options.step });
 }
 
 /** Associations in a stable order, team lists sorted: two states compare as text. */

@@ -8,8 +8,8 @@ import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Level } from '../core/types.ts';
-import type { Rule, RuleGroup, RuleGroupDefinition } from './types.ts';
-import { citedClauses } from './clauses.ts';
+import type { Rule, RuleGroup, RuleGroupDefinition } from '../rules/types.ts';
+import { citedClauses } from '../rules/clauses.ts';
 
 /** The folder that holds specs/ and properties/ (the repository, or the built package). */
 export const CATALOGUE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -54,6 +54,27 @@ function sourcePath(root: string, file: string): string {
   return path.replace(/^dist\//, '').replace(/\.js$/, '.ts');
 }
 
+/** What defineRuleGroup makes: a section, a title and rules, each with an id and a check. */
+function isRuleGroup(value: unknown): value is RuleGroupDefinition {
+  if (typeof value !== 'object' || value === null) return false;
+  if (!('section' in value && 'title' in value && 'rules' in value)) return false;
+  const { section, title, rules } = value;
+  return (
+    typeof section === 'string' &&
+    typeof title === 'string' &&
+    Array.isArray(rules) &&
+    rules.every(
+      (r: unknown) =>
+        typeof r === 'object' &&
+        r !== null &&
+        'id' in r &&
+        typeof r.id === 'string' &&
+        'check' in r &&
+        typeof r.check === 'function',
+    )
+  );
+}
+
 const loaded = new Map<string, Promise<RuleGroup[]>>();
 
 /** Every rule group under `root`; loaded once per root. */
@@ -62,9 +83,11 @@ export function loadCatalogue(root: string = CATALOGUE_ROOT): Promise<RuleGroup[
   if (!groups) {
     groups = Promise.all(
       ruleFiles(root).map(async (file) => {
-        const module = (await import(pathToFileURL(join(root, file)).href)) as { default?: RuleGroupDefinition };
-        if (!module.default?.rules) throw new Error(`${file} has no default export made by defineRuleGroup`);
-        return { ...module.default, file: sourcePath(root, file) };
+        // The one import whose target is computed: the layers test knows it reaches specs/ and properties/.
+        const module: unknown = await import(pathToFileURL(join(root, file)).href);
+        const group = typeof module === 'object' && module !== null && 'default' in module ? module.default : undefined;
+        if (!isRuleGroup(group)) throw new Error(`${file} has no default export made by defineRuleGroup`);
+        return { ...group, file: sourcePath(root, file) };
       }),
     ).then((all) => all.sort(bySection));
     loaded.set(root, groups);

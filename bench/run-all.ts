@@ -7,6 +7,7 @@
  * page time at 1,000,000 resources within 1.5x of 10,000; the full paging
  * check over 1,000,000 resources, the server in its own process, at 50,000
  * resources/s or more with the suite's peak RSS at most 256 MB.
+ * A goal not met is named on stderr and the bench exits 1.
  */
 // Each measure imports what it needs itself: the process that measures the suite's memory carries
 // no reference server, no CLI and no load generator it does not use.
@@ -17,12 +18,7 @@ import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
 import type { ReferenceServer } from '../src/reference-server/index.ts';
 
-interface Row {
-  measure: string;
-  value: string;
-  goal: string;
-  met: boolean;
-}
+import { unknownMeasures, verdictOf, MEASURES, type Row } from './goals.ts';
 
 const rows: Row[] = [];
 const CONCURRENCY = 8;
@@ -495,6 +491,11 @@ async function startUp(): Promise<void> {
 
 // `npm run bench -- staging startup` runs only the measures named.
 const only = process.argv.slice(2);
+const unknown = unknownMeasures(only);
+if (unknown.length > 0) {
+  process.stderr.write(`unknown measure(s) ${unknown.join(', ')}; the measures: ${MEASURES.join(', ')}\n`);
+  process.exit(2);
+}
 const wanted = (name: string): boolean => only.length === 0 || only.includes(name);
 // First: the suite's peak memory is this process's, and memory the other measures' servers took is
 // not given back to the system when they close.
@@ -524,3 +525,7 @@ await writeFile(
   'reports/bench.json',
   `${JSON.stringify({ measuredAt: new Date().toISOString(), node: process.version, rows }, null, 2)}\n`,
 );
+// A goal missed fails the bench (exit 1), each one named.
+const verdict = verdictOf(rows);
+for (const line of verdict.lines) process.stderr.write(`${line}\n`);
+process.exitCode = verdict.code;

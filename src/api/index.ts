@@ -24,18 +24,9 @@ import type { RunResult } from '../core/types.ts';
 import type { ExpectationsFile } from '../gate/expectations.ts';
 import type { FaultName } from '../reference-server/faults.ts';
 import type { VariantName } from '../reference-server/variants.ts';
-import { loadCatalogue } from '../runner/catalogue.ts';
 import type { RunConfig, RunConfigInput } from '../schemas/run-config.ts';
 import { resolveRunConfig } from '../session/run-config.ts';
-import {
-  artifactLinks,
-  conductRun,
-  engineOptionsOf,
-  journalPathOf,
-  openTarget,
-  resolveExpectations,
-  selectForRun,
-} from '../session/run-session.ts';
+import { runConfigured } from './run-configured.ts';
 import type { TargetProfile } from '../target/profile.ts';
 
 /**
@@ -64,44 +55,21 @@ export type { RunConfig };
 
 /**
  * Checks `runConformance`'s options against the run configuration's schema and completes them with
- * the defaults; an unknown option or a value out of range throws a UsageError of one line.
+ * the defaults; an unknown option or a value out of range throws a UsageError of one line. With
+ * `env`, the environment variables `run` reads (DIRECTORY_API_KEY, …) fill the options not given.
  */
-export async function resolveConformanceOptions(options: ConformanceOptions = {}): Promise<RunConfig> {
+export async function resolveConformanceOptions(
+  options: ConformanceOptions = {},
+  env?: NodeJS.ProcessEnv,
+): Promise<RunConfig> {
   const { interrupt: _signal, ...given } = options;
-  const config = await resolveRunConfig({ api: given });
+  const config = await resolveRunConfig({ api: given, ...(env ? { env } : {}) });
   if (config.dryRun) throw new UsageError("runConformance: dryRun is the CLI's (run --dry-run): nothing would run");
   return config;
 }
 
 export async function runConformance(options: ConformanceOptions = {}): Promise<RunResult> {
-  const config = await resolveConformanceOptions(options);
-  const catalogue = await loadCatalogue();
-  const { groups, selection } = selectForRun(catalogue, config);
-  const expectations =
-    config.expectations !== undefined ? await resolveExpectations(config.expectations, catalogue) : undefined;
-  const opened = await openTarget(config);
-  try {
-    const journalPath = journalPathOf(config);
-    const outcome = await conductRun(
-      groups,
-      opened.target,
-      { ...engineOptionsOf(config), interrupt: options.interrupt },
-      {
-        selection,
-        reportsDir: config.reports,
-        journalPath,
-        expectations,
-        waitLock: config.waitLock,
-        links: artifactLinks(process.env),
-        ...(config.history !== undefined ? { historyDir: config.history } : {}),
-      },
-    );
-    if (!outcome.ok) throw new UsageError(`cannot run: ${outcome.reason}`);
-    for (const warning of outcome.history?.warnings ?? []) process.emitWarning(warning);
-    return outcome.run;
-  } finally {
-    await opened.close();
-  }
+  return runConfigured(await resolveConformanceOptions(options), options.interrupt);
 }
 
 export { startReferenceServer, type ReferenceServer } from '../reference-server/index.ts';

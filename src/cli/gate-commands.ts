@@ -4,7 +4,7 @@ import { allRules, loadCatalogue } from '../runner/catalogue.ts';
 import { dirname, join, relative } from 'node:path';
 import { compareRuns, coverageRegressed, renderComparisonText } from '../gate/compare-runs.ts';
 import { loadExpectations, updateExpectations } from '../gate/expectations.ts';
-import { readResults, readRunRecord } from '../gate/results-file.ts';
+import { readResults, readRunRecord, type RunRecord } from '../gate/results-file.ts';
 import { renderComparisonHtml, renderComparisonJUnit } from '../report/compare-report.ts';
 import { mergeRuns } from '../report/merge-runs.ts';
 import { writeReports } from '../report/write-reports.ts';
@@ -14,6 +14,7 @@ import { EXIT, exitCodeOf } from './exit-codes.ts';
 import { COMPARE_HELP, EXPECTATIONS_HELP } from './help.ts';
 import { parseOptions } from './options.ts';
 import type { Output } from './run-command.ts';
+import { closestName } from '../core/did-you-mean.ts';
 import { UsageError } from '../core/errors.ts';
 
 /** The index.html written beside a results.json, as a link from `dir`; undefined when there is none. */
@@ -56,18 +57,38 @@ export async function compareCommand(argv: string[], io: Output): Promise<number
 /** `expectations update --from results.json --file expectations.json`. */
 export async function expectationsCommand(argv: string[], io: Output): Promise<number> {
   const [sub, ...rest] = argv;
-  const { values } = parseOptions(rest, { from: { type: 'string' }, file: { type: 'string' } });
-  if (sub === '--help' || sub === '-h' || values.help || sub === undefined) {
+  if (sub === '--help' || sub === '-h' || sub === undefined) {
     io.out(EXPECTATIONS_HELP);
     return sub === undefined ? 2 : 0;
   }
-  if (sub !== 'update') throw new UsageError(`unknown expectations command ${JSON.stringify(sub)} (try: update)`);
+  if (sub.startsWith('-'))
+    throw new UsageError(
+      `expectations takes its command first: expectations update --from results.json --file expectations.json (got ${sub} first)`,
+    );
+  if (sub !== 'update')
+    throw new UsageError(
+      `unknown expectations command ${JSON.stringify(sub)} (${closestName(sub, ['update']) ? 'did you mean update?' : 'the one command: update'})`,
+    );
+  const { values } = parseOptions(rest, { from: { type: 'string' }, file: { type: 'string' } });
+  if (values.help) {
+    io.out(EXPECTATIONS_HELP);
+    return 0;
+  }
   if (!values.from || !values.file)
     throw new UsageError('expectations update needs --from results.json and --file expectations.json');
   const known = new Set(allRules(await loadCatalogue()).map((r) => r.id));
   // An existing file is read strictly: a malformed one is an error and is never overwritten.
   const previous = existsSync(values.file) ? await loadExpectations(values.file, known) : undefined;
-  const written = await updateExpectations(values.file, (await readResults(values.from)).results, previous);
+  const { results } = await readResults(values.from);
+  // A key the target refused is the run's misconfiguration, never the server's known failure.
+  const refused = results.filter((r) => r.verdict === 'ERROR' && r.errorCode === 'DC_ERR_UNAUTHENTICATED');
+  if (refused.length > 0)
+    throw new UsageError(
+      `${values.from}: ${refused.length} rule(s) ERROR because the target refused a key (DC_ERR_UNAUTHENTICATED: ` +
+        `${refused.map((r) => r.ruleId).join(', ')}); fix the key and run again: a misconfiguration is no known failure`,
+      { seeHelp: false },
+    );
+  const written = await updateExpectations(values.file, results, previous);
   io.out(`wrote ${values.file}: ${written.expectations.length} known failure(s)`);
   return 0;
 }
@@ -84,6 +105,7 @@ export async function mergeCommand(argv: string[], io: Output): Promise<number> 
   const files = read.map((r) => r.file);
   // Shards of different selections first: a rule in two shards is only what that mistake looks like.
   const unchecked = checkShards(read.map(({ path, file }) => ({ path, selection: file.selection })));
+  checkOneRun(read.map(({ path, file }) => ({ path, run: file })));
   const seen = new Set<string>();
   for (const f of files) {
     for (const r of f.results) {
@@ -104,9 +126,45 @@ const MERGE_HELP = `directory-conformance merge A.json B.json … [--reports DIR
 
 Rebuilds junit.xml, index.html and results.json from the results of the
 shards of one run (run --shard i/n). Refuses (exit 2) a set of shards that is
-incomplete (a shard missing or given twice) or whose shards selected
-different rules. Exit codes as for run: 0 conformant, 1 not conformant,
+incomplete (a shard missing or given twice), whose shards selected
+different rules, or that ran against different targets or with different
+seeds (run every shard with the same --seed). Exit codes as for run: 0 conformant, 1 not conformant,
 3 inconclusive.`;
+
+/**
+ * The results merged must come from one run: one target (an external server
+ * by its base URL, the embedded one by its options: each shard starts its own,
+ * on a port of its own), one Service-Version and one seed. Otherwise the
+ * merged reports would name the first shard's target and seed for results
+ * that are not theirs.
+ */
+function checkOneRun(files: ReadonlyArray<{ path: string; run: RunRecord }>): void {
+  const [first, ...others] = files;
+  if (!first) return;
+  for (const f of others) {
+    const [a, b] = [targetOf(f.run), targetOf(first.run)];
+    if (a !== b)
+      throw new UsageError(
+        `${f.path} ran against ${a}, ${first.path} against ${b}: results of different targets are not one run`,
+        { seeHelp: false },
+      );
+    if (f.run.options.seed !== first.run.options.seed)
+      throw new UsageError(
+        `${f.path} ran with seed ${f.run.options.seed}, ${first.path} with seed ${first.run.options.seed}: ` +
+          'run every shard with the same --seed',
+        { seeHelp: false },
+      );
+  }
+}
+
+/** A target as one text: the base URL of an external one, the options of the embedded one, and the version. */
+function targetOf(run: RunRecord): string {
+  const { baseUrl, serviceVersion, replayArgs } = run.target;
+  // An external target's replay arguments start with its --base-url (see openTarget); the embedded one's never do.
+  const external = replayArgs?.startsWith('--base-url') === true;
+  const where = external ? baseUrl : `the embedded reference server${replayArgs ? ` (${replayArgs})` : ''}`;
+  return `${where} (Service-Version ${serviceVersion})`;
+}
 
 function sameSelection(a: RunSelection, b: RunSelection): boolean {
   const key = (s: RunSelection) => JSON.stringify([s.rules ?? [], s.sections ?? [], s.levels ?? [], s.catalogueSize]);

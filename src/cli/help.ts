@@ -47,12 +47,12 @@ Safety:
   --rate auto|N              auto: pace to the server's rate-limit headers and 429s, at most
                              8 requests in flight (default against an external target);
                              N: at most N requests per second; 0: no cap (embedded default)
-  --max-requests N           stop sending after N requests; the rest is NOT-TESTED
+  --max-requests N           stop sending after N requests (N >= 1; default: no budget); the rest is NOT-TESTED
   --timeout MS               deadline of one HTTP request (default 15000, at most 2147483647)
   --rule-timeout MS          deadline of one rule, its requests included (default 120000)
 
 Selection:
-  --rule ID                  a rule id or prefix ending in * (repeatable)
+  --rule ID                  a rule id or a prefix: pagination, pagination.* (repeatable)
   --section S                a spec section such as 4.9 (repeatable)
   --level L                  only rules of this level: MUST, INFERRED or OBSERVED
   --strict                   INFERRED departures (what the suite infers from the data

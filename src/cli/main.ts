@@ -2,8 +2,11 @@
 // engine, the reference server or the report writers (start-up time is measured in the bench).
 import { MAIN_HELP } from './help.ts';
 import type { Output } from './run-command.ts';
+import { closestName } from '../core/did-you-mean.ts';
 import { UsageError } from '../core/errors.ts';
 import { colourEnabled, cursorControlEnabled, painter } from './terminal.ts';
+
+const COMMANDS: readonly string[] = ['run', 'serve', 'rules', 'compare', 'merge', 'expectations', 'restore', 'help'];
 
 let liveShown = false;
 const terminal = { isTTY: process.stdout.isTTY === true, env: process.env };
@@ -43,13 +46,13 @@ function untilSignal(): Promise<void> {
 }
 
 /** Runs one command and returns its exit code (see exit-codes.ts): 0 conformant, 1 not conformant, 2 usage/configuration, 3 inconclusive. */
-export async function main(argv: string[], io: Output = stdio): Promise<number> {
+export async function main(argv: string[], io: Output = stdio, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   if (io === stdio) quietOnClosedPipe();
   const [command, ...rest] = argv;
   try {
     switch (command) {
       case 'run':
-        return await (await import('./run-command.ts')).runCommand(rest, io);
+        return await (await import('./run-command.ts')).runCommand(rest, io, env);
       case 'serve':
         return await (await import('./serve-command.ts')).serveCommand(rest, io, untilSignal());
       case 'rules':
@@ -68,8 +71,12 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
       case '-h':
         io.out(MAIN_HELP);
         return command === undefined ? 2 : 0;
-      default:
-        throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+      default: {
+        const near = closestName(command, COMMANDS);
+        throw near
+          ? new UsageError(`unknown command ${JSON.stringify(command)} (did you mean ${near}?)`)
+          : new UsageError(`unknown command ${JSON.stringify(command)}; the commands: ${COMMANDS.join(', ')}`);
+      }
     }
   } catch (e) {
     // A profile that does not load is the user's to fix, like a usage error (ProfileError, told by name
@@ -77,7 +84,8 @@ export async function main(argv: string[], io: Output = stdio): Promise<number> 
     if (e instanceof UsageError || (e instanceof Error && e.name === 'ProfileError')) {
       io.err(`error: ${e.message}`);
       // Only a flag used wrongly is helped by --help; a profile or target problem is its one line.
-      if (e instanceof UsageError && e.seeHelp) io.err('see `directory-conformance --help`');
+      if (e instanceof UsageError && e.seeHelp)
+        io.err(`see \`directory-conformance ${COMMANDS.includes(command ?? '') ? `${command} ` : ''}--help\``);
       return 2;
     }
     io.err(`internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);

@@ -25,15 +25,44 @@ export function parseOptions<T extends Options>(
       strict: true,
     });
   } catch (e) {
-    throw new UsageError(e instanceof Error ? withSuggestion(e.message, Object.keys(options)) : String(e));
+    throw mistakeOf(e, argv, Object.keys(options));
   }
 }
 
-/** An unknown flag close to a known one (`--tmeout`) is answered with the one meant. */
-function withSuggestion(message: string, flags: readonly string[]): string {
-  const unknown = /^Unknown option '--([^'=]+)'/.exec(message)?.[1];
-  const near = unknown === undefined ? undefined : closestName(unknown, flags);
-  return near === undefined ? message : `${message} (did you mean --${near}?)`;
+/**
+ * node:util parseArgs's error as one line naming what was wrong: an unknown
+ * flag with the known one it is closest to, a flag without its value, a
+ * value given to a switch, an argument the command does not take. Only a
+ * mistake with no near name points at the command's help.
+ */
+function mistakeOf(e: unknown, argv: readonly string[], flags: readonly string[]): UsageError {
+  const message = e instanceof Error ? e.message : String(e);
+  const code = e instanceof Error && 'code' in e ? e.code : undefined;
+  const unknown = /^Unknown option '(-{1,2})([^'=]+)'/.exec(message);
+  if (unknown) {
+    const [, dashes = '--', name = ''] = unknown;
+    const near = dashes === '--' ? closestName(name, flags) : undefined;
+    return near === undefined
+      ? new UsageError(`unknown option ${dashes}${name}`, { seeHelp: true })
+      : new UsageError(`unknown option ${dashes}${name} (did you mean --${near}?)`);
+  }
+  const flag = /^Option '(--?[^' ]+)/.exec(message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && flag) {
+    if (message.includes('does not take an argument'))
+      return new UsageError(`${flag} is a switch and takes no value (leave out the =…)`);
+    const next = argv[argv.indexOf(flag) + 1];
+    if (message.includes('ambiguous') && next !== undefined)
+      return new UsageError(
+        `${flag} needs a value; a value that starts with a dash is given as ${flag}=${next}, not ${flag} ${next}`,
+      );
+    return new UsageError(`${flag} needs a value`, { seeHelp: true });
+  }
+  const positional = /^Unexpected argument '([^']*)'/.exec(message)?.[1];
+  if (positional !== undefined)
+    return new UsageError(`unexpected argument ${JSON.stringify(positional)}: this command takes only flags`, {
+      seeHelp: true,
+    });
+  return new UsageError(message.split('\n')[0] ?? message, { seeHelp: true });
 }
 
 export function intOption(value: string | undefined, name: string, fallback: number, min = 0): number {

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import type { Level } from '../core/types.ts';
 import { loadCatalogue, selectRules } from '../runner/catalogue.ts';
+import { checkSelection } from '../session/check-selection.ts';
 import { MANIFEST_PATH, RULE_IDS_PATH, renderManifest, renderRuleIds } from '../rules/manifest.ts';
 import { RUN_CONFIG_SCHEMA_PATH, renderRunConfigSchema } from '../schemas/run-config.ts';
 import { RULES_HELP } from './help.ts';
@@ -48,6 +49,7 @@ export async function rulesCommand(argv: string[], out: (line: string) => void):
     out(`wrote ${MANIFEST_PATH}, ${RULE_IDS_PATH} and ${RUN_CONFIG_SCHEMA_PATH}`);
     return 0;
   }
+  checkSelection(catalogue, { rules: values.rule ?? [], sections: values.section ?? [] });
   const groups = selectRules(catalogue, {
     rules: values.rule ?? [],
     sections: values.section ?? [],

@@ -6,6 +6,7 @@ import { VARIANTS } from '../reference-server/variants.ts';
 import { faultNames, variantNames } from './embedded-names.ts';
 import { intOption, parseOptions } from './options.ts';
 import type { Output } from './run-command.ts';
+import { shellWord } from '../report/shell-quote.ts';
 
 export async function serveCommand(argv: string[], io: Output, stop: Promise<void>): Promise<number> {
   const { values } = parseOptions(argv, {
@@ -41,7 +42,10 @@ export async function serveCommand(argv: string[], io: Output, stop: Promise<voi
   io.out('');
   io.out('Run the suite against it:');
   io.out(`  DIRECTORY_API_KEY=<API key> DIRECTORY_RESTRICTED_API_KEY=<restricted API key> \\`);
-  io.out(`  npx directory-conformance run --base-url ${server.url} --profile profile.json --allow-mutations`);
+  const profileFile = values['profile-out'] ?? 'profile.json';
+  io.out(
+    `  npx directory-conformance run --base-url ${server.url} --profile ${shellWord(profileFile)} --allow-mutations`,
+  );
   if (values['profile-out']) {
     await writeFile(values['profile-out'], `${JSON.stringify(profile, null, 2)}\n`);
     io.out(`target profile written to ${values['profile-out']}`);

@@ -77,14 +77,15 @@ export class UsageError extends Error {
   override readonly name = 'UsageError';
   readonly code = 'DC_ERR_USAGE';
   /**
-   * False for a problem of the target, the profile or the machine (another run
-   * holds the resources, a folder cannot be written): the flags' help would
-   * not help, so the CLI says the one line and nothing more.
+   * True only where the command line's shape was wrong (an unknown command or
+   * flag with no near name, a flag without its value): there the CLI adds one
+   * line pointing at the command's help. A problem of a value, the target,
+   * the profile or the machine is its one line and nothing more.
    */
   readonly seeHelp: boolean;
 
   constructor(message: string, options: { seeHelp?: boolean } = {}) {
     super(message);
-    this.seeHelp = options.seeHelp ?? true;
+    this.seeHelp = options.seeHelp ?? false;
   }
 }

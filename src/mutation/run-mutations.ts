@@ -4,6 +4,8 @@
  * violation at the declared place; it is caught cleanly when nothing else
  * FAILs but the rules named beside it and no rule ends in ERROR.
  */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { RunResult, Verdict } from '../core/types.ts';
 import { FAULTS, FAULT_NAMES, type FaultName } from '../reference-server/faults.ts';
 import { startReferenceServer } from '../reference-server/index.ts';
@@ -107,10 +109,49 @@ export function renderMatrixMarkdown(outcomes: MutationOutcome[]): string {
   return lines.join('\n');
 }
 
+/**
+ * The figures the README states of the mutation run, computed from its own
+ * outcomes (never typed by hand): faults caught by their own rule, those
+ * caught by that rule alone (no other rule FAILed), and the revocation
+ * faults (revoke-*) the model-based sequences FAILed on.
+ */
+export interface MutationFigures {
+  faults: number;
+  caught: number;
+  alone: number;
+  revocationFaults: number;
+  revocationByModel: number;
+}
+
+export function mutationFigures(outcomes: readonly MutationOutcome[]): MutationFigures {
+  const failing = (o: MutationOutcome): string[] =>
+    Object.entries(o.verdicts)
+      .filter(([, v]) => v === 'FAIL')
+      .map(([id]) => id);
+  const revocation = outcomes.filter((o) => o.fault.startsWith('revoke-'));
+  return {
+    faults: outcomes.length,
+    caught: outcomes.filter((o) => o.caught).length,
+    alone: outcomes.filter((o) => o.caught && failing(o).every((id) => id === o.expected.rule)).length,
+    revocationFaults: revocation.length,
+    revocationByModel: revocation.filter((o) => failing(o).some((id) => id.endsWith('.model-sequences'))).length,
+  };
+}
+
+/** Writes the fault × rule matrix, `<dir>/mutation-matrix.md` and `<dir>/mutation-matrix.json` (with its figures). */
+export async function writeMatrix(outcomes: MutationOutcome[], dir = 'reports'): Promise<{ md: string; json: string }> {
+  await mkdir(dir, { recursive: true });
+  const paths = { md: join(dir, 'mutation-matrix.md'), json: join(dir, 'mutation-matrix.json') };
+  await writeFile(paths.md, renderMatrixMarkdown(outcomes));
+  await writeFile(paths.json, renderMatrixJson(outcomes));
+  return paths;
+}
+
 export function renderMatrixJson(outcomes: MutationOutcome[]): string {
   const rules = [...new Set(outcomes.flatMap((o) => Object.keys(o.verdicts)))].sort();
   return `${JSON.stringify(
     {
+      figures: mutationFigures(outcomes),
       faults: outcomes.map((o) => ({
         name: o.fault,
         clause: FAULTS[o.fault].clause,

@@ -108,10 +108,15 @@ export interface Selection {
 }
 
 /** The groups, each cut down to the rules the selection keeps (empty groups dropped). */
+/** A rule id against a `--rule` pattern: the id itself, a prefix ending in `*`, or a prefix of whole words (`pagination`). */
+export function ruleIdMatches(id: string, pattern: string): boolean {
+  if (pattern.endsWith('*')) return id.startsWith(pattern.slice(0, -1));
+  return id === pattern || id.startsWith(pattern.endsWith('.') ? pattern : `${pattern}.`);
+}
+
 export function selectRules(groups: readonly RuleGroup[], selection: Selection): RuleGroup[] {
   const idMatches = (id: string): boolean =>
-    !selection.rules?.length ||
-    selection.rules.some((pattern) => (pattern.endsWith('*') ? id.startsWith(pattern.slice(0, -1)) : id === pattern));
+    !selection.rules?.length || selection.rules.some((pattern) => ruleIdMatches(id, pattern));
   const sections = selection.sections?.map((s) => (s.startsWith('§') ? s : `§${s}`));
   const sectionMatches = (r: Rule): boolean =>
     !sections?.length ||

@@ -1,7 +1,9 @@
 import { Agent } from 'undici';
 import { DirectoryClient } from '../client/directory-client.ts';
 import { isHarnessError } from '../core/errors.ts';
+import type { ApiResponse } from '../core/exchange.ts';
 import { Redactor } from '../client/redact.ts';
+import { errorMessage } from '../rules/assertions.ts';
 import { listKindId } from '../target/profile.ts';
 import type { RunTarget } from './run-rules.ts';
 
@@ -44,21 +46,29 @@ async function missingResources(client: DirectoryClient, target: RunTarget): Pro
  * the target does not know the kind, a profile error named before any rule
  * runs, not FAILs of the server. A 5xx or a 429 tells nothing (the rules will
  * judge the server). `first` is the answer already had for the first kind.
+ * Each refusal is told with the server's own words.
  */
 async function unknownKinds(
   client: DirectoryClient,
   kinds: readonly string[],
-  first: { kindId: string; status: number },
-): Promise<string[]> {
-  const unknown: string[] = [];
+  first: { kindId: string; res: ApiResponse },
+): Promise<Array<{ kindId: string; answer: string }>> {
+  const unknown: Array<{ kindId: string; answer: string }> = [];
   for (const kindId of kinds) {
-    const status =
+    const res =
       kindId === first.kindId
-        ? first.status
-        : (await client.post('resources.list', { kind_id: kindId, pagination: { limit: 1, next_token: null } })).status;
-    if (status >= 400 && status < 500 && status !== 429) unknown.push(`${kindId} (answered ${status})`);
+        ? first.res
+        : await client.post('resources.list', { kind_id: kindId, pagination: { limit: 1, next_token: null } });
+    if (res.status >= 400 && res.status < 500 && res.status !== 429) unknown.push({ kindId, answer: answerOf(res) });
   }
   return unknown;
+}
+
+/** An answer as one short line: its status and the server's own message, when it gave one. */
+function answerOf(res: ApiResponse): string {
+  const message = errorMessage(res)?.replace(/\s+/g, ' ').trim();
+  const shown = message && message.length > 200 ? `${message.slice(0, 200)}…` : message;
+  return shown ? `${res.status}: ${shown}` : String(res.status);
 }
 
 /** The kinds a profile names, listKindId first, each once. */
@@ -85,6 +95,7 @@ export type PreflightOutcome = { ok: true } | { ok: false; reason: string };
 export async function preflight(target: RunTarget, timeoutMs: number): Promise<PreflightOutcome> {
   const redactor = new Redactor();
   redactor.add(target.apiKey, '$DIRECTORY_API_KEY');
+  redactor.add(target.profile.restrictedApiKey, '$DIRECTORY_RESTRICTED_API_KEY');
   const dispatcher = new Agent({ connections: 1 });
   const client = new DirectoryClient({
     baseUrl: target.baseUrl,
@@ -96,25 +107,54 @@ export async function preflight(target: RunTarget, timeoutMs: number): Promise<P
   });
   const kinds = kindsOf(target.profile);
   const kind = kinds[0] ?? '0';
+  const list = { kind_id: kind, pagination: { limit: 1, next_token: null } };
   try {
-    const res = await client.post('resources.list', {
-      kind_id: kind,
-      pagination: { limit: 1, next_token: null },
-    });
+    const res = await client.post('resources.list', list);
     if (res.status === 401 || res.status === 403) {
       return {
         ok: false,
-        reason: `the target refused the credential (${res.status}); check --api-key / DIRECTORY_API_KEY`,
+        reason: redactor.redact(
+          `the target refused the credential (answered ${answerOf(res)}); check --api-key / DIRECTORY_API_KEY`,
+        ),
       };
     }
-    const unknown = await unknownKinds(client, kinds, { kindId: kind, status: res.status });
+    const unknown = await unknownKinds(client, kinds, { kindId: kind, res });
+    if (unknown.length > 0 && unknown.length === kinds.length) {
+      // Every kind refused: the address or the version is the likelier mistake, and the server's words say which.
+      return {
+        ok: false,
+        reason: redactor.redact(
+          `the target refused resources.list for every kind the profile names (kind_id ${kind} answered ` +
+            `${unknown[0]?.answer ?? ''}); check --base-url and --service-version, then the profile's kinds`,
+        ),
+      };
+    }
     if (unknown.length > 0) {
       return {
         ok: false,
-        reason:
+        reason: redactor.redact(
           `the profile names kinds the target does not have (resources.list with that kind_id and limit 1 ` +
-          `answered a 4xx): ${unknown.join(', ')}; fix kinds, listKindId or mutableResources in the profile`,
+            `answered a 4xx): ${unknown.map((u) => `${u.kindId} (answered ${u.answer})`).join(', ')}; ` +
+            `fix kinds, listKindId or mutableResources in the profile`,
+        ),
       };
+    }
+    const restrictedKey = target.profile.restrictedApiKey;
+    if (restrictedKey) {
+      // A wrong restricted key is a configuration mistake, said now rather than as ERRORs after the run.
+      const restricted = client.derive({
+        credential: { apiKey: restrictedKey, placeholder: '$DIRECTORY_RESTRICTED_API_KEY' },
+      });
+      const answer = await restricted.post('resources.list', list);
+      if (answer.status === 401) {
+        return {
+          ok: false,
+          reason: redactor.redact(
+            `the target refused the restricted key (answered ${answerOf(answer)}); check --restricted-api-key / ` +
+              `DIRECTORY_RESTRICTED_API_KEY or the profile's restrictedApiKey`,
+          ),
+        };
+      }
     }
     const missing = await missingResources(client, target);
     if (missing.length > 0) {

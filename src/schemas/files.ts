@@ -7,6 +7,7 @@
  * the file and the JSON path of its first problem.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { closestName } from '../core/did-you-mean.ts';
 import { UsageError } from '../core/errors.ts';
 import { DEFINITIONS } from './definitions.ts';
 import { isDateRange, isDuration, isLocalDate } from './formats.ts';
@@ -342,7 +343,26 @@ export function fileProblems(name: FileSchemaName, value: unknown): string[] {
 
 /** ajv's errors about `value` as "/path must …: value", one per problem, an anyOf's said once. */
 export function problemsOf(errors: readonly ErrorObject[], value: unknown): string[] {
-  return fewestErrors(errors).map((e) => describe(e, value));
+  return misspeltFirst(fewestErrors(errors)).map((e) => describe(e, value));
+}
+
+/**
+ * A misspelt field (`mutableResource`) is two errors to ajv: a field not
+ * known, and the field meant missing. The misspelling is said, first; the
+ * missing field it stands for is not said again.
+ */
+function misspeltFirst(errors: readonly ErrorObject[]): ErrorObject[] {
+  const meant = new Map<ErrorObject, string>();
+  for (const e of errors) {
+    if (e.keyword !== 'additionalProperties') continue;
+    const fields: unknown = isObject(e.parentSchema) ? e.parentSchema.properties : undefined;
+    const near = isObject(fields) ? closestName(String(e.params.additionalProperty), Object.keys(fields)) : undefined;
+    if (near) meant.set(e, near);
+  }
+  const stoodFor = (e: ErrorObject): boolean =>
+    e.keyword === 'required' &&
+    [...meant].some(([m, near]) => m.instancePath === e.instancePath && near === String(e.params.missingProperty));
+  return [...meant.keys(), ...errors.filter((e) => !meant.has(e) && !stoodFor(e))];
 }
 
 /**
@@ -406,8 +426,12 @@ function describe(e: ErrorObject, root: unknown): string {
       const list = Array.isArray(allowed) ? allowed.map(String).join(', ') : 'its allowed values';
       return `${path} must be one of ${list}${shown(valueAt(root, e.instancePath))}`;
     }
-    case 'additionalProperties':
-      return `${path} must not have "${String(e.params.additionalProperty)}" (not a known field)`;
+    case 'additionalProperties': {
+      const extra = String(e.params.additionalProperty);
+      const fields: unknown = isObject(e.parentSchema) ? e.parentSchema.properties : undefined;
+      const near = isObject(fields) ? closestName(extra, Object.keys(fields)) : undefined;
+      return `${path} must not have "${extra}" (not a known field${near ? `; did you mean "${near}"?` : ''})`;
+    }
     case 'anyOf':
       return `${path} must be ${typeof said === 'string' ? said : 'one of its forms'}${shown(valueAt(root, e.instancePath))}`;
     case 'format': {

@@ -91,10 +91,12 @@ export const RUN_CONFIG_SCHEMA = {
         'Requests per second; 0: no cap; "auto": pace to the server (default against baseUrl; 0 against the embedded server).',
     },
     maxRequests: {
-      ...int(0, Number.MAX_SAFE_INTEGER),
+      ...int(1, Number.MAX_SAFE_INTEGER),
+      // 0 is the engine's "no budget"; a budget given is at least one request, so 0 is never given by mistake.
       default: 0,
+      expected: `an integer from 1 to ${Number.MAX_SAFE_INTEGER} (leave it out for no budget)`,
       flag: 'max-requests',
-      description: 'Stop sending after this many requests (0: no budget); the rest is NOT-TESTED.',
+      description: 'Stop sending after this many requests (default: no budget); the rest is NOT-TESTED.',
     },
     requestTimeoutMs: {
       ...int(1, MAX_TIMER_MS),
@@ -191,6 +193,7 @@ export const RUN_CONFIG_SCHEMA = {
       type: 'number',
       minimum: 0,
       maximum: 100,
+      expected: 'a percentage from 0 to 100 (80 or 80%)',
       flag: 'min-coverage',
       description: 'Percent of the selected rules the target can serve that must reach a verdict (default 100).',
     },

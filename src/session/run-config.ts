@@ -17,6 +17,7 @@ import { FAULTS, isFaultName } from '../reference-server/faults.ts';
 import { VARIANTS, isVariantName } from '../reference-server/variants.ts';
 import {
   RUN_CONFIG_DEFAULTS,
+  RUN_CONFIG_SCHEMA,
   RUN_OPTION_SCHEMAS,
   annotation,
   checkRunOptions,
@@ -57,12 +58,43 @@ export async function resolveRunConfig(sources: RunConfigSources): Promise<RunCo
     rate: given.rate ?? (external ? 'auto' : 0),
     seed: given.seed ?? randomInt(0, 2 ** 31 - 1),
   };
-  await checkTogether(config);
+  await checkTogether(config, given);
+  if (external)
+    checkApiKey(given.apiKey, keySource({ fromApi, fromFlags, fromEnv, fromFile }, sources.configFile?.path));
   return config;
 }
 
+/**
+ * Every request to a target carries its key: an external target without one
+ * (or with an empty one: a secret that is not set) is refused before any
+ * request, in one line naming where the key was looked for.
+ */
+function checkApiKey(key: string | undefined, source: string | undefined): void {
+  if (key === undefined)
+    throw new UsageError(
+      'no API key for the target: set DIRECTORY_API_KEY (or --api-key, "apiKey") to the key the target issued',
+      { seeHelp: false },
+    );
+  if (key.trim() === '')
+    throw new UsageError(`the API key is empty (${source ?? 'apiKey'}): set it to the key the target issued`, {
+      seeHelp: false,
+    });
+}
+
+/** Where the key the run uses came from, in that source's words. */
+function keySource(
+  from: Record<'fromApi' | 'fromFlags' | 'fromEnv' | 'fromFile', RunConfigInput>,
+  configFile: string | undefined,
+): string | undefined {
+  if (from.fromApi.apiKey !== undefined) return 'runConformance: apiKey';
+  if (from.fromFlags.apiKey !== undefined) return '--api-key';
+  if (from.fromEnv.apiKey !== undefined) return 'DIRECTORY_API_KEY';
+  if (from.fromFile.apiKey !== undefined) return `${configFile ?? 'the config file'}: /apiKey`;
+  return undefined;
+}
+
 /** What no single option's schema can say: the options that go together. */
-async function checkTogether(config: RunConfig): Promise<void> {
+async function checkTogether(config: RunConfig, given: RunConfigInput): Promise<void> {
   if (config.baseUrl !== undefined) {
     checkBaseUrl(config.baseUrl);
     if (config.faults.length > 0 || config.variants.length > 0)
@@ -73,10 +105,13 @@ async function checkTogether(config: RunConfig): Promise<void> {
       );
   }
   for (const f of config.faults)
-    if (!isFaultName(f)) throw new UsageError(`unknown fault ${JSON.stringify(f)}${nearest(f, Object.keys(FAULTS))}`);
+    if (!isFaultName(f)) throw new UsageError(unknownName('fault', f, Object.keys(FAULTS)));
   for (const v of config.variants)
-    if (!isVariantName(v))
-      throw new UsageError(`unknown variant ${JSON.stringify(v)}; the variants: ${Object.keys(VARIANTS).join(', ')}`);
+    if (!isVariantName(v)) throw new UsageError(unknownName('variant', v, Object.keys(VARIANTS)));
+  if (config.path !== undefined && given.seed === undefined)
+    throw new UsageError('--path replays a counterexample of one seed: give its --seed too (both are in the report)');
+  if (config.replayPath !== undefined && config.path === undefined)
+    throw new UsageError('--replay-path goes with the --path (and --seed) of the same counterexample');
   if (config.shard && config.shard.index > config.shard.count)
     throw new UsageError(`shard must be i/n with 1 <= i <= n, got ${config.shard.index}/${config.shard.count}`);
   // Looked at, never opened: a FIFO or a folder named here would hang or fail the run later.
@@ -85,15 +120,15 @@ async function checkTogether(config: RunConfig): Promise<void> {
     await refuseIfNotRegularFile(config.expectations, 'the expectations file');
 }
 
-/** A known fault close to the unknown one, else a few that share its first word. */
-function nearest(name: string, known: readonly string[]): string {
+/** An unknown fault or variant: the known name close to it, else every known name. */
+export function unknownName(what: 'fault' | 'variant', name: string, known: readonly string[]): string {
   const close = closestName(name, known);
-  if (close) return ` (did you mean ${JSON.stringify(close)}?)`;
+  if (close) return `unknown ${what} ${JSON.stringify(name)} (did you mean ${close}?)`;
   const head = name.split('-')[0] ?? name;
-  const near = known.filter((k) => k.startsWith(`${head}-`)).slice(0, 6);
+  const near = known.filter((k) => k.startsWith(`${head}-`));
   return near.length > 0
-    ? `; faults starting with "${head}-": ${near.join(', ')}${near.length === 6 ? ', …' : ''}`
-    : '';
+    ? `unknown ${what} ${JSON.stringify(name)}; the ${what}s starting with "${head}-": ${near.join(', ')}`
+    : `unknown ${what} ${JSON.stringify(name)}; the ${known.length} ${what}s: ${known.join(', ')}`;
 }
 
 const API_SOURCE = {
@@ -118,6 +153,8 @@ function sourceNaming(nameOf: (option: string) => string | undefined): { name(po
     },
   };
 }
+
+const LEVELS: readonly string[] = RUN_CONFIG_SCHEMA.properties.levels.items.enum;
 
 /** `run`'s flags as options: numbers read from their text, `--shard i/n` as its record. */
 export function optionsFromFlags(flags: RunConfigSources['flags'] & object): RunConfigInput {
@@ -157,6 +194,9 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv): RunConfigInput {
  * left as text for the schema to refuse in its words.
  */
 function fromText(option: string, value: string | boolean | (string | boolean)[]): unknown {
+  // A level is a word of the spec, whatever its case on a command line: `--level must`.
+  if (option === 'levels' && Array.isArray(value))
+    return value.map((v) => (typeof v === 'string' && LEVELS.includes(v.toUpperCase()) ? v.toUpperCase() : v));
   if (typeof value !== 'string' || !takesNumber(RUN_OPTION_SCHEMAS.get(option))) return value;
   const text = option === 'minCoverage' ? value.replace(/%$/, '') : value;
   return /^\s*-?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?\s*$/i.test(text) ? Number(text) : value;

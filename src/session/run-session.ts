@@ -32,6 +32,7 @@ import { shellWord } from '../report/shell-quote.ts';
 import type { SummaryLinks } from '../report/summary-markdown.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { allRules, selectRules, shardRules } from '../runner/catalogue.ts';
+import { checkSelection } from './check-selection.ts';
 import type { RuleGroup } from '../rules/types.ts';
 import { preflight } from '../runner/preflight.ts';
 import { runRules, type EngineOptions, type RunTarget } from '../runner/run-rules.ts';
@@ -73,6 +74,7 @@ export function selectForRun(
   catalogue: readonly RuleGroup[],
   request: SelectionRequest,
 ): { groups: RuleGroup[]; selection: RunSelection } {
+  checkSelection(catalogue, request);
   const { shard } = request;
   if (shard && !validShard(shard))
     throw new UsageError(`shard must be i/n with 1 <= i <= n, got ${shard.index}/${shard.count}`);

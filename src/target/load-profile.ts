@@ -41,6 +41,6 @@ export async function loadProfile(path: string): Promise<TargetProfile> {
 /** A profile given as an object (runConformance's `profile`), checked as a file's is; `what` names it. */
 export function checkProfile(data: unknown, what: string): TargetProfile {
   if (validate(data)) return data;
-  const problems = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? ''}`).join('; ');
-  throw new ProfileError(`${what} does not match fixtures/target-profile.schema.json: ${problems}`);
+  const problems = problemsOf(validate.errors ?? [], data);
+  throw new ProfileError(`${oneLine(what, problems)} (the format: fixtures/target-profile.schema.json)`);
 }

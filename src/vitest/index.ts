@@ -7,29 +7,29 @@
  * which drops skip notes, writes it as a <property>), OBSERVED passes (the
  * spec leaves it open).
  *
+ * Options not given are read from the environment variables `run` reads
+ * (DIRECTORY_BASE_URL, DIRECTORY_PROFILE, DIRECTORY_API_KEY,
+ * DIRECTORY_RESTRICTED_API_KEY, …); the options given win.
+ *
  *   import { conformanceSuite } from 'directory-conformance/vitest';
  *   await conformanceSuite({ baseUrl: process.env.DIRECTORY_BASE_URL, profile: 'profile.json',
- *     apiKey: process.env.DIRECTORY_API_KEY });
+ *     apiKey: process.env.DIRECTORY_API_KEY, restrictedApiKey: process.env.DIRECTORY_RESTRICTED_API_KEY });
  */
 import { beforeAll, describe, expect, test, type TestContext } from 'vitest';
-import {
-  resolveConformanceOptions,
-  runConformance,
-  type ConformanceOptions,
-  type RuleResult,
-  type RunResult,
-} from '../api/index.ts';
+import { resolveConformanceOptions, type ConformanceOptions, type RuleResult, type RunResult } from '../api/index.ts';
+import { runConfigured } from '../api/run-configured.ts';
 import { loadCatalogue, selectRules } from '../runner/catalogue.ts';
 
 /** `runConformance`'s options (a bad one throws here, before any test is made), and how long the run may take. */
 export async function conformanceSuite(options: ConformanceOptions & { timeoutMs?: number } = {}): Promise<void> {
   const { timeoutMs, ...runOptions } = options;
-  const config = await resolveConformanceOptions(runOptions);
+  const { interrupt, ...given } = runOptions;
+  const config = await resolveConformanceOptions(given, process.env);
   const groups = selectRules(await loadCatalogue(), config);
   let run: RunResult | undefined;
   const byId = new Map<string, RuleResult>();
   beforeAll(async () => {
-    run = await runConformance(runOptions);
+    run = await runConfigured(config, interrupt);
     for (const r of run.results) byId.set(r.ruleId, r);
   }, timeoutMs ?? 600_000);
   for (const group of groups) {

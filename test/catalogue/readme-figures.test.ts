@@ -2,8 +2,9 @@
  * The README's figures of the catalogue (rules, MUST rules, properties,
  * faults, a section's selection and the examples built on them) are the
  * catalogue's: a rule or a fault added without them fails here, so they
- * cannot go stale. The mutation run's own result (how many faults only their
- * rule catches) is a measurement the README dates as the latest.
+ * cannot go stale. The mutation run's own figures (faults caught by their
+ * rule alone, revocation faults the model-based sequences catch) are checked
+ * against the README by the mutation run's last test, from its own outcomes.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

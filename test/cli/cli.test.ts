@@ -81,7 +81,7 @@ describe('CLI', () => {
         dir,
       ]);
       expect(r.code).toBe(2);
-      expect(r.err).toMatch(/refused the credential \(401\)/);
+      expect(r.err).toMatch(/refused the credential \(answered 401: the credentials are not valid\)/);
       expect(r.out + r.err).not.toContain('dc-wrong-key-0123456789');
     } finally {
       await server.close();

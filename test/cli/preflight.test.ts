@@ -100,7 +100,16 @@ describe('preflight', () => {
     await closed.close();
     const profilePath = join(dir, 'profile-closed.json');
     await writeFile(profilePath, JSON.stringify(server.profile));
-    const { code, out } = await run(['--base-url', closed.url, '--profile', profilePath, '--reports', reports]);
+    const { code, out } = await run([
+      '--base-url',
+      closed.url,
+      '--profile',
+      profilePath,
+      '--api-key',
+      server.apiKey,
+      '--reports',
+      reports,
+    ]);
     expect(code).toBe(2);
     expect(out).toContain('cannot be reached');
     expect(await readdir(reports)).toEqual([]);
@@ -124,7 +133,7 @@ describe('preflight', () => {
     expect(code).toBe(2);
     expect(out.trim().split('\n')).toHaveLength(1);
     expect(out).toContain('kinds the target does not have');
-    expect(out).toContain('1888888888888888888 (answered 404)');
+    expect(out).toContain('1888888888888888888 (answered 404: kind_id: unknown kind 1888888888888888888)');
     expect(out).not.toContain('FAIL');
     expect(await readdir(reports)).toEqual([]);
   });

@@ -134,7 +134,7 @@ const CASES: Case[] = [
     file: 'field.json',
     text: JSON.stringify({ expectations: [{ ...ENTRY, expire: '2027-01-01' }] }),
     args: (p) => ['run', '--rule', ENTRY.rule, '--expectations', p],
-    says: ': /expectations/0 must not have "expire" (not a known field)',
+    says: ': /expectations/0 must not have "expire" (not a known field; did you mean "expires"?)',
   },
   {
     name: 'journal: a change without the state it replaced (restore)',
@@ -167,7 +167,17 @@ const CASES: Case[] = [
     name: 'profile: a kind without supportsRoles',
     file: 'profile.json',
     text: JSON.stringify({ kinds: [{ id: '1', name: 'Employee' }], roles: [], teams: [], mutableResources: [] }),
-    args: (p) => ['run', '--base-url', 'http://127.0.0.1:9', '--profile', p, '--reports', join(dir, 'never')],
+    args: (p) => [
+      'run',
+      '--base-url',
+      'http://127.0.0.1:9',
+      '--profile',
+      p,
+      '--api-key',
+      'k',
+      '--reports',
+      join(dir, 'never'),
+    ],
     says: ': /kinds/0 must have "supportsRoles"',
   },
 ];

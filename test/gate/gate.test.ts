@@ -367,6 +367,26 @@ describe('merge is honest about shards', () => {
     expect(m.out).toMatch(/selected other rules/);
   });
 
+  test('shards of different seeds or different targets are refused in one line', async () => {
+    const shard2 = (name: string, extra: string[]) =>
+      cli(['run', '--section', '4.9', '--quiet', '--shard', '2/2', '--reports', join(dir, name), ...extra]);
+    expect((await shard2('h2-seed', ['--seed', '2'])).code).toBe(0);
+    const seeds = await cli(['merge', join(dir, 'h1/results.json'), join(dir, 'h2-seed/results.json')]);
+    expect(seeds.code).toBe(2);
+    expect(seeds.out).toBe(
+      `error: ${join(dir, 'h2-seed/results.json')} ran with seed 2, ${join(dir, 'h1/results.json')} with seed 1: ` +
+        'run every shard with the same --seed\n',
+    );
+    expect((await shard2('h2-fault', ['--seed', '1', '--fault', FAULT])).code).toBe(1);
+    const targets = await cli(['merge', join(dir, 'h1/results.json'), join(dir, 'h2-fault/results.json')]);
+    expect(targets.code).toBe(2);
+    expect(targets.out).toBe(
+      `error: ${join(dir, 'h2-fault/results.json')} ran against the embedded reference server (--fault ${FAULT}) ` +
+        `(Service-Version 26.06.25), ${join(dir, 'h1/results.json')} against the embedded reference server ` +
+        '(Service-Version 26.06.25): results of different targets are not one run\n',
+    );
+  });
+
   test('a complete set merges into a run that names its selection, with no shard left', async () => {
     expect(
       (await cli(['run', '--section', '4.9', '--quiet', '--seed', '1', '--shard', '2/2', '--reports', join(dir, 'h3')]))

@@ -5,14 +5,15 @@
  * it, and end no rule in ERROR. Each case runs on its own server. The fault ×
  * rule matrix is written to reports/mutation-matrix.{md,json}.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { CATCHES } from '../../src/mutation/fault-catches.ts';
 import {
   FAULT_NAMES,
-  renderMatrixJson,
-  renderMatrixMarkdown,
+  mutationFigures,
   runMutation,
+  writeMatrix,
   type MutationOutcome,
 } from '../../src/mutation/run-mutations.ts';
 import { allRules, loadCatalogue } from '../../src/runner/catalogue.ts';
@@ -55,9 +56,28 @@ describe('the fault catalogue', () => {
   });
 });
 
+describe("the README's figures of the mutation run are this run's", () => {
+  // Last in the file: every fault's case has run (skipped when a filter ran only some of them).
+  test('faults caught by their own rule, by that rule alone, and revocation faults the model-based sequences catch', ({
+    skip,
+  }) => {
+    if (outcomes.length < FAULT_NAMES.length) skip('only some faults ran');
+    const figures = mutationFigures(outcomes);
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    const stated = (pattern: RegExp): number[] => [...(pattern.exec(readme) ?? [])].slice(1).map(Number);
+    expect(stated(/(\d+) of (\d+) faults caught by their own rule, (\d+) of them by that rule alone/)).toEqual([
+      figures.caught,
+      figures.faults,
+      figures.alone,
+    ]);
+    expect(stated(/the model-based sequences catch (\d+) of the (\d+) revocation faults/)).toEqual([
+      figures.revocationByModel,
+      figures.revocationFaults,
+    ]);
+  });
+});
+
 afterAll(async () => {
   if (outcomes.length === 0) return;
-  await mkdir('reports', { recursive: true });
-  await writeFile('reports/mutation-matrix.md', renderMatrixMarkdown(outcomes));
-  await writeFile('reports/mutation-matrix.json', renderMatrixJson(outcomes));
+  await writeMatrix(outcomes);
 });

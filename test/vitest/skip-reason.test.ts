@@ -35,6 +35,7 @@ test('a skipped rule carries its reason into vitest’s JUnit XML', async () => 
       'run',
       '--root',
       join(ROOT, 'test', 'fixtures', 'vitest-helper'),
+      'skips',
       '--reporter=junit',
       `--outputFile.junit=${junit}`,
     ],

@@ -225,15 +225,21 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     rule: 'activity-rates.prop.model-sequences',
     where: 'show-activity-rates after unassignRate',
     // It takes an assignment and then an unassignment that reaches past it: a user's 25 runs find it.
+    alsoFails: ['activity-rates.prop.concurrent-sequences'],
   },
   'activity-rate-unassign-noop': {
     rule: 'activity-rates.unassign-removes-coverage',
     where: 'show-activity-rates after unassign',
-    alsoFails: ['activity-rates.prop.model-sequences'],
+    alsoFails: ['activity-rates.prop.model-sequences', 'activity-rates.prop.concurrent-sequences'],
   },
   'activity-rate-external-id-not-unique': {
     rule: 'activity-rates.external-id-unique',
     where: 'a contract whose external_id another resource already uses: response.status',
+  },
+  'rates-lost-update': {
+    rule: 'activity-rates.prop.concurrent-sequences',
+    // Only requests that overlap in time lose an update: no serial rule sends two at once on one resource.
+    where: 'no serial order of the commands explains the answers',
   },
   'show-rates-without-work-regime': { rule: 'show-activity-rates.response-shape', where: 'response.body[0]' },
   'pagination-token-mac-prefix-accepted': {

@@ -15,7 +15,12 @@
  * The model: a day holds the rate assigned last over it, or no period when it
  * was unassigned last; the end day of a range is left open (whether a range
  * includes it is not shown), and so is every day no command of the sequence
- * touched. The resource is restored after every sequence.
+ * touched. §4.2 rule 1 ("Assigning a new rate may modify other activity rate
+ * periods") is read as the reshaping of the periods around the new range
+ * (trimmed, split, merged), not as a change of the rate of a day outside it:
+ * the serial sequences forget every day at each assignment, and with that
+ * model no lost assignment could be told from a permitted modification. The
+ * resource is restored after every sequence.
  */
 import fc from 'fast-check';
 import type { ApiResponse } from '../src/client/directory-client.ts';

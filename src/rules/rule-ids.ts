@@ -69,6 +69,7 @@ export const RULE_IDS = [
   'revoke-roles.narrows-explicit-list',
   'revoke-roles.no-content',
   'revoke-roles.omitted-team-ids-removes-role',
+  'revoke-roles.prop.concurrent-sequences',
   'revoke-roles.prop.idempotent',
   'revoke-roles.prop.invalid-team-ids-rejected',
   'revoke-roles.prop.model-sequences',

@@ -1,9 +1,10 @@
 /**
- * The concurrent mode of the activity-rate sequences: its model on recorded
- * histories (no network), then the rule against a server that loses an
- * update when two assignments overlap (caught and confirmed at every seed)
- * and against the reference server (passes at every seed). The serial rules
- * of the same clauses do not see that fault: only requests at once show it.
+ * The concurrent mode: the activity-rate model on recorded histories (no
+ * network), then each concurrent rule (rates, revocations) against a server
+ * that loses an update when two requests on one resource overlap (caught and
+ * confirmed at every seed) and against the reference server (passes at every
+ * seed). The serial rules of the same operation do not see that fault: only
+ * requests at once show it.
  */
 import { describe, expect, test } from 'vitest';
 import { MUTATION_OPTIONS, runAgainstReference } from '../../src/mutation/run-mutations.ts';
@@ -19,7 +20,6 @@ import {
   type RateCommand,
 } from '../../properties/concurrent.properties.ts';
 
-const RULE = 'activity-rates.prop.concurrent-sequences';
 const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
 const window = { start: '2030-01-01', end: '2030-02-10' };
@@ -126,16 +126,21 @@ const catalogue = await loadCatalogue();
 const only = (keep: (id: string) => boolean) =>
   catalogue.map((g) => ({ ...g, rules: g.rules.filter((r) => keep(r.id)) })).filter((g) => g.rules.length > 0);
 
-describe('against servers', () => {
-  const concurrent = only((id) => id === RULE);
+const CASES = [
+  { rule: 'activity-rates.prop.concurrent-sequences', fault: 'rates-lost-update', serial: 'activity-rates.' },
+  { rule: 'revoke-roles.prop.concurrent-sequences', fault: 'revoke-lost-update', serial: 'revoke-roles.' },
+] as const;
 
-  test('a lost update is caught, and confirmed, at every one of ten seeds', async () => {
+describe.each(CASES)('$rule against servers', ({ rule, fault, serial }) => {
+  const concurrent = only((id) => id === rule);
+
+  test(`${fault} is caught, and confirmed, at every one of ten seeds`, async () => {
     for (const seed of SEEDS) {
-      const run = await runAgainstReference(['rates-lost-update'], concurrent, { ...MUTATION_OPTIONS, seed });
+      const run = await runAgainstReference([fault], concurrent, { ...MUTATION_OPTIONS, seed });
       const result = run.results[0]!;
       expect(result.verdict, `seed ${seed}: ${result.reason ?? ''}`).toBe('FAIL');
       expect(result.confirmed, `seed ${seed}`).toBe(true);
-      expect(result.violations.some((v) => v.where.includes(CATCHES['rates-lost-update'].where))).toBe(true);
+      expect(result.violations.some((v) => v.where.includes(CATCHES[fault].where))).toBe(true);
     }
   });
 
@@ -147,10 +152,10 @@ describe('against servers', () => {
     }
   });
 
-  test('the serial rules of the same clauses do not see the lost update', async () => {
-    const serial = only((id) => id.startsWith('activity-rates.') && id !== RULE);
+  test(`the serial rules of the same operation do not see ${fault}`, async () => {
+    const serialRules = only((id) => id.startsWith(serial) && id !== rule);
     for (const seed of SEEDS.slice(0, 3)) {
-      const run = await runAgainstReference(['rates-lost-update'], serial, { ...MUTATION_OPTIONS, seed });
+      const run = await runAgainstReference([fault], serialRules, { ...MUTATION_OPTIONS, seed });
       expect(run.results.filter((r) => r.verdict === 'FAIL').map((r) => r.ruleId)).toEqual([]);
       expect(run.results.filter((r) => r.verdict === 'PASS').length).toBeGreaterThan(3);
     }

@@ -93,9 +93,11 @@ export async function runConformance(options: ConformanceOptions = {}): Promise<
         expectations,
         waitLock: config.waitLock,
         links: artifactLinks(process.env),
+        ...(config.history !== undefined ? { historyDir: config.history } : {}),
       },
     );
     if (!outcome.ok) throw new UsageError(`cannot run: ${outcome.reason}`);
+    for (const warning of outcome.history?.warnings ?? []) process.emitWarning(warning);
     return outcome.run;
   } finally {
     await opened.close();

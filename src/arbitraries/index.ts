@@ -17,3 +17,10 @@ export {
 export { paginationLimit, invalidPaginationLimit, type PaginationLimitConstraints } from './paginationLimit.ts';
 export { listQuery, listQueryChange, type ListQuery, type ListQueryConstraints } from './listQuery.ts';
 export { tamperedToken } from './tamperedToken.ts';
+export {
+  coveringArray,
+  type CoveringArray,
+  type CoveringArrayConstraints,
+  type CoveringFactor,
+  type Interaction,
+} from './coveringArray.ts';

@@ -95,6 +95,9 @@ Exit codes: 0 conformant with the coverage required; 1 the server broke a rule;
 
 Output:
   --reports DIR              where junit.xml, index.html and results.json go (default reports)
+  --history DIR              keep each run's results.json in DIR (DIRECTORY_HISTORY); the
+                             reports show every rule's last verdicts, flips, since when it
+                             fails, and the rules whose verdict changed since the last run
   --quiet                    no progress output
   --verbose                  one line per rule (default: a live line in a terminal,
                              a line per rule group elsewhere)

@@ -9,6 +9,8 @@ import { RULES_HELP } from './help.ts';
 import { parseOptions } from './options.ts';
 import { UsageError } from '../core/errors.ts';
 import { packagePath } from '../core/package-root.ts';
+import { renderCoverage } from '../rules/input-models/coverage.ts';
+import { loadProfile } from '../target/load-profile.ts';
 
 export async function rulesCommand(argv: string[], out: (line: string) => void): Promise<number> {
   const { values } = parseOptions(argv, {
@@ -17,9 +19,20 @@ export async function rulesCommand(argv: string[], out: (line: string) => void):
     rule: { type: 'string', multiple: true },
     section: { type: 'string', multiple: true },
     level: { type: 'string', multiple: true },
+    coverage: { type: 'boolean' },
+    profile: { type: 'string' },
+    seed: { type: 'string' },
   });
   if (values.help) {
     out(RULES_HELP);
+    return 0;
+  }
+  if (values.coverage) {
+    // The input space of each operation with a model, pairwise, for this profile (the example one by default).
+    const profile = await loadProfile(values.profile ?? packagePath('fixtures/example-profile.json'));
+    const seed = values.seed === undefined ? 1 : Number(values.seed);
+    if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, not ${values.seed}`);
+    for (const line of renderCoverage(profile, seed)) out(line);
     return 0;
   }
   const catalogue = await loadCatalogue();

@@ -4,6 +4,7 @@ import type { RuleGroup } from '../rules/types.ts';
 import { pendingChanges, readJournal } from '../runner/undo-journal.ts';
 import type { EngineOptions, RunTarget } from '../runner/run-rules.ts';
 import { renderGate } from '../gate/expectations.ts';
+import type { RunHistory } from '../gate/history.ts';
 import { describeSelection } from '../report/selection.ts';
 import { RUN_OPTION_SCHEMAS, annotation } from '../schemas/run-config.ts';
 import { CONFIG_FILE_NAME, resolveRunConfig } from '../session/run-config.ts';
@@ -111,6 +112,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
         expectations,
         waitLock: config.waitLock,
         links: artifactLinks(env),
+        ...(config.history !== undefined ? { historyDir: config.history } : {}),
         onReady: () => {
           // Said once the reports folder and preflight passed, just before the first rule.
           if (opened.server) {
@@ -126,9 +128,10 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
       io.err(`cannot run: ${outcome.reason}`);
       return EXIT.usage;
     }
-    const { run, gate, paths } = outcome;
+    const { run, gate, paths, history } = outcome;
     for (const line of chargedAtTheEnd(run, ended)) io.out(line);
     printSummary(run, io);
+    if (history) printHistory(history, io);
     for (const line of gate ? renderGate(gate) : []) io.out(line);
     io.out(`reports: ${paths!.html}  ${paths!.junit}  ${paths!.json}`);
     if (interrupts.received) {
@@ -249,6 +252,23 @@ function printSummary(run: RunResult, io: Output): void {
   for (const r of failed) {
     const level = r.level === 'INFERRED' ? ' [INFERRED]' : '';
     io.out(`  ${word(io, r.verdict)}${level} ${r.ruleId}: ${r.violations[0]?.message ?? r.reason ?? ''}`);
+  }
+}
+
+/** The rules whose verdict changed since the last run, the unstable ones, and a line per history file skipped. */
+function printHistory(history: RunHistory, io: Output): void {
+  for (const warning of history.warnings) io.err(warning);
+  if (history.earlierRuns === 0) {
+    io.out(`history: the first run kept in ${history.dir}`);
+    return;
+  }
+  const changes = history.changed.length;
+  io.out(
+    `history: ${changes === 0 ? 'no rule changed its verdict' : `${changes} rule${changes === 1 ? '' : 's'} changed ${changes === 1 ? 'its verdict' : 'verdict'}`} since the last run (${history.earlierRuns} earlier run${history.earlierRuns === 1 ? '' : 's'} in ${history.dir})`,
+  );
+  for (const c of history.changed) {
+    const unstable = history.rules.get(c.ruleId)?.unstable === true ? ' (unstable)' : '';
+    io.out(`  ${word(io, c.from)} → ${word(io, c.to)} ${c.ruleId}${unstable}`);
   }
 }
 

@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { ApiResponse, Exchange } from '../core/exchange.ts';
+import { ACCEPT_ENCODING } from './decode.ts';
 import type { OperationName, RequestOf } from '../schemas/operations.ts';
 import { pace } from './pace.ts';
 import type { Pacer } from './pacer.ts';
@@ -190,6 +191,8 @@ export class DirectoryClient {
     if (overrides === undefined && this.defaultHeaders) return this.defaultHeaders;
     const sent: Record<string, string> = {
       accept: 'application/json',
+      // Answers come as servers and their proxies send them: the wire undoes these codings (decode.ts).
+      'accept-encoding': ACCEPT_ENCODING,
       'content-type': 'application/json',
       'service-version': this.options.serviceVersion,
     };

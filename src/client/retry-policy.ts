@@ -51,6 +51,7 @@ export const REPEAT_RULE_NAMES = [
   'rate limited',
   'gateway answer',
   'dropped connection',
+  'body cut short',
   'server error',
   'network failure or timeout',
 ] as const;
@@ -98,11 +99,21 @@ export const RETRY_POLICY: RetryPolicy = {
       what: 'connection dropped before an answer',
       why: `no answer came (${DROPPED_CONNECTION_CODES.join(', ')}); a read changes nothing`,
     },
+    'body cut short': {
+      errors: ['DC_ERR_BODY_CUT'],
+      attempts: 3,
+      what: 'body cut short',
+      why:
+        'the answer stopped before its end (a Content-Length or a chunk not met, an encoded body or a JSON body ended by the close): ' +
+        'what came says nothing about the request, and a request safe to repeat is sent again',
+    },
     'server error': {
       statuses: '5xx',
       attempts: 2,
       what: 'any 5xx',
-      why: 'a single server error may be a passing fault and must not decide a verdict',
+      why:
+        'a single server error may be a passing fault and must not decide a verdict: a read changes nothing, and a judged request is one ' +
+        'the rule expects refused or harmless; when the repeat is answered, its answer stands and the exchange keeps the server error',
     },
     'network failure or timeout': {
       errors: ['DC_ERR_NETWORK', 'DC_ERR_TIMEOUT'],
@@ -114,11 +125,11 @@ export const RETRY_POLICY: RetryPolicy = {
   classes: {
     read: {
       requests: 'reads (list, list-roles, show-teams, show-activity-rates)',
-      rules: ['rate limited', 'gateway answer', 'dropped connection'],
+      rules: ['rate limited', 'gateway answer', 'dropped connection', 'body cut short', 'server error'],
     },
     'judged read': {
       requests: 'judged reads (a rule judges the status: expectRejected, expectNoServerError)',
-      rules: ['rate limited', 'gateway answer', 'dropped connection', 'server error'],
+      rules: ['rate limited', 'gateway answer', 'dropped connection', 'body cut short', 'server error'],
     },
     mutation: {
       requests: 'mutations (revoke-roles, assign-team, assign-activity-rate, unassign-activity-rate)',
@@ -126,11 +137,11 @@ export const RETRY_POLICY: RetryPolicy = {
     },
     'judged mutation': {
       requests: 'judged mutations (a rule judges the status of a request it expects refused or harmless)',
-      rules: ['rate limited', 'server error'],
+      rules: ['rate limited', 'body cut short', 'server error'],
     },
     restore: {
       requests: 'restoring requests (the state guard puts back what a rule changed)',
-      rules: ['rate limited', 'gateway answer', 'network failure or timeout'],
+      rules: ['rate limited', 'gateway answer', 'body cut short', 'network failure or timeout'],
     },
   },
   backoffMs: 200,

@@ -1,5 +1,6 @@
 import { errors, type Dispatcher } from 'undici';
 import { HarnessError } from '../core/errors.ts';
+import { cutShortJson, decodeBody } from './decode.ts';
 import type { Redactor } from './redact.ts';
 import type { AttemptOptions, AttemptOutcome, SendAttempt, TransportRequest } from './transport.ts';
 
@@ -45,12 +46,24 @@ export function wire(settings: WireSettings): SendAttempt {
     signal?.addEventListener('abort', onAbort, { once: true });
     try {
       const answer = await call.answer;
+      const { headers } = answer;
+      // The usual answer, neither encoded nor framed by the connection's close, goes as it came.
+      const coding = headers['content-encoding'];
+      const bytes =
+        coding === undefined ? answer.bytes : await decodeBody(answer.bytes, coding, settings.maxBodyBytes, operation);
+      const text = bytes.toString('utf8');
+      if (headers['content-length'] === undefined && headers['transfer-encoding'] === undefined && cutShortJson(text))
+        throw new HarnessError(
+          'DC_ERR_BODY_CUT',
+          `${operation}: the answer (status ${answer.status}) ended with the connection in the middle of its JSON body ` +
+            `(${bytes.length} bytes, no Content-Length): cut short`,
+        );
       return {
         ok: true,
         status: answer.status,
-        headers: answer.headers,
-        bytes: answer.bytes,
-        text: answer.bytes.toString('utf8'),
+        headers,
+        bytes,
+        text,
         durationMs: performance.now() - sentAt,
         queuedMs: 0,
       };
@@ -71,10 +84,13 @@ function harnessErrorOf(
   settings: WireSettings,
   timedOut: boolean,
 ): { error: HarnessError; causes: readonly string[] } {
-  if (cause instanceof HarnessError) return { error: cause, causes: [] };
+  // A failure once the status and headers were in: the body was cut short.
+  const cut = cause instanceof AnswerCutShort ? cause : undefined;
+  const failure = cut ? cut.failure : cause;
+  if (failure instanceof HarnessError) return { error: failure, causes: [] };
   const { operation } = request;
-  const err = cause as { name?: string; code?: string; message?: string; cause?: { code?: string } };
-  const detail = settings.redactor.redact(`${err.code ?? err.name ?? 'error'}: ${err.message ?? String(cause)}`);
+  const err = failure as { name?: string; code?: string; message?: string; cause?: { code?: string } };
+  const detail = settings.redactor.redact(`${err.code ?? err.name ?? 'error'}: ${err.message ?? String(failure)}`);
   if (request.signal?.aborted && !timedOut)
     return { error: new HarnessError('DC_ERR_ABORTED', `${operation}: run aborted`), causes: [] };
   if (
@@ -85,6 +101,10 @@ function harnessErrorOf(
   ) {
     const message = `${operation}: no complete answer within ${settings.timeoutMs} ms${timedOut ? '' : ` (${detail})`}`;
     return { error: new HarnessError('DC_ERR_TIMEOUT', message), causes: [] };
+  }
+  if (cut) {
+    const message = `${operation}: the answer (status ${cut.status}) was cut short after ${cut.received} bytes (${detail})`;
+    return { error: new HarnessError('DC_ERR_BODY_CUT', message), causes: [] };
   }
   // A socket error often comes wrapped: the code that says what happened may be the outer or the inner one.
   const causes = [err.code, err.cause?.code].filter((code): code is string => typeof code === 'string');
@@ -214,7 +234,8 @@ class AnswerCollector implements Dispatcher.DispatchHandler {
   }
 
   onResponseError(_controller: Controller, error: Error): void {
-    this.fail(error);
+    // The status came and the body did not: an answer cut short (a Content-Length or a chunk not met).
+    this.fail(this.status === 0 ? error : new AnswerCutShort(this.status, this.size, error));
   }
 
   fail(error: unknown): void {
@@ -231,6 +252,18 @@ class AnswerCollector implements Dispatcher.DispatchHandler {
     // Not started yet: the caller is answered now, and onRequestStart cancels it when its turn comes.
     if (this.controller === undefined) this.fail(reason);
     else this.controller.abort(reason);
+  }
+}
+
+/** The failure of an answer whose status and headers came, and whose body did not, or not all of it. */
+class AnswerCutShort extends Error {
+  override readonly name = 'AnswerCutShort';
+  constructor(
+    readonly status: number,
+    readonly received: number,
+    readonly failure: Error,
+  ) {
+    super(failure.message);
   }
 }
 

@@ -9,6 +9,8 @@ export type HarnessErrorCode =
   | 'DC_ERR_NETWORK'
   | 'DC_ERR_TIMEOUT'
   | 'DC_ERR_BODY_TOO_LARGE'
+  | 'DC_ERR_BODY_CUT'
+  | 'DC_ERR_DECODE'
   | 'DC_ERR_RATE_LIMITED'
   | 'DC_ERR_SERVER_5XX'
   | 'DC_ERR_UNAUTHENTICATED'

@@ -90,8 +90,7 @@ export function summarise(results: readonly RuleResult[], options: SummaryOption
       `the target is unusable: ${byVerdict.ERROR} of the ${tried} rules tried ended in a harness ERROR (network, timeouts, 5xx, 429)`,
     );
   else if (errors > 0) inconclusive.push(`${errors} rule(s) ended in a harness ERROR: no verdict on the server`);
-  if (flaky > 0)
-    inconclusive.push(`${flaky} rule(s) FLAKY: a departure seen once did not repeat when driven again`);
+  if (flaky > 0) inconclusive.push(`${flaky} rule(s) FLAKY: a departure seen once did not repeat when driven again`);
   // A small tolerance: 1/3 of rules must compare equal to a threshold of 33.3%.
   if (servableCoverage + 1e-9 < requiredCoverage) {
     const missing = [

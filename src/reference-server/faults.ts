@@ -218,6 +218,29 @@ export const FAULTS = {
     clause: '§4.9 rules 1-3',
     description: 'next_token is null once 1,000 resources have been served: walks end early.',
   },
+  // §4.8 list: faults that live only beside another input (list.prop.pairwise-combinations finds them)
+  'list-total-count-dropped-beside-orders': {
+    clause: '§4.8 Response',
+    description: 'with_total_count true beside orders: total_count and total_count_approximate are left out.',
+  },
+  'list-ids-filter-ignored-when-approximate': {
+    clause: '§4.8 Filter shapes',
+    description:
+      'counting_mode approximate: the resource.ids filter is ignored (the approximate path reads the whole kind).',
+  },
+  'list-attributes-dropped-with-teams': {
+    clause: '§2.2 attributes; §4.8 attributes',
+    description: 'with_teams true: the requested attributes are left out (the team join replaces them).',
+  },
+  'list-with-relations-ignored-beside-orders': {
+    clause: '§4.8 with_relations',
+    description: 'with_relations true beside orders adds nothing.',
+  },
+  'list-with-relations-null-as-filter': {
+    clause: '§4.8',
+    description:
+      'with_relations null beside a resource.ids filter is read as a condition: only resources without relations are listed.',
+  },
   'list-ids-filter-capped-100': {
     clause: '§4.8 Filter shapes',
     description: 'Only the first 100 ids of a resource.ids filter count.',

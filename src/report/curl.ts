@@ -43,13 +43,18 @@ function printfBinary(body: string): string {
  * A POSIX shell command that replays the request: the method, URL, every
  * recorded header (credentials stay `$DIRECTORY_API_KEY` and
  * `$DIRECTORY_RESTRICTED_API_KEY`, expanded by the shell) and the body byte
- * for byte. `-i` prints the status line, which is what most violations are about.
+ * for byte. `-i` prints the status line, which is what most violations are about; an
+ * Accept-Encoding becomes `--compressed`, so the answer prints decoded.
  */
 export function toCurl(exchange: Exchange): string {
   const { request } = exchange;
   const args = [`curl -sS -i -X ${request.method} ${singleQuote(request.url)}`];
   const named = new Set(Object.keys(request.headers).map((n) => n.toLowerCase()));
-  for (const [name, value] of Object.entries(request.headers)) args.push(`-H ${headerArgument(name, value)}`);
+  for (const [name, value] of Object.entries(request.headers)) {
+    // curl asks for the codings it can undo and prints the answer decoded, as the suite read it.
+    if (name.toLowerCase() === 'accept-encoding') args.push('--compressed');
+    else args.push(`-H ${headerArgument(name, value)}`);
+  }
   for (const name of CURL_DEFAULT_HEADERS)
     if (!named.has(name.toLowerCase())) args.push(`-H ${singleQuote(`${name}:`)}`);
   // A command-line argument cannot hold NUL: such a body goes through stdin.

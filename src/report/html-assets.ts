@@ -44,6 +44,9 @@ th:first-child,td:first-child{text-align:left}
 .badge{display:inline-block;min-width:64px;text-align:center;color:#fff;background:var(--c);border-radius:10px;padding:0 8px;font-size:11px;font-weight:700;letter-spacing:.03em}
 .sentence{margin:6px 0;padding-left:10px;border-left:3px solid var(--line);color:var(--muted)}
 .reason{margin:6px 0}
+.history{display:flex;flex-wrap:wrap;align-items:center;gap:4px 8px;margin:4px 0;font-size:12px}.strip{display:inline-flex;gap:1px}.strip span{display:inline-block;width:8px;height:14px;background:var(--c);border-radius:1px}
+.unstable{color:var(--error);border:1px solid var(--error);border-radius:10px;padding:0 8px;font-size:11px;font-weight:700}
+.repeated-server-errors{margin:6px 0;padding:4px 10px;border-left:3px solid var(--line);font-size:13px}.repeated-server-errors ul{margin:2px 0;padding-left:18px;font-family:var(--mono);font-size:12px}
 .violation{margin:8px 0;padding:6px 10px;border-left:3px solid var(--fail);background:#fff8f8;border-radius:0 6px 6px 0}
 .violation .where{font-family:var(--mono);font-weight:600}
 .expected-actual{display:grid;grid-template-columns:max-content 1fr;gap:2px 10px;margin:4px 0 0}

@@ -1,5 +1,6 @@
 import type { Exchange } from '../core/exchange.ts';
 import type { RuleResult, RunResult, Verdict } from '../core/types.ts';
+import { UNSTABLE_FLIPS, UNSTABLE_WINDOW, type RuleHistory, type RunHistory } from '../gate/history.ts';
 import { toCurl } from './curl.ts';
 import { clip, replayCommand, show } from './describe-result.ts';
 import { CONTENT_SECURITY_POLICY, CSS, SCRIPT } from './html-assets.ts';
@@ -55,7 +56,7 @@ function verdictBar(counts: Counts, total: number, cls = ''): string {
   return `<div class="bar${cls ? ` ${cls}` : ''}" role="img" aria-label="${label}">${spans}</div>`;
 }
 
-function header(run: RunResult): string {
+function header(run: RunResult, history?: RunHistory): string {
   const s = run.summary;
   const mustJudged = run.results.filter((r) => r.level === 'MUST' && (r.verdict === 'PASS' || r.verdict === 'FAIL'));
   const mustPassed = mustJudged.filter((r) => r.verdict === 'PASS').length;
@@ -82,7 +83,7 @@ function header(run: RunResult): string {
 <div class="figure" id="verdict"><span>verdict</span><b class="${run.interrupted ? 'bad' : OUTCOME[s.outcome].cls}">${run.interrupted ? `interrupted (${esc(run.interrupted.signal)})` : OUTCOME[s.outcome].text}</b><small>${esc(run.interrupted ? 'rules not started are NOT-TESTED' : s.inconclusive.length > 0 ? s.inconclusive.join('; ') : 'no MUST rule may fail; every rule the target can serve must run')}</small></div>
 <div class="figure" id="score"><span>score</span><b>${percent(s.score)}</b><small>${mustPassed} of ${mustJudged.length} MUST rules passed</small></div>
 <div class="figure" id="coverage"><span>coverage</span><b>${percent(s.coverage)}</b><small>${s.ran} of the ${s.total} selected rules ran; ${percent(s.servableCoverage)} of the ${s.servable} this target can serve (required ${percent(s.requiredCoverage)})</small></div>
-${gateFigure(run)}${inferredFigure(run)}${requestsFigure(run)}
+${gateFigure(run)}${inferredFigure(run)}${requestsFigure(run)}${historyFigure(history)}
 ${VERDICTS.map((v) => `<div class="figure v-${v}" data-count="${v}"><span>${v}</span><b>${s.byVerdict[v]}</b></div>`).join('\n')}
 </div>
 ${verdictBar(s.byVerdict, s.total, 'wide')}
@@ -219,7 +220,7 @@ function exchange(e: Exchange, n: number, ids: Ids): string {
   const attempts = e.shared
     ? ', shared: the answer to the same request another rule sent'
     : e.attempts > 1
-      ? `, ${e.attempts} attempts`
+      ? `, ${e.attempts} attempts${e.earlierAttempts ? `: ${answersOf(e)}` : ''}`
       : '';
   const response = e.response
     ? `<h4>Response ${e.response.status}${e.response.truncated ? ' (body truncated when recorded)' : ''}</h4><pre class="response-headers">${esc(headersText(e.response.headers))}</pre><pre class="response-body">${esc(shownBody(e.response.body))}</pre>`
@@ -229,6 +230,28 @@ function exchange(e: Exchange, n: number, ids: Ids): string {
 ${response}
 ${copyable(ids, 'curl', toCurl(e), 'curl')}
 </details>`;
+}
+
+/** Every answer (or transport error) the request got, the client's repeats included, oldest first. */
+function answersOf(e: Exchange): string {
+  const last = e.response ? String(e.response.status) : e.error.code;
+  return [...(e.earlierAttempts ?? []).map((a) => String(a.status ?? a.error)), last].join(', ');
+}
+
+/**
+ * Server errors the client repeated and that did not decide the verdict (a
+ * lone 500 to a read, answered when sent again): noted on every card, whatever
+ * its verdict, so a passing rule's glitch is seen.
+ */
+function repeatedServerErrors(r: RuleResult): string {
+  const noted = r.exchanges.flatMap((e, i) =>
+    e.earlierAttempts?.some((a) => a.status !== undefined && a.status >= 500) === true && !e.shared
+      ? [`#${i + 1} ${e.operation}${e.startedAt ? ` at ${e.startedAt}` : ''}: ${answersOf(e)}`]
+      : [],
+  );
+  if (noted.length === 0) return '';
+  const errors = `${noted.length} server error${noted.length === 1 ? '' : 's'}`;
+  return `<div class="repeated-server-errors"><b>${errors} the client repeated</b> (the repeat's answer stands): <ul>${noted.map((n) => `<li>${esc(n)}</li>`).join('')}</ul></div>`;
 }
 
 function violations(r: RuleResult): string {
@@ -270,7 +293,40 @@ function observationsList(r: RuleResult): string {
   return `<ul class="observations">${r.observations.map((o) => `<li>${esc(o.subject)}: <code>${esc(clip(show(o.value), 300))}</code></li>`).join('')}</ul>`;
 }
 
-function card(r: RuleResult, run: RunResult, ids: Ids): string {
+/**
+ * The rule's last verdicts as a strip (oldest first, this run last), how
+ * often it flipped, since when it fails, and whether it is unstable.
+ */
+function historyStrip(h: RuleHistory | undefined): string {
+  if (h === undefined) return '';
+  const cells = h.verdicts
+    .map((v) => `<span class="v-${v.verdict}" title="${esc(`${v.verdict} · ${v.startedAt}`)}"></span>`)
+    .join('');
+  const runs = h.verdicts.length;
+  const facts = [
+    `${runs === 1 ? 'first run kept' : `last ${runs} runs`}: flipped ${h.flips} time${h.flips === 1 ? '' : 's'}`,
+    ...(h.changedFrom !== undefined ? [`was ${h.changedFrom} in the last run`] : []),
+    ...(h.failingSince !== undefined ? [`failing since ${h.failingSince}`] : []),
+  ];
+  const unstable = h.unstable
+    ? `<span class="unstable" title="${UNSTABLE_FLIPS} or more flips in its last ${UNSTABLE_WINDOW} runs">unstable</span>`
+    : '';
+  return `<div class="history" data-flips="${h.flips}"${h.unstable ? ' data-unstable="true"' : ''}><span class="strip" role="img" aria-label="${esc(h.verdicts.map((v) => v.verdict).join(', '))}">${cells}</span>${unstable}<span class="muted">${esc(facts.join(' · '))}</span></div>`;
+}
+
+/** Across runs: how many were kept, how many rules changed since the last, how many flip often. */
+function historyFigure(history: RunHistory | undefined): string {
+  if (history === undefined) return '';
+  const unstable = [...history.rules.values()].filter((h) => h.unstable).length;
+  const note =
+    history.earlierRuns === 0
+      ? `the first run kept in ${history.dir}`
+      : `${history.changed.length} changed since the last run; ${unstable} unstable; ${history.earlierRuns} earlier run${history.earlierRuns === 1 ? '' : 's'} in ${history.dir}`;
+  return `<div class="figure" id="history"><span>history</span><b>${history.earlierRuns + 1} runs</b><small>${esc(note)}</small></div>
+`;
+}
+
+function card(r: RuleResult, run: RunResult, ids: Ids, history?: RunHistory): string {
   const known = knownFailureOf(run, r);
   const meta = [
     r.clause,
@@ -283,6 +339,7 @@ function card(r: RuleResult, run: RunResult, ids: Ids): string {
     `<article class="card v-${r.verdict}" id="rule-${esc(r.ruleId)}" data-rule-id="${esc(r.ruleId)}" data-verdict="${r.verdict}" data-section="${esc(r.section)}" data-level="${r.level}" data-kind="${r.kind}">`,
     `<div class="card-head"><span class="badge v-${r.verdict}">${r.verdict}</span>${known ? '<span class="known">known failure</span>' : ''}<h3>${esc(r.ruleId)}</h3><span class="muted">${esc(meta.join(' · '))}</span></div>`,
     `<p class="sentence">${esc(r.sentence)}</p>`,
+    historyStrip(history?.rules.get(r.ruleId)),
   ];
   if (known)
     parts.push(
@@ -299,7 +356,7 @@ function card(r: RuleResult, run: RunResult, ids: Ids): string {
       `<p class="reason blocked">blocked by <a href="#rule-${esc(owner)}">${esc(owner)}</a>${why ? `: ${esc(why)}` : ''}</p>`,
     );
   } else if (r.reason) parts.push(`<p class="reason">${esc(r.reason)}</p>`);
-  parts.push(violations(r), propertyReplay(r));
+  parts.push(violations(r), propertyReplay(r), repeatedServerErrors(r));
   if (r.verdict === 'FAIL' || r.verdict === 'FLAKY' || r.verdict === 'ERROR') {
     parts.push(copyable(ids, 'Replay', replayCommand(r, run), 'replay'));
     const last = r.exchanges.slice(-MAX_EXCHANGES);
@@ -335,7 +392,7 @@ ${rows.join('\n')}
  * opens from disk. Every string from the run is escaped: server text is
  * hostile input.
  */
-export function renderHtml(run: RunResult): string {
+export function renderHtml(run: RunResult, history?: RunHistory): string {
   const ids = new Ids();
   const sections = [...new Set(run.results.map((r) => r.section))].sort(compareSections);
   const cards = [...run.results].sort(
@@ -351,7 +408,7 @@ export function renderHtml(run: RunResult): string {
 <style>${CSS}</style>
 </head>
 <body>
-${header(run)}
+${header(run, history)}
 <main>
 <h2 id="by-section">By section</h2>
 ${matrix(run, sections)}
@@ -360,7 +417,7 @@ ${latency(run)}
 <h2 id="rules-title">Rules</h2>
 ${filters(sections, cards.length)}
 <div id="rules">
-${cards.map((r) => card(r, run, ids)).join('\n')}
+${cards.map((r) => card(r, run, ids, history)).join('\n')}
 <p id="no-match" class="hidden">No rule matches the filters.</p>
 </div>
 <h2 id="observations-title">Observations</h2>

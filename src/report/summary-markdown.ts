@@ -5,6 +5,7 @@
  * job pages can show the file as it is.
  */
 import type { RuleResult, RunResult } from '../core/types.ts';
+import type { RunHistory } from '../gate/history.ts';
 
 export interface SummaryLinks {
   /** Where the full reports can be downloaded (the CI artifact). */
@@ -19,7 +20,7 @@ function reason(r: RuleResult): string {
   return text.length > 160 ? `${text.slice(0, 157)}…` : text;
 }
 
-export function renderSummaryMarkdown(run: RunResult, links: SummaryLinks = {}): string {
+export function renderSummaryMarkdown(run: RunResult, links: SummaryLinks = {}, history?: RunHistory): string {
   const s = run.summary;
   const verdict = run.interrupted
     ? `⚠️ interrupted (${run.interrupted.signal})`
@@ -49,6 +50,24 @@ export function renderSummaryMarkdown(run: RunResult, links: SummaryLinks = {}):
       lines.push(`| ${r.verdict}${level} | \`${r.ruleId}\` | ${cell(r.clause)} | ${cell(reason(r))} |`);
     }
   }
+  if (history) lines.push('', ...historyLines(history));
   if (links.reports) lines.push('', `Full reports (HTML, JUnit, JSON, HAR): ${links.reports}`);
   return `${lines.join('\n')}\n`;
+}
+
+/** The rules whose verdict changed since the last run kept in the history folder, unstable ones marked. */
+function historyLines(history: RunHistory): string[] {
+  if (history.earlierRuns === 0) return ['History: the first run kept.'];
+  if (history.changed.length === 0) return [`History: no rule changed its verdict since the last run.`];
+  return [
+    `History: ${history.changed.length} rule${history.changed.length === 1 ? '' : 's'} changed since the last run.`,
+    '',
+    '| rule | last run | this run | flips (last runs) |',
+    '|---|---|---|---|',
+    ...history.changed.map((c) => {
+      const h = history.rules.get(c.ruleId);
+      const flips = h ? `${h.flips} in ${h.verdicts.length}${h.unstable ? ', unstable' : ''}` : '';
+      return `| \`${c.ruleId}\` | ${c.from} | ${c.to} | ${flips} |`;
+    }),
+  ];
 }

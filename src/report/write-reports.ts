@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunResult } from '../core/types.ts';
+import type { RunHistory } from '../gate/history.ts';
 import { renderHtml } from './html.ts';
 import { renderJson } from './json.ts';
 import { renderJUnit } from './junit.ts';
@@ -11,7 +12,7 @@ import { makeFolder } from './reports-dir.ts';
 export async function writeReports(
   run: RunResult,
   dir: string,
-  extra: { har?: HarRecorder; links?: SummaryLinks } = {},
+  extra: { har?: HarRecorder; links?: SummaryLinks; history?: RunHistory } = {},
 ): Promise<{ junit: string; html: string; json: string; summary: string; har?: string }> {
   await makeFolder(dir);
   const paths = {
@@ -23,9 +24,9 @@ export async function writeReports(
   };
   await Promise.all([
     writeFile(paths.junit, renderJUnit(run)),
-    writeFile(paths.html, renderHtml(run)),
+    writeFile(paths.html, renderHtml(run, extra.history)),
     writeFile(paths.json, renderJson(run)),
-    writeFile(paths.summary, renderSummaryMarkdown(run, extra.links)),
+    writeFile(paths.summary, renderSummaryMarkdown(run, extra.links, extra.history)),
     ...(extra.har && paths.har ? [writeFile(paths.har, extra.har.render(run.tool))] : []),
   ]);
   return paths;

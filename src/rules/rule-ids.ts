@@ -39,6 +39,7 @@ export const RULE_IDS = [
   'list.ids-filter',
   'list.kind-id-required',
   'list.orders-ascending',
+  'list.prop.pairwise-combinations',
   'list.resource-shape',
   'list.resources-of-the-kind',
   'list.several-orders-stable',

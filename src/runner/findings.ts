@@ -10,6 +10,7 @@
 import type { Exchange } from '../core/exchange.ts';
 import type { RuleResult, Violation } from '../core/types.ts';
 import type { Rule, RuleGroup } from '../rules/types.ts';
+import { emptyResult } from './rule-result.ts';
 
 /** Exchanges of the finder kept as the evidence of one finding: the last ones, where the departure is. */
 const EVIDENCE_EXCHANGES = 3;
@@ -117,42 +118,11 @@ function blockedOnlyByFailures(results: RuleResult[]): RuleResult[] {
 }
 
 function unselected(rule: Rule, group: RuleGroup): RuleResult {
-  return {
-    ruleId: rule.id,
-    clause: rule.clause,
-    sentence: rule.sentence,
-    section: group.section,
-    group: group.title,
-    level: rule.level,
-    kind: rule.kind,
-    mutates: rule.mutates,
-    verdict: 'PASS',
-    violations: [],
-    observations: [],
-    exchanges: [],
-    requestCount: 0,
-    durationMs: 0,
-    selected: false,
-  };
+  return emptyResult(rule, group, 'PASS', { selected: false });
 }
 
 /** An owner the catalogue does not hold (a fixture catalogue in tests): named, with no clause to show. */
 function unknownOwner(ruleId: string): RuleResult {
-  return {
-    ruleId,
-    clause: '',
-    sentence: '',
-    section: '',
-    group: '',
-    level: 'MUST',
-    kind: 'example',
-    mutates: 'none',
-    verdict: 'PASS',
-    violations: [],
-    observations: [],
-    exchanges: [],
-    requestCount: 0,
-    durationMs: 0,
-    selected: false,
-  };
+  const rule = { id: ruleId, clause: '', sentence: '', level: 'MUST', kind: 'example', mutates: 'none' } as const;
+  return emptyResult(rule, { section: '', title: '' }, 'PASS', { selected: false });
 }

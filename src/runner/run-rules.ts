@@ -13,6 +13,7 @@ import { summarise } from '../core/summarise.ts';
 import { isConformanceFailure, isDepartureOfAnotherRule } from '../core/errors.ts';
 import { loadCatalogue } from './catalogue.ts';
 import { chargeFindings, Findings, type RuleLookup } from './findings.ts';
+import { emptyResult } from './rule-result.ts';
 import { provisions, unmetNeed, type NeedEnv, type Provisions } from '../rules/needs.ts';
 import { ErrorAnswers } from './error-answers.ts';
 import { FileJournal } from './undo-journal.ts';
@@ -236,23 +237,7 @@ interface RunEnv {
 
 /** A rule an interrupt kept from starting. */
 function notStarted(rule: Rule, group: RuleGroup): RuleResult {
-  return {
-    ruleId: rule.id,
-    clause: rule.clause,
-    sentence: rule.sentence,
-    section: group.section,
-    group: group.title,
-    level: rule.level,
-    kind: rule.kind,
-    mutates: rule.mutates,
-    verdict: 'NOT-TESTED',
-    reason: 'the run was interrupted before this rule started',
-    violations: [],
-    observations: [],
-    exchanges: [],
-    requestCount: 0,
-    durationMs: 0,
-  };
+  return emptyResult(rule, group, 'NOT-TESTED', { reason: 'the run was interrupted before this rule started' });
 }
 
 /**
@@ -261,11 +246,14 @@ function notStarted(rule: Rule, group: RuleGroup): RuleResult {
  * judged again. A departure that repeats is a FAIL; one that does not is
  * FLAKY, reported with both attempts' exchanges; a second attempt that ends
  * in a harness fault (another party's change, a spent budget) gives its own
- * verdict, never an unconfirmed FAIL.
+ * verdict, never an unconfirmed FAIL. Only a rule whose changes cannot be
+ * undone (revocations) is not driven again: its FAIL is reported unconfirmed.
  */
 async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleResult> {
   const first = await runAttempt(rule, group, env);
-  if (first.verdict !== 'FAIL' || env.options.interrupt?.aborted) return first;
+  // A revocation cannot be undone: driven again it would start from the state the first attempt left,
+  // not the one that showed the departure, so its FAIL stands unconfirmed (`confirmed` absent).
+  if (first.verdict !== 'FAIL' || rule.mutates === 'irreversible' || env.options.interrupt?.aborted) return first;
   const replay = first.replay;
   const again = await runAttempt(rule, group, {
     ...env,
@@ -310,25 +298,16 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
   const observations: Observation[] = [];
   let requestCount = 0;
   let replay: PropertyReplay | undefined;
-  const result = (verdict: Verdict, extra: Partial<RuleResult> = {}): RuleResult => ({
-    ruleId: rule.id,
-    clause: rule.clause,
-    sentence: rule.sentence,
-    section: group.section,
-    group: group.title,
-    level: rule.level,
-    kind: rule.kind,
-    mutates: rule.mutates,
-    verdict,
-    violations: [],
-    // Copies: a check stopped at its deadline may still be running and must not change a result already given.
-    observations: [...observations],
-    exchanges: [...exchanges],
-    ...(replay ? { replay } : {}),
-    requestCount,
-    durationMs: Math.round(performance.now() - started),
-    ...extra,
-  });
+  const result = (verdict: Verdict, extra: Partial<RuleResult> = {}): RuleResult =>
+    emptyResult(rule, group, verdict, {
+      // Copies: a check stopped at its deadline may still be running and must not change a result already given.
+      observations: [...observations],
+      exchanges: [...exchanges],
+      ...(replay ? { replay } : {}),
+      requestCount,
+      durationMs: Math.round(performance.now() - started),
+      ...extra,
+    });
 
   if (options.readOnly && rule.mutates !== 'none')
     return result('SKIP', { reason: 'read-only run: this rule changes state', skipCause: 'options' });
@@ -480,14 +459,24 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
 /**
  * A rule's transcript keeps its first exchanges and its most recent ones: the
  * evidence of a failure is at the end, and a paging rule over a million
- * resources must not hold every page in memory.
+ * resources must not hold every page in memory. Exchanges whose earlier
+ * attempt met a server error the client repeated are kept too, after the
+ * first ones (up to KEEP_NOTED of them): the report notes each such error.
  */
 const KEEP_FIRST = 10;
 const KEEP_LAST = 40;
+const KEEP_NOTED = 10;
 
 export function keepForReport(exchanges: Exchange[], e: Exchange): void {
   exchanges.push(e);
-  if (exchanges.length > KEEP_FIRST + KEEP_LAST) exchanges.splice(KEEP_FIRST, 1);
+  let drop = KEEP_FIRST;
+  while (drop < KEEP_FIRST + KEEP_NOTED && drop < exchanges.length - KEEP_LAST && metServerError(exchanges[drop]))
+    drop += 1;
+  if (drop < exchanges.length - KEEP_LAST) exchanges.splice(drop, 1);
+}
+
+function metServerError(e: Exchange | undefined): boolean {
+  return e?.earlierAttempts?.some((a) => a.status !== undefined && a.status >= 500) === true;
 }
 
 /**

@@ -164,6 +164,14 @@ export const RUN_CONFIG_SCHEMA = {
       file: true,
       description: 'Folder of every report (the CLI writes to reports by default; the API writes none without it).',
     },
+    history: {
+      type: 'string',
+      flag: 'history',
+      env: 'DIRECTORY_HISTORY',
+      file: true,
+      description:
+        "Folder that keeps each run's results.json (named by time): the reports show every rule's last verdicts, its flips, since when it fails, and what changed since the last run.",
+    },
     quiet: { type: 'boolean', default: false, flag: 'quiet', description: 'CLI only: no progress output.' },
     verbose: { type: 'boolean', default: false, flag: 'verbose', description: 'CLI only: one line per rule.' },
     expectations: {

@@ -201,6 +201,7 @@ export async function readConfigFile(path: string, required: boolean): Promise<R
     ...(typeof options.profile === 'string' ? { profile: from(options.profile) } : {}),
     ...(typeof options.expectations === 'string' ? { expectations: from(options.expectations) } : {}),
     ...(options.reports !== undefined ? { reports: from(options.reports) } : {}),
+    ...(options.history !== undefined ? { history: from(options.history) } : {}),
   };
 }
 

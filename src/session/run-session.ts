@@ -25,7 +25,9 @@ import {
 import { startReferenceServer, type ReferenceServer } from '../reference-server/index.ts';
 import { isFaultName } from '../reference-server/faults.ts';
 import { isVariantName } from '../reference-server/variants.ts';
+import { keepInHistory, readHistory, ruleHistories, type RunHistory } from '../gate/history.ts';
 import { HarRecorder } from '../report/har.ts';
+import { renderJson } from '../report/json.ts';
 import { shellWord } from '../report/shell-quote.ts';
 import type { SummaryLinks } from '../report/summary-markdown.ts';
 import { writeReports } from '../report/write-reports.ts';
@@ -238,6 +240,8 @@ export interface SessionOptions {
   /** Wait for the lock another run on this machine holds instead of refusing to start. */
   waitLock?: boolean;
   links?: SummaryLinks;
+  /** Where each run's results.json is kept (--history): the reports show every rule's history. */
+  historyDir?: string;
   /** Called once preflight passed, just before the first rule (the CLI starts listening for signals there). */
   onReady?: () => void;
 }
@@ -249,6 +253,8 @@ export type SessionOutcome =
       run: RunResult;
       gate?: GateOutcome;
       paths?: Awaited<ReturnType<typeof writeReports>>;
+      /** With a history folder: each rule's history, the rules that changed, a line per file skipped. */
+      history?: RunHistory;
     }
   /** Preflight found the target unusable: nothing ran, nothing was written. */
   | { ok: false; reason: string };
@@ -310,14 +316,28 @@ export async function conductRun(
       const excused = new Set(gate.knownFailures.map((k) => k.result.ruleId));
       run.summary = summarise(run.results, { ...run.options, excused });
     }
+    const history =
+      session.historyDir !== undefined
+        ? ruleHistories(session.historyDir, await readHistory(session.historyDir), run)
+        : undefined;
     const paths =
       session.reportsDir !== undefined
         ? await writeReports(run, session.reportsDir, {
             ...(har ? { har } : {}),
             ...(session.links ? { links: session.links } : {}),
+            ...(history ? { history } : {}),
           })
         : undefined;
-    return { ok: true, run, ...(gate ? { gate } : {}), ...(paths ? { paths } : {}) };
+    if (history) {
+      try {
+        await keepInHistory(history.dir, run.startedAt, renderJson(run));
+      } catch (e) {
+        history.warnings.push(
+          `history: this run was not kept in ${history.dir}: ${e instanceof Error ? e.message : String(e)}`,
+        );
+      }
+    }
+    return { ok: true, run, ...(gate ? { gate } : {}), ...(paths ? { paths } : {}), ...(history ? { history } : {}) };
   } finally {
     await lock?.release();
     await reportsLock?.release();

@@ -127,6 +127,30 @@ describe('action.yml', () => {
     expect(action.runs.steps.map((s) => s.id)).toEqual(expect.arrayContaining(['run', 'summary', 'verdict']));
   });
 
+  test('it keeps the history folder between runs with the cache: restored before the run, saved after it', () => {
+    expect(action.inputs.history?.default).toBe('conformance-history');
+    interface CacheStep extends Step {
+      if?: string;
+      with?: Record<string, string>;
+    }
+    const steps: CacheStep[] = action.runs.steps;
+    const ids = steps.map((s) => s.id);
+    const restore = steps.find((s) => s.uses === 'actions/cache/restore@v4');
+    const save = steps.find((s) => s.uses === 'actions/cache/save@v4');
+    expect(restore?.with?.path).toBe('${{ inputs.history }}');
+    expect(save?.with?.path).toBe('${{ inputs.history }}');
+    // Each run saves under a key of its own (a cache is never overwritten); the next restores the newest by prefix.
+    expect(save?.with?.key).toContain('${{ github.run_id }}');
+    expect(restore?.with?.key).toBe(save?.with?.key);
+    expect(save?.with?.key?.startsWith(restore?.with?.['restore-keys'] ?? '-')).toBe(true);
+    expect(save?.if).toContain('always()');
+    expect(ids.indexOf(restore?.id)).toBeLessThan(ids.indexOf('run'));
+    expect(ids.indexOf(save?.id)).toBeGreaterThan(ids.indexOf('run'));
+    const run = steps.find((s) => s.id === 'run');
+    expect(run?.env?.INPUT_HISTORY).toBe('${{ inputs.history }}');
+    expect(run?.run).toContain('--history "$INPUT_HISTORY"');
+  });
+
   test('its install step builds once, and survives a job-level NODE_ENV=production', () => {
     const install = action.runs.steps.find((s) => s.id === 'install')!.run!;
     expect(install).toContain('npm ci');

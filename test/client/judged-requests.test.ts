@@ -106,9 +106,22 @@ describe('judged requests', () => {
     expect(server?.requests).toHaveLength(3);
   });
 
-  test('the same read, not judged, takes a 500 as the answer: sent once, and no verdict is drawn from it', async () => {
+  test('a read, not judged, is sent once more after a lone 500 too: the repeat stands', async () => {
+    const { client, exchanges } = await answering(500);
+    const res = await expectNoServerError(() => client.post('resources.show-teams', body), options);
+    expect(res.status).toBe(200);
+    expect(server?.requests).toHaveLength(2);
+    expect(exchanges[0]).toMatchObject({ attempts: 2, earlierAttempts: [{ status: 500 }] });
+  });
+
+  test('a mutation, not judged, takes a 500 as the answer: sent once, and no verdict is drawn from it', async () => {
     const { client } = await answering(500);
-    const e = await failureOf(expectNoServerError(() => client.post('resources.show-teams', body), options));
+    const e = await failureOf(
+      expectNoServerError(
+        () => client.post('resources.assign-team', { resource_id: '7', team_id: 't', date_range: body.date_range }),
+        options,
+      ),
+    );
     expect((e as HarnessError).code).toBe('DC_ERR_SERVER_5XX');
     expect(server?.requests).toHaveLength(1);
   });

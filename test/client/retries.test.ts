@@ -178,10 +178,25 @@ describe('502/503/504: retried only on requests safe to repeat', () => {
     expect(exchanges[0]).toMatchObject({ attempts: 3, retryWaitMs: 200 + 400 });
   });
 
-  test('a 500 is never retried: it says something about the request', async () => {
+  test('a lone 500 to a read is sent once more: the repeat stands, the exchange keeps the 500', async () => {
     server = await scripted([500]);
+    const { client, exchanges } = clientFor(server.url);
+    expect((await client.postRaw('resources.list', { json: {} })).status).toBe(200);
+    expect(server.requests).toHaveLength(2);
+    expect(exchanges[0]).toMatchObject({ attempts: 2, earlierAttempts: [{ status: 500 }] });
+  });
+
+  test('a 500 that repeats on a read stands after two requests', async () => {
+    server = await scripted([500, 500, 500]);
     const { client } = clientFor(server.url);
     expect((await client.postRaw('resources.list', { json: {} })).status).toBe(500);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  test('a 500 to a mutation is not sent again: it may have taken effect', async () => {
+    server = await scripted([500]);
+    const { client } = clientFor(server.url);
+    expect((await client.postRaw('resources.assign-team', { json: {} })).status).toBe(500);
     expect(server.requests).toHaveLength(1);
   });
 });

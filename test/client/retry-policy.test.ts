@@ -26,7 +26,7 @@ describe('the retry policy', () => {
     const table = retryPolicyTable();
     for (const name of REQUEST_CLASSES) expect(table).toContain(`| ${RETRY_POLICY.classes[name].requests} |`);
     const judgedRead = table.split('\n').find((row) => row.startsWith('| judged reads'));
-    expect(judgedRead).toBe(`| ${RETRY_POLICY.classes['judged read'].requests} | 5 | 3 | 3 | 2 | — |`);
+    expect(judgedRead).toBe(`| ${RETRY_POLICY.classes['judged read'].requests} | 5 | 3 | 3 | 3 | 2 | — |`);
   });
 
   test("a request's class is its operation's, judged or restoring when the caller says so", () => {
@@ -57,10 +57,21 @@ describe('the retry policy', () => {
     expect(repeats(rules['network failure or timeout'], { error: 'DC_ERR_BODY_TOO_LARGE', causes: [] })).toBe(false);
   });
 
-  test('every class repeats a 429 (it was not processed); only judged requests repeat a 500', () => {
+  test('every class repeats a 429 (it was not processed); reads and judged requests repeat a 500, once', () => {
     for (const name of REQUEST_CLASSES) {
       expect(RETRY_POLICY.classes[name].rules).toContain('rate limited');
-      expect(RETRY_POLICY.classes[name].rules.includes('server error')).toBe(name.startsWith('judged'));
+      const repeatsA500 = name === 'read' || name.startsWith('judged');
+      expect(RETRY_POLICY.classes[name].rules.includes('server error')).toBe(repeatsA500);
     }
+    expect(RETRY_POLICY.rules['server error'].attempts).toBe(2);
+  });
+
+  test('a body cut short has its own rule: every class but plain mutations repeats it', () => {
+    const { rules } = RETRY_POLICY;
+    expect(repeats(rules['body cut short'], { error: 'DC_ERR_BODY_CUT', causes: [] })).toBe(true);
+    expect(repeats(rules['body cut short'], { error: 'DC_ERR_NETWORK', causes: ['UND_ERR_SOCKET'] })).toBe(false);
+    expect(repeats(rules['dropped connection'], { error: 'DC_ERR_BODY_CUT', causes: [] })).toBe(false);
+    for (const name of REQUEST_CLASSES)
+      expect(RETRY_POLICY.classes[name].rules.includes('body cut short')).toBe(name !== 'mutation');
   });
 });

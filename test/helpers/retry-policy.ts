@@ -16,6 +16,7 @@ export function policyWith(
       'rate limited': rule('rate limited'),
       'gateway answer': rule('gateway answer'),
       'dropped connection': rule('dropped connection'),
+      'body cut short': rule('body cut short'),
       'server error': rule('server error'),
       'network failure or timeout': rule('network failure or timeout'),
     },

@@ -127,19 +127,31 @@ const only = (keep: (id: string) => boolean) =>
   catalogue.map((g) => ({ ...g, rules: g.rules.filter((r) => keep(r.id)) })).filter((g) => g.rules.length > 0);
 
 const CASES = [
-  { rule: 'activity-rates.prop.concurrent-sequences', fault: 'rates-lost-update', serial: 'activity-rates.' },
-  { rule: 'revoke-roles.prop.concurrent-sequences', fault: 'revoke-lost-update', serial: 'revoke-roles.' },
+  // Restored after each sequence: a FAIL is driven again and confirmed.
+  {
+    rule: 'activity-rates.prop.concurrent-sequences',
+    fault: 'rates-lost-update',
+    serial: 'activity-rates.',
+    confirmed: true,
+  },
+  // Revocations cannot be undone, so the engine does not drive them again: the FAIL stands unconfirmed.
+  {
+    rule: 'revoke-roles.prop.concurrent-sequences',
+    fault: 'revoke-lost-update',
+    serial: 'revoke-roles.',
+    confirmed: undefined,
+  },
 ] as const;
 
-describe.each(CASES)('$rule against servers', ({ rule, fault, serial }) => {
+describe.each(CASES)('$rule against servers', ({ rule, fault, serial, confirmed }) => {
   const concurrent = only((id) => id === rule);
 
-  test(`${fault} is caught, and confirmed, at every one of ten seeds`, async () => {
+  test(`${fault} is caught at every one of ten seeds`, async () => {
     for (const seed of SEEDS) {
       const run = await runAgainstReference([fault], concurrent, { ...MUTATION_OPTIONS, seed });
       const result = run.results[0]!;
       expect(result.verdict, `seed ${seed}: ${result.reason ?? ''}`).toBe('FAIL');
-      expect(result.confirmed, `seed ${seed}`).toBe(true);
+      expect(result.confirmed, `seed ${seed}`).toBe(confirmed);
       expect(result.violations.some((v) => v.where.includes(CATCHES[fault].where))).toBe(true);
     }
   });

@@ -42,8 +42,10 @@ function expectedArgs(request: RecordedRequest): { args: string[]; stdin: string
       .replace(/\$DIRECTORY_API_KEY(?![A-Za-z0-9_])/g, SECRET);
   const args = ['-sS', '-i', '-X', 'POST', request.url];
   const names = Object.keys(request.headers).map((n) => n.toLowerCase());
-  for (const [name, value] of Object.entries(request.headers))
-    args.push('-H', expand(value.trim() === '' ? `${name};` : `${name}: ${value}`));
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (name.toLowerCase() === 'accept-encoding') args.push('--compressed');
+    else args.push('-H', expand(value.trim() === '' ? `${name};` : `${name}: ${value}`));
+  }
   if (!names.includes('accept')) args.push('-H', 'Accept:');
   if (!names.includes('content-type')) args.push('-H', 'Content-Type:');
   const binary = request.body.includes('\0');
@@ -83,6 +85,20 @@ describe('toCurl', () => {
   test('a request without Content-Type replays without one (curl would add its own)', async () => {
     const request = exchangeOf({ headers: { authorization: 'Bearer $DIRECTORY_API_KEY' } }).request;
     expect(toCurl(exchangeOf(request))).toContain("-H 'Content-Type:'");
+    await replays(request);
+  });
+
+  test('the Accept-Encoding the client sent becomes --compressed: the replay prints the answer decoded', async () => {
+    const request = exchangeOf({
+      headers: {
+        accept: 'application/json',
+        'accept-encoding': 'gzip, deflate, br',
+        'content-type': 'application/json',
+      },
+    }).request;
+    const command = toCurl(exchangeOf(request));
+    expect(command).toContain('--compressed');
+    expect(command).not.toContain('accept-encoding');
     await replays(request);
   });
 

@@ -233,6 +233,26 @@ describe('HTML report', () => {
     expect(scanHtml(page).text).toContain('No rule ran.');
   });
 
+  test('a server error the client repeated is noted on the card, whatever its verdict', () => {
+    const base = fixtureRun();
+    const passing = base.results.find((r) => r.verdict === 'PASS');
+    const answered = base.results.flatMap((r) => r.exchanges).find((e) => e.response !== undefined);
+    if (passing === undefined || answered?.response === undefined)
+      throw new Error('the fixture has a PASS and an answer');
+    const retried = { ...answered, attempts: 2, earlierAttempts: [{ status: 500 }] };
+    const results = base.results.map((r) => (r === passing ? { ...r, exchanges: [retried] } : r));
+    const page = scanHtml(renderHtml({ ...base, results }));
+    const card = page.tags.find((t) => !t.end && t.attributes['data-rule-id'] === passing.ruleId);
+    const next = page.tags.find((t) => !t.end && t.name === 'article' && t.offset > (card?.offset ?? Infinity));
+    const note = page.tags.find((t) => !t.end && t.attributes.class === 'repeated-server-errors');
+    // The note is inside the passing rule's card.
+    expect(note?.offset).toBeGreaterThan(card?.offset ?? Infinity);
+    expect(note?.offset).toBeLessThan(next?.offset ?? Infinity);
+    expect(page.text).toContain(`1 server error the client repeated`);
+    expect(page.text).toContain(`#1 ${retried.operation}`);
+    expect(page.text).toContain(`500, ${answered.response.status}`);
+  });
+
   test('matches the committed snapshot', async () => {
     await expect(html).toMatchFileSnapshot('./__snapshots__/index.html');
   });

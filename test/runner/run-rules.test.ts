@@ -220,6 +220,28 @@ describe('engine verdicts', () => {
     expect(Object.values(results).every((r) => r.verdict === 'PASS')).toBe(true);
   });
 
+  test('a FAIL is driven again before it is reported, unless the rule cannot undo what it changed', async () => {
+    const attempts: Record<string, number> = {};
+    const failing = (id: string, mutates: 'none' | 'irreversible') =>
+      rule({
+        ...base,
+        id,
+        mutates,
+        check: async (ctx) => {
+          attempts[id] = (attempts[id] ?? 0) + 1;
+          if (mutates === 'irreversible') await ctx.claimResource();
+          fail({ where: 'x', message: 'must hold' });
+        },
+      });
+    const results = await run([failing('t.reads', 'none'), failing('t.revokes', 'irreversible')], {
+      allowMutations: true,
+    });
+    expect(attempts).toEqual({ 't.reads': 2, 't.revokes': 1 });
+    expect(results['t.reads']).toMatchObject({ verdict: 'FAIL', confirmed: true });
+    expect(results['t.revokes']?.verdict).toBe('FAIL');
+    expect(results['t.revokes']?.confirmed).toBeUndefined();
+  });
+
   test('a rule SKIPped for a precondition or a blocking step says why, once, with its cause', async () => {
     const results = await run([
       rule({

@@ -33,6 +33,8 @@ interface ListQuery {
   attributes: string[];
   withTeams: boolean;
   withRelations: boolean;
+  /** with_relations was sent as null. */
+  relationsNull: boolean;
   withTotalCount: boolean;
   approximate: boolean;
   atDay: number;
@@ -128,6 +130,7 @@ function readQuery(body: Body, ctx: OperationContext): ListQuery {
         : array(body.attributes, 'attributes').map((a, i) => string(a, `attributes[${i}]`)),
     withTeams: optional(body, 'with_teams', boolean) ?? false,
     withRelations,
+    relationsNull: body.with_relations === null,
     withTotalCount: optional(body, 'with_total_count', boolean) ?? false,
     approximate: countingMode === 'approximate',
     atDay: body.at_date === undefined ? todayDay() : toDay(localDate(body.at_date, 'at_date')),
@@ -168,9 +171,13 @@ function collection(q: ListQuery, ctx: OperationContext): Resource[] {
         (faults.has('list-text-filter-ignored') || (later && faults.has('list-later-pages-text-filter-ignored')))
       ) &&
       !(f.kind === 'ids' && later && faults.has('list-later-pages-ignore-ids-filter')) &&
-      !(f.kind === 'ids' && (faults.has('list-ids-filter-ignored') || faults.has('list-ids-filter-after-paging'))),
+      !(f.kind === 'ids' && (faults.has('list-ids-filter-ignored') || faults.has('list-ids-filter-after-paging'))) &&
+      !(f.kind === 'ids' && q.approximate && faults.has('list-ids-filter-ignored-when-approximate')),
   );
   const applied = faults.has('list-filters-first-only') ? filters.slice(0, 1) : filters;
+  if (q.relationsNull && applied.some((f) => f.kind === 'ids') && faults.has('list-with-relations-null-as-filter')) {
+    base = base.filter((r) => store.detailsOf(r).relations.length === 0);
+  }
   if (applied.length === 0) return base;
   return base.filter((r) =>
     applied.every((f) =>
@@ -294,7 +301,8 @@ function render(r: Resource, q: ListQuery, ctx: OperationContext): Record<string
   const later = (fault: FaultName): boolean => q.token !== null && faults.has(fault);
   const attributes: Record<string, string> = {};
   const requested = faults.has('list-attributes-first-only') ? q.attributes.slice(0, 1) : q.attributes;
-  if (!faults.has('list-attributes-ignored') && !later('list-later-pages-drop-attributes')) {
+  const teamJoin = q.withTeams && faults.has('list-attributes-dropped-with-teams');
+  if (!faults.has('list-attributes-ignored') && !later('list-later-pages-drop-attributes') && !teamJoin) {
     for (const name of requested) if (name in r.attributes) attributes[name] = r.attributes[name]!;
   }
   const out: Record<string, unknown> = {
@@ -313,7 +321,13 @@ function render(r: Resource, q: ListQuery, ctx: OperationContext): Record<string
       .teams.filter((t) => t.span.start <= q.atDay && q.atDay <= t.span.end)
       .map((t) => ({ id: t.teamId, head: t.head, name: ctx.store.teamsById.get(t.teamId)?.name ?? '' }));
   }
-  if (q.withRelations && !faults.has('list-with-relations-ignored') && !later('list-later-pages-without-relations')) {
+  const relationsDropped = q.orders.length > 0 && faults.has('list-with-relations-ignored-beside-orders');
+  if (
+    q.withRelations &&
+    !relationsDropped &&
+    !faults.has('list-with-relations-ignored') &&
+    !later('list-later-pages-without-relations')
+  ) {
     out.relations = ctx.store.detailsOf(r).relations;
   }
   return out;
@@ -346,8 +360,9 @@ export const list: Operation = (body, ctx) => {
       later && nextToken !== null && faults.has('pagination-later-envelope-token-number') ? start : nextToken;
     tail += `,"next_token":${JSON.stringify(token)}`;
   }
+  const countDropped = q.orders.length > 0 && faults.has('list-total-count-dropped-beside-orders');
   if (
-    q.withTotalCount ||
+    (q.withTotalCount && !countDropped) ||
     faults.has('list-total-count-always') ||
     (later && faults.has('list-total-count-later-pages-always'))
   ) {

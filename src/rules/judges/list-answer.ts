@@ -6,33 +6,15 @@
  */
 import type { Violation } from '../../core/types.ts';
 import { validateSchema } from '../../schemas/index.ts';
-import { bodySummary, field, noVerdict, type ExchangeJudge, type Observed } from './observed.ts';
+import { answered, field, noVerdict, type ExchangeJudge, type Observed } from './observed.ts';
 
 const isCount = (v: Violation): boolean => /response\.body\.total_count/.test(v.where);
 
 /** Status 200 and a JSON envelope with `data` and `next_token` (its counts are judged apart). */
 function envelope(o: Observed): Violation[] {
   if (noVerdict(o)) return [];
-  if (o.status !== 200) {
-    return [
-      {
-        where: `${o.step}: response.status`,
-        message: `must accept a valid ${o.step} request`,
-        expected: 200,
-        actual: `${o.status} ${bodySummary(o)}`,
-      },
-    ];
-  }
-  if (o.body === undefined) {
-    return [
-      {
-        where: `${o.step}: response.body`,
-        message: 'must be a JSON document (the interface is HTTP/JSON)',
-        expected: 'ListEnvelope',
-        actual: bodySummary(o) || '(empty body)',
-      },
-    ];
-  }
+  const missing = answered(o, 'ListEnvelope');
+  if (missing.length > 0) return missing;
   return validateSchema('ListEnvelope', o.body, `${o.step}: response.body`).filter((v) => !isCount(v));
 }
 

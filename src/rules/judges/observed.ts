@@ -53,3 +53,29 @@ export function bodySummary(exchange: Pick<Observed, 'text'>, max = 300): string
 export function field(value: unknown, name: string): unknown {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? Reflect.get(value, name) : undefined;
 }
+
+/**
+ * A read documented as valid must be accepted with 200 and a JSON body:
+ * the violations of either missing, or none (`expected` names what the body should be).
+ */
+export function answered(o: Observed, expected: string): Violation[] {
+  if (o.status !== 200) {
+    return [
+      {
+        where: `${o.step}: response.status`,
+        message: `must accept a valid ${o.step} request`,
+        expected: 200,
+        actual: `${o.status} ${bodySummary(o)}`,
+      },
+    ];
+  }
+  if (o.body !== undefined) return [];
+  return [
+    {
+      where: `${o.step}: response.body`,
+      message: 'must be a JSON document (the interface is HTTP/JSON)',
+      expected,
+      actual: bodySummary(o) || '(empty body)',
+    },
+  ];
+}

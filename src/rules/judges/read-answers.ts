@@ -5,38 +5,13 @@
  */
 import type { Violation } from '../../core/types.ts';
 import { validateSchema, type SchemaName } from '../../schemas/index.ts';
-import { bodySummary, noVerdict, type ExchangeJudge, type Observed } from './observed.ts';
-
-/** Status 200 and a JSON body; the violations of its absence, or none. */
-function answered(o: Observed): Violation[] {
-  if (o.status !== 200) {
-    return [
-      {
-        where: `${o.step}: response.status`,
-        message: `must accept a valid ${o.step} request`,
-        expected: 200,
-        actual: `${o.status} ${bodySummary(o)}`,
-      },
-    ];
-  }
-  if (o.body === undefined) {
-    return [
-      {
-        where: `${o.step}: response.body`,
-        message: 'must be a JSON document (the interface is HTTP/JSON)',
-        expected: 'JSON',
-        actual: bodySummary(o) || '(empty body)',
-      },
-    ];
-  }
-  return [];
-}
+import { answered, noVerdict, type ExchangeJudge, type Observed } from './observed.ts';
 
 /** The answer is a 200 whose body matches `schema`. */
 function shapeOf(schema: SchemaName): (o: Observed) => Violation[] {
   return (o) => {
     if (noVerdict(o)) return [];
-    const missing = answered(o);
+    const missing = answered(o, schema);
     return missing.length > 0 ? missing : validateSchema(schema, o.body, `${o.step}: response.body`);
   };
 }
@@ -44,7 +19,7 @@ function shapeOf(schema: SchemaName): (o: Observed) => Violation[] {
 /** list-roles answers a plain array, without a pagination envelope (§4.6, §4.9 rule 8). */
 function plainArray(o: Observed): Violation[] {
   if (noVerdict(o)) return [];
-  const missing = answered(o);
+  const missing = answered(o, 'array');
   if (missing.length > 0) return missing;
   if (Array.isArray(o.body)) return [];
   return [

@@ -1,0 +1,69 @@
+/**
+ * Pairwise coverage of an operation's input model: per pair of factors, how
+ * many pairs of classes the target can serve and how many the rows judged
+ * exercised. The pairwise rule records it in its observations; `rules
+ * --coverage` prints it for a profile and a seed before any run.
+ */
+import fc from 'fast-check';
+import { coveringArray, type CoveringArray, type Interaction } from '../../arbitraries/index.ts';
+import type { TargetProfile } from '../../target/profile.ts';
+import { listInputModel, type InputModel, type Unservable } from './resources-list.ts';
+
+export interface PairCoverage {
+  operation: string;
+  strength: 2 | 3;
+  rows: number;
+  rowsJudged: number;
+  pairs: { exercised: number; servable: number };
+  byFactorPair: Record<string, { exercised: number; servable: number }>;
+  notServable: Unservable[];
+}
+
+/** The covering array the pairwise rule drives for `model` with `seed`. */
+export function drawCoveringArray(model: InputModel, seed: number): CoveringArray | undefined {
+  return fc.sample(coveringArray(model.factors, { allowed: model.allowed }), { seed, numRuns: 1 })[0];
+}
+
+/** What the rows `judged` (by index) exercised of what the target can serve. */
+export function pairCoverage(model: InputModel, array: CoveringArray, judged: readonly boolean[]): PairCoverage {
+  const key = (i: Interaction): string => i.map((x) => x.factor).join(' × ');
+  const byFactorPair: PairCoverage['byFactorPair'] = {};
+  for (const i of array.interactions) (byFactorPair[key(i)] ??= { exercised: 0, servable: 0 }).servable += 1;
+  array.covers.forEach((interactions, r) => {
+    if (!judged[r]) return;
+    for (const i of interactions) (byFactorPair[key(i)] ??= { exercised: 0, servable: 0 }).exercised += 1;
+  });
+  const exercised = Object.values(byFactorPair).reduce((n, p) => n + p.exercised, 0);
+  return {
+    operation: model.operation,
+    strength: array.strength,
+    rows: array.rows.length,
+    rowsJudged: judged.filter(Boolean).length,
+    pairs: { exercised, servable: array.interactions.length },
+    byFactorPair,
+    notServable: model.unservable,
+  };
+}
+
+/** The coverage every row of the seed's array gives when all are judged, as lines of text. */
+export function renderCoverage(profile: TargetProfile, seed: number): string[] {
+  const model = listInputModel(profile);
+  const array = drawCoveringArray(model, seed);
+  if (array === undefined) return [`${model.operation}: no covering array was drawn`];
+  const c = pairCoverage(
+    model,
+    array,
+    array.rows.map(() => true),
+  );
+  const share = (p: { exercised: number; servable: number }): string =>
+    `${p.exercised}/${p.servable} (${p.servable === 0 ? 100 : Math.round((100 * p.exercised) / p.servable)}%)`;
+  return [
+    `${c.operation}: ${model.factors.length} factors, ${c.rows} rows (seed ${seed}, pairwise), pairs covered ${share(c.pairs)} of those this profile can serve`,
+    ...model.factors.map((f) => `  factor ${f.name}: ${f.classes.join(', ')}`),
+    ...model.fixed.map((f) => `  not varied ${f.field}: ${f.why}`),
+    ...Object.entries(c.byFactorPair).map(([pair, p]) => `  ${pair}: ${share(p)}`),
+    ...(c.notServable.length === 0
+      ? ['  every class is servable with this profile']
+      : c.notServable.map((u) => `  not servable ${u.factor} = ${u.class}: ${u.why}`)),
+  ];
+}

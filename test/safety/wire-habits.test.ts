@@ -1,0 +1,61 @@
+/**
+ * Real servers' wire habits never flip a verdict: the conformant reference
+ * server behind a proxy that compresses its answers (gzip, br, deflate), one
+ * that cuts every 7th answer to a read short, and one that answers one read
+ * in 40 with a 500 gets the verdicts it gets directly.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { RunResult } from '../../src/core/types.ts';
+import { HABITS, startHabitProxy } from '../../src/hostile-server/habit-proxy.ts';
+import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
+import { loadCatalogue } from '../../src/runner/catalogue.ts';
+import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
+
+let server: ReferenceServer;
+let direct: RunResult;
+
+async function runAgainst(baseUrl: string): Promise<RunResult> {
+  return runRules(
+    await loadCatalogue(),
+    { baseUrl, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile },
+    { ...DEFAULT_ENGINE_OPTIONS, allowMutations: true, numRuns: 5, seed: 11, requestTimeoutMs: 10_000 },
+  );
+}
+
+const verdicts = (run: RunResult): Record<string, string> =>
+  Object.fromEntries(run.results.map((r) => [r.ruleId, r.verdict]));
+
+beforeAll(async () => {
+  server = await startReferenceServer({});
+  direct = await runAgainst(server.url);
+}, 60_000);
+afterAll(() => server.close());
+
+describe('the verdicts of the direct run, behind a proxy with one habit', () => {
+  test('the direct run is conformant (so equal verdicts mean no false FAIL or ERROR)', () => {
+    expect(direct.summary.byVerdict.FAIL).toBe(0);
+    expect(direct.summary.byVerdict.ERROR).toBe(0);
+  });
+
+  for (const habit of HABITS) {
+    test(
+      habit,
+      async () => {
+        const proxy = await startHabitProxy({ habit, upstream: server.url });
+        try {
+          const run = await runAgainst(proxy.url);
+          // The habit was met: the comparison is not vacuous.
+          expect(proxy.changed).toBeGreaterThan(habit === 'server-error' || habit === 'cut-bodies' ? 2 : 50);
+          const expected = verdicts(direct);
+          const flipped = run.results
+            .filter((r) => expected[r.ruleId] !== r.verdict)
+            .map((r) => ({ rule: r.ruleId, verdict: r.verdict, why: r.reason ?? r.violations[0]?.message }));
+          expect(flipped).toEqual([]);
+        } finally {
+          await proxy.close();
+        }
+      },
+      60_000,
+    );
+  }
+});

@@ -19,7 +19,7 @@ import { isDefiningRole, listRoles } from '../src/rules/steps/roles.ts';
 import type { CheckContext } from '../src/rules/types.ts';
 
 /** Role id → the teams it is held on ('*' or an explicit list); a role not in the map is not held. */
-type Model = Map<string, '*' | string[]>;
+export type Model = Map<string, '*' | string[]>;
 
 interface Real {
   ctx: CheckContext;
@@ -34,7 +34,7 @@ type Step = fc.AsyncCommand<Model, Real>;
 /** What a revocation asks for: `omitted` removes the role, `*` every team, a list those teams. */
 type Teams = { kind: 'omitted' } | { kind: 'star' } | { kind: 'list'; picks: number[] };
 
-async function shown(real: Real, step: string): Promise<Model> {
+export async function shown(real: Pick<Real, 'ctx' | 'resourceId' | 'roleIds'>, step: string): Promise<Model> {
   const list = await listRoles(real.ctx, { resource_ids: [real.resourceId], role_ids: [...real.roleIds] }, { step });
   const model: Model = new Map();
   for (const a of list) {
@@ -45,12 +45,40 @@ async function shown(real: Real, step: string): Promise<Model> {
   return model;
 }
 
-function describe(model: Model): Record<string, string | string[]> {
+export function describe(model: Model): Record<string, string | string[]> {
   return Object.fromEntries([...model].sort(([a], [b]) => a.localeCompare(b)));
 }
 
 function sameModel(a: Model, b: Model): boolean {
   return JSON.stringify(describe(a)) === JSON.stringify(describe(b));
+}
+
+/**
+ * What §4.1 leaves in `model` once `roleIds` are revoked: whole (`omitted`),
+ * on every team (`star`) or on the listed teams. Changes `model` in place.
+ */
+export function applyRevocation(
+  model: Model,
+  roleIds: readonly string[],
+  teams: 'omitted' | 'star' | readonly string[],
+  enabledTeamIds: readonly string[],
+): void {
+  for (const roleId of roleIds) {
+    const held = model.get(roleId);
+    if (held === undefined) continue; // rule 3: what is not held changes nothing
+    if (teams === 'omitted')
+      model.delete(roleId); // rule 4
+    else if (teams === 'star')
+      model.set(roleId, []); // rule 5
+    else if (held === '*') {
+      // rule 6: the explicit list of the remaining enabled teams
+      model.set(roleId, enabledTeamIds.filter((t) => !teams.includes(t)).sort());
+    } else
+      model.set(
+        roleId,
+        held.filter((t) => !teams.includes(t)),
+      ); // narrowed; none left: rule 5
+  }
 }
 
 class Revoke implements Step {
@@ -83,22 +111,7 @@ class Revoke implements Step {
       });
     } else {
       expectSuccess(await ctx.client.post('resources.revoke-roles', body), { step: this.toString() });
-      for (const roleId of sent) {
-        const held = model.get(roleId);
-        if (held === undefined) continue; // rule 3: what is not held changes nothing
-        if (this.teams.kind === 'omitted')
-          model.delete(roleId); // rule 4
-        else if (this.teams.kind === 'star')
-          model.set(roleId, []); // rule 5
-        else if (held === '*') {
-          // rule 6: the explicit list of the remaining enabled teams
-          model.set(roleId, real.enabledTeamIds.filter((t) => !teamIds.includes(t)).sort());
-        } else
-          model.set(
-            roleId,
-            held.filter((t) => !teamIds.includes(t)),
-          ); // narrowed; none left: rule 5
-      }
+      applyRevocation(model, sent, this.teams.kind === 'list' ? teamIds : this.teams.kind, real.enabledTeamIds);
     }
     const after = await shown(real, `list-roles after ${this.toString()}`);
     if (!sameModel(after, model)) {

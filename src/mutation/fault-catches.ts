@@ -109,7 +109,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'revoke-star-removes-role': {
     rule: 'revoke-roles.star-leaves-no-team',
     where: 'list-roles after',
-    alsoFails: ['revoke-roles.prop.model-sequences'],
+    alsoFails: ['revoke-roles.prop.model-sequences', 'revoke-roles.prop.concurrent-sequences'],
   },
   'revoke-last-teams-removes-role': {
     rule: 'revoke-roles.last-teams-like-star',
@@ -119,7 +119,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'revoke-star-list-includes-disabled': {
     rule: 'revoke-roles.star-to-explicit-enabled',
     where: 'list-roles after.team_ids',
-    alsoFails: ['revoke-roles.prop.model-sequences'],
+    alsoFails: ['revoke-roles.prop.model-sequences', 'revoke-roles.prop.concurrent-sequences'],
   },
   'revoke-defining-role-removed': { rule: 'revoke-roles.defining-role-kept', where: 'list-roles after' },
   'revoke-empty-team-ids-as-star': {
@@ -135,7 +135,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'revoke-absent-team-clears-list': {
     rule: 'revoke-roles.absent-role-no-change',
     where: '(roles)',
-    alsoFails: ['revoke-roles.prop.model-sequences'],
+    alsoFails: ['revoke-roles.prop.model-sequences', 'revoke-roles.prop.concurrent-sequences'],
   },
   'revoke-star-twice-removes-role': {
     rule: 'revoke-roles.prop.idempotent',
@@ -147,12 +147,13 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'revoke-star-on-explicit-list-ignored': {
     rule: 'revoke-roles.prop.model-sequences',
     where: 'list-roles after revoke(',
+    alsoFails: ['revoke-roles.prop.concurrent-sequences'],
   },
   'revoke-first-resource-only': { rule: 'revoke-roles.omitted-team-ids-removes-role', where: 'list-roles after' },
   'revoke-first-role-only': {
     rule: 'revoke-roles.omitted-team-ids-removes-role',
     where: 'list-roles after',
-    alsoFails: ['revoke-roles.prop.model-sequences'],
+    alsoFails: ['revoke-roles.prop.model-sequences', 'revoke-roles.prop.concurrent-sequences'],
   },
   'revoke-first-team-only': {
     rule: 'revoke-roles.narrows-explicit-list',
@@ -162,18 +163,23 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
       'revoke-roles.prop.model-sequences',
       'revoke-roles.last-teams-like-star',
       'revoke-roles.star-to-explicit-enabled',
+      'revoke-roles.prop.concurrent-sequences',
     ],
   },
   'revoke-star-remembered': {
     rule: 'revoke-roles.star-to-explicit-enabled',
     where: 'list-roles after the second revocation.team_ids',
-    alsoFails: ['revoke-roles.prop.model-sequences'],
+    alsoFails: ['revoke-roles.prop.model-sequences', 'revoke-roles.prop.concurrent-sequences'],
   },
   'revoke-narrow-drops-all': {
     rule: 'revoke-roles.narrows-explicit-list',
     where: 'list-roles after.team_ids',
     // The second step of rule 6 narrows an explicit list too.
-    alsoFails: ['revoke-roles.prop.model-sequences', 'revoke-roles.star-to-explicit-enabled'],
+    alsoFails: [
+      'revoke-roles.prop.model-sequences',
+      'revoke-roles.star-to-explicit-enabled',
+      'revoke-roles.prop.concurrent-sequences',
+    ],
   },
   'auth-anonymous-accepted': {
     rule: 'auth.missing-credentials-rejected',
@@ -232,15 +238,26 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     rule: 'activity-rates.prop.model-sequences',
     where: 'show-activity-rates after unassignRate',
     // It takes an assignment and then an unassignment that reaches past it: a user's 25 runs find it.
+    alsoFails: ['activity-rates.prop.concurrent-sequences'],
   },
   'activity-rate-unassign-noop': {
     rule: 'activity-rates.unassign-removes-coverage',
     where: 'show-activity-rates after unassign',
-    alsoFails: ['activity-rates.prop.model-sequences'],
+    alsoFails: ['activity-rates.prop.model-sequences', 'activity-rates.prop.concurrent-sequences'],
   },
   'activity-rate-external-id-not-unique': {
     rule: 'activity-rates.external-id-unique',
     where: 'a contract whose external_id another resource already uses: response.status',
+  },
+  'revoke-lost-update': {
+    rule: 'revoke-roles.prop.concurrent-sequences',
+    // Only revocations that overlap in time lose one: no serial rule sends two at once on one resource.
+    where: 'no serial order of the revocations explains the answers',
+  },
+  'rates-lost-update': {
+    rule: 'activity-rates.prop.concurrent-sequences',
+    // Only requests that overlap in time lose an update: no serial rule sends two at once on one resource.
+    where: 'no serial order of the commands explains the answers',
   },
   'show-rates-without-work-regime': { rule: 'show-activity-rates.response-shape', where: 'response.body[0]' },
   'pagination-token-mac-prefix-accepted': {

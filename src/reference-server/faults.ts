@@ -441,6 +441,16 @@ export const FAULTS = {
     clause: '§8 Uniqueness',
     description: 'A contract external_id already used by another resource is accepted.',
   },
+  'revoke-lost-update': {
+    clause: '§4.1 Response',
+    description:
+      'revoke-roles reads the roles, waits a moment, then writes what it computed from them: of two revocations on one resource that overlap in time, the second overwrites the first, and both answer 204.',
+  },
+  'rates-lost-update': {
+    clause: '§4.2 Response',
+    description:
+      'assign-activity-rate reads the periods, waits a moment, then writes what it computed from them: of two assignments on one resource that overlap in time, the second overwrites the first, and both answer 204.',
+  },
   'show-rates-without-work-regime': {
     clause: '§2.5',
     description: 'Activity rate periods lack work_regime.',

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { ApiKeys } from './auth.ts';
 import { ApiError } from './errors.ts';
 import { fromDay, parseSpan } from './days.ts';
-import type { Caller, Operation, OperationContext } from './operation.ts';
+import type { Caller, OperationContext, OperationMaybeLater, OperationResult } from './operation.ts';
 import { list } from './operations/list.ts';
 import { assignActivityRate, showActivityRates, unassignActivityRate } from './operations/rates.ts';
 import { listRoles, revokeRoles } from './operations/roles.ts';
@@ -52,7 +52,7 @@ function isDateRange(value: unknown): boolean {
   return typeof value === 'string' && typeof parseSpan(value) !== 'string';
 }
 
-const OPERATIONS: Record<string, Operation> = {
+const OPERATIONS: Record<string, OperationMaybeLater> = {
   'resources.list': list,
   'resources.list-roles': listRoles,
   'resources.revoke-roles': revokeRoles,
@@ -137,7 +137,7 @@ function readBody(req: IncomingMessage, done: (error: unknown, raw?: Buffer) => 
 
 interface Admitted {
   name: string;
-  operation: Operation;
+  operation: OperationMaybeLater;
   caller: Caller;
 }
 
@@ -212,15 +212,40 @@ function respond(raw: Buffer, res: ServerResponse, deps: HttpDeps, { name, opera
     return;
   }
   if (deps.variants.has('exclusive-end')) {
-    const result = operation(shiftBody(body, -1), ctx);
-    const json = typeof result.json === 'string' || result.json === undefined ? result.json : textOf(result.json);
-    const out: unknown = json !== undefined ? JSON.parse(json) : result.body;
-    send(res, result.status, out === undefined ? undefined : shiftRanges(out, 1));
+    settle(operation(shiftBody(body, -1), ctx), res, deps, (result) => {
+      const json = typeof result.json === 'string' || result.json === undefined ? result.json : textOf(result.json);
+      const out: unknown = json !== undefined ? JSON.parse(json) : result.body;
+      send(res, result.status, out === undefined ? undefined : shiftRanges(out, 1));
+    });
     return;
   }
-  const result = operation(body, ctx);
-  if (result.json !== undefined) sendJson(res, result.status, result.json);
-  else send(res, result.status, result.body);
+  settle(operation(body, ctx), res, deps, (result) => {
+    if (result.json !== undefined) sendJson(res, result.status, result.json);
+    else send(res, result.status, result.body);
+  });
+}
+
+/** Sends a result now, or once a fault's promise of one settles (a rejection is refused as a throw would be). */
+function settle(
+  result: OperationResult | Promise<OperationResult>,
+  res: ServerResponse,
+  deps: HttpDeps,
+  sendResult: (result: OperationResult) => void,
+): void {
+  if (!(result instanceof Promise)) {
+    sendResult(result);
+    return;
+  }
+  result.then(
+    (settled) => {
+      try {
+        sendResult(settled);
+      } catch (error) {
+        refuse(res, error, deps);
+      }
+    },
+    (error: unknown) => refuse(res, error, deps),
+  );
 }
 
 /** A refusal is its 4xx JSON answer; anything else thrown is a crash. */

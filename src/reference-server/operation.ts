@@ -29,4 +29,7 @@ export interface OperationResult {
 /** Validates everything first, then changes state synchronously: a request is atomic. */
 export type Operation = (body: Body, ctx: OperationContext) => OperationResult;
 
+/** An operation that a fault makes answer later (a promise), to break atomicity on purpose. */
+export type OperationMaybeLater = (body: Body, ctx: OperationContext) => OperationResult | Promise<OperationResult>;
+
 export const REDACTED = Object.freeze({ redacted: 'forbidden' });

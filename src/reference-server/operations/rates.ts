@@ -1,9 +1,16 @@
 /** §4.4 show-activity-rates, §4.2 assign-activity-rate, §4.7 unassign-activity-rate. */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { formatSpan, overlaps, subtract, type Span } from '../days.ts';
 import { evenPattern } from '../generate-domain.ts';
 import { WEEKDAYS, type Pattern, type RatePeriod, type Resource } from '../model.ts';
-import { REDACTED, type Operation, type OperationContext } from '../operation.ts';
+import {
+  REDACTED,
+  type Operation,
+  type OperationContext,
+  type OperationMaybeLater,
+  type OperationResult,
+} from '../operation.ts';
 import {
   array,
   boolean,
@@ -77,7 +84,7 @@ function carve(periods: RatePeriod[], span: Span): RatePeriod[] {
   return periods.flatMap((p) => subtract(p.span, span).map((piece) => ({ ...p, span: piece })));
 }
 
-export const assignActivityRate: Operation = (body, ctx) => {
+export const assignActivityRate: OperationMaybeLater = (body, ctx) => {
   const resource = roleKindResource(body, ctx);
   const span = required(body, 'date_range', dateRange);
   const averageRate = required(body, 'average_rate', finiteNumber);
@@ -120,7 +127,29 @@ export const assignActivityRate: Operation = (body, ctx) => {
     ...(externalId !== undefined ? { externalId } : {}),
   };
   const details = ctx.store.detailsOf(resource);
+  if (ctx.faults.has('rates-lost-update')) {
+    // Read, wait, write: another assignment that lands meanwhile is overwritten with the periods read here.
+    const read = details.rates;
+    return sleep(LOST_UPDATE_GAP_MS).then(() =>
+      writeRate(ctx, resource, details, carve(read, span), period, externalId),
+    );
+  }
   const remaining = ctx.faults.has('activity-rate-overlap') ? details.rates : carve(details.rates, span);
+  return writeRate(ctx, resource, details, remaining, period, externalId);
+};
+
+/** How long the `rates-lost-update` fault waits between reading the periods and writing them. */
+const LOST_UPDATE_GAP_MS = 25;
+
+/** The new period beside the `remaining` ones, unless its external_id is another contract's. */
+function writeRate(
+  ctx: OperationContext,
+  resource: Resource,
+  details: { rates: RatePeriod[] },
+  remaining: RatePeriod[],
+  period: RatePeriod,
+  externalId: string | undefined,
+): OperationResult {
   if (externalId !== undefined && !ctx.faults.has('activity-rate-external-id-not-unique')) {
     // Generated contracts are named C-<resource id>-<n>: build that resource's state before comparing.
     const owner = /^C-(\d+)-\d+$/.exec(externalId)?.[1];
@@ -140,7 +169,7 @@ export const assignActivityRate: Operation = (body, ctx) => {
   details.rates = [...remaining, period].sort((a, b) => a.span.start - b.span.start);
   if (ctx.faults.has('activity-rate-assign-200')) return { status: 200, body: { status: 'assigned' } };
   return { status: 204 };
-};
+}
 
 export const unassignActivityRate: Operation = (body, ctx) => {
   const resource = roleKindResource(body, ctx);

@@ -1,7 +1,8 @@
 /** §4.6 resources.list-roles and §4.1 resources.revoke-roles. */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, badRequest, notFound, unprocessable } from '../errors.ts';
 import type { Kind, Resource, RoleHolding } from '../model.ts';
-import type { Operation, OperationContext } from '../operation.ts';
+import type { Operation, OperationContext, OperationMaybeLater, OperationResult } from '../operation.ts';
 import { optional, required, snowflakes, type Body } from '../validate.ts';
 
 function renderTeams(teams: RoleHolding['teams'], ctx: OperationContext): unknown {
@@ -99,7 +100,7 @@ function narrowed(
   return { ...holding, teams: remaining };
 }
 
-export const revokeRoles: Operation = (body, ctx) => {
+export const revokeRoles: OperationMaybeLater = (body, ctx) => {
   const resourceIds = required(body, 'resource_ids', snowflakes);
   const roleIds = required(body, 'role_ids', snowflakes);
   if (resourceIds.length === 0) throw badRequest('resource_ids', 'must not be empty');
@@ -135,6 +136,7 @@ export const revokeRoles: Operation = (body, ctx) => {
   // Everything is valid: apply all changes in one synchronous step.
   const applied = ctx.faults.has('revoke-first-resource-only') ? resources.slice(0, 1) : resources;
   const revokedRoles = ctx.faults.has('revoke-first-role-only') ? roleIds.slice(0, 1) : roleIds;
+  const writes: Array<{ details: { roles: RoleHolding[] }; next: RoleHolding[] }> = [];
   for (const r of applied) {
     const kind = kindOf(ctx, r);
     if (!kind.supportsRoles) continue;
@@ -152,10 +154,16 @@ export const revokeRoles: Operation = (body, ctx) => {
           next.push({ roleId: holding.roleId, teams: [], unassigned: true });
       }
     }
-    details.roles = next;
+    // Read, wait, write (the fault): a revocation that lands meanwhile is overwritten with the roles read here.
+    if (ctx.faults.has('revoke-lost-update')) writes.push({ details, next });
+    else details.roles = next;
   }
-  if (ctx.faults.has('revoke-returns-200')) return { status: 200, body: { status: 'revoked' } };
-  return { status: 204 };
+  const answer = (): OperationResult => {
+    for (const { details, next } of writes) details.roles = next;
+    if (ctx.faults.has('revoke-returns-200')) return { status: 200, body: { status: 'revoked' } };
+    return { status: 204 };
+  };
+  return writes.length > 0 ? sleep(LOST_UPDATE_GAP_MS).then(answer) : answer();
 };
 
 /** The kind of a resource of the store: every resource's kind is one of the domain's. */
@@ -164,3 +172,6 @@ function kindOf(ctx: OperationContext, r: Resource): Kind {
   if (kind === undefined) throw new Error(`resource ${r.id} is of kind ${r.kindId}, not in the store`);
   return kind;
 }
+
+/** How long the `revoke-lost-update` fault waits between reading the roles and writing them. */
+const LOST_UPDATE_GAP_MS = 25;

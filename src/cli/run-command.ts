@@ -133,7 +133,8 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
     printSummary(run, io);
     if (history) printHistory(history, io);
     for (const line of gate ? renderGate(gate) : []) io.out(line);
-    io.out(`reports: ${paths!.html}  ${paths!.junit}  ${paths!.json}`);
+    // The CLI always names a reports folder, so a run that got this far wrote its reports.
+    if (paths) io.out(`reports: ${paths.html}  ${paths.junit}  ${paths.json}`);
     if (interrupts.received) {
       if (journalPath) io.out(await journalSummary(journalPath));
       io.err(`interrupted by ${interrupts.received}: the verdicts cover only the rules that ran`);

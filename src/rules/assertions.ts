@@ -233,7 +233,9 @@ export async function expectRejected(
 ): Promise<ApiResponse> {
   const step = options.step ?? 'the request';
   const res = await send();
-  if (res.status === 429 || (res.status === 401 && !options.credentialsUnderTest)) throw harnessFault(res, step)!;
+  const refused = res.status === 401 && !options.credentialsUnderTest ? harnessFault(res, step) : undefined;
+  const limited = res.status === 429 ? harnessFault(res, step) : refused;
+  if (limited) throw limited;
   const rejected = options.status !== undefined ? res.status === options.status : res.status >= 400 && res.status < 500;
   if (rejected) return res;
   const noVerdict = serverErrorWithoutVerdict(res, step);
@@ -262,7 +264,8 @@ export async function expectNoServerError(
 ): Promise<ApiResponse> {
   const step = options.step ?? 'the request';
   const res = await send();
-  if (res.status === 429 || res.status === 401) throw harnessFault(res, step)!;
+  const limited = res.status === 429 || res.status === 401 ? harnessFault(res, step) : undefined;
+  if (limited) throw limited;
   if (res.status < 500) return res;
   const noVerdict = serverErrorWithoutVerdict(res, step);
   if (noVerdict) throw noVerdict;

@@ -89,6 +89,12 @@ export function checkLinearizable<S, C, A>(
   const maxTried = options.maxTried ?? 20;
   const equals = model.equals ?? defaultEquals;
   const n = history.length;
+  /** The operation at an index the search computed itself (always in range). */
+  const opAt = (i: number): HistoryOperation<C, A> => {
+    const op = history[i];
+    if (op === undefined) throw new Error(`linearizability: no operation ${i}`);
+    return op;
+  };
   const done: boolean[] = new Array<boolean>(n).fill(false);
   const order: number[] = [];
   const dead = new Set<string>();
@@ -100,17 +106,17 @@ export function checkLinearizable<S, C, A>(
   const note = (reason: string, last?: number): void => {
     triedCount += 1;
     if (tried.length < maxTried) {
-      const labels = order.map((i) => history[i]!.label);
-      tried.push({ order: last === undefined ? labels : [...labels, history[last]!.label], reason });
+      const labels = order.map((i) => opAt(i).label);
+      tried.push({ order: last === undefined ? labels : [...labels, opAt(last).label], reason });
     }
   };
 
   /** May `j` come next: no operation left undone was answered before `j` was invoked. */
   const mayComeNext = (j: number): boolean => {
-    const invokedAt = history[j]!.invokedAt;
+    const invokedAt = opAt(j).invokedAt;
     for (let i = 0; i < n; i++) {
       if (i === j || done[i]) continue;
-      const response = history[i]!.response;
+      const response = opAt(i).response;
       if (response !== undefined && response.at < invokedAt) return false;
     }
     return true;
@@ -132,7 +138,7 @@ export function checkLinearizable<S, C, A>(
     steps += 1;
     for (let j = 0; j < n; j++) {
       if (done[j] || !mayComeNext(j)) continue;
-      const op = history[j]!;
+      const op = opAt(j);
       const next = model.step(state, op.call);
       if (op.response !== undefined) {
         const reason =
@@ -158,7 +164,7 @@ export function checkLinearizable<S, C, A>(
   };
 
   if (search(model.init)) {
-    return { outcome: 'linearizable', order: [...order], labels: order.map((i) => history[i]!.label), steps };
+    return { outcome: 'linearizable', order: [...order], labels: order.map((i) => opAt(i).label), steps };
   }
   if (exhausted) return { outcome: 'undecided', steps };
   return { outcome: 'not-linearizable', tried, triedCount, steps };

@@ -107,7 +107,7 @@ export async function firstIds(
 export async function idsAcross(ctx: StepContext & { readonly listKindId: string }, n: number): Promise<string[]> {
   const all = await firstIds(ctx, 100, { atLeast: n });
   const step = all.length / n;
-  return Array.from({ length: n }, (_, i) => all[Math.floor(i * step)]!);
+  return Array.from({ length: n }, (_, i) => all[Math.floor(i * step)]).filter((id) => id !== undefined);
 }
 
 export interface WalkOptions {

@@ -98,7 +98,10 @@ export async function untouchedRoleResources(
   }
   const out: string[] = [];
   for (let i = 0; out.length < n && perKind.some((ids) => i < ids.length); i++) {
-    for (const ids of perKind) if (i < ids.length && out.length < n) out.push(ids[i]!);
+    for (const ids of perKind) {
+      const id = ids[i];
+      if (id !== undefined && out.length < n) out.push(id);
+    }
   }
   return out;
 }

@@ -20,8 +20,7 @@ import { fail, precondition } from '../src/rules/assertions.ts';
 import { claimRoleResource } from '../src/rules/steps/claims.ts';
 import { isDefiningRole } from '../src/rules/steps/roles.ts';
 import { checkLinearizable, type HistoryOperation, type SequentialModel } from '../src/rules/linearizability.ts';
-import type { CheckContext } from '../src/rules/types.ts';
-import { applyRevocation, describe, shown, type Model } from './roles-model.properties.ts';
+import { applyRevocation, describe, revocationTarget, shown, type Model, type Real } from './roles-model.properties.ts';
 
 /** One revocation: roles and teams as indexes into the profile's lists (so a sequence replays on any target). */
 export interface RevokeCommand {
@@ -72,14 +71,6 @@ export function describeRevocation(c: RevokeCommand): string {
   const teams =
     c.teams === 'omitted' ? 'team_ids omitted' : c.teams === 'star' ? 'team_ids *' : `team_ids [${c.teams.join(', ')}]`;
   return `revoke(roles [${c.roles.join(', ')}], ${teams})`;
-}
-
-interface Real {
-  ctx: CheckContext;
-  resourceId: string;
-  roleIds: readonly string[];
-  teamIds: readonly string[];
-  enabledTeamIds: readonly string[];
 }
 
 type Operation = HistoryOperation<RolesCall, RolesAnswer>;
@@ -199,13 +190,7 @@ export default defineRuleGroup({
       async check(ctx) {
         precondition(ctx.profile.teams.length > 1, 'the target profile names fewer than two teams');
         const resourceId = await claimRoleResource(ctx);
-        const real: Real = {
-          ctx,
-          resourceId,
-          roleIds: ctx.profile.roles.map((r) => r.id),
-          teamIds: ctx.profile.teams.map((t) => t.id),
-          enabledTeamIds: ctx.profile.teams.filter((t) => t.enabled).map((t) => t.id),
-        };
+        const real = revocationTarget(ctx, resourceId);
         // First: two teams revoked at once from one role the resource holds on several teams.
         const start = await shown(real, 'list-roles at the start');
         const scoped = [...start].find(([, teams]) => teams === '*' || teams.length > 1);

@@ -21,12 +21,24 @@ import type { CheckContext } from '../src/rules/types.ts';
 /** Role id → the teams it is held on ('*' or an explicit list); a role not in the map is not held. */
 export type Model = Map<string, '*' | string[]>;
 
-interface Real {
+/** The resource a revocation sequence works on, with the roles and teams of the profile it may name. */
+export interface Real {
   ctx: CheckContext;
   resourceId: string;
   roleIds: readonly string[];
   teamIds: readonly string[];
   enabledTeamIds: readonly string[];
+}
+
+/** The revocation target for a claimed resource: every role and team the profile names. */
+export function revocationTarget(ctx: CheckContext, resourceId: string): Real {
+  return {
+    ctx,
+    resourceId,
+    roleIds: ctx.profile.roles.map((r) => r.id),
+    teamIds: ctx.profile.teams.map((t) => t.id),
+    enabledTeamIds: ctx.profile.teams.filter((t) => t.enabled).map((t) => t.id),
+  };
 }
 
 type Step = fc.AsyncCommand<Model, Real>;
@@ -178,13 +190,7 @@ export default defineRuleGroup({
       async check(ctx) {
         precondition(ctx.profile.teams.length > 0, 'the target profile names no team');
         const resourceId = await claimRoleResource(ctx);
-        const real: Real = {
-          ctx,
-          resourceId,
-          roleIds: ctx.profile.roles.map((r) => r.id),
-          teamIds: ctx.profile.teams.map((t) => t.id),
-          enabledTeamIds: ctx.profile.teams.filter((t) => t.enabled).map((t) => t.id),
-        };
+        const real = revocationTarget(ctx, resourceId);
         // Revocations cannot be undone: each sequence starts where the last one ended. A sequence that
         // held to the model leaves the model equal to what list-roles showed after its last step, so
         // that is the next start; after any other ending the state is read again.

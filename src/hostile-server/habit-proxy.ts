@@ -11,6 +11,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { request } from 'undici';
+import { forwardHeaders, readBody } from './proxy-io.ts';
 
 export type Habit = 'gzip' | 'br' | 'deflate' | 'cut-bodies' | 'server-error';
 
@@ -65,7 +66,7 @@ export async function startHabitProxy(options: HabitOptions): Promise<HabitProxy
     }
     const upstream = await request(`${options.upstream}${req.url ?? '/'}`, {
       method: 'POST',
-      headers: forwardHeaders(req),
+      headers: forwardHeaders(req, ['accept-encoding']),
       body,
     });
     const bytes = Buffer.from(await upstream.body.arrayBuffer());
@@ -138,22 +139,4 @@ function cutShort(
         ]),
       );
   }
-}
-
-function forwardHeaders(req: IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) {
-    if (v !== undefined && !['host', 'connection', 'content-length', 'accept-encoding'].includes(k))
-      out[k] = Array.isArray(v) ? v.join(', ') : v;
-  }
-  return out;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { listeningAddress } from '../core/listening.ts';
 import { request } from 'undici';
 import { KEY_ENCODINGS, type KeyEncoding } from './key-encodings.ts';
+import { forwardHeaders, readBody } from './proxy-io.ts';
 
 export type HostileMode =
   | 'hang'
@@ -269,22 +270,4 @@ function rewritePage(text: string, mode: HostileMode, n: number): string {
   } catch {
     return text;
   }
-}
-
-function forwardHeaders(req: IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(req.headers)) {
-    if (v !== undefined && !['host', 'connection', 'content-length'].includes(k))
-      out[k] = Array.isArray(v) ? v.join(', ') : v;
-  }
-  return out;
-}
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
 }

@@ -218,16 +218,16 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'show-teams-head-as-string': { rule: 'show-teams.response-shape', where: '.head' },
   'activity-rate-overlap': {
     rule: 'activity-rates.no-overlap',
-    where: 'show-activity-rates after assignment',
+    where: 'read after the assignment',
   },
   'activity-rate-assign-200': {
     rule: 'activity-rates.assign-no-content',
-    where: 'resources.assign-activity-rate: response.status',
+    where: 'the assignment: response.status',
   },
   'rates-average-rate-unrounded': { rule: 'show-activity-rates.average-rate-integer', where: '.average_rate' },
   'rates-assign-ignores-flags': {
     rule: 'activity-rates.assigned-rate-shown',
-    where: 'show-activity-rates after assignment',
+    where: 'read after the assignment',
     alsoFails: ['activity-rates.prop.assign-then-show'],
   },
   'rates-default-pattern-monday-only': {
@@ -242,7 +242,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   },
   'activity-rate-unassign-noop': {
     rule: 'activity-rates.unassign-removes-coverage',
-    where: 'show-activity-rates after unassign',
+    where: 'read after the unassignment',
     alsoFails: ['activity-rates.prop.model-sequences', 'activity-rates.prop.concurrent-sequences'],
   },
   'activity-rate-external-id-not-unique': {

@@ -2,7 +2,7 @@ import { Agent, type Dispatcher } from 'undici';
 import { SharedReads } from '../client/shared-reads.ts';
 import { DirectoryClient } from '../client/directory-client.ts';
 import { HarnessError, isHarnessError } from '../core/errors.ts';
-import type { Exchange } from '../core/exchange.ts';
+import type { ApiResponse, Exchange } from '../core/exchange.ts';
 import { Redactor } from '../client/redact.ts';
 import { Pacer } from '../client/pacer.ts';
 import type { Observation, PropertyReplay, RuleResult, RunResult, Verdict } from '../core/types.ts';
@@ -20,6 +20,9 @@ import { FileJournal } from './undo-journal.ts';
 import { ResourceClaims } from './resource-claims.ts';
 import { PausableDeadline } from './deadline.ts';
 import { MutationLog } from '../rules/own-mutations.ts';
+import { enforce } from '../rules/assertions.ts';
+import { ExchangeLog } from './rule-log.ts';
+import type { Observed } from '../rules/judges/observed.ts';
 
 export interface RunTarget {
   baseUrl: string;
@@ -64,6 +67,11 @@ export type EngineOptions = Pick<
   onRuleEnd?: (result: RuleResult) => void;
   /** Every exchange of the run, as it happens (for the HAR export). */
   onExchange?: (ruleId: string, exchange: Exchange) => void;
+  /**
+   * An example rule's whole log, as its judge is about to read it (shared
+   * reads included): the evidence a verdict can be judged again from.
+   */
+  onJudging?: (ruleId: string, log: readonly Observed[]) => void;
   dispatcher?: Dispatcher;
 };
 
@@ -313,10 +321,12 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     return result('SKIP', { reason: 'read-only run: this rule changes state', skipCause: 'options' });
   const controller = new AbortController();
   const ownMutations = new MutationLog();
-  const record = (e: Exchange): void => {
+  const log = new ExchangeLog();
+  const record = (e: Exchange, answer?: ApiResponse): void => {
     // Every exchange names the rule that sent or read it: traffic can be judged again from its tags.
     e.rule = rule.id;
     keepForReport(exchanges, e);
+    log.add(e, answer);
     if (e.shared) return; // another rule's request: counted, judged and exported once, there
     requestCount += e.attempts;
     ownMutations.add(e);
@@ -372,6 +382,7 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     ...(env.journal ? { journal: env.journal } : {}),
     ownMutations,
     quarantine: env.claims,
+    log,
     async claimResource(predicate) {
       let waited = false;
       const id = await env.claims.claim(predicate, {
@@ -407,6 +418,12 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     // Past the deadline the check's own outcome no longer counts; it must not surface as unhandled.
     running.catch(() => undefined);
     await Promise.race([running, expired]);
+    // An example rule's judge reads what its driver sent, once it is done; a property judges each run itself.
+    if (rule.judge && rule.kind === 'example') {
+      const evidence = log.since(0);
+      options.onJudging?.(rule.id, evidence);
+      enforce(rule.judge(evidence, target.profile));
+    }
     return result(rule.level === 'OBSERVED' ? 'OBSERVED' : 'PASS');
   } catch (error) {
     if (isDepartureOfAnotherRule(error)) {

@@ -301,6 +301,38 @@ export const FILE_DEFINITIONS = {
       resources: STRINGS,
     },
   },
+  /**
+   * The recorded logs a rule's judge is tested on (src/mutation/judge-logs.ts):
+   * the exchanges its driver made against the reference server, and against
+   * each fault it must catch. A body is kept as text; a judge reads it parsed.
+   */
+  JudgeLog: {
+    type: 'object',
+    required: ['rule', 'clean', 'faults'],
+    additionalProperties: false,
+    properties: {
+      rule: STRING,
+      clean: { $ref: '#/definitions/JudgedExchanges' },
+      faults: { type: 'object', additionalProperties: { $ref: '#/definitions/JudgedExchanges' } },
+    },
+  },
+  JudgedExchanges: {
+    type: 'array',
+    items: {
+      type: 'object',
+      required: ['operation', 'step', 'request', 'status', 'text', 'earlierStatuses', 'credential'],
+      additionalProperties: false,
+      properties: {
+        operation: STRING,
+        step: STRING,
+        request: ANY,
+        status: NUMBER,
+        text: STRING,
+        earlierStatuses: { type: 'array', items: NUMBER },
+        credential: { enum: ['main', 'restricted', 'none', 'other'] },
+      },
+    },
+  },
 } as const;
 
 type Definitions = typeof DEFINITIONS & typeof FILE_DEFINITIONS;

@@ -5,6 +5,8 @@
  * nothing and are tested on logs with no network.
  */
 import type { ApiResponse } from '../../client/directory-client.ts';
+import type { AnsweredExchange } from '../../core/exchange.ts';
+import { parseJsonText } from '../../core/json-text.ts';
 import type { Violation } from '../../core/types.ts';
 import type { RuleId } from '../rule-ids.ts';
 
@@ -20,6 +22,52 @@ export interface Observed {
   body: unknown;
   /** The answer's body as text. */
   text: string;
+  /** The statuses earlier attempts of the same request got (the client repeats some), oldest first. */
+  earlierStatuses: readonly number[];
+  /**
+   * Which credential the request carried, read from its recorded
+   * Authorization header: the profile's main key, its restricted key, none,
+   * or something else (a malformed header a rule sent on purpose).
+   */
+  credential: Credential;
+}
+
+export type Credential = 'main' | 'restricted' | 'none' | 'other';
+
+/** The credential a recorded request carried, from the placeholder the recorder put in its place. */
+export function credentialOf(exchange: Pick<AnsweredExchange, 'request'>): Credential {
+  const header = Object.entries(exchange.request.headers).find(([name]) => name.toLowerCase() === 'authorization');
+  if (header === undefined) return 'none';
+  if (header[1] === 'Bearer $DIRECTORY_API_KEY') return 'main';
+  if (header[1] === 'Bearer $DIRECTORY_RESTRICTED_API_KEY') return 'restricted';
+  return 'other';
+}
+
+/** The request body a recorded exchange carried, parsed; undefined when it was not JSON. */
+export function requestOf(exchange: Pick<AnsweredExchange, 'request'>): unknown {
+  return parseJsonText(exchange.request.body);
+}
+
+/**
+ * A recorded exchange as a judge reads it. `answer` is the whole answer when
+ * the suite itself received it (a recorded body is cut at 64 KiB); without
+ * it, the recorded body is read.
+ */
+export function observedFromExchange(
+  exchange: AnsweredExchange,
+  answer?: Pick<ApiResponse, 'text' | 'json'>,
+): Observed {
+  const text = answer?.text ?? exchange.response.body;
+  return {
+    operation: exchange.operation,
+    step: exchange.step ?? exchange.operation,
+    request: requestOf(exchange),
+    status: exchange.response.status,
+    body: answer ? answer.json : parseJsonText(text),
+    text,
+    earlierStatuses: (exchange.earlierAttempts ?? []).flatMap((a) => (a.status === undefined ? [] : [a.status])),
+    credential: credentialOf(exchange),
+  };
 }
 
 /** A judge of one exchange, for the rule whose clause it holds the answer to. */
@@ -32,7 +80,7 @@ export interface ExchangeJudge {
 
 /** What a step got, as a judge reads it. */
 export function observedOf(res: ApiResponse, step: string, request: unknown): Observed {
-  return { operation: res.exchange.operation, step, request, status: res.status, body: res.json, text: res.text };
+  return { ...observedFromExchange(res.exchange, res), step, request };
 }
 
 /**

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { parseJsonText } from '../core/json-text.ts';
 import { packagePath } from '../core/package-root.ts';
 import type { Observed } from '../rules/judges/observed.ts';
+import { violationsOf } from '../rules/judges/judgement.ts';
 import type { Rule, RuleGroup } from '../rules/types.ts';
 import { allRules } from '../runner/catalogue.ts';
 import { checkedFile, type FileType } from '../schemas/files.ts';
@@ -26,9 +27,9 @@ export function judgeLogsDir(): string {
   return packagePath('test', 'fixtures', 'judge-logs');
 }
 
-/** Rules whose judge runs once their driver is done: their whole log is their evidence. */
-export function drivenExamples(groups: readonly RuleGroup[]): Rule[] {
-  return allRules(groups).filter((r) => r.judge !== undefined && r.kind === 'example');
+/** Rules written as a driver and a judge: an example rule's evidence is its whole log, a property's one run. */
+export function drivenRules(groups: readonly RuleGroup[]): Rule[] {
+  return allRules(groups).filter((r) => r.judge !== undefined);
 }
 
 function stored(o: Observed): Stored {
@@ -45,25 +46,32 @@ function only(groups: readonly RuleGroup[], ids: ReadonlySet<string>): RuleGroup
   return groups.map((g) => ({ ...g, rules: g.rules.filter((r) => ids.has(r.id)) })).filter((g) => g.rules.length > 0);
 }
 
-/** Each rule's first log of a run (a FAIL is driven twice to confirm it: the first is the one judged). */
+/**
+ * Each rule's evidence of a run: the first judged with a departure when there
+ * is one (a fault's run: a property's failing run, not the runs before it),
+ * otherwise the first judged (a FAIL is driven twice to confirm it: the first
+ * is kept).
+ */
 async function logsOf(
   groups: readonly RuleGroup[],
   ids: ReadonlySet<string>,
   faults: FaultName[],
 ): Promise<Map<string, Stored[]>> {
-  const logs = new Map<string, Stored[]>();
+  const logs = new Map<string, { log: Stored[]; departs: boolean }>();
   await runAgainstReference(faults, only(groups, ids), {
     ...MUTATION_OPTIONS,
-    onJudging(ruleId, log) {
-      if (!logs.has(ruleId)) logs.set(ruleId, log.map(stored));
+    onJudged(ruleId, evidence, judgement) {
+      const departs = violationsOf(judgement).length > 0;
+      const kept = logs.get(ruleId);
+      if (!kept || (departs && !kept.departs)) logs.set(ruleId, { log: evidence.map(stored), departs });
     },
   });
-  return logs;
+  return new Map([...logs].map(([id, { log }]) => [id, log]));
 }
 
 /** Records every driven rule's clean log and the log of each fault it owns. */
 export async function recordJudgeLogs(groups: readonly RuleGroup[]): Promise<JudgeLog[]> {
-  const rules = drivenExamples(groups);
+  const rules = drivenRules(groups);
   const ids = new Set(rules.map((r) => r.id));
   const clean = await logsOf(groups, ids, []);
   const files = new Map<string, JudgeLog>(

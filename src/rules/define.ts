@@ -20,7 +20,9 @@ function judging(ctx: BaseCheckContext, judge: RuleJudge): Judging {
       const mark = ctx.log.mark();
       try {
         await run();
-        const judgement = judge(ctx.log.since(mark), ctx.profile);
+        const evidence = ctx.log.since(mark);
+        const judgement = judge(evidence, ctx.profile);
+        ctx.log.judged(evidence, judgement);
         // A run whose exchanges cannot show the clause is discarded, as fast-check discards a run that fails `fc.pre`.
         fc.pre(!isNoEvidence(judgement));
         enforce(judgement);

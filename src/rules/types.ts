@@ -74,6 +74,8 @@ export interface RuleLog {
   since(mark: number): readonly Observed[];
   /** Drops the exchanges from `mark` on (judged already). */
   forget(mark: number): void;
+  /** Tells the run what was judged and how: the evidence a verdict can be judged again from. */
+  judged(evidence: readonly Observed[], judgement: Judgement): void;
 }
 
 /**

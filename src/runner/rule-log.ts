@@ -7,10 +7,14 @@
  */
 import type { ApiResponse, Exchange } from '../core/exchange.ts';
 import { observedFromExchange, type Observed } from '../rules/judges/observed.ts';
+import type { Judgement } from '../rules/judges/judgement.ts';
 import type { RuleLog } from '../rules/types.ts';
 
 export class ExchangeLog implements RuleLog {
   private readonly entries: Observed[] = [];
+
+  /** `onJudged` hears of every judgement made of this log, with its evidence. */
+  constructor(private readonly onJudged?: (evidence: readonly Observed[], judgement: Judgement) => void) {}
 
   /** An exchange the rule's client recorded; one that got no answer holds nothing to judge. */
   add(exchange: Exchange, answer: ApiResponse | undefined): void {
@@ -23,6 +27,10 @@ export class ExchangeLog implements RuleLog {
 
   since(mark: number): readonly Observed[] {
     return this.entries.slice(mark);
+  }
+
+  judged(evidence: readonly Observed[], judgement: Judgement): void {
+    this.onJudged?.(evidence, judgement);
   }
 
   forget(mark: number): void {

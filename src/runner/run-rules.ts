@@ -23,6 +23,7 @@ import { MutationLog } from '../rules/own-mutations.ts';
 import { enforce } from '../rules/assertions.ts';
 import { ExchangeLog } from './rule-log.ts';
 import type { Observed } from '../rules/judges/observed.ts';
+import type { Judgement } from '../rules/judges/judgement.ts';
 
 export interface RunTarget {
   baseUrl: string;
@@ -68,10 +69,11 @@ export type EngineOptions = Pick<
   /** Every exchange of the run, as it happens (for the HAR export). */
   onExchange?: (ruleId: string, exchange: Exchange) => void;
   /**
-   * An example rule's whole log, as its judge is about to read it (shared
-   * reads included): the evidence a verdict can be judged again from.
+   * Every judgement of a rule's log, with the evidence it read: an example
+   * rule's whole log, each run of a property (shared reads included): what a
+   * verdict can be judged again from.
    */
-  onJudging?: (ruleId: string, log: readonly Observed[]) => void;
+  onJudged?: (ruleId: string, evidence: readonly Observed[], judgement: Judgement) => void;
   dispatcher?: Dispatcher;
 };
 
@@ -321,7 +323,7 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     return result('SKIP', { reason: 'read-only run: this rule changes state', skipCause: 'options' });
   const controller = new AbortController();
   const ownMutations = new MutationLog();
-  const log = new ExchangeLog();
+  const log = new ExchangeLog((evidence, judgement) => options.onJudged?.(rule.id, evidence, judgement));
   const record = (e: Exchange, answer?: ApiResponse): void => {
     // Every exchange names the rule that sent or read it: traffic can be judged again from its tags.
     e.rule = rule.id;
@@ -421,8 +423,9 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     // An example rule's judge reads what its driver sent, once it is done; a property judges each run itself.
     if (rule.judge && rule.kind === 'example') {
       const evidence = log.since(0);
-      options.onJudging?.(rule.id, evidence);
-      enforce(rule.judge(evidence, target.profile));
+      const judgement = rule.judge(evidence, target.profile);
+      log.judged(evidence, judgement);
+      enforce(judgement);
     }
     return result(rule.level === 'OBSERVED' ? 'OBSERVED' : 'PASS');
   } catch (error) {

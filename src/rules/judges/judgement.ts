@@ -91,7 +91,8 @@ const GATEWAY = [502, 503, 504];
 
 /** 429 and (unless credentials are the clause) 401: the rate or the credential, nothing of the request. */
 function limited(o: Observed, credentialsUnderTest: boolean): NoVerdict | undefined {
-  if (o.status === 429) return { code: 'DC_ERR_RATE_LIMITED', noVerdict: `${o.step}: rate limited (429) after retries` };
+  if (o.status === 429)
+    return { code: 'DC_ERR_RATE_LIMITED', noVerdict: `${o.step}: rate limited (429) after retries` };
   if (o.status === 401 && !credentialsUnderTest)
     return { code: 'DC_ERR_UNAUTHENTICATED', noVerdict: `${o.step}: the credential was refused (401)` };
   return undefined;

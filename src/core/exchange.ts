@@ -66,6 +66,8 @@ interface ExchangeRecord {
   rule?: string;
   /** What the request was for within its rule, e.g. "resources.list page 2", when the step named it. */
   step?: string;
+  /** The run of a property it belongs to (1 for the first): a property's judge reads one run at a time. */
+  run?: number;
 }
 
 /** A request's answer as every layer reads it: the suite's client returns it, rules judge it, reports keep its exchange. */

@@ -21,6 +21,8 @@ interface HarEntry {
   /** HAR allows fields starting with `_`: the rule that sent the request and its step, for judging it again. */
   _rule: string;
   _step?: string;
+  /** A property's run the exchange belongs to. */
+  _run?: number;
 }
 
 export class HarRecorder {
@@ -83,6 +85,7 @@ export class HarRecorder {
       comment: `${ruleId} (${e.attempts} attempt${e.attempts === 1 ? '' : 's'})`,
       _rule: ruleId,
       ...(e.step !== undefined ? { _step: e.step } : {}),
+      ...(e.run !== undefined ? { _run: e.run } : {}),
     });
   }
 

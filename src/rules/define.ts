@@ -17,7 +17,7 @@ import type { BaseCheckContext, Judging, Rule, RuleDefinition, RuleGroupDefiniti
 function judging(ctx: BaseCheckContext, judge: RuleJudge): Judging {
   return {
     async judged(run) {
-      const mark = ctx.log.mark();
+      const mark = ctx.log.startRun();
       try {
         await run();
         const evidence = ctx.log.since(mark);

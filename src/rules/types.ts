@@ -70,9 +70,14 @@ export interface BaseCheckContext {
 export interface RuleLog {
   /** Where the next exchange will go. */
   mark(): number;
+  /**
+   * Starts a property's run: the exchanges from here on are tagged with the
+   * run's number until `forget` ends it. Returns where the run starts.
+   */
+  startRun(): number;
   /** The exchanges from `mark` on. */
   since(mark: number): readonly Observed[];
-  /** Drops the exchanges from `mark` on (judged already). */
+  /** Drops the exchanges from `mark` on (judged already), and ends the run they were. */
   forget(mark: number): void;
   /** Tells the run what was judged and how: the evidence a verdict can be judged again from. */
   judged(evidence: readonly Observed[], judgement: Judgement): void;

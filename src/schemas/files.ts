@@ -40,6 +40,7 @@ const EXCHANGE_RECORD = {
   shared: { const: true },
   rule: STRING,
   step: STRING,
+  run: { type: 'integer', minimum: 1 },
 } as const;
 
 const EXCHANGE_REQUIRED = ['operation', 'request', 'durationMs', 'attempts'] as const;

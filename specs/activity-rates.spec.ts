@@ -24,7 +24,13 @@ import {
 } from '../src/rules/judges/judgement.ts';
 import { field, type Observed } from '../src/rules/judges/observed.ts';
 import { unchangedBetween } from '../src/rules/judges/state.ts';
-import { matchesSchema, type ActivityRatePeriod, type AssignActivityRateRequest } from '../src/schemas/index.ts';
+import {
+  matchesSchema,
+  type ActivityRatePeriod,
+  type AssignActivityRateRequest,
+  type SchemaType,
+} from '../src/schemas/index.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { kindById } from '../src/target/profile.ts';
 import type { Violation } from '../src/core/types.ts';
 
@@ -93,9 +99,11 @@ function overlappingPairs(periods: readonly ActivityRatePeriod[]): string[] {
 /** The steps drivers of this group tag their requests with, which their judges read. */
 const STEP = {
   assign: 'the assignment',
-  readAfterAssign: 'read after the assignment',
+  readAfterAssign: 'read right after the assignment',
+  readLaterAssign: 'read a moment after the assignment',
   unassign: 'the unassignment',
-  readAfterUnassign: 'read after the unassignment',
+  readAfterUnassign: 'read right after the unassignment',
+  readLaterUnassign: 'read a moment after the unassignment',
   firstContract: 'a contract with a new external_id',
   duplicateContract: 'a contract whose external_id another resource already uses',
   otherBefore: 'the other resource before',
@@ -117,22 +125,84 @@ function periodsRead(
     : { judgement: noEvidence(`${step} did not show a list of periods`) };
 }
 
+/** How long after a write the second read comes: both must show it (§4.2, §4.7 state their effects). */
+const MOMENT_MS = 500;
+
 /**
- * The assignment a driver sent under `step`, accepted, then the periods the
- * read tagged `read` showed: `judge` compares what was sent with what was shown.
+ * A write's effect read twice: at once (no delay) and a moment later. A read
+ * right after a write that does not show it is a stale read, whatever the
+ * later one shows; the pair tells how long the staleness lasted at most.
  */
-function afterAssignment(
-  log: readonly Observed[],
-  steps: { assign: string; read: string },
-  judge: (body: AssignActivityRateRequest, shown: ActivityRatePeriod[]) => Judgement,
-): Judgement {
-  const o = firstWithStep(log, steps.assign);
-  if (!o || !matchesSchema('AssignActivityRateRequest', o.request)) return noEvidence(`no ${steps.assign} was sent`);
-  const assigned = accepted(o);
-  if (!isClean(assigned)) return assigned;
-  const read = periodsRead(log, steps.read);
-  return 'periods' in read ? judge(o.request, read.periods) : read.judgement;
+async function readTwice(
+  ctx: CheckContext,
+  body: { resource_id: string; date_range: string },
+  steps: { atOnce: string; later: string },
+): Promise<void> {
+  await showActivityRates(ctx, body, { step: steps.atOnce, fresh: true });
+  await sleep(MOMENT_MS, undefined, { signal: ctx.signal });
+  await showActivityRates(ctx, body, { step: steps.later, fresh: true });
 }
+
+/** One read of the pair and what it showed. */
+interface Read {
+  step: string;
+  periods: ActivityRatePeriod[];
+}
+
+/** The reads of a pair that were made, in order; the judgement that stops there when one was refused. */
+function readsOf(log: readonly Observed[], steps: readonly string[]): { reads: Read[] } | { judgement: Judgement } {
+  const reads: Read[] = [];
+  for (const step of steps) {
+    if (!firstWithStep(log, step)) continue;
+    const read = periodsRead(log, step);
+    if (!('periods' in read)) return read;
+    reads.push({ step, periods: read.periods });
+  }
+  return reads.length > 0 ? { reads } : { judgement: noEvidence(`no ${steps.join(' or ')}`) };
+}
+
+/**
+ * The write a driver sent under `write`, accepted, then what the reads
+ * tagged `reads` showed: `judge` compares what was sent with each read.
+ */
+function afterWrite<N extends 'AssignActivityRateRequest' | 'UnassignActivityRateRequest'>(
+  log: readonly Observed[],
+  schema: N,
+  steps: { write: string; reads: readonly string[] },
+  judge: (body: SchemaType<N>, reads: Read[]) => Judgement,
+): Judgement {
+  const o = firstWithStep(log, steps.write);
+  if (!o || !matchesSchema(schema, o.request)) return noEvidence(`no ${steps.write} was sent`);
+  const written = accepted(o);
+  if (!isClean(written)) return written;
+  const read = readsOf(log, steps.reads);
+  return 'reads' in read ? judge(o.request, read.reads) : read.judgement;
+}
+
+const ASSIGNED = { write: STEP.assign, reads: [STEP.readAfterAssign, STEP.readLaterAssign] } as const;
+const UNASSIGNED = { write: STEP.unassign, reads: [STEP.readAfterUnassign, STEP.readLaterUnassign] } as const;
+
+/**
+ * A write's effect must show in every read after it: the first read that
+ * does not show it is the departure, said with what the other reads showed
+ * (a stale read that a read a moment later corrects, or an effect that does
+ * not last).
+ */
+function everyReadShows(reads: readonly Read[], shows: (r: Read) => boolean, effect: Violation): Violation[] {
+  const missing = reads.findIndex((r) => !shows(r));
+  if (missing < 0) return [];
+  const read = reads[missing];
+  if (read === undefined) return [];
+  const shownLater = reads.slice(missing + 1).some(shows);
+  const shownBefore = reads.slice(0, missing).some(shows);
+  const message = shownLater
+    ? `${effect.message}, at once: the read right after the write did not show it, a read ${MOMENT_MS} ms later did (stale for up to ${MOMENT_MS} ms)`
+    : shownBefore
+      ? `${effect.message}, and keep showing it: a read ${MOMENT_MS} ms after the write no longer did`
+      : effect.message;
+  return [{ ...effect, where: read.step, message, actual: effect.actual ?? read.periods }];
+}
+
 export default defineRuleGroup({
   section: '§4.2',
   title: 'Activity rates: assign, show, unassign',
@@ -221,50 +291,44 @@ export default defineRuleGroup({
           const body = assignment(ctx, claimed);
           const res = await ctx.client.post('resources.assign-activity-rate', body, { step: STEP.assign });
           if (res.status >= 200 && res.status < 300) {
-            await showActivityRates(
-              ctx,
-              { resource_id: claimed.resourceId, date_range: body.date_range },
-              { step: STEP.readAfterAssign },
-            );
+            const read = { resource_id: claimed.resourceId, date_range: body.date_range };
+            await readTwice(ctx, read, { atOnce: STEP.readAfterAssign, later: STEP.readLaterAssign });
           }
         });
       },
       judge: (log) =>
-        afterAssignment(log, { assign: STEP.assign, read: STEP.readAfterAssign }, (body, shown) => {
+        afterWrite(log, 'AssignActivityRateRequest', ASSIGNED, (body, reads) => {
           const range = splitRange(body.date_range);
           if (!range) return noEvidence(`the assignment's range ${body.date_range} is not a range`);
-          const match = shown.find((p) => {
-            const span = splitRange(p.date_range);
-            return (
-              span !== undefined &&
-              covers(span, range) &&
-              // "Shown as an integer": a rate may come back rounded.
-              Math.abs(p.average_rate - (body.average_rate ?? p.average_rate)) <= 0.5 &&
-              (body.trainee === undefined || p.trainee === body.trainee) &&
-              (body.paid_hourly === undefined || p.paid_hourly === body.paid_hourly) &&
-              (body.apprentice === undefined || p.apprentice === body.apprentice) &&
-              (body.work_regime_id === null ||
-                body.work_regime_id === undefined ||
-                p.work_regime.id === body.work_regime_id)
-            );
-          });
-          if (match) return [];
-          return [
-            {
-              where: `${STEP.readAfterAssign}`,
-              message:
-                'must show a period covering the assigned range with the assigned average_rate, work regime and flags',
-              expected: {
-                date_range: body.date_range,
-                average_rate: body.average_rate,
-                work_regime_id: body.work_regime_id,
-                trainee: body.trainee,
-                paid_hourly: body.paid_hourly,
-                apprentice: body.apprentice,
-              },
-              actual: shown,
+          const shows = ({ periods }: Read): boolean =>
+            periods.some((p) => {
+              const span = splitRange(p.date_range);
+              return (
+                span !== undefined &&
+                covers(span, range) &&
+                // "Shown as an integer": a rate may come back rounded.
+                Math.abs(p.average_rate - (body.average_rate ?? p.average_rate)) <= 0.5 &&
+                (body.trainee === undefined || p.trainee === body.trainee) &&
+                (body.paid_hourly === undefined || p.paid_hourly === body.paid_hourly) &&
+                (body.apprentice === undefined || p.apprentice === body.apprentice) &&
+                (body.work_regime_id === null ||
+                  body.work_regime_id === undefined ||
+                  p.work_regime.id === body.work_regime_id)
+              );
+            });
+          return everyReadShows(reads, shows, {
+            where: STEP.readAfterAssign,
+            message:
+              'must show a period covering the assigned range with the assigned average_rate, work regime and flags',
+            expected: {
+              date_range: body.date_range,
+              average_rate: body.average_rate,
+              work_regime_id: body.work_regime_id,
+              trainee: body.trainee,
+              paid_hourly: body.paid_hourly,
+              apprentice: body.apprentice,
             },
-          ];
+          });
         }),
     }),
     rule({
@@ -279,28 +343,27 @@ export default defineRuleGroup({
             step: STEP.assign,
           });
           if (res.status >= 200 && res.status < 300) {
-            await showActivityRates(
-              ctx,
-              { resource_id: claimed.resourceId, date_range: WIDE_RANGE },
-              { step: STEP.readAfterAssign },
-            );
+            const read = { resource_id: claimed.resourceId, date_range: WIDE_RANGE };
+            await readTwice(ctx, read, { atOnce: STEP.readAfterAssign, later: STEP.readLaterAssign });
           }
         });
       },
       judge: (log) =>
-        afterAssignment(log, { assign: STEP.assign, read: STEP.readAfterAssign }, (_, shown) => {
-          const pairs = overlappingPairs(shown);
-          return pairs.length === 0
-            ? []
-            : [
-                {
-                  where: STEP.readAfterAssign,
-                  message: 'must not hold overlapping periods: the new rate replaces the others over its range',
-                  expected: 'no overlap',
-                  actual: pairs,
-                },
-              ];
-        }),
+        afterWrite(log, 'AssignActivityRateRequest', ASSIGNED, (_, reads) =>
+          reads.flatMap(({ step, periods }): Violation[] => {
+            const pairs = overlappingPairs(periods);
+            return pairs.length === 0
+              ? []
+              : [
+                  {
+                    where: step,
+                    message: 'must not hold overlapping periods: the new rate replaces the others over its range',
+                    expected: 'no overlap',
+                    actual: pairs,
+                  },
+                ];
+          }),
+        ),
     }),
     rule({
       id: 'activity-rates.unassign-removes-coverage',
@@ -320,41 +383,30 @@ export default defineRuleGroup({
             body: res.text.slice(0, 200),
           });
           if (res.status >= 200 && res.status < 300) {
-            await showActivityRates(
-              ctx,
-              { resource_id: claimed.resourceId, date_range: WIDE_RANGE },
-              { step: STEP.readAfterUnassign },
-            );
+            const read = { resource_id: claimed.resourceId, date_range: WIDE_RANGE };
+            await readTwice(ctx, read, { atOnce: STEP.readAfterUnassign, later: STEP.readLaterUnassign });
           }
         });
       },
-      judge(log) {
-        const o = firstWithStep(log, STEP.unassign);
-        if (!o || !matchesSchema('UnassignActivityRateRequest', o.request))
-          return noEvidence('no unassignment was sent');
-        const cut = splitRange(o.request.date_range ?? '');
-        if (!cut) return noEvidence('the unassignment named no date range');
-        const unassigned = accepted(o);
-        if (!isClean(unassigned)) return unassigned;
-        const read = periodsRead(log, STEP.readAfterUnassign);
-        if (!('periods' in read)) return read.judgement;
-        // Days strictly inside the unassigned range: the ends are lenient (inclusive or not is not shown).
-        const inner = { start: addDays(cut.start, 1), end: addDays(cut.end, -1) };
-        const still = read.periods.filter((p) => {
-          const span = splitRange(p.date_range);
-          return span !== undefined && overlapsStrictly(span, inner);
-        });
-        return still.length === 0
-          ? []
-          : [
-              {
-                where: STEP.readAfterUnassign,
-                message: 'must show no period over the unassigned range',
-                expected: 'no period',
-                actual: still.map((p) => p.date_range),
-              },
-            ];
-      },
+      judge: (log) =>
+        afterWrite(log, 'UnassignActivityRateRequest', UNASSIGNED, (body, reads) => {
+          const cut = splitRange(body.date_range ?? '');
+          if (!cut) return noEvidence('the unassignment named no date range');
+          // Days strictly inside the unassigned range: the ends are lenient (inclusive or not is not shown).
+          const inner = { start: addDays(cut.start, 1), end: addDays(cut.end, -1) };
+          const still = ({ periods }: Read): ActivityRatePeriod[] =>
+            periods.filter((p) => {
+              const span = splitRange(p.date_range);
+              return span !== undefined && overlapsStrictly(span, inner);
+            });
+          const stale = reads.find((r) => still(r).length > 0);
+          return everyReadShows(reads, (r) => still(r).length === 0, {
+            where: STEP.readAfterUnassign,
+            message: 'must show no period over the unassigned range',
+            expected: 'no period',
+            actual: (stale ? still(stale) : []).map((p) => p.date_range),
+          });
+        }),
     }),
     rule({
       id: 'activity-rates.external-id-unique',
@@ -426,25 +478,25 @@ export default defineRuleGroup({
             { step: STEP.assign },
           );
           if (res.status >= 200 && res.status < 300) {
-            await showActivityRates(
-              ctx,
-              { resource_id: claimed.resourceId, date_range: range },
-              { step: STEP.readAfterAssign },
-            );
+            const read = { resource_id: claimed.resourceId, date_range: range };
+            await readTwice(ctx, read, { atOnce: STEP.readAfterAssign, later: STEP.readLaterAssign });
           }
         });
       },
       judge: (log) =>
-        afterAssignment(log, { assign: STEP.assign, read: STEP.readAfterAssign }, (body, periods) => {
+        afterWrite(log, 'AssignActivityRateRequest', ASSIGNED, (body, reads) => {
           const range = splitRange(body.date_range);
-          const shown = periods.find((p) => {
-            const span = splitRange(p.date_range);
-            return range !== undefined && span !== undefined && covers(span, range);
-          });
+          const covering = ({ periods }: Read): ActivityRatePeriod | undefined =>
+            periods.find((p) => {
+              const span = splitRange(p.date_range);
+              return range !== undefined && span !== undefined && covers(span, range);
+            });
+          // A read that does not show the period at all is a stale or lost assignment: assigned-rate-shown's.
+          const shown = reads.map(covering).find((p) => p !== undefined);
           if (!shown) {
             return [
               {
-                where: STEP.readAfterAssign,
+                where: STEP.readLaterAssign,
                 message: 'must show the assigned period',
                 expected: body.date_range,
                 actual: '(none)',

@@ -218,7 +218,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'show-teams-head-as-string': { rule: 'show-teams.response-shape', where: '.head' },
   'activity-rate-overlap': {
     rule: 'activity-rates.no-overlap',
-    where: 'read after the assignment',
+    where: 'read right after the assignment',
   },
   'activity-rate-assign-200': {
     rule: 'activity-rates.assign-no-content',
@@ -227,7 +227,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'rates-average-rate-unrounded': { rule: 'show-activity-rates.average-rate-integer', where: '.average_rate' },
   'rates-assign-ignores-flags': {
     rule: 'activity-rates.assigned-rate-shown',
-    where: 'read after the assignment',
+    where: 'read right after the assignment',
     alsoFails: ['activity-rates.prop.assign-then-show'],
   },
   'rates-default-pattern-monday-only': {
@@ -242,7 +242,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   },
   'activity-rate-unassign-noop': {
     rule: 'activity-rates.unassign-removes-coverage',
-    where: 'read after the unassignment',
+    where: 'read right after the unassignment',
     alsoFails: ['activity-rates.prop.model-sequences', 'activity-rates.prop.concurrent-sequences'],
   },
   'activity-rate-external-id-not-unique': {
@@ -258,6 +258,18 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     rule: 'activity-rates.prop.concurrent-sequences',
     // Only requests that overlap in time lose an update: no serial rule sends two at once on one resource.
     where: 'no serial order of the commands explains the answers',
+  },
+  'rates-stale-read': {
+    rule: 'activity-rates.assigned-rate-shown',
+    where: 'read right after the assignment',
+    // Every rule that reads right after its own write sees it stale: unassign's effect, the property
+    // that shows each assignment at once, and the concurrent sequences' reads after their branches.
+    alsoFails: [
+      'activity-rates.unassign-removes-coverage',
+      'activity-rates.prop.assign-then-show',
+      'activity-rates.prop.concurrent-sequences',
+      'activity-rates.prop.model-sequences',
+    ],
   },
   'show-rates-without-work-regime': { rule: 'show-activity-rates.response-shape', where: 'response.body[0]' },
   'pagination-token-mac-prefix-accepted': {

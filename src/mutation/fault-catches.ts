@@ -70,7 +70,10 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     where: 'resources.list with limit null: response.body',
   },
   'pagination-limit-exceeded': { rule: 'pagination.limit-respected', where: 'page 1: response.body.data' },
-  'pagination-invalid-limit-accepted': { rule: 'errors.prop.invalid-limit-rejected', where: 'response.status' },
+  'pagination-invalid-limit-accepted': {
+    rule: 'errors.prop.invalid-limit-rejected',
+    where: 'limit "10": response.status',
+  },
   'list-ids-filter-ignored': { rule: 'list.ids-filter', where: 'response.body.data' },
   'list-filters-first-only': { rule: 'list.filters-all-applied', where: 'page 1: response.body.data' },
   'pagination-422-without-message': { rule: 'errors.message-present', where: 'answered 422' },
@@ -198,7 +201,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   },
   'mutations-ignore-malformed-date-range': {
     rule: 'errors.prop.malformed-date-range-rejected',
-    where: 'response.status',
+    where: 'resources.assign-team with date_range "2026-01-01": response.status',
   },
   'malformed-json-500': { rule: 'errors.malformed-json-rejected', where: 'a body that is not JSON' },
   'assign-team-warning-applied': {

@@ -268,7 +268,10 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     where: 'response.status',
     alsoFails: ['pagination.hand-built-token-422'],
   },
-  'pagination-text-filter-change-accepted': { rule: 'pagination.prop.changed-query-422', where: 'response.status' },
+  'pagination-text-filter-change-accepted': {
+    rule: 'pagination.prop.changed-query-422',
+    where: 'a next page whose filters or orders changed: response.status',
+  },
   'list-ids-filter-after-paging': {
     rule: 'pagination.prop.any-limit-once',
     where: 'pages',

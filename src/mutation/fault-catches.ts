@@ -22,7 +22,7 @@ export interface Catch {
 export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'pagination-no-trailing-empty-page': {
     rule: 'pagination.exact-multiple-empty-page',
-    where: '.next_token',
+    where: 'limit 2, page 3: response.body.next_token',
     alsoFails: ['pagination.prop.any-limit-once'],
   },
   'pagination-repeats-last-item': { rule: 'pagination.each-resource-once', where: 'page 2' },
@@ -45,7 +45,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   },
   'pagination-offset-token': {
     rule: 'pagination.hand-built-token-422',
-    where: 'a hand-built or altered next_token',
+    where: 'a hand-built or altered next_token "eyJvZmZzZXQiOjJ9": response.status',
     alsoFails: ['pagination.prop.tampered-token-422'],
   },
   'pagination-malformed-token-first-page': {
@@ -55,10 +55,10 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   },
   'pagination-limit-null-pages': {
     rule: 'pagination.limit-null-whole-collection',
-    where: 'response.body.next_token',
+    where: 'the whole collection with limit null: response.body.next_token',
     alsoFails: ['list.counts-agree'],
   },
-  'pagination-keyset-without-id': { rule: 'pagination.stable-with-orders', where: 'position ' },
+  'pagination-keyset-without-id': { rule: 'pagination.stable-with-orders', where: 'tied resources, position ' },
   'pagination-keyset-first-order-only': {
     rule: 'list.several-orders-stable',
     where: 'orders on last_name then first_name, limit 2: all pages',
@@ -69,8 +69,11 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     rule: 'pagination.envelope',
     where: 'resources.list with limit null: response.body',
   },
-  'pagination-limit-exceeded': { rule: 'pagination.limit-respected', where: 'page 1: response.body.data' },
-  'pagination-invalid-limit-accepted': { rule: 'errors.prop.invalid-limit-rejected', where: 'response.status' },
+  'pagination-limit-exceeded': { rule: 'pagination.limit-respected', where: 'limit 1, page 1: response.body.data' },
+  'pagination-invalid-limit-accepted': {
+    rule: 'errors.prop.invalid-limit-rejected',
+    where: 'limit "10": response.status',
+  },
   'list-ids-filter-ignored': { rule: 'list.ids-filter', where: 'response.body.data' },
   'list-filters-first-only': { rule: 'list.filters-all-applied', where: 'page 1: response.body.data' },
   'pagination-422-without-message': { rule: 'errors.message-present', where: 'answered 422' },
@@ -198,7 +201,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   },
   'mutations-ignore-malformed-date-range': {
     rule: 'errors.prop.malformed-date-range-rejected',
-    where: 'response.status',
+    where: 'resources.assign-team with date_range "2026-01-01": response.status',
   },
   'malformed-json-500': { rule: 'errors.malformed-json-rejected', where: 'a body that is not JSON' },
   'assign-team-warning-applied': {
@@ -277,7 +280,10 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     where: 'response.status',
     alsoFails: ['pagination.hand-built-token-422'],
   },
-  'pagination-text-filter-change-accepted': { rule: 'pagination.prop.changed-query-422', where: 'response.status' },
+  'pagination-text-filter-change-accepted': {
+    rule: 'pagination.prop.changed-query-422',
+    where: 'a next page whose filters or orders changed: response.status',
+  },
   'list-ids-filter-after-paging': {
     rule: 'pagination.prop.any-limit-once',
     where: 'pages',
@@ -346,7 +352,10 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     rule: 'list.total-count-only-when-asked',
     where: 'page 2: response.body.total_count',
   },
-  'pagination-later-pages-limit-exceeded': { rule: 'pagination.limit-respected', where: 'page 2: response.body.data' },
+  'pagination-later-pages-limit-exceeded': {
+    rule: 'pagination.limit-respected',
+    where: 'limit 1, page 2: response.body.data',
+  },
   'pagination-later-envelope-token-number': {
     rule: 'pagination.envelope',
     where: 'resources.list page 2: response.body.next_token',

@@ -66,7 +66,11 @@ export type EngineOptions = Pick<
 
   onRuleStart?: (rule: Rule, group: RuleGroup) => void;
   onRuleEnd?: (result: RuleResult) => void;
-  /** Every exchange of the run, as it happens (for the HAR export). */
+  /**
+   * Every exchange of the run, as it happens (for the HAR export): a read one
+   * rule shared from another's request comes again, marked `shared`, for the
+   * rule that used it (its judge read it).
+   */
   onExchange?: (ruleId: string, exchange: Exchange) => void;
   /**
    * Every judgement of a rule's log, with the evidence it read: an example
@@ -329,7 +333,11 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     e.rule = rule.id;
     keepForReport(exchanges, e);
     log.add(e, answer);
-    if (e.shared) return; // another rule's request: counted, judged and exported once, there
+    if (e.shared) {
+      // Another rule's request: counted and judged once, there; exported marked shared, as this rule's evidence.
+      options.onExchange?.(rule.id, e);
+      return;
+    }
     requestCount += e.attempts;
     ownMutations.add(e);
     env.errorAnswers.add(rule.id, e);

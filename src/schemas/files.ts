@@ -317,6 +317,51 @@ export const FILE_DEFINITIONS = {
       faults: { type: 'object', additionalProperties: { $ref: '#/definitions/JudgedExchanges' } },
     },
   },
+  /**
+   * A HAR 1.2 file as `judge` reads it: only the fields it uses are
+   * required; the suite's own HAR adds the rule, step and run of each entry.
+   */
+  HarFile: {
+    type: 'object',
+    required: ['log'],
+    properties: {
+      log: {
+        type: 'object',
+        required: ['entries'],
+        properties: { entries: { type: 'array', items: { $ref: '#/definitions/HarEntry' } } },
+      },
+    },
+  },
+  HarEntry: {
+    type: 'object',
+    required: ['request', 'response'],
+    properties: {
+      startedDateTime: STRING,
+      request: {
+        type: 'object',
+        required: ['url', 'headers'],
+        properties: {
+          url: STRING,
+          headers: {
+            type: 'array',
+            items: { type: 'object', required: ['name', 'value'], properties: { name: STRING, value: STRING } },
+          },
+          postData: { type: 'object', properties: { text: STRING } },
+        },
+      },
+      response: {
+        type: 'object',
+        required: ['status'],
+        properties: { status: NUMBER, content: { type: 'object', properties: { text: STRING } } },
+      },
+      _rule: STRING,
+      _step: STRING,
+      _run: { type: 'integer', minimum: 1 },
+      _shared: { const: true },
+      _earlierStatuses: { type: 'array', items: NUMBER },
+      _cut: { const: true },
+    },
+  },
   JudgedExchanges: {
     type: 'array',
     items: {

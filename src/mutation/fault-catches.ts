@@ -200,7 +200,10 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     rule: 'errors.prop.malformed-date-range-rejected',
     where: 'response.status',
   },
-  'malformed-json-500': { rule: 'errors.malformed-json-rejected', where: 'a body that is not JSON' },
+  'malformed-json-500': {
+    rule: 'errors.malformed-json-rejected',
+    where: 'a body that is not JSON ("kind_id=1"): response.status',
+  },
   'assign-team-warning-applied': {
     rule: 'assign-team.warning-changes-nothing',
     where: '(teams)',

@@ -203,22 +203,31 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     rule: 'errors.prop.malformed-date-range-rejected',
     where: 'resources.assign-team with date_range "2026-01-01": response.status',
   },
-  'malformed-json-500': { rule: 'errors.malformed-json-rejected', where: 'a body that is not JSON' },
+  'malformed-json-500': {
+    rule: 'errors.malformed-json-rejected',
+    where: 'a body that is not JSON ("kind_id=1"): response.status',
+  },
   'assign-team-warning-applied': {
     rule: 'assign-team.warning-changes-nothing',
     where: '(teams)',
     alsoFails: ['activity-rates.prop.model-sequences'],
   },
-  'assign-team-warning-without-details': { rule: 'assign-team.warning-shape', where: 'response.body' },
+  'assign-team-warning-without-details': {
+    rule: 'assign-team.warning-shape',
+    where: 'the conflicting assignment: response.body',
+  },
   'assign-team-aware-ignored': {
     rule: 'assign-team.warning-aware-applies',
-    where: 'response.body',
+    where: 'the conflicting assignment: response.body',
     alsoFails: ['activity-rates.prop.model-sequences'],
   },
   'show-teams-head-filter-ignored': { rule: 'show-teams.head-filter', where: '.head' },
   'show-teams-team-filter-ignored': { rule: 'show-teams.team-filter', where: 'show-teams(team_ids [' },
   'show-teams-first-team-filter-only': { rule: 'show-teams.team-filter', where: 'team_ids in listed order' },
-  'show-teams-head-as-string': { rule: 'show-teams.response-shape', where: '.head' },
+  'show-teams-head-as-string': {
+    rule: 'show-teams.response-shape',
+    where: 'show-teams of a profile resource: response.body[0].head',
+  },
   'activity-rate-overlap': {
     rule: 'activity-rates.no-overlap',
     where: 'read right after the assignment',

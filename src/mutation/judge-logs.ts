@@ -39,7 +39,7 @@ function stored(o: Observed): Stored {
 
 /** A stored exchange as a judge reads it: the body parsed from its text. */
 export function observedOf(e: Stored): Observed {
-  return { ...e, body: parseJsonText(e.text) };
+  return { ...e, request: e.request, body: parseJsonText(e.text) };
 }
 
 function only(groups: readonly RuleGroup[], ids: ReadonlySet<string>): RuleGroup[] {

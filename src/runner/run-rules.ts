@@ -429,8 +429,9 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     running.catch(() => undefined);
     await Promise.race([running, expired]);
     // An example rule's judge reads what its driver sent, once it is done; a property judges each run itself.
+    // A rule that judges the run's error answers reads those (its driver's own among them), kept as recorded.
     if (rule.judge && rule.kind === 'example') {
-      const evidence = log.since(0);
+      const evidence = rule.judges === 'error answers of the run' ? env.errorAnswers.observed() : log.since(0);
       const judgement = rule.judge(evidence, target.profile);
       log.judged(evidence, judgement);
       enforce(judgement);

@@ -366,7 +366,8 @@ export const FILE_DEFINITIONS = {
     type: 'array',
     items: {
       type: 'object',
-      required: ['operation', 'step', 'request', 'status', 'text', 'earlierStatuses', 'credential'],
+      // A request body that was not JSON (sent so on purpose) has no `request`: read back, it is undefined.
+      required: ['operation', 'step', 'status', 'text', 'earlierStatuses', 'credential'],
       additionalProperties: false,
       properties: {
         operation: STRING,

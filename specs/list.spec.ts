@@ -29,7 +29,7 @@ import {
   withStep,
   type Judgement,
 } from '../src/rules/judges/judgement.ts';
-import { enoughPagesIn, walksIn, type WalkRead } from '../src/rules/judges/list-walks.ts';
+import { enoughPagesIn, idsFiltered, textFilterOf, walksIn, type WalkRead } from '../src/rules/judges/list-walks.ts';
 import { field } from '../src/rules/judges/observed.ts';
 import { matchesSchema, validateSchema, type ListEnvelope, type ListRequest } from '../src/schemas/index.ts';
 import { listKindId } from '../src/target/profile.ts';
@@ -68,15 +68,6 @@ function eachResourceOf(walk: WalkRead, check: (r: ListResource, where: string) 
   );
 }
 
-/** The attribute and prefix of a request's `resource.text` starts_with filter, if it has one. */
-function textFilterOf(request: unknown): { attribute: string; prefix: string } | undefined {
-  const filters = field(request, 'filters');
-  const filter: unknown = Array.isArray(filters) ? filters.find((f) => field(f, 'key') === 'resource.text') : undefined;
-  const attribute = field(field(filter, 'value'), 'attribute');
-  const prefix = field(field(filter, 'value'), 'value');
-  return typeof attribute === 'string' && typeof prefix === 'string' ? { attribute, prefix } : undefined;
-}
-
 /** The attribute a request orders on first, ascending, when it also asks for that attribute. */
 function orderedOn(request: unknown): string | undefined {
   const orders = field(request, 'orders');
@@ -89,14 +80,6 @@ function orderedOn(request: unknown): string | undefined {
     asked.includes(attribute)
     ? attribute
     : undefined;
-}
-
-/** The ids a request's `resource.ids` filter names, if it has one. */
-function idsFiltered(request: unknown): string[] | undefined {
-  const filters = field(request, 'filters');
-  const filter: unknown = Array.isArray(filters) ? filters.find((f) => field(f, 'key') === 'resource.ids') : undefined;
-  const value = field(filter, 'value');
-  return Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : undefined;
 }
 
 /**

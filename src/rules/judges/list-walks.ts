@@ -100,3 +100,20 @@ export function enoughPagesIn(walk: WalkRead, walked: string): Judgement {
         `${walked} gave ${filled} page(s) holding resources: ${MIN_PAGES} are needed to show the rule on every page`,
       );
 }
+
+/** The ids a request's `resource.ids` filter names, if it has one. */
+export function idsFiltered(request: unknown): string[] | undefined {
+  const filters = field(request, 'filters');
+  const filter: unknown = Array.isArray(filters) ? filters.find((f) => field(f, 'key') === 'resource.ids') : undefined;
+  const value = field(filter, 'value');
+  return Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : undefined;
+}
+
+/** The attribute and prefix of a request's `resource.text` starts_with filter, if it has one. */
+export function textFilterOf(request: unknown): { attribute: string; prefix: string } | undefined {
+  const filters = field(request, 'filters');
+  const filter: unknown = Array.isArray(filters) ? filters.find((f) => field(f, 'key') === 'resource.text') : undefined;
+  const attribute = field(field(filter, 'value'), 'attribute');
+  const prefix = field(field(filter, 'value'), 'value');
+  return typeof attribute === 'string' && typeof prefix === 'string' ? { attribute, prefix } : undefined;
+}

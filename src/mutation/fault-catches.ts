@@ -31,7 +31,8 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'pagination-later-pages-drop-orders': {
     rule: 'pagination.each-resource-once',
     where: 'page',
-    alsoFails: ['list.prop.pairwise-combinations'],
+    // The ordered walk of orders-ascending shows pages out of order before a repeat stops it.
+    alsoFails: ['list.prop.pairwise-combinations', 'list.orders-ascending'],
   },
   'pagination-orders-change-accepted': {
     rule: 'pagination.changed-orders-422',
@@ -74,7 +75,12 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     rule: 'errors.prop.invalid-limit-rejected',
     where: 'limit "10": response.status',
   },
-  'list-ids-filter-ignored': { rule: 'list.ids-filter', where: 'response.body.data' },
+  'list-ids-filter-ignored': {
+    rule: 'list.ids-filter',
+    where: 'response.body.data',
+    // The walk with both filters lists what the ids filter stops before the list step stops it.
+    alsoFails: ['list.filters-all-applied'],
+  },
   'list-filters-first-only': { rule: 'list.filters-all-applied', where: 'page 1: response.body.data' },
   'pagination-422-without-message': { rule: 'errors.message-present', where: 'answered 422' },
   'errors-400-without-message': { rule: 'errors.message-present', where: 'answered 400' },
@@ -317,9 +323,15 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
       'list.text-filter-starts-with',
       'list.orders-ascending',
       'pagination.each-resource-once',
+      'list.filters-all-applied',
     ],
   },
-  'list-later-pages-ignore-ids-filter': { rule: 'list.ids-filter', where: 'page 2: response.body.data' },
+  'list-later-pages-ignore-ids-filter': {
+    rule: 'list.ids-filter',
+    where: 'page 2: response.body.data',
+    // The walk with both filters lists what the ids filter stops before the list step stops it.
+    alsoFails: ['list.filters-all-applied'],
+  },
   'list-ids-filter-assumes-sorted': {
     rule: 'list.ids-filter',
     where: 'reversed',

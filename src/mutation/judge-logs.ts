@@ -56,16 +56,22 @@ async function logsOf(
   groups: readonly RuleGroup[],
   ids: ReadonlySet<string>,
   faults: FaultName[],
+  resources?: number,
 ): Promise<Map<string, Stored[]>> {
   const logs = new Map<string, { log: Stored[]; departs: boolean }>();
-  await runAgainstReference(faults, only(groups, ids), {
-    ...MUTATION_OPTIONS,
-    onJudged(ruleId, evidence, judgement) {
-      const departs = violationsOf(judgement).length > 0;
-      const kept = logs.get(ruleId);
-      if (!kept || (departs && !kept.departs)) logs.set(ruleId, { log: evidence.map(stored), departs });
+  await runAgainstReference(
+    faults,
+    only(groups, ids),
+    {
+      ...MUTATION_OPTIONS,
+      onJudged(ruleId, evidence, judgement) {
+        const departs = violationsOf(judgement).length > 0;
+        const kept = logs.get(ruleId);
+        if (!kept || (departs && !kept.departs)) logs.set(ruleId, { log: evidence.map(stored), departs });
+      },
     },
-  });
+    resources,
+  );
   return new Map([...logs].map(([id, { log }]) => [id, log]));
 }
 
@@ -81,7 +87,8 @@ export async function recordJudgeLogs(groups: readonly RuleGroup[]): Promise<Jud
     const owner = CATCHES[fault].rule;
     const file = files.get(owner);
     if (!file) continue;
-    const log = (await logsOf(groups, new Set([owner]), [fault])).get(owner);
+    // A fault that needs a larger directory to show (a cap at 1,000) is recorded against one.
+    const log = (await logsOf(groups, new Set([owner]), [fault], CATCHES[fault].resources)).get(owner);
     if (log) file.faults[fault] = log;
   }
   return [...files.values()];

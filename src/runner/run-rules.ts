@@ -1,7 +1,7 @@
 import { Agent, type Dispatcher } from 'undici';
 import { SharedReads } from '../client/shared-reads.ts';
 import { DirectoryClient } from '../client/directory-client.ts';
-import { HarnessError, isHarnessError } from '../core/errors.ts';
+import { ConformanceFailure, HarnessError, isHarnessError } from '../core/errors.ts';
 import type { ApiResponse, Exchange } from '../core/exchange.ts';
 import { Redactor } from '../client/redact.ts';
 import { Pacer } from '../client/pacer.ts';
@@ -23,7 +23,7 @@ import { MutationLog } from '../rules/own-mutations.ts';
 import { enforce } from '../rules/assertions.ts';
 import { ExchangeLog } from './rule-log.ts';
 import type { Observed } from '../rules/judges/observed.ts';
-import type { Judgement } from '../rules/judges/judgement.ts';
+import { violationsOf, type Judgement } from '../rules/judges/judgement.ts';
 
 export interface RunTarget {
   baseUrl: string;
@@ -437,7 +437,19 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
       enforce(judgement);
     }
     return result(rule.level === 'OBSERVED' ? 'OBSERVED' : 'PASS');
-  } catch (error) {
+  } catch (caught) {
+    let error = caught;
+    // A driver stopped by another rule's departure may already have sent what shows its own:
+    // its judge reads what it sent, and a departure of its own clause is its FAIL, not "blocked".
+    if (isDepartureOfAnotherRule(error) && rule.judge && rule.kind === 'example') {
+      const evidence = log.since(0);
+      const judgement = rule.judge(evidence, target.profile);
+      const own = violationsOf(judgement);
+      if (own.length > 0) {
+        log.judged(evidence, judgement);
+        error = new ConformanceFailure([...own]);
+      }
+    }
     if (isDepartureOfAnotherRule(error)) {
       // Reported to its owner already (ctx.found): the owner FAILs on it once the run ends.
       const first = error.violations[0];

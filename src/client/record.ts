@@ -105,12 +105,15 @@ function sharedCopy(exchange: AnsweredExchange, step: string | undefined): Answe
 }
 
 function answerOf(outcome: AttemptOutcome & { ok: true }, exchange: AnsweredExchange): ApiResponse {
+  // Read as the answer is recorded, microseconds after the wire had it all; the wire measured the attempt's duration.
+  const answered = performance.timeOrigin + performance.now();
   return {
     status: outcome.status,
     headers: outcome.headers,
     text: outcome.text,
     json: parseJsonText(outcome.text),
     exchange,
+    at: { sent: answered - outcome.durationMs, answered },
   };
 }
 

@@ -79,4 +79,11 @@ export interface ApiResponse {
   json: unknown;
   /** An answer came: the exchange has a response (a request that got none throws instead). */
   exchange: AnsweredExchange;
+  /**
+   * When the answered attempt went out and when its answer was complete, in
+   * ms since the epoch to a fraction of a millisecond (the exchange keeps
+   * `startedAt` to the millisecond): judges of requests sent at the same time
+   * read their real-time order from it. Absent on an answer built by hand.
+   */
+  at?: { sent: number; answered: number };
 }

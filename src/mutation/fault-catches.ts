@@ -312,7 +312,10 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     ],
   },
   'revoke-string-team-ids-as-star': { rule: 'revoke-roles.prop.invalid-team-ids-rejected', where: 'team_ids "' },
-  'rates-assign-ignores-apprentice': { rule: 'activity-rates.prop.assign-then-show', where: 'show-activity-rates' },
+  'rates-assign-ignores-apprentice': {
+    rule: 'activity-rates.prop.assign-then-show',
+    where: 'show-activity-rates after the assignment',
+  },
   'list-later-pages-without-picture': { rule: 'list.resource-shape', where: 'page 2: response.body.data' },
   'list-later-pages-other-kinds': {
     rule: 'list.resources-of-the-kind',

@@ -33,8 +33,17 @@ export function drivenRules(groups: readonly RuleGroup[]): Rule[] {
 }
 
 function stored(o: Observed): Stored {
-  const { operation, step, request, status, text, earlierStatuses, credential } = o;
-  return { operation, step, request, status, text, earlierStatuses: [...earlierStatuses], credential };
+  const { operation, step, request, status, text, earlierStatuses, credential, at } = o;
+  return {
+    operation,
+    step,
+    request,
+    status,
+    text,
+    earlierStatuses: [...earlierStatuses],
+    credential,
+    ...(at ? { at: { ...at } } : {}),
+  };
 }
 
 /** A stored exchange as a judge reads it: the body parsed from its text. */

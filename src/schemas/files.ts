@@ -377,6 +377,12 @@ export const FILE_DEFINITIONS = {
         text: STRING,
         earlierStatuses: { type: 'array', items: NUMBER },
         credential: { enum: ['main', 'restricted', 'none', 'other'] },
+        at: {
+          type: 'object',
+          required: ['sent', 'answered'],
+          additionalProperties: false,
+          properties: { sent: NUMBER, answered: NUMBER },
+        },
       },
     },
   },

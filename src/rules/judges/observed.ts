@@ -30,6 +30,33 @@ export interface Observed {
    * or something else (a malformed header a rule sent on purpose).
    */
   credential: Credential;
+  /**
+   * When the request went out and when its whole answer had come, in ms
+   * since the epoch: the real-time order of requests sent at the same time
+   * (a linearizability judge reads it). To a fraction of a millisecond from
+   * the answer the suite received; from a recorded exchange, its `startedAt`
+   * and `durationMs`, each to the millisecond, so the end is put late enough
+   * (`RECORDED_TIME_SLACK_MS`) that the span holds the true one. Absent when
+   * the record holds no time.
+   */
+  at?: { sent: number; answered: number };
+}
+
+/**
+ * A recorded exchange's times are whole milliseconds: `startedAt` is the
+ * answer's time less the duration, cut to the millisecond (up to 2 ms
+ * early), and `durationMs` is rounded (up to 0.5 ms short). Its answer came
+ * at most this long after `startedAt + durationMs`.
+ */
+export const RECORDED_TIME_SLACK_MS = 3;
+
+/** The span a recorded exchange's times hold, or undefined when it has none. */
+export function recordedSpan(
+  exchange: Pick<AnsweredExchange, 'startedAt' | 'durationMs'>,
+): { sent: number; answered: number } | undefined {
+  const sent = exchange.startedAt === undefined ? Number.NaN : Date.parse(exchange.startedAt);
+  if (Number.isNaN(sent)) return undefined;
+  return { sent, answered: sent + exchange.durationMs + RECORDED_TIME_SLACK_MS };
 }
 
 export type Credential = 'main' | 'restricted' | 'none' | 'other';
@@ -55,9 +82,10 @@ export function requestOf(exchange: Pick<AnsweredExchange, 'request'>): unknown 
  */
 export function observedFromExchange(
   exchange: AnsweredExchange,
-  answer?: Pick<ApiResponse, 'text' | 'json'>,
+  answer?: Pick<ApiResponse, 'text' | 'json' | 'at'>,
 ): Observed {
   const text = answer?.text ?? exchange.response.body;
+  const at = answer?.at ?? recordedSpan(exchange);
   return {
     operation: exchange.operation,
     step: exchange.step ?? exchange.operation,
@@ -67,6 +95,7 @@ export function observedFromExchange(
     text,
     earlierStatuses: (exchange.earlierAttempts ?? []).flatMap((a) => (a.status === undefined ? [] : [a.status])),
     credential: credentialOf(exchange),
+    ...(at ? { at } : {}),
   };
 }
 

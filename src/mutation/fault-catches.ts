@@ -143,7 +143,10 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     alsoFails: ['revoke-roles.prop.model-sequences'],
   },
   'revoke-returns-200': { rule: 'revoke-roles.no-content', where: 'resources.revoke-roles: response.status' },
-  'revoke-non-role-kind-500': { rule: 'revoke-roles.kind-must-support-roles', where: 'response.status' },
+  'revoke-non-role-kind-500': {
+    rule: 'revoke-roles.kind-must-support-roles',
+    where: 'a revocation for a kind without roles: response.status',
+  },
   'revoke-star-on-explicit-list-ignored': {
     rule: 'revoke-roles.prop.model-sequences',
     where: 'list-roles after revoke(',

@@ -109,11 +109,23 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     where: 'resources.list with {"with_relations":null}: response.status',
   },
   'list-resource-without-picture': { rule: 'list.resource-shape', where: 'response.body.data[0]' },
-  'list-roles-envelope': { rule: 'list-roles.plain-array', where: 'response.body' },
-  'list-roles-ignores-role-filter': { rule: 'list-roles.filters-respected', where: 'role_ids [' },
-  'list-roles-restricted-sees-hidden': { rule: 'list-roles.restricted-sees-subset', where: 'restricted response.body' },
-  'list-roles-first-resource-only': { rule: 'list-roles.filters-respected', where: 'resource_ids in listed order' },
-  'list-roles-first-role-only': { rule: 'list-roles.filters-respected', where: 'role_ids [' },
+  'list-roles-envelope': { rule: 'list-roles.plain-array', where: 'list-roles of profile resources: response.body' },
+  'list-roles-ignores-role-filter': {
+    rule: 'list-roles.filters-respected',
+    where: 'list-roles of one role (role_ids [',
+  },
+  'list-roles-restricted-sees-hidden': {
+    rule: 'list-roles.restricted-sees-subset',
+    where: 'with the restricted key: response.body',
+  },
+  'list-roles-first-resource-only': {
+    rule: 'list-roles.filters-respected',
+    where: 'list-roles of several resources in listed order: response.body',
+  },
+  'list-roles-first-role-only': {
+    rule: 'list-roles.filters-respected',
+    where: 'list-roles of one role (role_ids [',
+  },
   'list-roles-team-ids-as-string': { rule: 'list-roles.association-shape', where: '.team_ids' },
   'revoke-star-removes-role': {
     rule: 'revoke-roles.star-leaves-no-team',
@@ -152,7 +164,10 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     alsoFails: ['revoke-roles.prop.model-sequences'],
   },
   'revoke-returns-200': { rule: 'revoke-roles.no-content', where: 'resources.revoke-roles: response.status' },
-  'revoke-non-role-kind-500': { rule: 'revoke-roles.kind-must-support-roles', where: 'response.status' },
+  'revoke-non-role-kind-500': {
+    rule: 'revoke-roles.kind-must-support-roles',
+    where: 'a revocation for a kind without roles: response.status',
+  },
   'revoke-star-on-explicit-list-ignored': {
     rule: 'revoke-roles.prop.model-sequences',
     where: 'list-roles after revoke(',

@@ -237,6 +237,7 @@ export default defineRuleGroup({
   rules: [
     property({
       id: 'revoke-roles.prop.concurrent-sequences',
+      timing: true,
       clause: '§4.1 Response; §4.1 rules 3-6',
       quote: [
         'Response: status 204, meaning resource roles revoked; no body.',

@@ -339,6 +339,7 @@ export default defineRuleGroup({
   rules: [
     property({
       id: 'activity-rates.prop.concurrent-sequences',
+      timing: true,
       clause: '§4.2 Response; §4.7',
       quote: [
         'Assigns an activity rate to a resource for a date range.',

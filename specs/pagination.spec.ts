@@ -418,6 +418,13 @@ export default defineRuleGroup({
             const answered = read.flatMap((p) => ('judgement' in p ? [] : [p]));
             const lastFull = answered[full - 1];
             const trailing = answered[full];
+            // A walk the driver was stopped in (another rule's departure on its way) holds a token it did
+            // not follow: the pages it did not read say nothing of this clause.
+            const last = answered.at(-1);
+            const stoppedShort = last !== undefined && last.token !== null && last.data.length > 0;
+            if (stoppedShort && (!lastFull || !trailing)) {
+              return noEvidence(`the walk with limit ${limit} was stopped before its end`);
+            }
             const violations: Violation[] = [];
             if (!lastFull || lastFull.token === null) {
               violations.push({

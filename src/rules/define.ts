@@ -46,6 +46,7 @@ function make<N extends Need>(input: RuleDefinition<N>, kind: Rule['kind']): Rul
     needs: [...needs],
     ...(input.judges ? { judges: input.judges } : {}),
     ...(input.runs !== undefined ? { runs: input.runs } : {}),
+    ...(input.timing ? { timing: input.timing } : {}),
     kind,
     ...(input.judge ? { judge: input.judge } : {}),
     // The engine SKIPs a rule whose needs are unmet before it gets here; the test narrows the context.

@@ -178,6 +178,13 @@ export interface RuleFacts<N extends Need> {
    * run that costs many requests makes fewer, longer ones (default 25).
    */
   runs?: number;
+  /**
+   * The verdict rests on when requests went and came back (a history judged
+   * by linearizability): a recording's times, to the millisecond, may not
+   * show what the live run saw, so the rule is judged again from one only
+   * as far as its times allow.
+   */
+  timing?: true;
 }
 
 /**
@@ -220,6 +227,7 @@ export interface Rule {
   needs: readonly Need[];
   judges?: 'error answers of the run';
   runs?: number;
+  timing?: true;
   kind: RuleKind;
   /** The rule's judge, when it is written as a driver and a judge. */
   judge?: RuleJudge;

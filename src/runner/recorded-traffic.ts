@@ -7,7 +7,7 @@
  * (status 0) hold nothing to judge.
  */
 import { parseJsonText } from '../core/json-text.ts';
-import type { Credential, Observed } from '../rules/judges/observed.ts';
+import { recordedSpan, type Credential, type Observed } from '../rules/judges/observed.ts';
 import type { FileType } from '../schemas/files.ts';
 
 type HarEntry = FileType<'HarEntry'>;
@@ -43,6 +43,7 @@ export function recordedExchanges(har: FileType<'HarFile'>): RecordedExchange[] 
     if (entry.response.status === 0) return [];
     const operation = operationOf(entry.request.url);
     const text = entry.response.content?.text ?? '';
+    const at = recordedSpan({ startedAt: entry.startedDateTime, durationMs: entry.time ?? 0 });
     return [
       {
         rule: entry._rule,
@@ -58,6 +59,7 @@ export function recordedExchanges(har: FileType<'HarFile'>): RecordedExchange[] 
           text,
           earlierStatuses: entry._earlierStatuses ?? [],
           credential: credentialOf(entry),
+          ...(at ? { at } : {}),
         },
       },
     ];

@@ -328,6 +328,8 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
   const controller = new AbortController();
   const ownMutations = new MutationLog();
   const log = new ExchangeLog((evidence, judgement) => options.onJudged?.(rule.id, evidence, judgement));
+  /** Where the log stood when a step first reported another rule's departure in this rule's exchanges. */
+  let firstFoundAt: number | undefined;
   const record = (e: Exchange, answer?: ApiResponse): void => {
     // Every exchange names the rule that sent or read it: traffic can be judged again from its tags.
     e.rule = rule.id;
@@ -368,6 +370,7 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     ...provisions(needEnv),
     ruleId: rule.id,
     found(owner, violations) {
+      firstFoundAt ??= log.mark();
       env.findings.add(
         owner,
         rule.id,
@@ -442,7 +445,9 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     // A driver stopped by another rule's departure may already have sent what shows its own:
     // its judge reads what it sent, and a departure of its own clause is its FAIL, not "blocked".
     if (isDepartureOfAnotherRule(error) && rule.judge && rule.kind === 'example') {
-      const evidence = log.since(0);
+      // The exchange that showed the other rule's departure is that rule's evidence, not this one's: what
+      // came after a departure of another clause (a filter ignored, a page repeated) says nothing of this one.
+      const evidence = log.since(0).slice(0, Math.max(0, (firstFoundAt ?? log.mark()) - 1));
       const judgement = rule.judge(evidence, target.profile);
       const own = violationsOf(judgement);
       if (own.length > 0) {

@@ -337,6 +337,7 @@ export const FILE_DEFINITIONS = {
     required: ['request', 'response'],
     properties: {
       startedDateTime: STRING,
+      time: NUMBER,
       request: {
         type: 'object',
         required: ['url', 'headers'],

@@ -18,6 +18,7 @@ import { captureState, stateDifference, type ResourceState, type StatePart } fro
 import type { BaseCheckContext } from './types.ts';
 import { covers, splitRange } from './dates.ts';
 import {
+  dateSpan,
   describeForeign,
   describeOwn,
   foreignChanges,
@@ -141,13 +142,21 @@ export async function restoreState(
   const parts = partsOf(before);
   const now = await captureState(ctx, before.resourceId, parts, { step: 'state before restore' });
   if (!stateDifference(before, now)) return undefined;
-  const foreign = options.ownMutations ? foreignChanges(before, now, options.ownMutations) : undefined;
+  let foreign = options.ownMutations ? foreignChanges(before, now, options.ownMutations) : undefined;
   // The state to put back: `before`, with another party's change kept.
-  const goal = foreign ? keepingForeign(before, foreign) : before;
+  let goal = foreign ? keepingForeign(before, foreign) : before;
   if (!stateDifference(goal, now)) return foreign;
-  for (const request of targetedUndoRequests(goal, now)) await send(ctx.client, request);
+  const targeted = targetedUndoRequests(goal, now);
+  for (const request of targeted) await send(ctx.client, request);
   const partly = await captureState(ctx, before.resourceId, parts, { step: 'state after restore' });
   if (!stateDifference(goal, partly)) return foreign;
+  if (options.ownMutations) {
+    // Another party may have changed the resource since it was read: what differs now that neither the
+    // suite's changes nor the requests just sent explain is theirs too, and the full restore keeps it.
+    foreign = foreignChanges(before, partly, [...options.ownMutations, ...targeted.map(asOwnMutation)]);
+    goal = foreign ? keepingForeign(before, foreign) : before;
+    if (!stateDifference(goal, partly)) return foreign;
+  }
   // The full restore spares what another party added: it stays as they left it.
   const kept = new Set(
     [...(foreign?.rates?.unexpected ?? []), ...(foreign?.teams?.unexpected ?? [])].map(canonicalJson),
@@ -176,6 +185,15 @@ export async function restoreState(
     );
   }
   return foreign;
+}
+
+/** A restoring request as one of the suite's own changes (own-mutations.ts). */
+function asOwnMutation({ operation, body }: UndoRequest): OwnMutation {
+  return {
+    part: operation === 'resources.assign-team' ? 'teams' : 'rates',
+    resourceId: body.resource_id,
+    span: body.date_range === undefined ? undefined : dateSpan(body.date_range),
+  };
 }
 
 function partsOf(state: ResourceState): RestorablePart[] {

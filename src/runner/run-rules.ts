@@ -323,7 +323,8 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     requestCount: first.requestCount + again.requestCount,
     durationMs: first.durationMs + again.durationMs,
   };
-  if (again.verdict === 'FAIL' && sameDeparture(first.violations, again.violations))
+  const counterexamples = { first: first.replay?.counterexample, again: again.replay?.counterexample };
+  if (again.verdict === 'FAIL' && sameDeparture(first.violations, again.violations, counterexamples))
     return unlessForeign(rule, { ...first, ...both, confirmed: true }, reads, env.redactor);
   if (again.verdict === 'FAIL' || again.verdict === 'PASS' || again.verdict === 'OBSERVED') {
     return {

@@ -7,7 +7,7 @@ import { Redactor } from '../client/redact.ts';
 import { Pacer } from '../client/pacer.ts';
 import type { Observation, PropertyReplay, RuleResult, RunResult, Verdict } from '../core/types.ts';
 import { MAX_TIMER_MS, RUN_CONFIG_DEFAULTS, type RunConfig } from '../schemas/run-config.ts';
-import type { BaseCheckContext, Need, ResourcePredicate, Rule, RuleGroup } from '../rules/types.ts';
+import type { BaseCheckContext, Need, Rule, RuleGroup } from '../rules/types.ts';
 import type { TargetProfile } from '../target/profile.ts';
 import { summarise } from '../core/summarise.ts';
 import { isConformanceFailure, isDepartureOfAnotherRule } from '../core/errors.ts';
@@ -266,8 +266,6 @@ interface RunEnv {
   journal?: FileJournal;
   /** This attempt's reads of the resources it holds, to tell another party's changes (quiet-reads.ts). */
   quietReads?: QuietReads;
-  /** Resources this attempt must not take: those an irreversible rule's first attempt changed for good. */
-  avoid?: ReadonlySet<string>;
   /** Names this rule's claims. */
   holder: string;
 }
@@ -283,11 +281,10 @@ function notStarted(rule: Rule, group: RuleGroup): RuleResult {
  * judged again. A departure that repeats is a FAIL; one that does not is
  * FLAKY, reported with both attempts' exchanges; a second attempt that ends
  * in a harness fault (another party's change, a spent budget) gives its own
- * verdict, never an unconfirmed FAIL. A rule whose changes cannot be undone
- * (revocations) is driven again on another resource, one the first attempt
- * did not change. The departure repeats when the second attempt shows one
- * at the same place with the same message (sameDeparture); a different one
- * is FLAKY too.
+ * verdict, never an unconfirmed FAIL. The departure repeats when the second
+ * attempt shows one at the same place with the same message (sameDeparture);
+ * a different one is FLAKY too. Only a rule whose changes cannot be undone
+ * (revocations) is not driven again: its FAIL is reported unconfirmed.
  * A rule that changed state whose reads show that another party changed its
  * resource meanwhile (quiet-reads.ts) is not failed: ERROR, DC_ERR_FOREIGN_CHANGE.
  */
@@ -296,7 +293,9 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
   const first = await runAttempt(rule, group, { ...env, quietReads: reads[0] });
   // A revocation cannot be undone: driven again it would start from the state the first attempt left,
   // not the one that showed the departure, so its FAIL stands unconfirmed (`confirmed` absent).
-  if (first.verdict !== 'FAIL' || env.options.interrupt?.aborted) return first;
+  // A revocation cannot be undone: driven again it would start from the state the first attempt left, not the
+  // one that showed the departure (and on another resource, from other data), so its FAIL stands unconfirmed.
+  if (first.verdict !== 'FAIL' || rule.mutates === 'irreversible' || env.options.interrupt?.aborted) return first;
   const replay = first.replay;
   // A rule that judges the run's error answers judges them again as the server answers them now.
   const sentAgain: Exchange[] = [];
@@ -308,8 +307,6 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     quietReads: reads[1],
     // Driven again for real: an answer shared from the first attempt would only repeat what it saw.
     confirming: true,
-    // A revocation cannot be undone: it is driven again on a resource the first attempt left as it was.
-    ...(rule.mutates === 'irreversible' ? { avoid: new Set(reads[0].heldResources()) } : {}),
     options: replay
       ? {
           ...env.options,
@@ -467,11 +464,7 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     quarantine: env.claims,
     async claimResource(predicate) {
       let waited = false;
-      const avoid = env.avoid;
-      const allowed: ResourcePredicate | undefined = avoid
-        ? (id, kindId) => !avoid.has(id) && (predicate?.(id, kindId) ?? true)
-        : predicate;
-      const id = await env.claims.claim(allowed, {
+      const id = await env.claims.claim(predicate, {
         holder: env.holder,
         irreversible: rule.mutates === 'irreversible',
         signal: controller.signal,
@@ -483,7 +476,7 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
       });
       if (id !== undefined) env.quietReads?.hold(id);
       if (id === undefined && waited && !controller.signal.aborted) claimGaveUp = true;
-      if (id === undefined) leftOut = env.claims.quarantinedMatching(allowed);
+      if (id === undefined) leftOut = env.claims.quarantinedMatching(predicate);
       // A revocation has no documented undo: the journal says which resource it may change, for good.
       if (id !== undefined && rule.mutates === 'irreversible') {
         await env.journal?.irreversible({ ruleId: rule.id, resourceId: id, state: null });

@@ -4,10 +4,10 @@ import type { Violation } from '../core/types.ts';
  * A departure repeats when the second attempt shows one at the same place
  * with the same message: a second, different departure is not a
  * confirmation of the first (a middlebox that corrupts one answer in many
- * could show two). Identifiers in the place aside (a revocation is driven
- * again on another resource), the numbers in the message (a count of what
- * the attempt saw), and a property's counterexample (drawn again on another
- * resource, the same path may give other values).
+ * could show two). Identifiers in the place aside (a claim may give the
+ * second attempt another resource), the numbers in the message (a count of
+ * what the attempt saw), and a property's counterexample (drawn again for
+ * another resource, the same path may give other values).
  */
 export function sameDeparture(
   first: readonly Violation[],

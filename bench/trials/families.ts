@@ -4,6 +4,7 @@
  * it reached what it tries when the fault met what it aims at (see TrialOutcome).
  */
 import { concurrentTrial } from './concurrent.ts';
+import { corruptedAnswersTrial } from './corrupted-answers.ts';
 import { droppedRestoreTrial } from './dropped-restores.ts';
 import { encodingTrial } from './encodings.ts';
 import { ANSWER_MODES, hostileAnswerTrial } from './hostile-answers.ts';
@@ -55,6 +56,14 @@ export const TRIAL_FAMILIES: readonly TrialFamily[] = [
     holds: "every verdict is the direct run's",
     runs: 20,
     trial: (seed) => networkFaultTrial(seed),
+  },
+  {
+    name: 'corrupted answers',
+    tries:
+      'the whole catalogue with mutations through a middlebox that corrupts one answer in 30 at random (a value flipped, a field dropped, a status changed within its class), once per request',
+    holds: 'no FAIL: every departure it caused is FLAKY once driven again, or broke nothing judged',
+    runs: 20,
+    trial: (seed) => corruptedAnswersTrial(seed),
   },
   {
     name: 'encodings of a key',

@@ -19,6 +19,7 @@ import { captureState, stateDifference, type ResourceState, type StatePart } fro
 import type { BaseCheckContext } from './types.ts';
 import { covers, splitRange } from './dates.ts';
 import {
+  dateSpan,
   describeForeign,
   describeOwn,
   foreignChanges,
@@ -159,11 +160,19 @@ export async function restoreState(
     foreign = foreignChanges(before, now, options.ownMutations);
   }
   // The state to put back: `before`, with another party's change kept.
-  const goal = foreign ? keepingForeign(before, foreign) : before;
+  let goal = foreign ? keepingForeign(before, foreign) : before;
   if (!stateDifference(goal, now)) return foreign;
-  for (const request of targetedUndoRequests(goal, now)) await send(ctx.client, request);
+  const targeted = targetedUndoRequests(goal, now);
+  for (const request of targeted) await send(ctx.client, request);
   const partly = await settledState(ctx, goal, parts, 'state after restore');
   if (!stateDifference(goal, partly)) return foreign;
+  if (options.ownMutations) {
+    // Another party may have changed the resource since it was read: what differs now that neither the
+    // suite's changes nor the requests just sent explain is theirs too, and the full restore keeps it.
+    foreign = foreignChanges(before, partly, [...options.ownMutations, ...targeted.map(asOwnMutation)]);
+    goal = foreign ? keepingForeign(before, foreign) : before;
+    if (!stateDifference(goal, partly)) return foreign;
+  }
   // The full restore spares what another party added: it stays as they left it.
   const kept = new Set(
     [...(foreign?.rates?.unexpected ?? []), ...(foreign?.teams?.unexpected ?? [])].map(canonicalJson),
@@ -217,6 +226,16 @@ async function settledState(
   if (!stateDifference(goal, first)) return first;
   await settle();
   return captureState(ctx, goal.resourceId, parts, { step: `${step}, settled`, fresh: true });
+}
+
+/** A restoring request as one of the suite's own changes (own-mutations.ts): it may have taken effect. */
+function asOwnMutation({ operation, body }: UndoRequest): OwnMutation {
+  return {
+    part: operation === 'resources.assign-team' ? 'teams' : 'rates',
+    resourceId: body.resource_id,
+    span: body.date_range === undefined ? undefined : dateSpan(body.date_range),
+    accepted: true,
+  };
 }
 
 function partsOf(state: ResourceState): RestorablePart[] {

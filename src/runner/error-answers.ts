@@ -1,4 +1,4 @@
-import type { Exchange } from '../core/exchange.ts';
+import type { AnsweredExchange, Exchange } from '../core/exchange.ts';
 import { recordedErrorMessage } from '../rules/assertions.ts';
 import { observedFromExchange, type Observed } from '../rules/judges/observed.ts';
 import type { ErrorAnswer, ErrorAnswersSeen } from '../rules/types.ts';
@@ -39,6 +39,28 @@ export class ErrorAnswers {
    */
   observed(): Observed[] {
     return this.kept.filter((a) => !a.exchange.response.truncated).map((a) => observedFromExchange(a.exchange));
+  }
+
+  /**
+   * The answers with each kept one that has no message sent again
+   * (`sendAgain`): the new answer stands for it, so the rule that judges them
+   * confirms a FAIL on answers that repeat. One that cannot be sent again
+   * (an answer to a change, a request made with another credential) is left
+   * out: a departure seen only there is not confirmed.
+   */
+  async sentAgain(sendAgain: (exchange: AnsweredExchange) => Promise<Exchange | undefined>): Promise<ErrorAnswers> {
+    const copy = new ErrorAnswers(this.cap);
+    copy.withMessage = this.withMessage;
+    copy.withoutMessage = this.withoutMessage;
+    for (const answer of this.kept) {
+      const again =
+        recordedErrorMessage(answer.exchange.response.body) === undefined
+          ? await sendAgain(answer.exchange)
+          : undefined;
+      if (again) copy.add(answer.ruleId, again);
+      else if (recordedErrorMessage(answer.exchange.response.body) !== undefined) copy.kept.push(answer);
+    }
+    return copy;
   }
 
   seen(): ErrorAnswersSeen {

@@ -49,6 +49,14 @@ export class Findings {
   }
 }
 
+/** How a finding's departure was driven again (confirm-findings.ts). */
+export interface FindingCheck {
+  /** confirmed: the departure repeated; not-repeated: it did not; unconfirmed: it could not be driven again. */
+  outcome: 'confirmed' | 'not-repeated' | 'unconfirmed';
+  /** The requests sent again and their answers, and the evidence of findings found again. */
+  exchanges: Exchange[];
+}
+
 /** Where to find a rule the run did not select: the whole catalogue. */
 export type RuleLookup = (ruleId: string) => { rule: Rule; group: RuleGroup } | undefined;
 
@@ -57,24 +65,31 @@ export type RuleLookup = (ruleId: string) => { rule: Rule; group: RuleGroup } | 
  * did not FAIL now does, with the findings as its violations and their
  * exchanges as evidence (a FAIL keeps its own violations first); an owner not
  * selected is added as a FAIL marked `selected: false`. An OBSERVED owner
- * records them as observations: it never fails.
+ * records them as observations: it never fails. Findings that did not
+ * repeat when their request was sent again (`checks`, confirm-findings.ts)
+ * make an owner that did not FAIL on its own FLAKY instead.
  */
-export function chargeFindings(results: readonly RuleResult[], findings: Findings, lookup: RuleLookup): RuleResult[] {
-  const out = results.map((r) => charge(r, findings.of(r.ruleId)));
+export function chargeFindings(
+  results: readonly RuleResult[],
+  findings: Findings,
+  lookup: RuleLookup,
+  checks: ReadonlyMap<string, FindingCheck> = new Map(),
+): RuleResult[] {
+  const out = results.map((r) => charge(r, findings.of(r.ruleId), checks.get(r.ruleId)));
   const present = new Set(results.map((r) => r.ruleId));
   for (const owner of findings.owners()) {
     if (present.has(owner)) continue;
     const found = lookup(owner);
     const base = found ? unselected(found.rule, found.group) : unknownOwner(owner);
-    out.push(charge(base, findings.of(owner)));
+    out.push(charge(base, findings.of(owner), checks.get(owner)));
   }
   return blockedOnlyByFailures(out);
 }
 
-function charge(result: RuleResult, found: readonly Finding[]): RuleResult {
+function charge(result: RuleResult, found: readonly Finding[], check: FindingCheck | undefined): RuleResult {
   if (found.length === 0) return result;
   const violations = found.flatMap((f) => f.violations.map((v) => ({ ...v, foundBy: f.foundBy })));
-  const evidence = found.flatMap((f) => f.evidence);
+  const evidence = [...found.flatMap((f) => f.evidence), ...(check?.exchanges ?? [])];
   if (result.level === 'OBSERVED') {
     return {
       ...result,
@@ -82,10 +97,22 @@ function charge(result: RuleResult, found: readonly Finding[]): RuleResult {
     };
   }
   const { reason: _reason, errorCode: _code, blockedBy: _blocked, skipCause: _cause, ...rest } = result;
+  if (check?.outcome === 'not-repeated') {
+    // Its own FAIL was confirmed on its own requests; a departure elsewhere that did not repeat adds nothing.
+    if (result.verdict === 'FAIL') return result;
+    return {
+      ...rest,
+      verdict: 'FLAKY',
+      reason: `${reasonOfCharge(result, found)}, but not when the request that showed it was sent again (both answers are shown)`,
+      violations: [...result.violations, ...violations],
+      exchanges: [...result.exchanges, ...evidence],
+    };
+  }
   return {
     ...rest,
     verdict: 'FAIL',
     ...(result.verdict === 'FAIL' ? {} : { reason: reasonOfCharge(result, found) }),
+    ...(check?.outcome === 'confirmed' && result.verdict !== 'FAIL' ? { confirmed: true } : {}),
     violations: [...result.violations, ...violations],
     exchanges: [...result.exchanges, ...evidence],
   };

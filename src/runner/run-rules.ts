@@ -12,7 +12,9 @@ import type { TargetProfile } from '../target/profile.ts';
 import { summarise } from '../core/summarise.ts';
 import { isConformanceFailure, isDepartureOfAnotherRule } from '../core/errors.ts';
 import { loadCatalogue } from './catalogue.ts';
-import { chargeFindings, Findings, type RuleLookup } from './findings.ts';
+import { chargeFindings, Findings, type FindingCheck, type RuleLookup } from './findings.ts';
+import { confirmFindings, sendAgain } from './confirm-findings.ts';
+import { sameDeparture } from './same-departure.ts';
 import { emptyResult } from './rule-result.ts';
 import { provisions, unmetNeed, type NeedEnv, type Provisions } from '../rules/needs.ts';
 import { ErrorAnswers } from './error-answers.ts';
@@ -24,6 +26,8 @@ import { enforce } from '../rules/assertions.ts';
 import { ExchangeLog } from './rule-log.ts';
 import type { Observed } from '../rules/judges/observed.ts';
 import { violationsOf, type Judgement } from '../rules/judges/judgement.ts';
+import { describeQuietDifference, QuietReads } from '../rules/quiet-reads.ts';
+import { WIDE_RANGE } from '../rules/steps/assignations.ts';
 
 export interface RunTarget {
   baseUrl: string;
@@ -167,6 +171,7 @@ export async function runRules(
   // concurrency. Rules that judge what the whole run received start once every other rule has ended.
   const indices = queue.map((_, i) => i);
   const judges = (i: number): boolean => queue[i]!.rule.judges !== undefined;
+  let checks: Map<string, FindingCheck> | undefined;
   const irreversible = (i: number): boolean => queue[i]!.rule.mutates === 'irreversible';
   try {
     await sideBySide(
@@ -178,12 +183,40 @@ export async function runRules(
       1,
     );
     await sideBySide(indices.filter(judges), options.concurrency);
+    // Every departure a rule's requests showed from another rule's clause makes that rule FAIL, once the
+    // request that showed it, sent again, shows it again (confirm-findings.ts); FLAKY when it does not.
+    if (findings.size > 0 && !options.interrupt?.aborted) {
+      checks = await confirmFindings(
+        findings,
+        (owner) =>
+          base.derive({
+            sharedReads: undefined,
+            onExchange: (e) => {
+              e.rule = owner;
+              options.onExchange?.(owner, e);
+            },
+          }),
+        async (finder) => {
+          // Driven again for what it finds, once every rule has ended (the resources are free): a
+          // revocation cannot be, its first attempt's resource unknown here.
+          const entry = queue.find((q) => q.rule.id === finder);
+          if (!entry || entry.rule.mutates === 'irreversible') return undefined;
+          const found = new Findings();
+          await runAttempt(entry.rule, entry.group, {
+            ...shared,
+            findings: found,
+            confirming: true,
+            holder: `confirming ${finder}`,
+          });
+          return found;
+        },
+      );
+    }
   } finally {
     if (!options.dispatcher) await dispatcher.close();
     await journal?.close();
   }
-  // Every departure a rule's requests showed from another rule's clause makes that rule FAIL.
-  const results = chargeFindings(ruleResults, findings, await lookupIn(catalogue, findings, ruleResults));
+  const results = chargeFindings(ruleResults, findings, await lookupIn(catalogue, findings, ruleResults), checks);
   return {
     tool: TOOL,
     target: {
@@ -245,6 +278,8 @@ interface RunEnv {
   /** This attempt confirms a FAIL: it reads nothing another request answered before. */
   confirming?: boolean;
   journal?: FileJournal;
+  /** This attempt's reads of the resources it holds, to tell another party's changes (quiet-reads.ts). */
+  quietReads?: QuietReads;
   /** Names this rule's claims. */
   holder: string;
 }
@@ -260,17 +295,30 @@ function notStarted(rule: Rule, group: RuleGroup): RuleResult {
  * judged again. A departure that repeats is a FAIL; one that does not is
  * FLAKY, reported with both attempts' exchanges; a second attempt that ends
  * in a harness fault (another party's change, a spent budget) gives its own
- * verdict, never an unconfirmed FAIL. Only a rule whose changes cannot be
- * undone (revocations) is not driven again: its FAIL is reported unconfirmed.
+ * verdict, never an unconfirmed FAIL. The departure repeats when the second
+ * attempt shows one at the same place with the same message (sameDeparture);
+ * a different one is FLAKY too. Only a rule whose changes cannot be undone
+ * (revocations) is not driven again: its FAIL is reported unconfirmed.
+ * A rule that changed state whose reads show that another party changed its
+ * resource meanwhile (quiet-reads.ts) is not failed: ERROR, DC_ERR_FOREIGN_CHANGE.
  */
 async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleResult> {
-  const first = await runAttempt(rule, group, env);
+  const reads = [new QuietReads(), new QuietReads()] as const;
+  const first = await runAttempt(rule, group, { ...env, quietReads: reads[0] });
   // A revocation cannot be undone: driven again it would start from the state the first attempt left,
   // not the one that showed the departure, so its FAIL stands unconfirmed (`confirmed` absent).
+  // A revocation cannot be undone: driven again it would start from the state the first attempt left, not the
+  // one that showed the departure (and on another resource, from other data), so its FAIL stands unconfirmed.
   if (first.verdict !== 'FAIL' || rule.mutates === 'irreversible' || env.options.interrupt?.aborted) return first;
   const replay = first.replay;
+  // A rule that judges the run's error answers judges them again as the server answers them now.
+  const sentAgain: Exchange[] = [];
+  const client = resender(env, rule.id, sentAgain);
+  const errorAnswers = rule.judges ? await env.errorAnswers.sentAgain((e) => sendAgain(client, e)) : env.errorAnswers;
   const again = await runAttempt(rule, group, {
     ...env,
+    errorAnswers,
+    quietReads: reads[1],
     // Driven again for real: an answer shared from the first attempt would only repeat what it saw.
     confirming: true,
     options: replay
@@ -286,14 +334,20 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     requestCount: first.requestCount + again.requestCount,
     durationMs: first.durationMs + again.durationMs,
   };
-  if (again.verdict === 'FAIL') return { ...first, ...both, confirmed: true };
-  if (again.verdict === 'PASS' || again.verdict === 'OBSERVED') {
+  const counterexamples = { first: first.replay?.counterexample, again: again.replay?.counterexample };
+  if (again.verdict === 'FAIL' && sameDeparture(first.violations, again.violations, counterexamples))
+    return unlessForeign(rule, { ...first, ...both, confirmed: true }, reads, env.redactor);
+  if (again.verdict === 'FAIL' || again.verdict === 'PASS' || again.verdict === 'OBSERVED') {
     return {
       ...first,
       ...both,
       verdict: 'FLAKY',
-      reason: 'the departure did not repeat when the failing example was driven again (both attempts are shown)',
-      exchanges: [...first.exchanges, ...again.exchanges],
+      reason:
+        again.verdict === 'FAIL'
+          ? 'the departure did not repeat when the failing example was driven again: that attempt departed ' +
+            `elsewhere (${again.violations[0]?.where ?? ''}; both attempts are shown)`
+          : 'the departure did not repeat when the failing example was driven again (both attempts are shown)',
+      exchanges: [...first.exchanges, ...sentAgain, ...again.exchanges],
     };
   }
   return {
@@ -302,6 +356,41 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     reason: `a FAIL could not be confirmed: ${again.reason ?? again.verdict}`,
     violations: first.violations,
     exchanges: [...first.exchanges, ...again.exchanges],
+  };
+}
+
+/** A client that shares no answer, whose exchanges are the rule's and kept in `into`. */
+function resender(env: RunEnv, ruleId: string, into: Exchange[]): DirectoryClient {
+  return env.base.derive({
+    sharedReads: undefined,
+    onExchange: (e) => {
+      e.rule = ruleId;
+      into.push(e);
+      env.options.onExchange?.(ruleId, e);
+    },
+  });
+}
+
+/**
+ * A FAIL of a rule that changed state, unless its reads show another party's
+ * change of a resource it held: then what it saw may be theirs, and the
+ * verdict is ERROR (DC_ERR_FOREIGN_CHANGE) with the violations kept as seen.
+ */
+function unlessForeign(rule: Rule, result: RuleResult, reads: readonly QuietReads[], redactor: Redactor): RuleResult {
+  if (result.verdict !== 'FAIL' || rule.mutates === 'none') return result;
+  const foreign = reads.flatMap((r) => r.foreign());
+  const [one] = foreign;
+  if (!one) return result;
+  const { confirmed: _confirmed, ...rest } = result;
+  const more = foreign.length > 1 ? ` (and ${foreign.length - 1} more such difference(s))` : '';
+  return {
+    ...rest,
+    verdict: 'ERROR',
+    errorCode: 'DC_ERR_FOREIGN_CHANGE',
+    reason: redactor.redact(
+      `a departure was seen, but another party changed a resource this rule held while it ran: ` +
+        `${describeQuietDifference(one)}${more}; no verdict on the server`,
+    ),
   };
 }
 
@@ -342,6 +431,7 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     }
     requestCount += e.attempts;
     ownMutations.add(e);
+    env.quietReads?.add(e, Date.now());
     env.errorAnswers.add(rule.id, e);
     options.onExchange?.(rule.id, e);
   };
@@ -408,6 +498,7 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
           else deadline?.resume();
         },
       });
+      if (id !== undefined) env.quietReads?.hold(id);
       if (id === undefined && waited && !controller.signal.aborted) claimGaveUp = true;
       if (id === undefined) leftOut = env.claims.quarantinedMatching(predicate);
       // A revocation has no documented undo: the journal says which resource it may change, for good.
@@ -472,6 +563,9 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
         for (const v of violations) observations.push({ subject: v.where, value: v });
         return result('OBSERVED');
       }
+      // Before a FAIL is reported, each resource the rule held is read a few times more while it still holds
+      // it: a state that changes then, with nothing of the suite's in flight, is another party's (unlessForeign).
+      if (rule.mutates === 'reversible' && env.quietReads) await watch(client, env.quietReads);
       return result('FAIL', { violations });
     }
     const harness = toHarness(error, controller.signal.aborted, options.ruleTimeoutMs);
@@ -499,6 +593,23 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     controller.abort();
     // Restored resources serve the next rule; a revoked one only another irreversible rule (see ResourceClaims).
     env.claims.release(env.holder);
+  }
+}
+
+/** Reads of each held resource's rates and teams after a confirming attempt FAILed (see quiet-reads.ts). */
+const WATCH_ROUNDS = 10;
+
+async function watch(client: DirectoryClient, reads: QuietReads): Promise<void> {
+  try {
+    for (let round = 0; round < WATCH_ROUNDS; round++) {
+      for (const resource_id of reads.heldResources()) {
+        const step = 'read again before a FAIL is reported';
+        await client.post('resources.show-activity-rates', { resource_id, date_range: WIDE_RANGE }, { step });
+        await client.post('resources.show-teams', { resource_id, date_range: WIDE_RANGE }, { step });
+      }
+    }
+  } catch {
+    // A read that fails tells nothing of another party: the FAIL stands as confirmed.
   }
 }
 

@@ -74,8 +74,13 @@ describe('telling the suite’s own changes from another party’s', () => {
 describe('a foreign change while a mutating rule runs', () => {
   let server: ReferenceServer;
   let proxy: ForwardingProxy;
-  /** The foreign change to make on the first `read` after the suite's `write`, once. */
-  let plan: { write: string; read: string; change: (resourceId: string) => [string, unknown] } | undefined;
+  /**
+   * The foreign change to make on the first `read` after the suite's `write`, once; or, with `atWrite`,
+   * just before the suite's `atWrite`-th `write` to one resource (a restoring request) goes through.
+   */
+  let plan:
+    { write: string; read: string; atWrite?: number; change: (resourceId: string) => [string, unknown] } | undefined;
+  let writes = 0;
   let changedResource: string | undefined;
   /** The resource of the suite's latest `write`. */
   let written: string | undefined;
@@ -100,8 +105,15 @@ describe('a foreign change while a mutating rule runs', () => {
       const operation = path.split('/').pop();
       if (!plan) return false;
       const body = JSON.parse(text) as { resource_id?: string };
-      if (operation === plan.write) written = body.resource_id;
-      if (operation === plan.read && written && body.resource_id === written && !changedResource) {
+      if (operation === plan.write) {
+        writes = body.resource_id === written ? writes + 1 : 1;
+        written = body.resource_id;
+      }
+      const now =
+        plan.atWrite === undefined
+          ? operation === plan.read && written !== undefined && body.resource_id === written
+          : operation === plan.write && writes === plan.atWrite;
+      if (now && written && !changedResource) {
         // Another party changes the resource, far from the rule's dates, before the rule reads it.
         changedResource = written;
         const [op, change] = plan.change(written);
@@ -130,6 +142,7 @@ describe('a foreign change while a mutating rule runs', () => {
   }> {
     changedResource = undefined;
     written = undefined;
+    writes = 0;
     const before = new Map<string, { rates: string[]; teams: string[] }>();
     for (const r of server.profile.mutableResources) before.set(r.id, await stateOf(r.id));
     const run = await runRules(
@@ -173,6 +186,34 @@ describe('a foreign change while a mutating rule runs', () => {
     expect(added[0]).toContain('"date_range":"2150-01-01/2150-12-31"');
     expect(after.rates.filter((p) => !added.includes(p))).toEqual(before.get(changedResource!)!.rates);
     expect(after.teams).toEqual(before.get(changedResource!)!.teams);
+  }, 60_000);
+
+  test('a rate period added in 2160 while the restoration runs: kept by the full restore too, ERROR', async () => {
+    // The rule assigns once; restoring sends a second assignment (the period as it was): the other party's
+    // period comes between the restoration's first read and its check, so the targeted undo does not verify.
+    plan = {
+      write: 'resources.assign-activity-rate',
+      read: 'resources.show-activity-rates',
+      atWrite: 2,
+      change: (resource_id) => [
+        'resources.assign-activity-rate',
+        {
+          resource_id,
+          date_range: '2160-01-01/2160-01-05',
+          average_rate: 12,
+          work_regime_id: server.profile.workRegimeIds![0],
+        },
+      ],
+    };
+    const { verdict, errorCode, reason, before } = await runRule('activity-rates.assigned-rate-shown');
+    expect(changedResource).toBeDefined();
+    expect({ verdict, errorCode }).toEqual({ verdict: 'ERROR', errorCode: 'DC_ERR_FOREIGN_CHANGE' });
+    expect(reason).toContain('2160-01-01/2160-01-05');
+    const after = await stateOf(changedResource!);
+    const added = after.rates.filter((p) => !before.get(changedResource!)!.rates.includes(p));
+    expect(added).toHaveLength(1);
+    expect(added[0]).toContain('"date_range":"2160-01-01/2160-01-05"');
+    expect(after.rates.filter((p) => !added.includes(p))).toEqual(before.get(changedResource!)!.rates);
   }, 60_000);
 
   test('a team assignation added in 2150 during assign-team.warning-changes-nothing: ERROR, not the FAIL the rule would see', async () => {

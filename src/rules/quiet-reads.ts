@@ -1,0 +1,193 @@
+/**
+ * Another party's change, told apart for certain: two reads of a resource's
+ * state (its activity rates, its team assignations) between which the suite
+ * had no change of that resource in flight must show the same state on the
+ * days both covered. When they do not, nothing the suite sent explains it:
+ * someone else changed the resource. A FAIL of a rule that changed state is
+ * not reported when its reads show that (run-rules.ts): the departure may be
+ * the other party's doing (ERROR, DC_ERR_FOREIGN_CHANGE).
+ *
+ * Only what the server showed is compared, day by day (a period clipped to
+ * the range asked for and the same period unclipped cover the same days;
+ * whether a range's end day is included is read the same way in both), and
+ * every doubt counts as the suite's own change: a change of an unknown
+ * resource counts for every resource, a change sent more than once or not
+ * answered (it may take effect later) counts from the start of the rule or
+ * until its end. So a server whose state changes only when asked never shows
+ * a difference here, whatever its departures.
+ */
+import { canonicalJson } from '../core/canonical-json.ts';
+import type { Exchange } from '../core/exchange.ts';
+import { READ_OPERATIONS } from '../schemas/operations.ts';
+import type { DateSpan } from './dates.ts';
+import { isRecord } from './json-values.ts';
+import { dateSpan } from './own-mutations.ts';
+
+/** Reads whose answers are a resource's state by date: a list of items that each carry a `date_range`. */
+const STATE_READS: ReadonlySet<string> = new Set(['resources.show-activity-rates', 'resources.show-teams']);
+
+interface Item {
+  span: DateSpan;
+  /** The item without its date range, as canonical JSON. */
+  content: string;
+}
+
+interface StateRead {
+  range: DateSpan;
+  items: Item[];
+  /** When it was sent (ms since the epoch; -Infinity when unknown). */
+  from: number;
+  /** When its answer had come (ms since the epoch). */
+  to: number;
+}
+
+interface Change {
+  resourceId: string | undefined;
+  from: number;
+  to: number;
+}
+
+/** Two reads of a resource that show different states with nothing of the suite's in flight between them. */
+export interface QuietDifference {
+  resourceId: string;
+  operation: string;
+  /** The first days whose state differs. */
+  days: DateSpan;
+  before: string[];
+  after: string[];
+}
+
+export class QuietReads {
+  private readonly last = new Map<string, StateRead>();
+  private readonly changes: Change[] = [];
+  private readonly differences: Array<QuietDifference & { from: number; to: number }> = [];
+  private readonly held = new Set<string>();
+
+  /** A resource the rule held: only its reads count (another rule of the run may change any other). */
+  hold(resourceId: string): void {
+    this.held.add(resourceId);
+  }
+
+  /** Records one of the rule's own exchanges, whose answer had come (or failed) at `endedAt`. */
+  add(exchange: Exchange, endedAt: number): void {
+    const sent = exchange.startedAt === undefined ? Number.NaN : Date.parse(exchange.startedAt);
+    // An earlier attempt was sent before the last one: when, the exchange does not say.
+    const from = exchange.attempts > 1 || Number.isNaN(sent) ? Number.NEGATIVE_INFINITY : sent;
+    const body = parsed(exchange.request.body);
+    if (!READ_OPERATIONS.has(exchange.operation)) {
+      this.changes.push({
+        resourceId: typeof body?.resource_id === 'string' ? body.resource_id : undefined,
+        from,
+        // Not answered: it may still take effect at any time.
+        to: exchange.response ? endedAt : Number.POSITIVE_INFINITY,
+      });
+      return;
+    }
+    if (!STATE_READS.has(exchange.operation) || !body || typeof body.resource_id !== 'string') return;
+    const { response } = exchange;
+    if (response?.status !== 200 || response.truncated) return;
+    const range = typeof body.date_range === 'string' ? dateSpan(body.date_range) : undefined;
+    const items = range ? itemsOf(response.body) : undefined;
+    if (!range || !items) return;
+    const { resource_id: resourceId, date_range: _range, ...filters } = body;
+    const key = `${resourceId}\n${exchange.operation}\n${canonicalJson(filters)}`;
+    const read: StateRead = { range, items, from, to: endedAt };
+    const before = this.last.get(key);
+    this.last.set(key, read);
+    const difference = before ? firstDifference(before, read) : undefined;
+    if (before && difference) {
+      this.differences.push({
+        resourceId,
+        operation: exchange.operation,
+        ...difference,
+        from: before.from,
+        to: read.to,
+      });
+    }
+  }
+
+  /** The resources the rule held. */
+  heldResources(): string[] {
+    return [...this.held];
+  }
+
+  /** The differences between reads of a resource held with none of the suite's changes of it in flight between. */
+  foreign(): QuietDifference[] {
+    return this.differences
+      .filter((d) => this.held.has(d.resourceId))
+      .filter(
+        (d) =>
+          !this.changes.some(
+            (c) => (c.resourceId === undefined || c.resourceId === d.resourceId) && c.from <= d.to && d.from <= c.to,
+          ),
+      )
+      .map(({ from: _from, to: _to, ...d }) => d);
+  }
+}
+
+/** One difference in a line: the resource, the operation, the days and what each read showed. */
+export function describeQuietDifference(d: QuietDifference): string {
+  const shown = (items: string[]): string => (items.length > 0 ? items.join(' ') : '(nothing)');
+  return (
+    `${d.operation} of resource ${d.resourceId}, read twice with no change of the suite's in between, ` +
+    `showed on ${d.days.start}/${d.days.end} first ${shown(d.before)}, then ${shown(d.after)}`
+  );
+}
+
+function parsed(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return isRecord(value) ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The answer's items with their spans, or undefined when it is not a list of items with a readable date range. */
+function itemsOf(text: string): Item[] | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(value)) return undefined;
+  const items: Item[] = [];
+  for (const entry of value) {
+    if (!isRecord(entry) || typeof entry.date_range !== 'string') return undefined;
+    const span = dateSpan(entry.date_range);
+    if (!span) return undefined;
+    const { date_range: _range, ...rest } = entry;
+    items.push({ span, content: canonicalJson(rest) });
+  }
+  return items;
+}
+
+/**
+ * The first days, inside the range both reads asked for, whose items differ
+ * (compared without their date ranges). A day is an item's when it is on or
+ * after its start and before its end, the same reading in both reads.
+ */
+function firstDifference(a: StateRead, b: StateRead): Pick<QuietDifference, 'days' | 'before' | 'after'> | undefined {
+  const start = a.range.start > b.range.start ? a.range.start : b.range.start;
+  const end = a.range.end < b.range.end ? a.range.end : b.range.end;
+  if (start >= end) return undefined;
+  const bounds = new Set<string>([start]);
+  for (const item of [...a.items, ...b.items]) {
+    for (const day of [item.span.start, item.span.end]) if (day > start && day < end) bounds.add(day);
+  }
+  const days = [...bounds].sort();
+  for (const [i, day] of days.entries()) {
+    const before = on(a.items, day);
+    const after = on(b.items, day);
+    if (before.join('\n') !== after.join('\n')) return { days: { start: day, end: days[i + 1] ?? end }, before, after };
+  }
+  return undefined;
+}
+
+function on(items: readonly Item[], day: string): string[] {
+  return items
+    .filter((i) => i.span.start <= day && day < i.span.end)
+    .map((i) => i.content)
+    .sort();
+}

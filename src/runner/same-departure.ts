@@ -1,0 +1,24 @@
+import type { Violation } from '../core/types.ts';
+
+/**
+ * A departure repeats when the second attempt shows one at the same place
+ * with the same message: a second, different departure is not a
+ * confirmation of the first (a middlebox that corrupts one answer in many
+ * could show two). Identifiers in the place aside (a claim may give the
+ * second attempt another resource), the numbers in the message (a count of
+ * what the attempt saw), and a property's counterexample (drawn again for
+ * another resource, the same path may give other values).
+ */
+export function sameDeparture(
+  first: readonly Violation[],
+  again: readonly Violation[],
+  counterexamples: { first?: string; again?: string } = {},
+): boolean {
+  const key = (v: Violation, counterexample: string | undefined): string => {
+    const prefix = counterexample === undefined ? undefined : `counterexample ${counterexample}: `;
+    const where = prefix !== undefined && v.where.startsWith(prefix) ? v.where.slice(prefix.length) : v.where;
+    return `${where.replace(/\d{6,}/g, '#')}\n${v.message.replace(/\d+/g, '#')}`;
+  };
+  const seen = new Set(first.map((v) => key(v, counterexamples.first)));
+  return again.some((v) => seen.has(key(v, counterexamples.again)));
+}

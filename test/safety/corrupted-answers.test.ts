@@ -1,0 +1,69 @@
+/**
+ * A bad middlebox in front of the conformant reference server corrupts one
+ * answer in 30, picked at random from a seed (a field's value flipped, a field
+ * dropped, a status changed within its class), once per request. Confirmation
+ * before a FAIL (run-rules.ts, confirm-findings.ts) must turn every such
+ * departure into FLAKY (or leave a PASS where nothing judged was broken):
+ * over 20 seeds, not one FAIL. A selection of the catalogue runs here, with
+ * few runs per property: the shapes of every read (judged for their owners
+ * in other rules' requests), a walk, model-based sequences that change
+ * state, a revocation, the rule that judges every error answer of the run.
+ * `npm run trials` runs the whole catalogue over the same 20 seeds.
+ */
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { RuleResult } from '../../src/core/types.ts';
+import { startCorruptingProxy } from '../../src/hostile-server/corrupting-proxy.ts';
+import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
+import { loadCatalogue, selectRules } from '../../src/runner/catalogue.ts';
+import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
+
+const CORRUPTED_SELECTION = [
+  'list-roles.*',
+  'show-activity-rates.*',
+  'show-teams.*',
+  'pagination.envelope',
+  'pagination.each-resource-once',
+  'list.total-count-of-filtered-set',
+  'activity-rates.prop.model-sequences',
+  'activity-rates.assigned-rate-shown',
+  'revoke-roles.absent-role-no-change',
+  'errors.malformed-json-rejected',
+  'errors.message-present',
+];
+
+const SEEDS = Array.from({ length: 20 }, (_, i) => i + 1);
+
+let server: ReferenceServer;
+beforeAll(async () => {
+  server = await startReferenceServer({});
+});
+afterAll(() => server.close());
+
+test('one corrupted answer in 30, at random over 20 seeds: no FAIL, the departures FLAKY', async () => {
+  const catalogue = await loadCatalogue();
+  const groups = selectRules(catalogue, { rules: CORRUPTED_SELECTION });
+  const failed: Array<{ seed: number; rule: string; where: string | undefined }> = [];
+  const flaky = new Set<string>();
+  let corrupted = 0;
+  for (const seed of SEEDS) {
+    const proxy = await startCorruptingProxy({ upstream: server.url, seed });
+    try {
+      const run = await runRules(
+        groups,
+        { baseUrl: proxy.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile },
+        { ...DEFAULT_ENGINE_OPTIONS, allowMutations: true, numRuns: 2, seed, requestTimeoutMs: 10_000 },
+        catalogue,
+      );
+      corrupted += proxy.corrupted.length;
+      const fails: RuleResult[] = run.results.filter((r) => r.verdict === 'FAIL');
+      failed.push(...fails.map((r) => ({ seed, rule: r.ruleId, where: r.violations[0]?.where })));
+      for (const r of run.results) if (r.verdict === 'FLAKY') flaky.add(r.ruleId);
+    } finally {
+      await proxy.close();
+    }
+  }
+  expect(failed).toEqual([]);
+  // Not vacuous: answers were corrupted, and departures were seen and did not repeat.
+  expect(corrupted).toBeGreaterThan(40);
+  expect(flaky.size).toBeGreaterThan(2);
+}, 300_000);

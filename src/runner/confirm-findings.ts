@@ -19,7 +19,7 @@ import { observedFromExchange, type ExchangeJudge, type Observed } from '../rule
 import { READ_ANSWER_JUDGES } from '../rules/judges/read-answers.ts';
 import { OPERATION_REQUESTS, READ_OPERATIONS, type OperationName } from '../schemas/operations.ts';
 import type { Finding, FindingCheck, Findings } from './findings.ts';
-import { sameDeparture } from './same-departure.ts';
+import { SENT_AGAIN, sameDeparture } from './same-departure.ts';
 
 /** Judges of one answer to a read, each for the rule whose clause it holds. */
 const ANSWER_JUDGES: readonly ExchangeJudge[] = [...READ_ANSWER_JUDGES, ...LIST_ANSWER_JUDGES];
@@ -117,7 +117,7 @@ export async function sendAgain(client: DirectoryClient, exchange: Exchange): Pr
     const res = await (credential === undefined ? client.derive({ credential: undefined }) : client).postRaw(
       operation,
       { text: exchange.request.body },
-      { step: `${exchange.step ?? operation} (sent again to confirm)` },
+      { step: `${exchange.step ?? operation}${SENT_AGAIN}` },
     );
     return res.exchange;
   } catch {

@@ -1,5 +1,8 @@
 import type { Violation } from '../core/types.ts';
 
+/** What a request sent again to confirm a departure is tagged with, after its first step name. */
+export const SENT_AGAIN = ' (sent again to confirm)';
+
 /**
  * A departure repeats when the second attempt shows one at the same place
  * with the same message: a second, different departure is not a
@@ -16,7 +19,9 @@ export function sameDeparture(
 ): boolean {
   const key = (v: Violation, counterexample: string | undefined): string => {
     const prefix = counterexample === undefined ? undefined : `counterexample ${counterexample}: `;
-    const where = prefix !== undefined && v.where.startsWith(prefix) ? v.where.slice(prefix.length) : v.where;
+    const named = prefix !== undefined && v.where.startsWith(prefix) ? v.where.slice(prefix.length) : v.where;
+    // A request sent again to confirm is named as the first was, and marked so: the mark is no other place.
+    const where = named.split(SENT_AGAIN).join('');
     return `${where.replace(/\d{6,}/g, '#')}\n${v.message.replace(/\d+/g, '#')}`;
   };
   const seen = new Set(first.map((v) => key(v, counterexamples.first)));

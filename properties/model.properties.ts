@@ -21,6 +21,7 @@ import { WIDE_RANGE, showActivityRates, showTeams } from '../src/rules/steps/ass
 import { guardResource } from '../src/rules/state-guard.ts';
 import { addDays, splitRange, type DateSpan } from '../src/rules/dates.ts';
 import type { CheckContext } from '../src/rules/types.ts';
+import { traced, type SequenceTrace } from '../src/rules/sequence-trace.ts';
 
 /** What the spec says the show operations must answer, day by day inside the window. */
 export interface Model {
@@ -39,6 +40,8 @@ interface Real {
   resourceId: string;
   window: DateSpan;
   teamIds: readonly string[];
+  /** The failing sequence's steps, as the report shows them. */
+  trace?: SequenceTrace;
 }
 
 type Step = fc.AsyncCommand<Model, Real>;
@@ -133,13 +136,76 @@ export function judgeTeams(
   return [];
 }
 
+/**
+ * What show-activity-rates shows over each day the model knows, in the
+ * model's terms and with the judge's tolerance: the expected rate where a
+ * period that may cover the day shows it, else the rate shown there (null: none).
+ */
+export function ratesShown(
+  model: Pick<Model, 'rates'>,
+  periods: readonly ActivityRatePeriod[],
+): Record<string, number | null> {
+  const shown: Record<string, number | null> = {};
+  for (const [day, rate] of model.rates) {
+    if (rate === null) shown[day] = periods.find((p) => surelyCovers(p.date_range, day))?.average_rate ?? null;
+    else {
+      const covering = periods.filter((p) => mayCover(p.date_range, day));
+      shown[day] = covering.some((p) => Math.abs(p.average_rate - rate) <= 0.5)
+        ? rate
+        : (covering[0]?.average_rate ?? null);
+    }
+  }
+  return shown;
+}
+
+const teamKey = (teamId: string, head: boolean): string => `${teamId}/${head ? 'head' : 'side'}`;
+
+/** The days of each assignation the model holds on which show-teams shows it. */
+function teamsShown(model: Pick<Model, 'teams'>, assignations: readonly TeamAssignation[]): Record<string, string[]> {
+  return Object.fromEntries(
+    model.teams.map(({ teamId, head, days }) => [
+      teamKey(teamId, head),
+      days.filter((day) =>
+        assignations.some((a) => a.team.id === teamId && a.head === head && mayCover(a.date_range, day)),
+      ),
+    ]),
+  );
+}
+
 /** After every step: the show operations are read (the drive) and judged against the model (the judge). */
 async function expectModel(model: Model, real: Real, after: string, fresh = false): Promise<void> {
-  const { ctx, resourceId, window } = real;
+  const { ctx, resourceId, window, trace } = real;
   const periods = await showActivityRates(ctx, { resource_id: resourceId, date_range: text(window) }, { fresh });
+  const ratesRead = (trace?.nextExchange ?? 0) - 1;
+  const expected = { rates: Object.fromEntries(model.rates) };
+  const rates = ratesShown(model, periods);
+  trace?.judged(expected, { rates }, () => {
+    const day = [...model.rates.keys()].find((d) => rates[d] !== model.rates.get(d));
+    return day === undefined
+      ? undefined
+      : { kind: 'rate-on-day', exchange: ratesRead, day, rate: model.rates.get(day) ?? null };
+  });
   failAll(judgeRates(model, periods, after));
   if (model.teams.length === 0) return;
   const assignations = await showTeams(ctx, { resource_id: resourceId, date_range: text(window) }, { fresh });
+  const teamsRead = (trace?.nextExchange ?? 0) - 1;
+  const teams = teamsShown(model, assignations);
+  trace?.judged(
+    { ...expected, teams: Object.fromEntries(model.teams.map((t) => [teamKey(t.teamId, t.head), t.days])) },
+    { rates, teams },
+    () => {
+      const differs = model.teams.find((t) => (teams[teamKey(t.teamId, t.head)] ?? []).length !== t.days.length);
+      return (
+        differs && {
+          kind: 'team-on-days',
+          exchange: teamsRead,
+          teamId: differs.teamId,
+          head: differs.head,
+          days: differs.days,
+        }
+      );
+    },
+  );
   failAll(judgeTeams(model, assignations, after));
 }
 
@@ -152,6 +218,7 @@ class AssignRate implements Step {
   check = (): boolean => true;
   async run(model: Model, real: Real): Promise<void> {
     const span = rangeIn(real.window, this.offset, this.length);
+    real.trace?.begin(`assign-activity-rate on resource ${real.resourceId}: ${text(span)}, rate ${this.rate}`);
     const res = await real.ctx.client.post('resources.assign-activity-rate', {
       resource_id: real.resourceId,
       date_range: text(span),
@@ -180,6 +247,7 @@ class UnassignRate implements Step {
   check = (): boolean => true;
   async run(model: Model, real: Real): Promise<void> {
     const span = rangeIn(real.window, this.offset, this.length);
+    real.trace?.begin(`unassign-activity-rate on resource ${real.resourceId}: ${text(span)}`);
     const res = await real.ctx.client.post('resources.unassign-activity-rate', {
       resource_id: real.resourceId,
       date_range: text(span),
@@ -220,6 +288,9 @@ class AssignTeam implements Step {
       external_id: `dc-conformance-${real.resourceId}`,
       warning_aware: this.warningAware,
     };
+    real.trace?.begin(
+      `assign-team on resource ${real.resourceId}: team ${teamId}, head, ${text(span)}, warning_aware ${this.warningAware}`,
+    );
     const before = this.warningAware
       ? undefined
       : await showTeams(real.ctx, { resource_id: real.resourceId, date_range: WIDE_RANGE });
@@ -259,6 +330,7 @@ class Look implements Step {
   check = (): boolean => true;
   async run(model: Model, real: Real): Promise<void> {
     // A second look, sent even though nothing changed since: an answer that does not hold still shows.
+    real.trace?.begin(`look again at resource ${real.resourceId}`);
     await expectModel(model, real, 'looking again', true);
   }
   toString = (): string => 'look()';
@@ -340,8 +412,10 @@ export default defineRuleGroup({
         await checkProperty(
           ctx,
           sequences(ctx.options.maxCommands ?? MAX_COMMANDS, ctx.options.replayPath),
-          (steps) =>
-            guard.around(() => fc.asyncModelRun(() => ({ model: { rates: new Map(), teams: [] }, real }), steps)),
+          (steps, trace) =>
+            guard.around(() =>
+              fc.asyncModelRun(() => ({ model: { rates: new Map(), teams: [] }, real: traced(real, trace) }), steps),
+            ),
           {
             // First a rate inside the period and an unassignment across both (§4.7 over two periods),
             // then a conflicting head assignment without and with warning_aware (§4.3).

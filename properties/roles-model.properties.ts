@@ -17,6 +17,8 @@ import { expectRejected, expectSuccess, fail, precondition } from '../src/rules/
 import { claimRoleResource } from '../src/rules/steps/claims.ts';
 import { isDefiningRole, listRoles } from '../src/rules/steps/roles.ts';
 import type { CheckContext } from '../src/rules/types.ts';
+import { traced, type SequenceTrace } from '../src/rules/sequence-trace.ts';
+import type { ReplayCheck } from '../src/core/types.ts';
 
 /** Role id → the teams it is held on ('*' or an explicit list); a role not in the map is not held. */
 export type Model = Map<string, '*' | string[]>;
@@ -28,6 +30,8 @@ export interface Real {
   roleIds: readonly string[];
   teamIds: readonly string[];
   enabledTeamIds: readonly string[];
+  /** The failing sequence's steps, as the report shows them. */
+  trace?: SequenceTrace;
 }
 
 /** The revocation target for a claimed resource: every role and team the profile names. */
@@ -59,6 +63,15 @@ export async function shown(real: Pick<Real, 'ctx' | 'resourceId' | 'roleIds'>, 
 
 export function describe(model: Model): Record<string, string | string[]> {
   return Object.fromEntries([...model].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/** The reproducer's check of the first role whose teams differ from what the model expects. */
+function firstRoleCheck(expected: Model, shown: Model, resourceId: string, exchange: number): ReplayCheck | undefined {
+  const roleId = [...new Set([...expected.keys(), ...shown.keys()])].find(
+    (id) => JSON.stringify(expected.get(id)) !== JSON.stringify(shown.get(id)),
+  );
+  if (roleId === undefined) return undefined;
+  return { kind: 'role-teams', exchange, resourceId, roleId, teams: expected.get(roleId) ?? null };
 }
 
 function sameModel(a: Model, b: Model): boolean {
@@ -116,6 +129,9 @@ class Revoke implements Step {
       ...(this.teams.kind === 'star' ? { team_ids: '*' as const } : {}),
       ...(this.teams.kind === 'list' ? { team_ids: teamIds } : {}),
     };
+    real.trace?.begin(
+      `revoke-roles on resource ${real.resourceId}: roles [${sent.join(', ')}], ${this.teams.kind === 'list' ? `team_ids [${teamIds.join(', ')}]` : this.teams.kind === 'star' ? 'team_ids *' : 'team_ids omitted'}`,
+    );
     if (this.teams.kind === 'list' && teamIds.length === 0) {
       // §4.1 rule 7: an empty team_ids array is rejected (and so changes nothing).
       await expectRejected(() => ctx.client.post('resources.revoke-roles', body, { retry: 'judged' }), {
@@ -126,6 +142,8 @@ class Revoke implements Step {
       applyRevocation(model, sent, this.teams.kind === 'list' ? teamIds : this.teams.kind, real.enabledTeamIds);
     }
     const after = await shown(real, `list-roles after ${this.toString()}`);
+    const read = (real.trace?.nextExchange ?? 0) - 1;
+    real.trace?.judged(describe(model), describe(after), () => firstRoleCheck(model, after, real.resourceId, read));
     if (!sameModel(after, model)) {
       fail({
         where: `list-roles after ${this.toString()}`,
@@ -213,10 +231,10 @@ export default defineRuleGroup({
         await checkProperty(
           ctx,
           sequences(ctx.options.maxCommands ?? MAX_COMMANDS, ctx.options.replayPath),
-          async (steps) => {
+          async (steps, trace) => {
             const start = known ?? (await shown(real, 'list-roles at the start of the sequence'));
             known = undefined;
-            await fc.asyncModelRun(() => ({ model: start, real }), steps);
+            await fc.asyncModelRun(() => ({ model: start, real: traced(real, trace) }), steps);
             known = new Map(start);
           },
           { examples },

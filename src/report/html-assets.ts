@@ -59,6 +59,10 @@ details.exchange summary{cursor:pointer;font-family:var(--mono);font-size:12px}
 .status{font-weight:700}.status.s2{color:var(--pass)}.status.s4,.status.s5,.status.none{color:var(--fail)}
 .observations{margin:6px 0 0;padding-left:18px}
 #observations td:first-child{white-space:nowrap}#observations td,#observations th{text-align:left}#observations pre{max-height:180px}
+.trace ol{margin:4px 0;padding-left:22px}.trace-step{margin:8px 0}.trace-step.departs>.command{color:var(--fail)}
+.trace-step>.command{font-weight:600;overflow-wrap:anywhere}
+.states{display:grid;grid-template-columns:repeat(auto-fit,minmax(240px,1fr));gap:8px}.states pre{max-height:240px}
+.difference{margin:4px 0;padding:4px 10px;border-left:3px solid var(--fail);background:#fff8f8;overflow-wrap:anywhere}
 footer{padding:16px 32px;color:var(--muted);border-top:1px solid var(--line)}
 `;
 

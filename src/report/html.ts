@@ -10,6 +10,7 @@ import { compareSections, compareText } from './sections.ts';
 import { VERDICTS, noVerdicts } from '../core/summarise.ts';
 import { blockedText, knownFailureOf } from './gate-status.ts';
 import { describeSelection } from './selection.ts';
+import { renderTrace } from './html-trace.ts';
 
 /** Longest body or value shown; the JSON report keeps everything. */
 const MAX_SHOWN = 4000;
@@ -215,7 +216,8 @@ function shownBody(body: string): string {
   return body === '' ? '(empty body)' : clip(prettyJson(body), MAX_SHOWN);
 }
 
-function exchange(e: Exchange, n: number, ids: Ids): string {
+/** `n`: the exchange's number in the rule's transcript; a trace's exchanges go by their step instead. */
+function exchange(e: Exchange, n: number | undefined, ids: Ids): string {
   const status = e.response ? String(e.response.status) : e.error.code;
   const statusClass = e.response ? `s${String(e.response.status).charAt(0)}` : 'none';
   const attempts = e.shared
@@ -226,7 +228,7 @@ function exchange(e: Exchange, n: number, ids: Ids): string {
   const response = e.response
     ? `<h4>Response ${e.response.status}${e.response.truncated ? ' (body truncated when recorded)' : ''}</h4><pre class="response-headers">${esc(headersText(e.response.headers))}</pre><pre class="response-body">${esc(shownBody(e.response.body))}</pre>`
     : `<h4>No response</h4><pre class="transport-error">${esc(`${e.error.code}: ${e.error.message}`)}</pre>`;
-  return `<details class="exchange" data-exchange="${n}"><summary>#${n} ${esc(e.request.method)} ${esc(e.operation)} → <span class="status ${statusClass}">${esc(status)}</span> <span class="muted">(${e.durationMs} ms${attempts})</span></summary>
+  return `<details class="exchange"${n === undefined ? '' : ` data-exchange="${n}"`}><summary>${n === undefined ? '' : `#${n} `}${esc(e.request.method)} ${esc(e.operation)} → <span class="status ${statusClass}">${esc(status)}</span> <span class="muted">(${e.durationMs} ms${attempts})</span></summary>
 <h4>Request</h4><pre class="request-headers">${esc(`${e.request.method} ${e.request.url}\n${headersText(e.request.headers)}`)}</pre><pre class="request-body">${esc(shownBody(e.request.body))}</pre>
 ${response}
 ${copyable(ids, 'curl', toCurl(e), 'curl')}
@@ -357,7 +359,12 @@ function card(r: RuleResult, run: RunResult, ids: Ids, history?: RunHistory): st
       `<p class="reason blocked">blocked by <a href="#rule-${esc(owner)}">${esc(owner)}</a>${why ? `: ${esc(why)}` : ''}</p>`,
     );
   } else if (r.reason) parts.push(`<p class="reason">${esc(r.reason)}</p>`);
-  parts.push(violations(r), propertyReplay(r), repeatedServerErrors(r));
+  parts.push(
+    violations(r),
+    propertyReplay(r),
+    renderTrace(r.trace, (e) => exchange(e, undefined, ids)),
+    repeatedServerErrors(r),
+  );
   if (r.verdict === 'FAIL' || r.verdict === 'FLAKY' || r.verdict === 'ERROR') {
     parts.push(copyable(ids, 'Replay', replayCommand(r, run), 'replay'));
     const last = r.exchanges.slice(-MAX_EXCHANGES);

@@ -82,7 +82,9 @@ function tracePlan(r: RuleResult): ReproducerPlan | undefined {
 
 /** Undefined when the FAIL's condition cannot be judged on one answer (a walk, several answers compared). */
 export function reproducerPlan(r: RuleResult): ReproducerPlan | undefined {
-  if (r.trace) return tracePlan(r);
+  // A sequence stopped by its command's own answer (a status) has no model check: that answer is judged.
+  const sequence = r.trace ? tracePlan(r) : undefined;
+  if (sequence) return sequence;
   const v = r.violations[0];
   if (!v) return undefined;
   const cut = v.where.lastIndexOf('response.');

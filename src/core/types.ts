@@ -68,6 +68,44 @@ export interface PropertyReplay {
   numRuns: number;
 }
 
+/**
+ * The condition a model-based property judged one answer by, as data, so a
+ * standalone reproducer can judge the same answer again: `exchange` is the
+ * index of the judged answer among its step's exchanges.
+ * role-teams: resources.list-roles must show the role on those teams (null:
+ * not assigned); rate-on-day: resources.show-activity-rates must show that
+ * rate over the day (null: no period over it); team-on-days:
+ * resources.show-teams must show the assignation on each of the days.
+ */
+export type ReplayCheck =
+  | { kind: 'role-teams'; exchange: number; resourceId: string; roleId: string; teams: '*' | string[] | null }
+  | { kind: 'rate-on-day'; exchange: number; day: string; rate: number | null }
+  | { kind: 'team-on-days'; exchange: number; teamId: string; head: boolean; days: string[] };
+
+/** Where the state a model expected and what the server showed first differ. */
+export interface StateDifference {
+  /** A JSON path into both, e.g. `$["role-2"]` or `$.rates["2026-01-05"]`. */
+  path: string;
+  /** The value at the path on each side; absent where the side has none. */
+  expected?: unknown;
+  shown?: unknown;
+}
+
+/** One step of a model-based property's failing (shrunk) sequence. */
+export interface TraceStep {
+  /** The command with the ids it sent, not fast-check's indexes. */
+  command: string;
+  /** The command's own request, then the reads that judged it, in the order sent. */
+  exchanges: Exchange[];
+  /** The state the model expected after the step; absent when the step stopped before it was judged. */
+  expected?: unknown;
+  /** What the server showed of that state, in the model's terms. */
+  shown?: unknown;
+  difference?: StateDifference;
+  /** The condition the failing step was judged by (see ReplayCheck). */
+  check?: ReplayCheck;
+}
+
 export interface RunOptions {
   /**
    * fast-check runs of every property; absent, each property makes its own
@@ -150,6 +188,8 @@ export interface RuleResult {
   observations: Observation[];
   exchanges: Exchange[];
   replay?: PropertyReplay;
+  /** A model-based FAIL: each step of the failing (shrunk) sequence, the failing one last. */
+  trace?: TraceStep[];
   requestCount: number;
   durationMs: number;
   /** A FAIL whose failing example was driven again and failed again. */

@@ -34,8 +34,22 @@ function headerArgument(name: string, value: string): string {
   return quoteExpandingPlaceholders(value.trim() === '' ? `${name};` : `${name}: ${value}`);
 }
 
+/** curl's arguments for the recorded headers, credentials left to the shell's expansion. */
+export function headerArguments(request: Exchange['request']): string[] {
+  const args: string[] = [];
+  const named = new Set(Object.keys(request.headers).map((n) => n.toLowerCase()));
+  for (const [name, value] of Object.entries(request.headers)) {
+    // curl asks for the codings it can undo and prints the answer decoded, as the suite read it.
+    if (name.toLowerCase() === 'accept-encoding') args.push('--compressed');
+    else args.push(`-H ${headerArgument(name, value)}`);
+  }
+  for (const name of CURL_DEFAULT_HEADERS)
+    if (!named.has(name.toLowerCase())) args.push(`-H ${singleQuote(`${name}:`)}`);
+  return args;
+}
+
 /** printf %b reads backslash escapes; every backslash is doubled and NUL becomes an octal escape. */
-function printfBinary(body: string): string {
+export function printfBinary(body: string): string {
   return body.replace(/\\/g, '\\\\').replace(/\0/g, '\\0000');
 }
 
@@ -48,15 +62,7 @@ function printfBinary(body: string): string {
  */
 export function toCurl(exchange: Exchange): string {
   const { request } = exchange;
-  const args = [`curl -sS -i -X ${request.method} ${singleQuote(request.url)}`];
-  const named = new Set(Object.keys(request.headers).map((n) => n.toLowerCase()));
-  for (const [name, value] of Object.entries(request.headers)) {
-    // curl asks for the codings it can undo and prints the answer decoded, as the suite read it.
-    if (name.toLowerCase() === 'accept-encoding') args.push('--compressed');
-    else args.push(`-H ${headerArgument(name, value)}`);
-  }
-  for (const name of CURL_DEFAULT_HEADERS)
-    if (!named.has(name.toLowerCase())) args.push(`-H ${singleQuote(`${name}:`)}`);
+  const args = [`curl -sS -i -X ${request.method} ${singleQuote(request.url)}`, ...headerArguments(request)];
   // A command-line argument cannot hold NUL: such a body goes through stdin.
   const binary = request.body.includes('\0');
   args.push(binary ? '--data-binary @-' : `--data-raw ${singleQuote(request.body)}`);

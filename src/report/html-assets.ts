@@ -5,7 +5,7 @@ export const CSS = `
 :root{--pass:#1a7f37;--fail:#cf222e;--error:#bc4c00;--skip:#6e7781;--observed:#0969da;--nt:#8250df;
 --fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--soft:#f6f8fa;--mono:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 *{box-sizing:border-box}
-body{margin:0;font:14px/1.5 system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:var(--fg);background:#fff}
+body{margin:0;overflow-wrap:anywhere;font:14px/1.5 system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:var(--fg);background:#fff}
 a{color:var(--observed)}
 code,pre,.mono{font-family:var(--mono);font-size:12px}
 pre{margin:4px 0;padding:8px 10px;background:var(--soft);border:1px solid var(--line);border-radius:6px;overflow:auto;max-height:360px;white-space:pre-wrap;overflow-wrap:anywhere}
@@ -59,7 +59,17 @@ details.exchange summary{cursor:pointer;font-family:var(--mono);font-size:12px}
 .status{font-weight:700}.status.s2{color:var(--pass)}.status.s4,.status.s5,.status.none{color:var(--fail)}
 .observations{margin:6px 0 0;padding-left:18px}
 #observations td:first-child{white-space:nowrap}#observations td,#observations th{text-align:left}#observations pre{max-height:180px}
+.trace ol{margin:4px 0;padding-left:22px}.trace-step{margin:8px 0}.trace-step.departs>.command{color:var(--fail)}
+.trace-step>.command{font-weight:600;overflow-wrap:anywhere}
+.states{display:grid;grid-template-columns:repeat(auto-fit,minmax(240px,1fr));gap:8px}.states pre{max-height:240px}
+.difference{margin:4px 0;padding:4px 10px;border-left:3px solid var(--fail);background:#fff8f8;overflow-wrap:anywhere}
 footer{padding:16px 32px;color:var(--muted);border-top:1px solid var(--line)}
+.table-wrap{max-width:100%;overflow-x:auto}
+#filters input[type=search]{font:inherit;width:16em;max-width:100%}
+#toc ul{list-style:none;margin:4px 0;padding-left:0}#toc .toc-parts{display:flex;flex-wrap:wrap;gap:4px 16px}
+#toc .toc-sections ul{padding-left:16px}#toc summary{cursor:pointer}#toc .badge{min-width:0;font-size:10px}
+@media (max-width:600px){#top,main,footer{padding-left:12px;padding-right:12px}.bar{width:100%;max-width:260px}
+.figure{flex:1 1 40%}th,td{padding:3px 5px}.card{padding:8px 10px}#filters{position:static;gap:8px}}
 `;
 
 /**
@@ -73,7 +83,9 @@ export const SCRIPT = `
   var failed = document.getElementById('filter-failed');
   var section = document.getElementById('filter-section');
   var level = document.getElementById('filter-level');
+  var text = document.getElementById('filter-text');
   function apply() {
+    var words = text.value.toLowerCase().split(' ').filter(function (w) { return w !== ''; });
     var cards = document.querySelectorAll('.card[data-rule-id]');
     var shown = 0;
     for (var i = 0; i < cards.length; i++) {
@@ -81,7 +93,8 @@ export const SCRIPT = `
       var v = c.getAttribute('data-verdict');
       var ok = (!failed.checked || v === 'FAIL' || v === 'FLAKY' || v === 'ERROR') &&
         (!section.value || c.getAttribute('data-section') === section.value) &&
-        (!level.value || c.getAttribute('data-level') === level.value);
+        (!level.value || c.getAttribute('data-level') === level.value) &&
+        words.every(function (w) { return (c.getAttribute('data-search') || '').indexOf(w) >= 0; });
       c.classList.toggle('hidden', !ok);
       if (ok) shown++;
     }
@@ -117,11 +130,19 @@ export const SCRIPT = `
   failed.addEventListener('change', apply);
   section.addEventListener('change', apply);
   level.addEventListener('change', apply);
+  text.addEventListener('input', apply);
   document.addEventListener('click', function (event) {
     var target = event.target;
     if (!target || !target.closest) return;
     var button = target.closest('button.copy');
     if (button) { copy(button); return; }
+    var link = target.closest('#toc a[data-toc-rule]');
+    if (link) {
+      // The rule a contents entry names is shown, whatever the filters hid.
+      failed.checked = false; section.value = ''; level.value = ''; text.value = '';
+      apply();
+      return;
+    }
     var row = target.closest('#matrix tr[data-section]');
     if (row) {
       section.value = row.getAttribute('data-section');

@@ -10,6 +10,9 @@ import { compareSections, compareText } from './sections.ts';
 import { VERDICTS, noVerdicts } from '../core/summarise.ts';
 import { blockedText, knownFailureOf } from './gate-status.ts';
 import { describeSelection } from './selection.ts';
+import { renderTrace } from './html-trace.ts';
+import { searchText, tableOfContents } from './html-navigation.ts';
+import { count, duration } from './plural.ts';
 
 /** Longest body or value shown; the JSON report keeps everything. */
 const MAX_SHOWN = 4000;
@@ -72,7 +75,7 @@ function header(run: RunResult, history?: RunHistory): string {
     ...duration,
     [
       'Seed',
-      `${run.options.seed} (${run.options.numRuns !== undefined ? `${run.options.numRuns} runs per property` : "each property's own runs"})`,
+      `${run.options.seed} (${run.options.numRuns !== undefined ? `${count(run.options.numRuns, 'run')} per property` : "each property's own runs"})`,
     ],
     ['Mutations', run.options.allowMutations ? 'allowed' : 'not allowed'],
     ['Tool', `${run.tool.name} ${run.tool.version}`],
@@ -82,8 +85,8 @@ function header(run: RunResult, history?: RunHistory): string {
 <dl class="run-meta">${meta.map(([k, v]) => `<div><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`).join('')}</dl>
 <div class="figures">
 <div class="figure" id="verdict"><span>verdict</span><b class="${run.interrupted ? 'bad' : OUTCOME[s.outcome].cls}">${run.interrupted ? `interrupted (${esc(run.interrupted.signal)})` : OUTCOME[s.outcome].text}</b><small>${esc(run.interrupted ? 'rules not started are NOT-TESTED' : s.inconclusive.length > 0 ? s.inconclusive.join('; ') : 'no MUST rule may fail; every rule the target can serve must run')}</small></div>
-<div class="figure" id="score"><span>score</span><b>${percent(s.score)}</b><small>${mustPassed} of ${mustJudged.length} MUST rules passed</small></div>
-<div class="figure" id="coverage"><span>coverage</span><b>${percent(s.coverage)}</b><small>${s.ran} of the ${s.total} selected rules ran; ${percent(s.servableCoverage)} of the ${s.servable} this target can serve (required ${percent(s.requiredCoverage)})</small></div>
+<div class="figure" id="score"><span>score</span><b>${percent(s.score)}</b><small>${mustPassed} of ${count(mustJudged.length, 'MUST rule')} passed</small></div>
+<div class="figure" id="coverage"><span>coverage</span><b>${percent(s.coverage)}</b><small>${s.ran} of the ${count(s.total, 'selected rule')} ran; ${percent(s.servableCoverage)} of the ${s.servable} this target can serve (required ${percent(s.requiredCoverage)})</small></div>
 ${gateFigure(run)}${inferredFigure(run)}${requestsFigure(run)}${historyFigure(history)}
 ${VERDICTS.map((v) => `<div class="figure v-${v}" data-count="${v}"><span>${v}</span><b>${s.byVerdict[v]}</b></div>`).join('\n')}
 </div>
@@ -102,9 +105,11 @@ function gateFigure(run: RunResult): string {
   const g = run.gate;
   if (!g) return '';
   const notes = [
-    `${g.knownFailures.length} known failure${g.knownFailures.length === 1 ? '' : 's'} (${g.file})`,
+    `${count(g.knownFailures.length, 'known failure')} (${g.file})`,
     ...(g.unexpectedFailures.length > 0 ? [`${g.unexpectedFailures.length} new`] : []),
-    ...(g.unexpectedPasses.length > 0 ? [`${g.unexpectedPasses.length} unexpected pass(es)`] : []),
+    ...(g.unexpectedPasses.length > 0
+      ? [count(g.unexpectedPasses.length, 'unexpected pass', 'unexpected passes')]
+      : []),
     ...(g.expired.length > 0 ? [`${g.expired.length} expired`] : []),
   ];
   return `<div class="figure" id="gate"><span>gate</span><b class="${g.passed ? 'ok' : 'bad'}">${g.passed ? 'passed' : 'failed'}</b><small>${esc(notes.join(', '))}</small></div>
@@ -116,7 +121,7 @@ function requestsFigure(run: RunResult): string {
   const r = run.requests;
   if (!r) return '';
   const budget = r.budget === null ? 'no --max-requests budget' : `of a budget of ${r.budget} (--max-requests)`;
-  const shared = r.shared ? `; ${r.shared} answers shared between rules` : '';
+  const shared = r.shared ? `; ${count(r.shared, 'answer')} shared between rules` : '';
   return `<div class="figure" id="requests"><span>requests</span><b>${r.total}</b><small>${esc(budget + shared)}</small></div>
 `;
 }
@@ -126,7 +131,7 @@ function inferredFigure(run: RunResult): string {
   const inferred = run.summary.inferred;
   if (!inferred || inferred.judged === 0) return '';
   const note = run.options.strict ? 'strict run: they fail it' : 'counted apart; fail the run only with --strict';
-  return `<div class="figure" id="inferred"><span>inferred</span><b>${inferred.failed} departure${inferred.failed === 1 ? '' : 's'}</b><small>${inferred.judged} INFERRED rules judged; ${note}</small></div>`;
+  return `<div class="figure" id="inferred"><span>inferred</span><b>${count(inferred.failed, 'departure')}</b><small>${count(inferred.judged, 'INFERRED rule')} judged; ${note}</small></div>`;
 }
 
 function matrix(run: RunResult, sections: readonly string[]): string {
@@ -140,10 +145,10 @@ function matrix(run: RunResult, sections: readonly string[]): string {
     ).join('');
     return `<tr data-section="${esc(section)}" title="show only ${esc(section)}"><td>${esc(section)} ${esc(title)}</td>${cells}<td>${rs.length}</td><td>${verdictBar(counts, rs.length)}</td></tr>`;
   });
-  return `<table id="matrix"><thead><tr><th>section</th>${VERDICTS.map((v) => `<th>${v}</th>`).join('')}<th>rules</th><th></th></tr></thead>
+  return `<div class="table-wrap"><table id="matrix"><thead><tr><th>section</th>${VERDICTS.map((v) => `<th>${v}</th>`).join('')}<th>rules</th><th></th></tr></thead>
 <tbody>
 ${rows.join('\n')}
-</tbody></table>`;
+</tbody></table></div>`;
 }
 
 /** The value below which `q` of the sorted values fall (nearest rank). */
@@ -191,9 +196,9 @@ function latency(run: RunResult): string {
     })
     .join('\n');
   return `<p class="muted">From sending a request to its complete answer, over the exchanges kept in the rules' transcripts. Waiting for the rate limiter and between retries is not latency: it is the "waited" column.</p>
-<table id="latency"><thead><tr><th>operation</th><th>requests</th><th>p50 ms</th><th>p95 ms</th><th>max ms</th><th>waited ms (total)</th><th>p50 / p95 / max</th></tr></thead><tbody>
+<div class="table-wrap"><table id="latency"><thead><tr><th>operation</th><th>requests</th><th>p50 ms</th><th>p95 ms</th><th>max ms</th><th>waited ms (total)</th><th>p50 / p95 / max</th></tr></thead><tbody>
 ${body}
-</tbody></table>`;
+</tbody></table></div>`;
 }
 
 function filters(sections: readonly string[], total: number): string {
@@ -201,7 +206,8 @@ function filters(sections: readonly string[], total: number): string {
 <label><input type="checkbox" id="filter-failed"> failed only (FAIL, ERROR)</label>
 <label>section <select id="filter-section"><option value="">all</option>${sections.map((s) => `<option value="${esc(s)}">${esc(s)}</option>`).join('')}</select></label>
 <label>level <select id="filter-level"><option value="">all</option><option value="MUST">MUST</option><option value="INFERRED">INFERRED</option><option value="OBSERVED">OBSERVED</option></select></label>
-<span class="muted"><span id="shown-count">${total}</span> of ${total} rules shown</span>
+<label>search <input type="search" id="filter-text" placeholder="rule, clause or message" autocomplete="off"></label>
+<span class="muted"><span id="shown-count">${total}</span> of ${count(total, 'rule')} shown</span>
 </div>`;
 }
 
@@ -215,7 +221,8 @@ function shownBody(body: string): string {
   return body === '' ? '(empty body)' : clip(prettyJson(body), MAX_SHOWN);
 }
 
-function exchange(e: Exchange, n: number, ids: Ids): string {
+/** `n`: the exchange's number in the rule's transcript; a trace's exchanges go by their step instead. */
+function exchange(e: Exchange, n: number | undefined, ids: Ids): string {
   const status = e.response ? String(e.response.status) : e.error.code;
   const statusClass = e.response ? `s${String(e.response.status).charAt(0)}` : 'none';
   const attempts = e.shared
@@ -226,7 +233,7 @@ function exchange(e: Exchange, n: number, ids: Ids): string {
   const response = e.response
     ? `<h4>Response ${e.response.status}${e.response.truncated ? ' (body truncated when recorded)' : ''}</h4><pre class="response-headers">${esc(headersText(e.response.headers))}</pre><pre class="response-body">${esc(shownBody(e.response.body))}</pre>`
     : `<h4>No response</h4><pre class="transport-error">${esc(`${e.error.code}: ${e.error.message}`)}</pre>`;
-  return `<details class="exchange" data-exchange="${n}"><summary>#${n} ${esc(e.request.method)} ${esc(e.operation)} → <span class="status ${statusClass}">${esc(status)}</span> <span class="muted">(${e.durationMs} ms${attempts})</span></summary>
+  return `<details class="exchange"${n === undefined ? '' : ` data-exchange="${n}"`}><summary>${n === undefined ? '' : `#${n} `}${esc(e.request.method)} ${esc(e.operation)} → <span class="status ${statusClass}">${esc(status)}</span> <span class="muted">(${e.durationMs} ms${attempts})</span></summary>
 <h4>Request</h4><pre class="request-headers">${esc(`${e.request.method} ${e.request.url}\n${headersText(e.request.headers)}`)}</pre><pre class="request-body">${esc(shownBody(e.request.body))}</pre>
 ${response}
 ${copyable(ids, 'curl', toCurl(e), 'curl')}
@@ -251,7 +258,7 @@ function repeatedServerErrors(r: RuleResult): string {
       : [],
   );
   if (noted.length === 0) return '';
-  const errors = `${noted.length} server error${noted.length === 1 ? '' : 's'}`;
+  const errors = count(noted.length, 'server error');
   return `<div class="repeated-server-errors"><b>${errors} the client repeated</b> (the repeat's answer stands): <ul>${noted.map((n) => `<li>${esc(n)}</li>`).join('')}</ul></div>`;
 }
 
@@ -305,7 +312,7 @@ function historyStrip(h: RuleHistory | undefined): string {
     .join('');
   const runs = h.verdicts.length;
   const facts = [
-    `${runs === 1 ? 'first run kept' : `last ${runs} runs`}: flipped ${h.flips} time${h.flips === 1 ? '' : 's'}`,
+    `${runs === 1 ? 'first run kept' : `last ${runs} runs`}: flipped ${count(h.flips, 'time')}`,
     ...(h.changedFrom !== undefined ? [`was ${h.changedFrom} in the last run`] : []),
     ...(h.failingSince !== undefined ? [`failing since ${h.failingSince}`] : []),
   ];
@@ -322,23 +329,17 @@ function historyFigure(history: RunHistory | undefined): string {
   const note =
     history.earlierRuns === 0
       ? `the first run kept in ${history.dir}`
-      : `${history.changed.length} changed since the last run; ${unstable} unstable; ${history.earlierRuns} earlier run${history.earlierRuns === 1 ? '' : 's'} in ${history.dir}`;
+      : `${history.changed.length} changed since the last run; ${unstable} unstable; ${count(history.earlierRuns, 'earlier run')} in ${history.dir}`;
   return `<div class="figure" id="history"><span>history</span><b>${history.earlierRuns + 1} runs</b><small>${esc(note)}</small></div>
 `;
 }
 
 function card(r: RuleResult, run: RunResult, ids: Ids, history?: RunHistory): string {
   const known = knownFailureOf(run, r);
-  const meta = [
-    r.clause,
-    r.level,
-    ...(r.kind === 'property' ? ['property'] : []),
-    `${r.requestCount} requests`,
-    `${r.durationMs} ms`,
-  ];
+  const meta = [r.clause, r.level, ...(r.kind === 'property' ? ['property'] : []), count(r.requestCount, 'request')];
   const parts = [
-    `<article class="card v-${r.verdict}" id="rule-${esc(r.ruleId)}" data-rule-id="${esc(r.ruleId)}" data-verdict="${r.verdict}" data-section="${esc(r.section)}" data-level="${r.level}" data-kind="${r.kind}">`,
-    `<div class="card-head"><span class="badge v-${r.verdict}">${r.verdict}</span>${known ? '<span class="known">known failure</span>' : ''}<h3>${esc(r.ruleId)}</h3><span class="muted">${esc(meta.join(' · '))}</span></div>`,
+    `<article class="card v-${r.verdict}" id="rule-${esc(r.ruleId)}" data-rule-id="${esc(r.ruleId)}" data-verdict="${r.verdict}" data-section="${esc(r.section)}" data-level="${r.level}" data-kind="${r.kind}" data-search="${esc(searchText(r))}">`,
+    `<div class="card-head"><span class="badge v-${r.verdict}">${r.verdict}</span>${known ? '<span class="known">known failure</span>' : ''}<h3>${esc(r.ruleId)}</h3><span class="muted">${esc(meta.join(' · '))} · <span class="duration" title="how long the rule took">${esc(duration(r.durationMs))}</span></span></div>`,
     `<p class="sentence">${esc(r.sentence)}</p>`,
     historyStrip(history?.rules.get(r.ruleId)),
   ];
@@ -357,14 +358,23 @@ function card(r: RuleResult, run: RunResult, ids: Ids, history?: RunHistory): st
       `<p class="reason blocked">blocked by <a href="#rule-${esc(owner)}">${esc(owner)}</a>${why ? `: ${esc(why)}` : ''}</p>`,
     );
   } else if (r.reason) parts.push(`<p class="reason">${esc(r.reason)}</p>`);
-  parts.push(violations(r), propertyReplay(r), repeatedServerErrors(r));
+  parts.push(
+    violations(r),
+    propertyReplay(r),
+    renderTrace(r.trace, (e) => exchange(e, undefined, ids)),
+    repeatedServerErrors(r),
+  );
   if (r.verdict === 'FAIL' || r.verdict === 'FLAKY' || r.verdict === 'ERROR') {
     parts.push(copyable(ids, 'Replay', replayCommand(r, run), 'replay'));
+    if (r.verdict === 'FAIL')
+      parts.push(
+        `<p class="reproducer">Standalone reproducer (curl; exits 1 while the server departs, 0 once fixed): <code>reproduce/${esc(r.ruleId)}.sh</code>, beside this page</p>`,
+      );
     const last = r.exchanges.slice(-MAX_EXCHANGES);
     if (last.length > 0) {
       const first = r.exchanges.length - last.length + 1;
       parts.push(
-        `<div class="exchanges"><h4>Last ${last.length} of ${r.exchanges.length} exchanges</h4>${last.map((e, i) => exchange(e, first + i, ids)).join('\n')}</div>`,
+        `<div class="exchanges"><h4>${last.length === r.exchanges.length ? count(last.length, 'exchange') : `Last ${last.length} of ${count(r.exchanges.length, 'exchange')}`}</h4>${last.map((e, i) => exchange(e, first + i, ids)).join('\n')}</div>`,
       );
     }
   }
@@ -383,9 +393,9 @@ function observationsTable(run: RunResult): string {
       ),
     );
   if (rows.length === 0) return '<p>No observations recorded.</p>';
-  return `<table id="observations"><thead><tr><th>rule</th><th>what was looked at</th><th>what the server did</th></tr></thead><tbody>
+  return `<div class="table-wrap"><table id="observations"><thead><tr><th>rule</th><th>what was looked at</th><th>what the server did</th></tr></thead><tbody>
 ${rows.join('\n')}
-</tbody></table>`;
+</tbody></table></div>`;
 }
 
 /**
@@ -411,6 +421,7 @@ export function renderHtml(run: RunResult, history?: RunHistory): string {
 <body>
 ${header(run, history)}
 <main>
+${tableOfContents(run.results, sections)}
 <h2 id="by-section">By section</h2>
 ${matrix(run, sections)}
 <h2 id="by-operation">Latency per operation</h2>

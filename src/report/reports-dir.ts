@@ -22,7 +22,11 @@ export async function prepareReportsDir(dir: string): Promise<void> {
     const reason = e instanceof Error ? e.message.replace(/^[A-Z]+: /, '') : String(e);
     throw new UsageError(`cannot write reports to ${JSON.stringify(dir)}: ${reason}`, { seeHelp: false });
   }
-  await Promise.all(REPORT_FILES.map((name) => rm(join(dir, name), { force: true })));
+  await Promise.all([
+    ...REPORT_FILES.map((name) => rm(join(dir, name), { force: true })),
+    // The reproducers of an earlier run's FAILs (write-reproducers.ts).
+    rm(join(dir, 'reproduce'), { recursive: true, force: true }),
+  ]);
 }
 
 /**

@@ -49,6 +49,11 @@ export function renderSummaryMarkdown(run: RunResult, links: SummaryLinks = {}, 
       const level = r.level === 'INFERRED' ? ' (INFERRED)' : '';
       lines.push(`| ${r.verdict}${level} | \`${r.ruleId}\` | ${cell(r.clause)} | ${cell(reason(r))} |`);
     }
+    if (failing.some((r) => r.verdict === 'FAIL'))
+      lines.push(
+        '',
+        'Each FAIL has a standalone reproducer beside these reports, `reproduce/<rule-id>.sh` (bash and curl; the base URL and keys from `DIRECTORY_BASE_URL`, `DIRECTORY_API_KEY`): exit 1 while the server departs, 0 once it is fixed.',
+      );
   }
   if (history) lines.push('', ...historyLines(history));
   if (links.reports) lines.push('', `Full reports (HTML, JUnit, JSON, HAR): ${links.reports}`);

@@ -8,12 +8,13 @@ import { renderJUnit } from './junit.ts';
 import type { HarRecorder } from './har.ts';
 import { renderSummaryMarkdown, type SummaryLinks } from './summary-markdown.ts';
 import { makeFolder } from './reports-dir.ts';
+import { writeReproducers } from './write-reproducers.ts';
 
 export async function writeReports(
   run: RunResult,
   dir: string,
   extra: { har?: HarRecorder; links?: SummaryLinks; history?: RunHistory } = {},
-): Promise<{ junit: string; html: string; json: string; summary: string; har?: string }> {
+): Promise<{ junit: string; html: string; json: string; summary: string; har?: string; reproducers: string[] }> {
   await makeFolder(dir);
   const paths = {
     junit: join(dir, 'junit.xml'),
@@ -22,12 +23,13 @@ export async function writeReports(
     summary: join(dir, 'summary.md'),
     ...(extra.har ? { har: join(dir, 'exchanges.har') } : {}),
   };
-  await Promise.all([
+  const [reproducers] = await Promise.all([
+    writeReproducers(run, dir),
     writeFile(paths.junit, renderJUnit(run)),
     writeFile(paths.html, renderHtml(run, extra.history)),
     writeFile(paths.json, renderJson(run)),
     writeFile(paths.summary, renderSummaryMarkdown(run, extra.links, extra.history)),
     ...(extra.har && paths.har ? [writeFile(paths.har, extra.har.render(run.tool))] : []),
   ]);
-  return paths;
+  return { ...paths, reproducers };
 }

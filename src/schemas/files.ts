@@ -99,6 +99,54 @@ export const FILE_DEFINITIONS = {
     then: { $ref: '#/definitions/AnsweredExchange' },
     else: { $ref: '#/definitions/FailedExchange' },
   },
+  ReplayCheck: {
+    oneOf: [
+      {
+        type: 'object',
+        required: ['kind', 'exchange', 'resourceId', 'roleId', 'teams'],
+        properties: {
+          kind: { const: 'role-teams' },
+          exchange: NUMBER,
+          resourceId: STRING,
+          roleId: STRING,
+          teams: { anyOf: [{ const: '*' }, STRINGS, { type: 'null' }] },
+        },
+      },
+      {
+        type: 'object',
+        required: ['kind', 'exchange', 'day', 'rate'],
+        properties: {
+          kind: { const: 'rate-on-day' },
+          exchange: NUMBER,
+          day: STRING,
+          rate: { type: ['number', 'null'] },
+        },
+      },
+      {
+        type: 'object',
+        required: ['kind', 'exchange', 'teamId', 'head', 'days'],
+        properties: {
+          kind: { const: 'team-on-days' },
+          exchange: NUMBER,
+          teamId: STRING,
+          head: BOOLEAN,
+          days: STRINGS,
+        },
+      },
+    ],
+  },
+  TraceStep: {
+    type: 'object',
+    required: ['command', 'exchanges'],
+    properties: {
+      command: STRING,
+      exchanges: { type: 'array', items: { $ref: '#/definitions/Exchange' } },
+      expected: ANY,
+      shown: ANY,
+      difference: { type: 'object', required: ['path'], properties: { path: STRING, expected: ANY, shown: ANY } },
+      check: { $ref: '#/definitions/ReplayCheck' },
+    },
+  },
   RuleResult: {
     type: 'object',
     required: [
@@ -158,6 +206,7 @@ export const FILE_DEFINITIONS = {
           numRuns: NUMBER,
         },
       },
+      trace: { type: 'array', items: { $ref: '#/definitions/TraceStep' } },
       requestCount: NUMBER,
       durationMs: NUMBER,
     },

@@ -2,7 +2,9 @@
  * The HTML report in a real headless Chromium (Debian's chromium, driven by
  * playwright-core): it opens from disk and fetches nothing, a person sees the
  * score and a failing rule's card, the filters and copy buttons work, and a
- * hostile body stays text. A screenshot is stored in reports/.
+ * hostile body stays text; the search, the table of contents, and a
+ * 390 px wide screen without sideways scrolling. A screenshot is stored in
+ * reports/. Under CI a missing Chromium fails these tests: they never skip there.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -26,8 +28,17 @@ interface Misdeeds {
   errors: string[];
 }
 
-async function open(browser: Browser, file: string): Promise<{ page: Page; misdeeds: Misdeeds }> {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+test('Chromium is installed where CI runs the browser tests', () => {
+  // Skipping under CI would leave the report untested in a browser: .ci/run installs it.
+  if (process.env.CI) expect(available, `${CHROMIUM} is missing: apt-get install chromium`).toBe(true);
+});
+
+async function open(
+  browser: Browser,
+  file: string,
+  viewport = { width: 1280, height: 900 },
+): Promise<{ page: Page; misdeeds: Misdeeds }> {
+  const page = await browser.newPage({ viewport });
   const misdeeds: Misdeeds = { requests: [], dialogs: [], errors: [] };
   page.on('request', (r) => {
     if (r.url() !== pathToFileURL(file).href) misdeeds.requests.push(r.url());
@@ -139,6 +150,63 @@ describe.skipIf(!available)(
       expect(await page.locator('#no-match').isVisible()).toBe(true);
       expect(misdeeds).toEqual({ requests: [], dialogs: [], errors: [] });
       await page.close();
+    });
+
+    test('the search keeps the rules whose id, sentence or messages hold every word typed', async () => {
+      const { page, misdeeds } = await open(browser, resolve(REPORTS, 'index.html'));
+      const shown = (): Promise<string[]> =>
+        page
+          .locator('.card[data-rule-id]:not(.hidden)')
+          .evaluateAll((els) => els.map((e) => e.getAttribute('data-rule-id') ?? ''));
+      const total = (await shown()).length;
+      // A violation's words: the failing rule is found by its message.
+      await page.locator('#filter-text').fill('STILL show the role');
+      const found = await shown();
+      expect(found).toContain('revoke-roles.star-leaves-no-team');
+      expect(found.length).toBeLessThan(total);
+      expect(await page.locator('#shown-count').textContent()).toBe(String(found.length));
+      // Words, in any order, each anywhere in the card's text.
+      await page.locator('#filter-text').fill(' role the SHOW  still ');
+      expect(await shown()).toEqual(found);
+      await page.locator('#filter-text').fill('pagination.envelope');
+      expect(await shown()).toEqual(['pagination.envelope']);
+      await page.locator('#filter-text').fill('no rule has these words zzq');
+      expect(await shown()).toEqual([]);
+      expect(await page.locator('#no-match').isVisible()).toBe(true);
+      await page.locator('#filter-text').fill('');
+      expect((await shown()).length).toBe(total);
+      expect(misdeeds).toEqual({ requests: [], dialogs: [], errors: [] });
+      await page.close();
+    });
+
+    test('a contents entry leads to its rule, shown even when the filters had hidden it', async () => {
+      const { page, misdeeds } = await open(browser, resolve(REPORTS, 'index.html'));
+      await page.locator('#filter-failed').check();
+      const card = page.locator('.card[data-rule-id="pagination.envelope"]');
+      expect(await card.isVisible()).toBe(false);
+      const section = await card.getAttribute('data-section');
+      const entry = page.locator(`#toc li[data-toc-section="${section}"]`);
+      await entry.locator('summary').click();
+      await entry.locator('a[data-toc-rule="pagination.envelope"]').click();
+      expect(await card.isVisible()).toBe(true);
+      expect(await page.locator('#filter-failed').isChecked()).toBe(false);
+      expect(page.url()).toMatch(/#rule-pagination\.envelope$/);
+      expect(misdeeds).toEqual({ requests: [], dialogs: [], errors: [] });
+      await page.close();
+    });
+
+    test('at 390 px wide the page reads without sideways scrolling, everything unfolded', async () => {
+      for (const file of [resolve(REPORTS, 'index.html'), join(fixtureDir, 'index.html')]) {
+        const { page, misdeeds } = await open(browser, file, { width: 390, height: 844 });
+        // Everything unfolded: the widest content a reader can open.
+        await page.evaluate<void>("document.querySelectorAll('details').forEach(function (d) { d.open = true; })");
+        const widths = await page.evaluate<{ page: number; view: number }>(
+          '({ page: document.documentElement.scrollWidth, view: window.innerWidth })',
+        );
+        expect(widths.page, file).toBeLessThanOrEqual(widths.view);
+        expect(misdeeds).toEqual({ requests: [], dialogs: [], errors: [] });
+        await page.close();
+      }
     });
 
     test('a copy button puts the curl command on the clipboard', async () => {

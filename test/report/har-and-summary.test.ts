@@ -60,4 +60,11 @@ describe('summary.md', () => {
       /\| FAIL \| `revoke-roles\.star-leaves-no-team` \| §4\.1 rule 5 \| list-roles after: must still show/,
     );
   });
+
+  test('points at the reproducers written beside it, one per FAIL', async () => {
+    const md = await readFile(join(dir, 'summary.md'), 'utf8');
+    expect(md).toContain('`reproduce/<rule-id>.sh`');
+    const script = await readFile(join(dir, 'reproduce', 'revoke-roles.star-leaves-no-team.sh'), 'utf8');
+    expect(script).toMatch(/^#!\/usr\/bin\/env bash\n# Reproduces the FAIL of revoke-roles\.star-leaves-no-team/);
+  });
 });

@@ -41,6 +41,8 @@ const ALLOWED = new Set([
   'select',
   'option',
   'article',
+  'nav',
+  'ol',
   'p',
   'a',
   'pre',
@@ -173,7 +175,7 @@ describe('HTML report', () => {
     const card = byId(`rule-${r.ruleId}`);
     const text = textIn(card);
     for (const v of r.violations) expect(text).toContain(v.where);
-    expect(text).toContain('Last 2 of 2 exchanges');
+    expect(text).toContain('2 exchanges');
     for (const e of r.exchanges) expect(text).toContain(toCurl(e));
     expect(text).toContain(
       'npx directory-conformance run --fault pagination-no-trailing-empty-page --rule pagination.exact-multiple-empty-page',
@@ -255,5 +257,45 @@ describe('HTML report', () => {
 
   test('matches the committed snapshot', async () => {
     await expect(html).toMatchFileSnapshot('./__snapshots__/index.html');
+  });
+});
+
+describe('a report you can navigate', () => {
+  const page = scanHtml(html);
+  const cards = page.tags.filter((t) => !t.end && t.name === 'article' && t.attributes['data-rule-id'] !== undefined);
+
+  test('counts read in the singular for one: "1 request", never "1 requests"', () => {
+    expect(run.results.some((r) => r.requestCount === 1)).toBe(true);
+    expect(page.text).toContain('1 request');
+    expect(page.text).not.toMatch(/\b1 (requests|rules|exchanges|runs|server errors|times|answers)\b/);
+    const one = renderHtml({ ...run, results: run.results.slice(0, 1) });
+    expect(scanHtml(one).text).toContain('of 1 rule shown');
+  });
+
+  test("each rule's card shows its duration, in seconds past one", () => {
+    const durations = page.tags.filter((t) => !t.end && t.attributes.class === 'duration');
+    expect(durations.length).toBe(cards.length);
+    expect(run.results.some((r) => r.durationMs === 15002)).toBe(true);
+    expect(page.text).toContain('15.0 s');
+  });
+
+  test('each card carries what the search looks in: id, clause, sentence and every violation, lower-cased', () => {
+    const failing = run.results.find((r) => r.violations.length > 0);
+    const card = cards.find((t) => t.attributes['data-rule-id'] === failing?.ruleId);
+    const searched = card?.attributes['data-search'] ?? '';
+    expect(searched).toContain(failing?.ruleId.toLowerCase());
+    expect(searched).toContain(failing?.violations[0]?.message.toLowerCase());
+    expect(searched).toBe(searched.toLowerCase());
+    expect(page.tags.some((t) => t.name === 'input' && t.attributes.id === 'filter-text')).toBe(true);
+  });
+
+  test('the table of contents names every section and links every rule once', () => {
+    const links = page.tags.filter((t) => !t.end && t.attributes['data-toc-rule'] !== undefined);
+    expect(links.map((t) => t.attributes['data-toc-rule']).sort()).toEqual(run.results.map((r) => r.ruleId).sort());
+    for (const t of links) expect(t.attributes.href).toBe(`#rule-${t.attributes['data-toc-rule']}`);
+    const sections = page.tags.filter((t) => !t.end && t.attributes['data-toc-section'] !== undefined);
+    expect(sections.map((t) => t.attributes['data-toc-section'])).toEqual(
+      [...new Set(run.results.map((r) => r.section))].sort((a, b) => a.localeCompare(b, 'en', { numeric: true })),
+    );
   });
 });

@@ -24,6 +24,10 @@ describe('writeReports', () => {
         html: join(dir, 'index.html'),
         json: join(dir, 'results.json'),
         summary: join(dir, 'summary.md'),
+        // One reproducer per FAIL.
+        reproducers: run.results
+          .filter((r) => r.verdict === 'FAIL')
+          .map((r) => join(dir, 'reproduce', `${r.ruleId}.sh`)),
       });
       expect(await readFile(paths.junit, 'utf8')).toBe(renderJUnit(run));
       expect(await readFile(paths.html, 'utf8')).toBe(renderHtml(run));
@@ -39,7 +43,8 @@ describe('writeReports', () => {
     const dir = await mkdtemp(join(tmpdir(), 'dc-reports-'));
     try {
       const paths = await writeReports(fixtureRun(), dir);
-      for (const path of Object.values(paths)) expect(await readFile(path, 'utf8')).not.toContain(SECRET);
+      for (const path of Object.values(paths).flat()) expect(await readFile(path, 'utf8')).not.toContain(SECRET);
+      expect(paths.reproducers.length).toBeGreaterThan(0);
       // The reports that carry transcripts and curl commands show the placeholders.
       for (const path of [paths.junit, paths.html, paths.json]) {
         const text = await readFile(path, 'utf8');

@@ -3,7 +3,7 @@
  * transcripts: a run with known keys against a failing server, then every
  * output file and stream is scanned.
  */
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -83,8 +83,8 @@ test('no key in any output of a failing run', async () => {
   expect(code).toBe(1);
   expect(out).toMatch(/FAIL pagination\.exact-multiple-empty-page/);
   expect(new Set(formsOf(server.apiKey)).size).toBe(6);
-  const files = await readdir(join(dir, 'reports'));
-  expect(files.sort()).toEqual([
+  const files = await filesUnder(join(dir, 'reports'));
+  expect(files.filter((f) => !f.startsWith('reproduce/')).sort()).toEqual([
     'exchanges.har',
     'index.html',
     'journal.jsonl',
@@ -92,6 +92,9 @@ test('no key in any output of a failing run', async () => {
     'results.json',
     'summary.md',
   ]);
+  // A reproducer per FAIL, scanned with the rest.
+  expect(files).toContain('reproduce/pagination.exact-multiple-empty-page.sh');
+  expect(files).toContain('reproduce/auth.restricted-fields-redacted.sh');
   const texts: Record<string, string> = { output: out };
   for (const f of files) texts[f] = await readFile(join(dir, 'reports', f), 'utf8');
   // The journal of the changes is among the files scanned, and holds what a leak would hide in.
@@ -101,6 +104,13 @@ test('no key in any output of a failing run', async () => {
   const junit = await readFile(join(dir, 'reports', 'junit.xml'), 'utf8');
   expect(junit).toContain('$DIRECTORY_API_KEY');
 });
+
+/** Every file a run wrote in the folder, its reproducers included, by its path there. */
+async function filesUnder(folder: string): Promise<string[]> {
+  const names = await readdir(folder, { recursive: true });
+  const files = await Promise.all(names.map(async (n) => ((await stat(join(folder, n))).isFile() ? [n] : [])));
+  return files.flat();
+}
 
 test('a server that echoes the credential in headers and bodies leaks it into no output', async () => {
   const proxy = await startHostileProxy({ mode: 'echo-credentials', upstream: server.url });
@@ -131,7 +141,7 @@ test('a server that echoes the credential in headers and bodies leaks it into no
       ],
       { out: (l) => (out += `${l}\n`), err: (l) => (out += `${l}\n`) },
     );
-    const files = await readdir(reports);
+    const files = await filesUnder(reports);
     expect(files).toContain('results.json');
     expect(files).toContain('journal.jsonl');
     const texts: Record<string, string> = { output: out };

@@ -1,0 +1,88 @@
+/**
+ * The judge every reproducer script embeds, run with `node -e` (node is there
+ * wherever the suite runs; jq may not be): it reads the answers the script
+ * saved (`<dir>/<n>.status`, `<dir>/<n>.body`) and judges each check of
+ * reproducer-checks.ts. It prints one line per check and exits 1 when any
+ * answer still departs, 0 when every one conforms, 2 when an answer is missing.
+ * Plain JavaScript that any supported node runs, with no dependency.
+ */
+export const REPRODUCER_JUDGE = String.raw`'use strict';
+const fs = require('fs');
+const dir = process.argv[1];
+const checks = JSON.parse(process.argv[2]);
+function answer(n) {
+  return { status: fs.readFileSync(dir + '/' + n + '.status', 'utf8').trim(), body: fs.readFileSync(dir + '/' + n + '.body', 'utf8') };
+}
+function parsed(a) {
+  try { return { ok: true, value: JSON.parse(a.body) }; } catch (e) { return { ok: false }; }
+}
+function canonical(v) {
+  if (Array.isArray(v)) return v.map(canonical);
+  if (v && typeof v === 'object') return Object.keys(v).sort().reduce(function (o, k) { o[k] = canonical(v[k]); return o; }, {});
+  return v;
+}
+function same(a, b) { return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b)); }
+function span(range) {
+  const m = /^(\d{4}-\d{2}-\d{2})\/(\d{4}-\d{2}-\d{2})$/.exec(String(range));
+  return m ? { start: m[1], end: m[2] } : undefined;
+}
+function mayCover(range, day) { const s = span(range); return !!s && s.start <= day && day <= s.end; }
+function surelyCovers(range, day) { const s = span(range); return !!s && s.start <= day && day < s.end; }
+function list(a, what) {
+  const j = parsed(a);
+  if (!j.ok || !Array.isArray(j.value)) throw new Departs(what + ' did not answer a JSON list');
+  return j.value;
+}
+function Departs(message) { this.message = message; }
+const judges = {
+  status: function (c, a) {
+    const ok = c.expected.some(function (e) { return /xx$/.test(e) ? a.status.charAt(0) === e.charAt(0) : a.status === e; });
+    return ok ? null : 'status ' + a.status + ', expected ' + c.expected.join(' or ');
+  },
+  json: function (c, a) { return parsed(a).ok ? null : 'the body is not a JSON document'; },
+  empty: function (c, a) { return a.body === '' ? null : 'the body is not empty'; },
+  'value-at': function (c, a) {
+    const j = parsed(a);
+    if (!j.ok) return 'the body is not a JSON document';
+    let v = j.value;
+    for (const k of c.path) v = v === null || typeof v !== 'object' ? undefined : v[k];
+    return same(v, c.departing) ? 'still ' + JSON.stringify(v) + ' at ' + JSON.stringify(c.path) : null;
+  },
+  'role-teams': function (c, a) {
+    const item = list(a, 'resources.list-roles').find(function (x) {
+      return x && x.resource_id === c.resourceId && x.role_id === c.roleId && x.is_assigned === true;
+    });
+    const shown = !item ? null : item.team_ids === '*' ? '*' : Array.isArray(item.team_ids) ? item.team_ids.slice().sort() : item.team_ids;
+    return same(shown, c.teams) ? null : 'role ' + c.roleId + ' on teams ' + JSON.stringify(shown) + ', expected ' + JSON.stringify(c.teams);
+  },
+  'rate-on-day': function (c, a) {
+    const periods = list(a, 'resources.show-activity-rates');
+    if (c.rate === null) {
+      const covering = periods.filter(function (p) { return p && surelyCovers(p.date_range, c.day); });
+      return covering.length === 0 ? null : 'a period over ' + c.day + ' (' + JSON.stringify(covering[0]) + '), expected none';
+    }
+    const ok = periods.some(function (p) { return p && mayCover(p.date_range, c.day) && Math.abs(p.average_rate - c.rate) <= 0.5; });
+    return ok ? null : 'no period with rate ' + c.rate + ' over ' + c.day;
+  },
+  'team-on-days': function (c, a) {
+    const shown = list(a, 'resources.show-teams');
+    const missing = c.days.filter(function (d) {
+      return !shown.some(function (x) { return x && x.team && x.team.id === c.teamId && x.head === c.head && mayCover(x.date_range, d); });
+    });
+    return missing.length === 0 ? null : 'team ' + c.teamId + ' not shown on ' + missing.join(', ');
+  },
+};
+let departs = 0;
+for (const c of checks) {
+  let why;
+  try {
+    why = judges[c.kind](c, answer(c.at));
+  } catch (e) {
+    if (!(e instanceof Departs)) { console.error('request ' + c.at + ': ' + e.message); process.exit(2); }
+    why = e.message;
+  }
+  if (why) { departs += 1; console.log('DEPARTS: request ' + c.at + ': ' + why); }
+  else console.log('conforms: request ' + c.at);
+}
+process.exit(departs > 0 ? 1 : 0);
+`;

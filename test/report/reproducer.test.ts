@@ -1,0 +1,122 @@
+/**
+ * reproduce/<rule-id>.sh on built-in faults: the suite FAILs a rule on a
+ * faulty reference server; the script it writes exits non-zero against that
+ * server (the departure is still there) and zero against the reference
+ * server (the same domain, no fault), with the keys given only through the
+ * environment. curl must be there: missing, these tests fail under CI and
+ * are skipped elsewhere, saying why.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { RuleResult } from '../../src/core/types.ts';
+import { startReferenceServer, type FaultName, type ReferenceServer } from '../../src/reference-server/index.ts';
+import { writeReports } from '../../src/report/write-reports.ts';
+import { loadCatalogue, selectRules } from '../../src/runner/catalogue.ts';
+import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
+
+const API_KEY = 'reproducer-test-key-0123456789';
+const RESTRICTED_KEY = 'reproducer-test-restricted-0123456789';
+
+function hasCurl(): boolean {
+  try {
+    execFileSync('which', ['curl'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+const curl = hasCurl();
+
+test('curl is installed where CI runs the reproducer tests', () => {
+  // Skipping silently in CI would let the reproducers go untested.
+  if (process.env.CI) expect(curl, 'curl is missing: install it (apt-get install curl)').toBe(true);
+});
+
+function start(faults: FaultName[] = []): Promise<ReferenceServer> {
+  return startReferenceServer({ faults, apiKey: API_KEY, restrictedApiKey: RESTRICTED_KEY });
+}
+
+/** Runs one rule against the server and writes every report into `dir`: the FAIL's result and its script. */
+async function failOn(
+  server: ReferenceServer,
+  rule: string,
+  dir: string,
+): Promise<{ result: RuleResult; script: string }> {
+  const run = await runRules(
+    selectRules(await loadCatalogue(), { rules: [rule] }),
+    { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile },
+    { ...DEFAULT_ENGINE_OPTIONS, seed: 1, allowMutations: true },
+  );
+  const { reproducers } = await writeReports(run, dir);
+  const result = run.results.find((r) => r.ruleId === rule);
+  if (!result) throw new Error(`${rule} did not run`);
+  const script = join(dir, 'reproduce', `${rule}.sh`);
+  expect(reproducers).toContain(script);
+  return { result, script };
+}
+
+/** The script's exit code and output, with the base URL and the keys in its environment only. */
+function reproduce(script: string, server: ReferenceServer): Promise<{ code: number; out: string }> {
+  return new Promise((done) => {
+    execFile(
+      'bash',
+      [script],
+      {
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          DIRECTORY_BASE_URL: server.url,
+          DIRECTORY_API_KEY: server.apiKey,
+          DIRECTORY_RESTRICTED_API_KEY: server.restrictedApiKey,
+        },
+      },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+        done({ code, out: `${stdout}${stderr}` });
+      },
+    );
+  });
+}
+
+describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'dc-reproduce-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  // A model-based sequence's script replays its trace; the model-based properties record none since their
+  // judges replay the model (the trace is to be rebuilt there), so the cases are one answer's.
+  test.each([
+    // One answer's status.
+    ['malformed-date-500', 'errors.invalid-date-range-rejected'],
+    // One answer's body at a JSON path.
+    ['list-roles-team-ids-as-string', 'list-roles.association-shape'],
+  ] as const)(
+    '%s: the script of %s exits 1 on the faulty server, 0 on the reference',
+    async (fault, rule) => {
+      const faulty = await start([fault]);
+      const reference = await start();
+      try {
+        const { result, script } = await failOn(faulty, rule, join(dir, fault));
+        expect(result.verdict).toBe('FAIL');
+        const text = await readFile(script, 'utf8');
+        expect(text).not.toContain(API_KEY);
+        // The run's target is named in a comment; every request goes to $DIRECTORY_BASE_URL.
+        expect(text.split('\n').filter((l) => !l.startsWith('#') && l.includes(faulty.url))).toEqual([]);
+        const still = await reproduce(script, faulty);
+        expect(still, still.out).toMatchObject({ code: 1 });
+        expect(still.out).toContain('DEPARTS');
+        const fixed = await reproduce(script, reference);
+        expect(fixed, fixed.out).toMatchObject({ code: 0 });
+      } finally {
+        await Promise.all([faulty.close(), reference.close()]);
+      }
+    },
+    120_000,
+  );
+});

@@ -37,6 +37,14 @@ Target:
   --profile FILE             target profile (JSON, see fixtures/target-profile.schema.json);
                              required with --base-url (env DIRECTORY_PROFILE)
   --service-version V        Service-Version header (default 26.06.25; env DIRECTORY_SERVICE_VERSION)
+  --header 'Name: value'     an extra header sent with every request (repeatable); the value
+                             of a credential-like one (Authorization-like: auth, token, key,
+                             secret, cookie…) is shown as $DIRECTORY_HEADER_<NAME> in reports
+  --proxy URL                HTTP proxy for every request to the target (default against
+                             --base-url: HTTPS_PROXY or HTTP_PROXY as its scheme asks, unless
+                             NO_PROXY names its host; never for a loopback host)
+  --ca-cert FILE             PEM CA certificates to trust besides Node's own, for the target's
+                             and the proxy's TLS (env DIRECTORY_CA_CERT)
 
 Safety:
   --allow-mutations          let mutating rules run against an external target, on the
@@ -48,6 +56,8 @@ Safety:
                              8 requests in flight (default against an external target);
                              N: at most N requests per second; 0: no cap (embedded default)
   --max-requests N           stop sending after N requests (N >= 1; default: no budget); the rest is NOT-TESTED
+  --max-failures N           fail fast: once N rules FAILed, no rule starts any more (the
+                             rest is NOT-TESTED; the run still exits 1)
   --timeout MS               deadline of one HTTP request (default 15000, at most 2147483647)
   --rule-timeout MS          deadline of one rule, its requests included (default 120000)
 

@@ -109,8 +109,8 @@ Output:
                              reports show every rule's last verdicts, flips, since when it
                              fails, and the rules whose verdict changed since the last run
   --quiet                    no progress output
-  --verbose                  one line per rule (default: a live line in a terminal,
-                             a line per rule group elsewhere)
+  --verbose                  a line per rule in a terminal too (default: a live line in a
+                             terminal, a line per rule in order elsewhere)
 `;
 
 export const SERVE_HELP = `directory-conformance serve [options]

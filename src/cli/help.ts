@@ -104,7 +104,9 @@ Exit codes: 0 conformant with the coverage required; 1 the server broke a rule;
 --fail-on-skip, an unusable target).
 
 Output:
-  --reports DIR              where junit.xml, index.html and results.json go (default reports)
+  --reports DIR              where the reports go (default reports): index.html, junit.xml,
+                             results.json, summary.md and exchanges.har (and journal.jsonl,
+                             the undo journal of a run that may change an external target)
   --history DIR              keep each run's results.json in DIR (DIRECTORY_HISTORY); the
                              reports show every rule's last verdicts, flips, since when it
                              fails, and the rules whose verdict changed since the last run

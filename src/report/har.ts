@@ -23,11 +23,23 @@ interface HarEntry {
   _step?: string;
 }
 
+/** An entry as another run's exchanges.har holds it (merge): kept as it is. */
+export interface RecordedHarEntry {
+  readonly startedDateTime: string;
+}
+
 export class HarRecorder {
-  private readonly entries: HarEntry[] = [];
+  private readonly entries: RecordedHarEntry[] = [];
   private left = 0;
 
   constructor(private readonly fallbackStart: string) {}
+
+  /** Entries of other runs' HAR files (shards being merged), in the order given, and how many they left out. */
+  addRecorded(entries: readonly RecordedHarEntry[], leftOut = 0): void {
+    const room = Math.max(0, ENTRY_LIMIT - this.entries.length);
+    this.entries.push(...entries.slice(0, room));
+    this.left += leftOut + Math.max(0, entries.length - room);
+  }
 
   add(ruleId: string, e: Exchange): void {
     if (this.entries.length >= ENTRY_LIMIT) {
@@ -36,7 +48,7 @@ export class HarRecorder {
     }
     const headers = (h: Record<string, string>) => Object.entries(h).map(([name, value]) => ({ name, value }));
     const cut = (text: string) => (text.length > BODY_LIMIT ? text.slice(0, BODY_LIMIT) : text);
-    this.entries.push({
+    const entry: HarEntry = {
       startedDateTime: e.startedAt ?? this.fallbackStart,
       time: e.durationMs,
       request: {
@@ -83,7 +95,8 @@ export class HarRecorder {
       comment: `${ruleId} (${e.attempts} attempt${e.attempts === 1 ? '' : 's'})`,
       _rule: ruleId,
       ...(e.step !== undefined ? { _step: e.step } : {}),
-    });
+    };
+    this.entries.push(entry);
   }
 
   render(tool: { name: string; version: string }): string {

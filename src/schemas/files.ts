@@ -303,6 +303,29 @@ export const FILE_DEFINITIONS = {
       conformant: BOOLEAN,
     },
   },
+  /** What merge reads of a shard's exchanges.har (src/report/har.ts writes it): its entries, kept as they are. */
+  HarFile: {
+    type: 'object',
+    required: ['log'],
+    properties: {
+      log: {
+        type: 'object',
+        required: ['version', 'entries'],
+        properties: {
+          version: STRING,
+          comment: STRING,
+          entries: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['startedDateTime', 'request', 'response'],
+              properties: { startedDateTime: STRING, request: { type: 'object' }, response: { type: 'object' } },
+            },
+          },
+        },
+      },
+    },
+  },
   /** Per-target known failures (src/gate/expectations.ts). */
   ExpectationsFile: {
     type: 'object',

@@ -257,6 +257,23 @@ describe('sharding', () => {
     expect(merged.summary.total).toBe(catalogue.length);
     expect(full.results.length).toBeLessThan(catalogue.length);
     expect(xmlProblems(await readFile(join(dir, 'merged/junit.xml'), 'utf8'))).toEqual([]);
+    // Every exchange of both shards, in the order they were sent.
+    const entries = async (folder: string): Promise<Array<{ startedDateTime: string; _rule: string }>> => {
+      const har: unknown = JSON.parse(await readFile(join(dir, folder, 'exchanges.har'), 'utf8'));
+      if (!matchesFileSchema('HarFile', har)) throw new Error(`${folder}/exchanges.har is not a HAR file`);
+      return har.log.entries.map((e) => ({
+        startedDateTime: e.startedDateTime,
+        _rule: String(Reflect.get(e, '_rule')),
+      }));
+    };
+    const [one, two, both] = await Promise.all([entries('s1'), entries('s2'), entries('merged')]);
+    expect(one.length).toBeGreaterThan(0);
+    expect(two.length).toBeGreaterThan(0);
+    expect(both).toHaveLength(one.length + two.length);
+    expect(new Set(both.map((e) => e._rule))).toEqual(new Set([...one, ...two].map((e) => e._rule)));
+    const times = both.map((e) => e.startedDateTime);
+    expect(times).toEqual([...times].sort());
+    expect(m.out).not.toContain('warning: no exchanges.har');
     expect((await cli(['merge', join(dir, 's1/results.json'), join(dir, 's1/results.json')])).code).toBe(2);
     expect((await cli(['run', '--shard', '3/2'])).code).toBe(2);
   });

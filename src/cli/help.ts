@@ -166,6 +166,7 @@ commit the file, and pass it to run --expectations.
 `;
 
 export const RESTORE_HELP = `directory-conformance restore JOURNAL [--base-url URL] [--api-key KEY]
+    [--header 'Name: value']… [--proxy URL] [--ca-cert FILE]
 
 Puts back what an interrupted or crashed run changed on an external target,
 from the write-ahead journal the run kept (reports/journal.jsonl): every
@@ -173,6 +174,9 @@ resource whose change the journal announced and never marked restored gets its
 activity rates and team assignations back as they were, and is read again to
 verify. Resources already as they were are left alone, so it is safe to run
 twice. The base URL comes from the journal; the key from DIRECTORY_API_KEY.
+Give the --header, --proxy and --ca-cert the run had (as for run, the proxy
+defaults to HTTPS_PROXY/HTTP_PROXY unless NO_PROXY names the host, and the CA
+file to DIRECTORY_CA_CERT).
 It takes the lock a run takes on those resources of the target, and refuses
 (exit 2) while a run still changes them.
 

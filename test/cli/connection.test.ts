@@ -282,6 +282,34 @@ describe('--header', () => {
   });
 });
 
+describe('restore', () => {
+  test('reaches the target as the run did: through --proxy, with the --header values', async () => {
+    const proxy = await startProxy(() => server.url);
+    // A run that changed a resource and put it back, its journal then cut as a crash would leave it:
+    // the change announced, never marked restored.
+    const reports = join(dir, 'restore-run');
+    const changed = await cli(
+      run(server.url, 'restore-run', ['--allow-mutations', '--rule', 'activity-rates.assign-no-content']),
+      { DIRECTORY_API_KEY: server.apiKey },
+    );
+    expect(changed.code, changed.out).toBe(0);
+    const journal = join(reports, 'journal.jsonl');
+    const kept = (await readFile(journal, 'utf8')).split('\n').filter((l) => !l.includes('"restored"'));
+    expect(kept.some((l) => l.includes('"changing"'))).toBe(true);
+    await writeFile(journal, kept.join('\n'));
+    try {
+      const args = ['restore', journal, '--api-key', server.apiKey, '--proxy', proxy.url];
+      const r = await cli([...args, '--header', `X-Api-Token: ${TOKEN}`]);
+      expect(r.code, r.out).toBe(0);
+      expect(r.out).not.toContain(TOKEN);
+      expect(proxy.seen.length).toBeGreaterThan(0);
+      for (const s of proxy.seen) expect(s.headers['x-api-token']).toBe(TOKEN);
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
 describe('--ca-cert', () => {
   test('a target whose certificate chains to the given CA is reached; without it, refused at preflight', async () => {
     const { cert, key } = selfSignedCertificate();

@@ -7,19 +7,26 @@
  * sequences use, starting from what the server shows), explains every answer
  * and the roles shown: the linearizability check of
  * src/rules/linearizability.ts. Revocations that overlap may land in either
- * order; a history no order explains is a FAIL with the revocations, their
- * times and the orders tried. Revocations cannot be undone: the resource is
- * the rule's for good, and each sequence starts from what the server shows.
+ * order; a history no order explains is a FAIL with the revocations and the
+ * orders tried. The driver sends each run inside `ctx.judged`, every request
+ * tagged with its branch and place (`B2.1 revoke(…)`); the judge
+ * (`judgeConcurrentRevocations`) rebuilds the history from those exchanges
+ * alone: the revocations all overlap in time but for each branch's own order,
+ * between the read that starts the run and the read that ends it.
+ * Revocations cannot be undone: the resource is the rule's for good, and each
+ * sequence starts from what the server shows.
  */
 import fc from 'fast-check';
-import type { ApiResponse } from '../src/client/directory-client.ts';
-import { HarnessError } from '../src/core/errors.ts';
 import { defineRuleGroup, property } from '../src/rules/define.ts';
 import { checkProperty } from '../src/rules/check-property.ts';
-import { fail, precondition } from '../src/rules/assertions.ts';
+import { precondition } from '../src/rules/assertions.ts';
+import { firstWithStep, noEvidence, type Judgement } from '../src/rules/judges/judgement.ts';
+import { field, type Observed } from '../src/rules/judges/observed.ts';
+import { heldBy, revocationOf, rolesShown } from '../src/rules/judges/role-answers.ts';
 import { claimRoleResource } from '../src/rules/steps/claims.ts';
 import { isDefiningRole } from '../src/rules/steps/roles.ts';
 import { checkLinearizable, type HistoryOperation, type SequentialModel } from '../src/rules/linearizability.ts';
+import type { TargetProfile } from '../src/target/profile.ts';
 import { applyRevocation, describe, revocationTarget, shown, type Model, type Real } from './roles-model.properties.ts';
 
 /** One revocation: roles and teams as indexes into the profile's lists (so a sequence replays on any target). */
@@ -36,6 +43,13 @@ export interface RevokeCall {
 }
 export type RolesCall = RevokeCall | { kind: 'read' };
 export type RolesAnswer = { status: number } | { roles: Model };
+
+/** The reads that start and end each run; each revocation's step is its branch and place, then the command. */
+const STEP = {
+  start: 'list-roles at the start of the sequence',
+  end: 'list-roles after the parallel revocations',
+} as const;
+const BRANCH_STEP = /^B(\d+)\.(\d+) /;
 
 /** The model of §4.1 from `start`: a revocation changes the roles as the serial sequences' model says. */
 export function rolesModel(
@@ -88,12 +102,11 @@ function resolve(real: Real, command: RevokeCommand): RevokeCall | undefined {
   return { kind: 'revoke', roleIds: sent, teams };
 }
 
-async function send(real: Real, command: RevokeCommand, label: string): Promise<Operation | undefined> {
+async function send(real: Real, command: RevokeCommand, label: string): Promise<void> {
   const call = resolve(real, command);
-  if (!call) return undefined;
+  if (!call) return;
   const step = `${label} ${describeRevocation(command)}`;
-  const invokedAt = performance.now();
-  const res: ApiResponse = await real.ctx.client.post(
+  const res = await real.ctx.client.post(
     'resources.revoke-roles',
     {
       resource_ids: [real.resourceId],
@@ -103,58 +116,104 @@ async function send(real: Real, command: RevokeCommand, label: string): Promise<
     },
     { step },
   );
-  const at = performance.now();
-  if (res.status >= 200 && res.status < 300)
-    return { label: step, call, invokedAt, response: { answer: { status: res.status }, at } };
-  // Refused: whether it took effect is not known, so it may have, at any point, or not.
-  real.ctx.observe(`${step} answered ${res.status}`, { status: res.status, body: res.text.slice(0, 200) });
-  return { label: step, call, invokedAt };
+  // Refused: whether it took effect is not known (the judge lets it take effect at any point, or not).
+  if (res.status < 200 || res.status >= 300) {
+    real.ctx.observe(`${step} answered ${res.status}`, { status: res.status, body: res.text.slice(0, 200) });
+  }
 }
 
+/** One run: the roles read, the branches sent at once (each branch one command after the other), the roles read again. */
 async function runBranches(real: Real, branches: RevokeCommand[][]): Promise<void> {
-  const start = await shown(real, 'list-roles at the start of the sequence');
-  const sent = await Promise.all(
+  await shown(real, STEP.start);
+  await Promise.all(
     branches.map(async (branch, b) => {
-      const done: Operation[] = [];
-      for (const [i, command] of branch.entries()) {
-        const op = await send(real, command, `B${b + 1}.${i + 1}`);
-        if (op) done.push(op);
-      }
-      return done;
+      for (const [i, command] of branch.entries()) await send(real, command, `B${b + 1}.${i + 1}`);
     }),
   );
-  const invokedAt = performance.now();
-  const roles = await shown(real, 'list-roles after the parallel revocations');
-  const history: Operation[] = [
-    ...sent.flat(),
-    { label: 'read', call: { kind: 'read' }, invokedAt, response: { answer: { roles }, at: performance.now() } },
-  ];
-  const result = checkLinearizable(history, rolesModel(start, real.enabledTeamIds));
-  if (result.outcome === 'linearizable') return;
-  if (result.outcome === 'undecided') {
-    throw new HarnessError('DC_ERR_HARNESS', `the linearizability search gave up after ${result.steps} steps`);
-  }
-  const origin = Math.min(...history.map((op) => op.invokedAt));
-  const ms = (t: number): number => Math.round((t - origin) * 10) / 10;
-  fail({
-    where: 'list-roles after the parallel revocations: no serial order of the revocations explains the answers',
-    message: 'must be explained by some serial order of the revocations: each answered success, so each was made',
-    expected: {
-      start: describe(start),
-      ordersTried: result.tried.map((t) => `${t.order.join(' → ')}: ${t.reason}`),
-      ...(result.triedCount > result.tried.length ? { moreOrdersTried: result.triedCount - result.tried.length } : {}),
-    },
-    actual: {
-      revocations: history
-        .filter((op) => op.call.kind !== 'read')
-        .map((op) => ({
-          revocation: op.label,
-          sentAtMs: ms(op.invokedAt),
-          answeredAtMs: op.response ? ms(op.response.at) : 'no answer that says it took effect',
-        })),
-      roles: describe(roles),
-    },
+  await shown(real, STEP.end);
+}
+
+/** The model without the roles whose fate the spec leaves open. */
+function without(model: Model, open: ReadonlySet<string>): Model {
+  return new Map([...model].filter(([roleId]) => !open.has(roleId)));
+}
+
+/**
+ * The judge of one run: the history rebuilt from its exchanges. The start
+ * read gives the model's first state; each revocation tagged `B<b>.<i> …` is
+ * an operation that overlaps every other but those its branch sent before it;
+ * one answered with a success took effect, any other answer says nothing of
+ * whether it did (pending); the end read comes after them all. Some serial
+ * order must explain the answers (src/rules/linearizability.ts). A
+ * kind-defining role a revocation removes entirely is left out (the spec
+ * leaves open whether it stays); an empty `team_ids` changes nothing (it is
+ * rejected). Pure: no network, no clock.
+ */
+export function judgeConcurrentRevocations(log: readonly Observed[], profile: TargetProfile): Judgement {
+  const first = firstWithStep(log, STEP.start);
+  const startRead = rolesShown(first, STEP.start);
+  if (!('roles' in startRead)) return startRead.judgement;
+  const ids = field(first?.request, 'resource_ids');
+  const resourceId = Array.isArray(ids) && typeof ids[0] === 'string' ? ids[0] : undefined;
+  if (resourceId === undefined) return noEvidence(`${STEP.start} named no resource`);
+  const endRead = rolesShown(firstWithStep(log, STEP.end), STEP.end);
+  if (!('roles' in endRead)) return endRead.judgement;
+  const sent = log.flatMap((o) => {
+    const place = BRANCH_STEP.exec(o.step);
+    const revocation = o.operation === 'resources.revoke-roles' ? revocationOf(o.request) : undefined;
+    if (!place || !revocation?.resourceIds.includes(resourceId)) return [];
+    return [{ o, revocation, branch: Number(place[1]), place: Number(place[2]) }];
   });
+  if (sent.length === 0) return noEvidence('the run sent no revocation');
+  const open = new Set(
+    sent.flatMap(({ revocation }) =>
+      revocation.teams === 'omitted' ? revocation.roleIds.filter((id) => isDefiningRole({ profile }, id)) : [],
+    ),
+  );
+  const ordered = sent
+    .filter(({ revocation }) => !(Array.isArray(revocation.teams) && revocation.teams.length === 0))
+    .sort((a, b) => a.branch - b.branch || a.place - b.place);
+  const history: Operation[] = ordered.map(({ o, revocation, branch, place }) => ({
+    label: o.step,
+    call: {
+      kind: 'revoke',
+      roleIds: revocation.roleIds.filter((id) => !open.has(id)),
+      teams: revocation.teams,
+    },
+    // Every revocation was sent after the start read and answered before the end read: no times are needed.
+    invokedAt: 0,
+    ...(o.status >= 200 && o.status < 300 ? { response: { answer: { status: o.status }, at: 1 } } : {}),
+    precededBy: ordered.flatMap((other, i) => (other.branch === branch && other.place < place ? [i] : [])),
+  }));
+  const start = without(heldBy(startRead.roles, resourceId), open);
+  const roles = without(heldBy(endRead.roles, resourceId), open);
+  history.push({ label: 'read', call: { kind: 'read' }, invokedAt: 2, response: { answer: { roles }, at: 3 } });
+  const enabled = profile.teams.filter((t) => t.enabled).map((t) => t.id);
+  const result = checkLinearizable(history, rolesModel(start, enabled));
+  if (result.outcome === 'linearizable') return [];
+  if (result.outcome === 'undecided') {
+    return noEvidence(`the linearizability search gave up after ${result.steps} steps`);
+  }
+  return [
+    {
+      where: `${STEP.end}: no serial order of the revocations explains the answers`,
+      message: 'must be explained by some serial order of the revocations: each answered success, so each was made',
+      expected: {
+        start: describe(start),
+        ordersTried: result.tried.map((t) => `${t.order.join(' → ')}: ${t.reason}`),
+        ...(result.triedCount > result.tried.length
+          ? { moreOrdersTried: result.triedCount - result.tried.length }
+          : {}),
+      },
+      actual: {
+        revocations: ordered.map(({ o }) => ({
+          revocation: o.step,
+          answer: o.status >= 200 && o.status < 300 ? o.status : `${o.status}: no answer that says it took effect`,
+        })),
+        roles: describe(roles),
+      },
+    },
+  ];
 }
 
 const revocation: fc.Arbitrary<RevokeCommand> = fc.record({
@@ -178,6 +237,7 @@ export default defineRuleGroup({
   rules: [
     property({
       id: 'revoke-roles.prop.concurrent-sequences',
+      timing: true,
       clause: '§4.1 Response; §4.1 rules 3-6',
       quote: [
         'Response: status 204, meaning resource roles revoked; no body.',
@@ -187,7 +247,7 @@ export default defineRuleGroup({
       runs: 3,
       mutates: 'irreversible',
       needs: ['roleKindResource'],
-      async check(ctx) {
+      async drive(ctx) {
         precondition(ctx.profile.teams.length > 1, 'the target profile names fewer than two teams');
         const resourceId = await claimRoleResource(ctx);
         const real = revocationTarget(ctx, resourceId);
@@ -204,8 +264,11 @@ export default defineRuleGroup({
             examples.push([[{ roles: [role], teams: [first] }], [{ roles: [role], teams: [second] }]]);
           }
         }
-        await checkProperty(ctx, branchesOf, (branches) => runBranches(real, branches), { examples });
+        await checkProperty(ctx, branchesOf, (branches) => ctx.judged(() => runBranches(real, branches)), {
+          examples,
+        });
       },
+      judge: judgeConcurrentRevocations,
     }),
   ],
 });

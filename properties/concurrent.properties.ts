@@ -10,7 +10,11 @@
  * read: the linearizability check of src/rules/linearizability.ts. Commands
  * that overlap may land in either order, so an order the spec leaves to the
  * server is never held against it; a history no order explains is a FAIL,
- * with the commands, their times and the orders tried.
+ * with the commands, their times and the orders tried. The driver only
+ * sends, each command tagged with its place ("P1 …", "B2.1 …") and the read
+ * after them; the judge rebuilds the history from those exchanges (the
+ * request each sent, its answer, and when it went and came back: Observed's
+ * `at`) and runs the check, so a recorded sequence is judged the same way.
  *
  * The model: a day holds the rate assigned last over it, or no period when it
  * was unassigned last; the end day of a range is left open (whether a range
@@ -23,12 +27,10 @@
  * resource is restored after every sequence.
  */
 import fc from 'fast-check';
-import type { ApiResponse } from '../src/client/directory-client.ts';
-import { HarnessError } from '../src/core/errors.ts';
-import type { ActivityRatePeriod } from '../src/schemas/index.ts';
+import { matchesSchema, type ActivityRatePeriod } from '../src/schemas/index.ts';
 import { defineRuleGroup, property } from '../src/rules/define.ts';
 import { checkProperty } from '../src/rules/check-property.ts';
-import { fail, precondition } from '../src/rules/assertions.ts';
+import { precondition } from '../src/rules/assertions.ts';
 import { claimRoleResource } from '../src/rules/steps/claims.ts';
 import { WIDE_RANGE, showActivityRates } from '../src/rules/steps/assignations.ts';
 import { guardResource } from '../src/rules/state-guard.ts';
@@ -40,6 +42,16 @@ import {
   type SequentialModel,
 } from '../src/rules/linearizability.ts';
 import type { CheckContext } from '../src/rules/types.ts';
+import {
+  accepted,
+  firstWithStep,
+  isClean,
+  isNoVerdict,
+  noEvidence,
+  type Judgement,
+} from '../src/rules/judges/judgement.ts';
+import type { Observed } from '../src/rules/judges/observed.ts';
+import type { Violation } from '../src/core/types.ts';
 import { judgeRates } from './model.properties.ts';
 
 /** One command of a sequence, inside the window: an offset and a length in days. */
@@ -53,8 +65,11 @@ export interface ConcurrentScenario {
   branches: RateCommand[][];
 }
 
-/** What the history holds of each call: the command, or the final read. */
-export type RateCall = RateCommand | { kind: 'read' };
+/** What the history holds of each call: a command as it was sent (a rate not sent is none), or the final read. */
+export type RateCall =
+  | { kind: 'assign'; span: DateSpan; rate: number | undefined }
+  | { kind: 'unassign'; span: DateSpan }
+  | { kind: 'read' };
 /** A command's status, or the periods the read showed. */
 export type RateAnswer = { status: number } | { periods: readonly ActivityRatePeriod[] };
 
@@ -76,11 +91,12 @@ function rangeIn(window: DateSpan, offset: number, length: number): DateSpan {
 const text = (s: DateSpan): string => `${s.start}/${s.end}`;
 
 /**
- * The model of the sequence over `window`: a serial command sets the days of
- * its range (the end day left open), and leaves the rate of every other day
- * as it was; the read must agree with the model, judged by `judgeRates`.
+ * The model of the sequence: a serial command sets the days of its range (the
+ * end day left open), and leaves the rate of every other day as it was; the
+ * read must agree with the model, judged by `judgeRates`. An assignment that
+ * sent no rate leaves its days open.
  */
-export function ratesModel(window: DateSpan): SequentialModel<RateState, RateCall, RateAnswer> {
+export function ratesModel(): SequentialModel<RateState, RateCall, RateAnswer> {
   return {
     init: new Map(),
     key: (state) => JSON.stringify([...state].sort(([a], [b]) => (a < b ? -1 : 1))),
@@ -91,9 +107,13 @@ export function ratesModel(window: DateSpan): SequentialModel<RateState, RateCal
           judge: (answer) => ('periods' in answer ? describeDeparture(state, answer.periods) : 'not a read'),
         };
       }
-      const span = rangeIn(window, call.offset, call.length);
+      const { span } = call;
       const next = new Map(state);
-      for (let d = span.start; d < span.end; d = addDays(d, 1)) next.set(d, call.kind === 'assign' ? call.rate : null);
+      for (let d = span.start; d < span.end; d = addDays(d, 1)) {
+        if (call.kind === 'unassign') next.set(d, null);
+        else if (call.rate === undefined) next.delete(d);
+        else next.set(d, call.rate);
+      }
       next.delete(span.end);
       return { state: next, judge: (answer) => ('status' in answer ? undefined : 'not a command') };
     },
@@ -123,13 +143,19 @@ interface Real {
 
 type Operation = HistoryOperation<RateCall, RateAnswer>;
 
-/** Sends one command and records when it went and when its answer came. */
-async function send(real: Real, command: RateCommand, label: string): Promise<Operation> {
+/** The steps the driver tags its requests with, which the judge reads. */
+const STEP = {
+  /** A command: its place in the sequence ("P1", the prefix; "B2.1", the first of branch 2) and what it does. */
+  command: /^(?:P\d+|B\d+\.\d+) /,
+  read: 'show-activity-rates after the parallel commands',
+} as const;
+
+/** Sends one command, tagged with its place and what it does. */
+async function send(real: Real, command: RateCommand, label: string): Promise<void> {
   const { ctx, resourceId, window } = real;
   const span = text(rangeIn(window, command.offset, command.length));
   const step = `${label} ${describeCommand(command)}`;
-  const invokedAt = performance.now();
-  const res: ApiResponse =
+  const res =
     command.kind === 'assign'
       ? await ctx.client.post(
           'resources.assign-activity-rate',
@@ -151,61 +177,105 @@ async function send(real: Real, command: RateCommand, label: string): Promise<Op
           { resource_id: resourceId, date_range: span },
           { step },
         );
-  const at = performance.now();
-  const operation: Operation = { label: step, call: command, invokedAt };
-  if (res.status >= 200 && res.status < 300) return { ...operation, response: { answer: { status: res.status }, at } };
   // Refused (a server may refuse a change made at the same moment as another; the spec does not say):
-  // whether it took effect is not known, so it is left pending, to take effect at any point or never.
-  ctx.observe(`${step} answered ${res.status}`, { status: res.status, body: res.text.slice(0, 200) });
-  return operation;
+  // the judge leaves it pending, to take effect at any point or never.
+  if (res.status < 200 || res.status >= 300) {
+    ctx.observe(`${step} answered ${res.status}`, { status: res.status, body: res.text.slice(0, 200) });
+  }
 }
 
 async function runScenario(real: Real, scenario: ConcurrentScenario): Promise<void> {
-  const prefix: Operation[] = [];
-  for (const [i, command] of scenario.prefix.entries()) prefix.push(await send(real, command, `P${i + 1}`));
+  for (const [i, command] of scenario.prefix.entries()) await send(real, command, `P${i + 1}`);
   // The branches at the same time, each command of a branch after the one before it.
-  const branches = await Promise.all(
+  await Promise.all(
     scenario.branches.map(async (branch, b) => {
-      const done: Operation[] = [];
-      for (const [i, command] of branch.entries()) done.push(await send(real, command, `B${b + 1}.${i + 1}`));
-      return done;
+      for (const [i, command] of branch.entries()) await send(real, command, `B${b + 1}.${i + 1}`);
     }),
   );
   const { ctx, resourceId, window } = real;
-  const invokedAt = performance.now();
-  const periods = await showActivityRates(
-    ctx,
-    { resource_id: resourceId, date_range: text(window) },
-    { fresh: true, step: 'show-activity-rates after the parallel commands' },
-  );
-  const read: Operation = {
-    label: 'read',
-    call: { kind: 'read' },
-    invokedAt,
-    response: { answer: { periods }, at: performance.now() },
-  };
-  const history = [...prefix, ...branches.flat(), read];
-  const result = checkLinearizable(history, ratesModel(window));
-  judgeHistory(history, result, periods);
+  await showActivityRates(ctx, { resource_id: resourceId, date_range: text(window) }, { fresh: true, step: STEP.read });
 }
 
-/** The verdict of one history: an order that explains it passes; none is a FAIL that shows what was tried. */
+/** The command a request sent, from its body; undefined when it names no range. */
+function callOf(o: Observed): RateCall | undefined {
+  if (o.operation === 'resources.assign-activity-rate' && matchesSchema('AssignActivityRateRequest', o.request)) {
+    const span = splitRange(o.request.date_range);
+    return span && { kind: 'assign', span, rate: o.request.average_rate };
+  }
+  if (o.operation === 'resources.unassign-activity-rate' && matchesSchema('UnassignActivityRateRequest', o.request)) {
+    const span = o.request.date_range === undefined ? undefined : splitRange(o.request.date_range);
+    return span && { kind: 'unassign', span };
+  }
+  return undefined;
+}
+
+/** A command's exchange as the history holds it, or why it cannot be judged. */
+function operationOf(o: Observed): Operation | string {
+  if (!o.at) return `${o.step} holds no time: its order in real time is not known`;
+  const call = callOf(o);
+  if (!call) return `${o.step} sent no date range`;
+  // A command repeated by the client may have taken effect at its first attempt, whose time is not kept.
+  const invokedAt = o.earlierStatuses.length > 0 ? Number.NEGATIVE_INFINITY : o.at.sent;
+  const operation: Operation = { label: o.step, call, invokedAt };
+  // Refused: whether it took effect is not known, so it is left pending, to take effect at any point or never.
+  if (o.status < 200 || o.status >= 300) return operation;
+  return { ...operation, response: { answer: { status: o.status }, at: o.at.answered } };
+}
+
+/**
+ * The rule's judge: the history rebuilt from the commands' exchanges and the
+ * read after them, each with when it went and when its answer came; some
+ * serial order that respects real time must explain it. Pure: the same
+ * function judges a recorded sequence.
+ */
+export function judgeParallelCommands(log: readonly Observed[]): Judgement {
+  const commands = log.filter(
+    (o) =>
+      STEP.command.test(o.step) &&
+      (o.operation === 'resources.assign-activity-rate' || o.operation === 'resources.unassign-activity-rate'),
+  );
+  const o = firstWithStep(log, STEP.read);
+  if (commands.length === 0 || !o) return noEvidence('no commands, or no read after them');
+  const answer = accepted(o, { status: 200 });
+  if (isNoVerdict(answer)) return answer;
+  // The read's shape is show-activity-rates.response-shape's: a body of another shape says nothing here.
+  if (!isClean(answer) || !matchesSchema('ActivityRatePeriodList', o.body)) {
+    return noEvidence(`${o.step} showed no list of periods`);
+  }
+  if (!o.at) return noEvidence(`${o.step} holds no time: its order in real time is not known`);
+  const periods = o.body;
+  const history: Operation[] = [];
+  for (const c of commands) {
+    const operation = operationOf(c);
+    if (typeof operation === 'string') return noEvidence(operation);
+    history.push(operation);
+  }
+  history.push({
+    label: 'read',
+    call: { kind: 'read' },
+    invokedAt: o.at.sent,
+    response: { answer: { periods }, at: o.at.answered },
+  });
+  return judgeHistory(history, checkLinearizable(history, ratesModel()), periods);
+}
+
+/** The verdict of one history: an order that explains it passes; none is a violation that shows what was tried. */
 export function judgeHistory(
   history: readonly Operation[],
   result: LinearizabilityResult,
   periods: readonly ActivityRatePeriod[],
-): void {
-  if (result.outcome === 'linearizable') return;
+): Judgement {
+  if (result.outcome === 'linearizable') return [];
   if (result.outcome === 'undecided') {
-    throw new HarnessError(
-      'DC_ERR_HARNESS',
+    return noEvidence(
       `the linearizability search gave up after ${result.steps} steps: the sequence is too long to judge`,
     );
   }
-  const start = Math.min(...history.map((op) => op.invokedAt));
-  const ms = (t: number): number => Math.round((t - start) * 10) / 10;
-  fail({
-    where: 'show-activity-rates after the parallel commands: no serial order of the commands explains the answers',
+  const start = Math.min(...history.map((op) => op.invokedAt).filter(Number.isFinite));
+  const ms = (t: number): number | string =>
+    Number.isFinite(t) ? Math.round((t - start) * 10) / 10 : 'at an earlier attempt, not recorded';
+  const violation: Violation = {
+    where: `${STEP.read}: no serial order of the commands explains the answers`,
     message: 'must be explained by some serial order of the commands: each answered success, so each change was made',
     expected: {
       ordersTried: result.tried.map((t) => `${t.order.join(' → ')}: ${t.reason}`),
@@ -221,7 +291,8 @@ export function judgeHistory(
         })),
       periods: periods.map((p) => `${p.date_range} at ${p.average_rate}`),
     },
-  });
+  };
+  return [violation];
 }
 
 /** Longest period shown: dates a server already accepts for this resource. */
@@ -268,6 +339,7 @@ export default defineRuleGroup({
   rules: [
     property({
       id: 'activity-rates.prop.concurrent-sequences',
+      timing: true,
       clause: '§4.2 Response; §4.7',
       quote: [
         'Assigns an activity rate to a resource for a date range.',
@@ -283,7 +355,7 @@ export default defineRuleGroup({
       runs: 4,
       mutates: 'reversible',
       needs: ['roleKindResource', 'workRegime'],
-      async check(ctx) {
+      async drive(ctx) {
         const resourceId = await claimRoleResource(ctx);
         const periods = await showActivityRates(ctx, { resource_id: resourceId, date_range: WIDE_RANGE });
         const window = windowIn(longestSpan(periods));
@@ -291,18 +363,24 @@ export default defineRuleGroup({
         const real: Real = { ctx, resourceId, window };
         // What was just read is the snapshot; each sequence is put back to it and verified.
         const guard = guardResource(ctx, resourceId, ['rates'], { known: { resourceId, rates: periods } });
-        await checkProperty(ctx, scenarios, (scenario) => guard.around(() => runScenario(real, scenario)), {
-          examples: [
-            // Two assignments on disjoint ranges at once: both must show.
-            { prefix: [], branches: [[assign(2, 10, 31)], [assign(20, 10, 67)]] },
-            // Over a rate the prefix set: overlapping assignments and an unassignment, three at once.
-            {
-              prefix: [assign(0, 40, 12)],
-              branches: [[assign(4, 12, 45)], [unassign(14, 8)], [assign(26, 10, 78)]],
-            },
-          ],
-        });
+        await checkProperty(
+          ctx,
+          scenarios,
+          (scenario) => ctx.judged(() => guard.around(() => runScenario(real, scenario))),
+          {
+            examples: [
+              // Two assignments on disjoint ranges at once: both must show.
+              { prefix: [], branches: [[assign(2, 10, 31)], [assign(20, 10, 67)]] },
+              // Over a rate the prefix set: overlapping assignments and an unassignment, three at once.
+              {
+                prefix: [assign(0, 40, 12)],
+                branches: [[assign(4, 12, 45)], [unassign(14, 8)], [assign(26, 10, 78)]],
+              },
+            ],
+          },
+        );
       },
+      judge: judgeParallelCommands,
     }),
   ],
 });

@@ -5,12 +5,15 @@
 import fc from 'fast-check';
 import { invalidPaginationLimit, invalidTeamList, malformedDateRange } from '../src/arbitraries/index.ts';
 import { defineRuleGroup, property } from '../src/rules/define.ts';
-import { expectRejected, precondition } from '../src/rules/assertions.ts';
+import { precondition } from '../src/rules/assertions.ts';
 import { listBody } from '../src/rules/steps/list.ts';
-import { captureState, expectStateUnchanged, partOf } from '../src/rules/steps/state.ts';
+import { captureState } from '../src/rules/steps/state.ts';
 import { claimRoleResource } from '../src/rules/steps/claims.ts';
 import { withRestoredState } from '../src/rules/state-guard.ts';
 import { checkProperty } from '../src/rules/check-property.ts';
+import { judgeAll, judgeEach, rejected, type Judgement } from '../src/rules/judges/judgement.ts';
+import type { Observed } from '../src/rules/judges/observed.ts';
+import { unchangedBetween } from '../src/rules/judges/state.ts';
 
 const OPERATIONS_WITH_A_RANGE = [
   'resources.show-teams',
@@ -29,6 +32,32 @@ const CHANGES: Record<(typeof OPERATIONS_WITH_A_RANGE)[number], ReadonlyArray<'t
   'resources.unassign-activity-rate': ['rates'],
 };
 
+/** The steps the drivers of this group tag their requests with, which their judges read. */
+const STEP = {
+  /** A capture of the resource's state just before a run's request (the run before left it in the shared reads). */
+  before: 'state before',
+  /** A capture of the resource's state after a run's rejected request. */
+  after: 'state after',
+  /** The invalid request of a run: `<operation> with date_range "..."`, `limit ...`, `team_ids ...`. */
+  dateRange: (operation: string, range: string) => `${operation} with date_range ${JSON.stringify(range)}`,
+  limit: (limit: unknown) => `limit ${JSON.stringify(limit)}`,
+  teamIds: (teamIds: unknown) => `team_ids ${JSON.stringify(teamIds)}`,
+} as const;
+
+const UNCHANGED = 'must be unchanged after a rejected request';
+
+/** A run's invalid requests are rejected; when one could change state, the state read before it is read again after it. */
+function rejectedAndUnchanged(log: readonly Observed[], requests: readonly Observed[], changes: boolean): Judgement {
+  const rejection = judgeEach(requests, 'no invalid request was sent', (o) => rejected(o));
+  if (!changes) return rejection;
+  return judgeAll([rejection, unchangedBetween(log, { before: STEP.before, after: STEP.after, message: UNCHANGED })]);
+}
+
+/** The operation a request tagged by the malformed-date-range driver went to, when it is one of those. */
+function rangeOperation(o: Observed): (typeof OPERATIONS_WITH_A_RANGE)[number] | undefined {
+  return OPERATIONS_WITH_A_RANGE.find((op) => op === o.operation && o.step.startsWith(`${op} with date_range `));
+}
+
 export default defineRuleGroup({
   section: '§7',
   title: 'Invalid input properties',
@@ -41,11 +70,11 @@ export default defineRuleGroup({
       runs: 10,
       mutates: 'reversible',
       needs: ['roleKindResource'],
-      async check(ctx) {
+      async drive(ctx) {
         const resourceId = await claimRoleResource(ctx);
         const team = ctx.profile.teams.find((t) => t.enabled)?.id;
         precondition(team, 'the profile names no enabled team');
-        const before = await captureState(ctx, resourceId, ['teams', 'rates']);
+        await captureState(ctx, resourceId, ['teams', 'rates']);
         const request = fc.record({
           range: malformedDateRange(),
           operation: fc.constantFrom(...OPERATIONS_WITH_A_RANGE),
@@ -54,22 +83,23 @@ export default defineRuleGroup({
           checkProperty(
             ctx,
             request,
-            async ({ range, operation }) => {
-              const body: Record<string, unknown> = { resource_id: resourceId, date_range: range };
-              if (operation === 'resources.assign-team')
-                Object.assign(body, { team_id: team, head: false, warning_aware: true });
-              if (operation === 'resources.assign-activity-rate')
-                Object.assign(body, { average_rate: 50, work_regime_id: null });
-              await expectRejected(() => ctx.client.postRaw(operation, { json: body }, { retry: 'judged' }), {
-                step: `${operation} with date_range ${JSON.stringify(range)}`,
-              });
-              const parts = CHANGES[operation];
-              if (parts.length > 0) {
-                await expectStateUnchanged(ctx, partOf(before, parts), {
-                  message: 'must be unchanged after a rejected request',
-                });
-              }
-            },
+            ({ range, operation }) =>
+              ctx.judged(async () => {
+                const parts = CHANGES[operation];
+                // Read from the shared reads when the run before left the state there (a request changing it forgets them).
+                if (parts.length > 0) await captureState(ctx, resourceId, parts, { step: STEP.before });
+                const body: Record<string, unknown> = { resource_id: resourceId, date_range: range };
+                if (operation === 'resources.assign-team')
+                  Object.assign(body, { team_id: team, head: false, warning_aware: true });
+                if (operation === 'resources.assign-activity-rate')
+                  Object.assign(body, { average_rate: 50, work_regime_id: null });
+                await ctx.client.postRaw(
+                  operation,
+                  { json: body },
+                  { retry: 'judged', step: STEP.dateRange(operation, range) },
+                );
+                if (parts.length > 0) await captureState(ctx, resourceId, parts, { step: STEP.after });
+              }),
             {
               distinct: true,
               // Each operation that changes state, with a range of each broken shape.
@@ -82,6 +112,14 @@ export default defineRuleGroup({
           ),
         );
       },
+      judge(log) {
+        const requests = log.filter((o) => rangeOperation(o) !== undefined);
+        const changes = requests.some((o) => {
+          const operation = rangeOperation(o);
+          return operation !== undefined && CHANGES[operation].length > 0;
+        });
+        return rejectedAndUnchanged(log, requests, changes);
+      },
     }),
     property({
       id: 'errors.prop.invalid-limit-rejected',
@@ -91,24 +129,27 @@ export default defineRuleGroup({
       level: 'MUST',
       runs: 12,
       needs: ['listKind'],
-      async check(ctx) {
+      async drive(ctx) {
         await checkProperty(
           ctx,
           invalidPaginationLimit(),
-          async (limit) => {
-            await expectRejected(
-              () =>
-                ctx.client.postRaw(
-                  'resources.list',
-                  { json: { ...listBody(ctx), pagination: { limit, next_token: null } } },
-                  { retry: 'judged' },
-                ),
-              { step: `limit ${JSON.stringify(limit)}` },
-            );
-          },
+          (limit) =>
+            ctx.judged(async () => {
+              await ctx.client.postRaw(
+                'resources.list',
+                { json: { ...listBody(ctx), pagination: { limit, next_token: null } } },
+                { retry: 'judged', step: STEP.limit(limit) },
+              );
+            }),
           { distinct: true, examples: ['10', 2.5, true] },
         );
       },
+      judge: (log) =>
+        rejectedAndUnchanged(
+          log,
+          log.filter((o) => o.operation === 'resources.list' && o.step.startsWith('limit ')),
+          false,
+        ),
     }),
     property({
       id: 'revoke-roles.prop.invalid-team-ids-rejected',
@@ -121,12 +162,13 @@ export default defineRuleGroup({
       runs: 8,
       mutates: 'irreversible',
       needs: ['roleKindResource'],
-      async check(ctx) {
+      async drive(ctx) {
         const resourceId = await claimRoleResource(ctx);
         // A revocation can change only roles: they are what must stay as they were.
         const before = await captureState(ctx, resourceId, ['roles']);
         const held = (before.roles ?? []).filter((a) => a.is_assigned);
-        precondition(held.length > 0, 'the resource holds no role');
+        const first = held[0];
+        precondition(first, 'the resource holds no role');
         const revocation = fc.record({
           teamIds: invalidTeamList(),
           role: fc.constantFrom(...held.map((a) => a.role_id)),
@@ -134,31 +176,34 @@ export default defineRuleGroup({
         await checkProperty(
           ctx,
           revocation,
-          async ({ teamIds, role }) => {
-            await expectRejected(
-              () =>
-                ctx.client.postRaw(
-                  'resources.revoke-roles',
-                  {
-                    json: { resource_ids: [resourceId], role_ids: [role], team_ids: teamIds },
-                  },
-                  { retry: 'judged' },
-                ),
-              { step: `team_ids ${JSON.stringify(teamIds)}` },
-            );
-            await expectStateUnchanged(ctx, before, { message: 'must be unchanged after a rejected request' });
-          },
+          ({ teamIds, role }) =>
+            ctx.judged(async () => {
+              // Read from the shared reads when the run before left the state there (a revocation forgets them).
+              await captureState(ctx, resourceId, ['roles'], { step: STEP.before });
+              await ctx.client.postRaw(
+                'resources.revoke-roles',
+                { json: { resource_ids: [resourceId], role_ids: [role], team_ids: teamIds } },
+                { retry: 'judged', step: STEP.teamIds(teamIds) },
+              );
+              await captureState(ctx, resourceId, ['roles'], { step: STEP.after });
+            }),
           {
             distinct: true,
             // The empty list (§4.1 rule 7), a string that is not `*`, a list of what are not Snowflakes.
             examples: [
-              { teamIds: [], role: held[0]!.role_id },
-              { teamIds: 'all', role: held[0]!.role_id },
-              { teamIds: [1], role: held[0]!.role_id },
+              { teamIds: [], role: first.role_id },
+              { teamIds: 'all', role: first.role_id },
+              { teamIds: [1], role: first.role_id },
             ],
           },
         );
       },
+      judge: (log) =>
+        rejectedAndUnchanged(
+          log,
+          log.filter((o) => o.operation === 'resources.revoke-roles' && o.step.startsWith('team_ids ')),
+          true,
+        ),
     }),
   ],
 });

@@ -166,7 +166,7 @@ async function walk(ctx: PairwiseContext, body: ListRequest, name: string, maxPa
     const request: ListRequest = { ...body, pagination: { limit: body.pagination?.limit ?? null, next_token: token } };
     const got = await page(ctx, request, step);
     if (got === 'refused') return 'refused';
-    const answered = { operation: 'resources.list', step, request, status: 200, body: got, text: '' };
+    const answered = { status: 200, body: got };
     owned(ctx, PAGING, () => failAll(judge.page(answered, index, name)));
     pages.push(got);
     ids.push(...got.data.map((r) => r.id));

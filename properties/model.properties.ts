@@ -5,22 +5,27 @@
  * resource, and after every step the show operations must agree with an
  * executable model of what the spec states. Where the spec leaves a choice
  * open the model holds nothing (a day it cannot know is left out), so a
- * server that chooses otherwise is never failed for it. A failure shrinks to
- * the shortest sequence and replays with `--seed S --path P`; the resource is
- * restored after every sequence.
+ * server that chooses otherwise is never failed for it. The driver sends each
+ * command and the reads after it, each tagged with its step; the judge
+ * (`judgeSequence`) replays the model over those exchanges, from the requests
+ * sent and the answers got, so a recorded sequence is judged the same way. A
+ * failure shrinks to the shortest sequence (each run is judged inside it) and
+ * replays with `--seed S --path P`; the resource is restored after every
+ * sequence.
  */
 import fc from 'fast-check';
-import type { ApiResponse } from '../src/client/directory-client.ts';
 import { defineRuleGroup, property } from '../src/rules/define.ts';
 import { checkProperty } from '../src/rules/check-property.ts';
-import { expectSuccess, fail, failAll, precondition } from '../src/rules/assertions.ts';
+import { precondition } from '../src/rules/assertions.ts';
 import type { Violation } from '../src/core/types.ts';
-import type { ActivityRatePeriod, TeamAssignation } from '../src/schemas/index.ts';
+import { matchesSchema, type ActivityRatePeriod, type SchemaType, type TeamAssignation } from '../src/schemas/index.ts';
 import { claimRoleResource } from '../src/rules/steps/claims.ts';
 import { WIDE_RANGE, showActivityRates, showTeams } from '../src/rules/steps/assignations.ts';
 import { guardResource } from '../src/rules/state-guard.ts';
 import { addDays, splitRange, type DateSpan } from '../src/rules/dates.ts';
 import type { CheckContext } from '../src/rules/types.ts';
+import { accepted, isClean, isNoVerdict, noEvidence, type Judgement } from '../src/rules/judges/judgement.ts';
+import { field, type Observed } from '../src/rules/judges/observed.ts';
 
 /** What the spec says the show operations must answer, day by day inside the window. */
 export interface Model {
@@ -41,7 +46,27 @@ interface Real {
   teamIds: readonly string[];
 }
 
-type Step = fc.AsyncCommand<Model, Real>;
+/**
+ * What the driver keeps between commands to decide what to read: show-teams
+ * is read after each step once an assignment made with warning_aware was
+ * answered without a warning (before that the model holds no assignation).
+ */
+interface Reading {
+  teams: boolean;
+}
+
+type Step = fc.AsyncCommand<Reading, Real>;
+
+/** The steps a command's exchanges are tagged with: its own request is tagged with its description. */
+const STEP = {
+  /** A command's own request: "assignRate(+10, 10 days, 30)", "unassignRate(…)", "assignHeadTeam(…)". */
+  command: /^(?:assignRate|unassignRate|assignHeadTeam)\(/,
+  ratesAfter: 'show-activity-rates after ',
+  teamsAfter: 'show-teams after ',
+  look: 'looking again',
+  teamsBefore: (command: string): string => `show-teams before ${command}`,
+  teamsAfterWarning: (command: string): string => `show-teams after ${command} answered a warning`,
+} as const;
 
 /** The days of a range the spec leaves no doubt about: whether its end day is included is not shown. */
 function certainDays(span: DateSpan): string[] {
@@ -69,8 +94,8 @@ const surelyCovers = (range: string, day: string): boolean => {
   return s !== undefined && s.start <= day && day < s.end;
 };
 
-function isWarning(res: ApiResponse): boolean {
-  return typeof res.json === 'object' && res.json !== null && 'warning_type' in res.json;
+function isWarning(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && 'warning_type' in body;
 }
 
 /**
@@ -133,14 +158,124 @@ export function judgeTeams(
   return [];
 }
 
-/** After every step: the show operations are read (the drive) and judged against the model (the judge). */
-async function expectModel(model: Model, real: Real, after: string, fresh = false): Promise<void> {
+/** What a read tagged `step` showed, when it answered a body of `schema`: the read's shape is another rule's. */
+function readList<S extends 'ActivityRatePeriodList' | 'TeamAssignationList'>(
+  o: Observed,
+  schema: S,
+): { list: SchemaType<S> } | { judgement: Judgement } {
+  const answer = accepted(o, { status: 200 });
+  if (isNoVerdict(answer)) return { judgement: answer };
+  if (!isClean(answer) || !matchesSchema(schema, o.body)) return { judgement: noEvidence(`${o.step} showed no list`) };
+  return { list: o.body };
+}
+
+/**
+ * One command's exchange replayed over the model: the answer must accept it
+ * (a warning aside, for an assignment made without warning_aware), then the
+ * model takes what the request asked for. `log` and `at` locate the reads the
+ * driver made around an assignment answered with a warning.
+ */
+function replayCommand(model: Model, log: readonly Observed[], at: number): Judgement {
+  const o = log[at];
+  if (!o) return noEvidence('no command');
+  if (o.operation === 'resources.assign-team' && isWarning(o.body)) return replayWarning(log, at, o);
+  const answer = accepted(o);
+  if (!isClean(answer)) return answer;
+  const range = field(o.request, 'date_range');
+  const span = typeof range === 'string' ? splitRange(range) : undefined;
+  const days = span ? certainDays(span) : [];
+  if (o.operation === 'resources.assign-activity-rate') {
+    // Other periods may change (§4.2 rule 1): only the assigned days are known now.
+    const rate = field(o.request, 'average_rate');
+    model.rates.clear();
+    if (typeof rate === 'number') for (const day of days) model.rates.set(day, rate);
+  } else if (o.operation === 'resources.unassign-activity-rate') {
+    // §4.7 unassigns for the date range: its days lose their rate, the days around keep theirs.
+    if (!span) model.rates.clear();
+    for (const day of days) model.rates.set(day, null);
+    if (span) model.rates.delete(span.end);
+  } else if (o.operation === 'resources.assign-team') {
+    // Other assignations may be extended or shortened (§4.3); without warning_aware the assignment
+    // may or may not be done: what the model knows is only this one, when it must be.
+    const teamId = field(o.request, 'team_id');
+    const head = field(o.request, 'head');
+    model.teams =
+      field(o.request, 'warning_aware') === true && typeof teamId === 'string' && typeof head === 'boolean'
+        ? [{ teamId, head, days }]
+        : [];
+  }
+  return [];
+}
+
+/** §4.3: the assignment is done only when warning_aware is true; a warning must change nothing. */
+function replayWarning(log: readonly Observed[], at: number, o: Observed): Judgement {
+  if (field(o.request, 'warning_aware') === true) {
+    return [
+      {
+        where: `${o.step}: response.body`,
+        message: 'must not be a warning when warning_aware is true: the assignment is done',
+        expected: 'success',
+        actual: o.body,
+      },
+    ];
+  }
+  const before = log.slice(0, at).findLast((r) => r.step === STEP.teamsBefore(o.step));
+  const after = log.slice(at + 1).find((r) => r.step === STEP.teamsAfterWarning(o.step));
+  // Without both reads of the teams nothing shows whether the warning changed them: nothing is imposed.
+  if (!before || !after) return [];
+  const was = readList(before, 'TeamAssignationList');
+  const is = readList(after, 'TeamAssignationList');
+  if (!('list' in was)) return was.judgement;
+  if (!('list' in is)) return is.judgement;
+  if (JSON.stringify(canonical(is.list)) === JSON.stringify(canonical(was.list))) return [];
+  return [
+    {
+      where: after.step,
+      message: 'must be unchanged: a warning means the assignment was not done',
+      expected: canonical(was.list),
+      actual: canonical(is.list),
+    },
+  ];
+}
+
+/**
+ * The rule's judge: the model replayed over one sequence's exchanges, in the
+ * order they were sent. Each command (tagged with its description) moves the
+ * model; each read after it (`show-activity-rates after …`, `show-teams
+ * after …`) must agree with the model as it stands. The first step that
+ * departs decides, as the sequence would have stopped there. Pure: the same
+ * function judges a recorded sequence.
+ */
+export function judgeSequence(log: readonly Observed[]): Judgement {
+  const model: Model = { rates: new Map(), teams: [] };
+  let commands = 0;
+  for (const [at, o] of log.entries()) {
+    let judgement: Judgement = [];
+    if (STEP.command.test(o.step)) {
+      commands += 1;
+      judgement = replayCommand(model, log, at);
+    } else if (o.operation === 'resources.show-activity-rates' && o.step.startsWith(STEP.ratesAfter)) {
+      const read = readList(o, 'ActivityRatePeriodList');
+      judgement = 'list' in read ? judgeRates(model, read.list, o.step.slice(STEP.ratesAfter.length)) : read.judgement;
+    } else if (
+      o.operation === 'resources.show-teams' &&
+      o.step.startsWith(STEP.teamsAfter) &&
+      !o.step.endsWith(' answered a warning')
+    ) {
+      const read = readList(o, 'TeamAssignationList');
+      judgement = 'list' in read ? judgeTeams(model, read.list, o.step.slice(STEP.teamsAfter.length)) : read.judgement;
+    }
+    if (!isClean(judgement)) return judgement;
+  }
+  return commands > 0 ? [] : noEvidence('the sequence sent no command');
+}
+
+/** After every step: the show operations are read, tagged for the judge to hold them against the model. */
+async function readAfter(reading: Reading, real: Real, after: string, fresh = false): Promise<void> {
   const { ctx, resourceId, window } = real;
-  const periods = await showActivityRates(ctx, { resource_id: resourceId, date_range: text(window) }, { fresh });
-  failAll(judgeRates(model, periods, after));
-  if (model.teams.length === 0) return;
-  const assignations = await showTeams(ctx, { resource_id: resourceId, date_range: text(window) }, { fresh });
-  failAll(judgeTeams(model, assignations, after));
+  const body = { resource_id: resourceId, date_range: text(window) };
+  await showActivityRates(ctx, body, { fresh, step: `${STEP.ratesAfter}${after}` });
+  if (reading.teams) await showTeams(ctx, body, { fresh, step: `${STEP.teamsAfter}${after}` });
 }
 
 class AssignRate implements Step {
@@ -150,24 +285,24 @@ class AssignRate implements Step {
     readonly rate: number,
   ) {}
   check = (): boolean => true;
-  async run(model: Model, real: Real): Promise<void> {
+  async run(reading: Reading, real: Real): Promise<void> {
     const span = rangeIn(real.window, this.offset, this.length);
-    const res = await real.ctx.client.post('resources.assign-activity-rate', {
-      resource_id: real.resourceId,
-      date_range: text(span),
-      average_rate: this.rate,
-      work_regime_id: real.ctx.workRegimeIds[0],
-      indemnity_enabled: true,
-      compensation_enabled: false,
-      trainee: false,
-      apprentice: false,
-      paid_hourly: false,
-    });
-    expectSuccess(res, { step: `${this.toString()}` });
-    // Other periods may change (§4.2 rule 1): only the assigned days are known now.
-    model.rates.clear();
-    for (const day of certainDays(span)) model.rates.set(day, this.rate);
-    await expectModel(model, real, this.toString());
+    await real.ctx.client.post(
+      'resources.assign-activity-rate',
+      {
+        resource_id: real.resourceId,
+        date_range: text(span),
+        average_rate: this.rate,
+        work_regime_id: real.ctx.workRegimeIds[0],
+        indemnity_enabled: true,
+        compensation_enabled: false,
+        trainee: false,
+        apprentice: false,
+        paid_hourly: false,
+      },
+      { step: this.toString() },
+    );
+    await readAfter(reading, real, this.toString());
   }
   toString = (): string => `assignRate(+${this.offset}, ${this.length} days, ${this.rate})`;
 }
@@ -178,17 +313,14 @@ class UnassignRate implements Step {
     readonly length: number,
   ) {}
   check = (): boolean => true;
-  async run(model: Model, real: Real): Promise<void> {
+  async run(reading: Reading, real: Real): Promise<void> {
     const span = rangeIn(real.window, this.offset, this.length);
-    const res = await real.ctx.client.post('resources.unassign-activity-rate', {
-      resource_id: real.resourceId,
-      date_range: text(span),
-    });
-    expectSuccess(res, { step: this.toString() });
-    // §4.7 unassigns for the date range: its days lose their rate, the days around keep theirs.
-    for (const day of certainDays(span)) model.rates.set(day, null);
-    model.rates.delete(span.end);
-    await expectModel(model, real, this.toString());
+    await real.ctx.client.post(
+      'resources.unassign-activity-rate',
+      { resource_id: real.resourceId, date_range: text(span) },
+      { step: this.toString() },
+    );
+    await readAfter(reading, real, this.toString());
   }
   toString = (): string => `unassignRate(+${this.offset}, ${this.length} days)`;
 }
@@ -207,7 +339,7 @@ class AssignTeam implements Step {
     readonly warningAware: boolean,
   ) {}
   check = (): boolean => true;
-  async run(model: Model, real: Real): Promise<void> {
+  async run(reading: Reading, real: Real): Promise<void> {
     const span = rangeIn(real.window, this.offset, this.length);
     const teamId = real.teamIds[this.team % real.teamIds.length]!;
     const body = {
@@ -220,36 +352,16 @@ class AssignTeam implements Step {
       external_id: `dc-conformance-${real.resourceId}`,
       warning_aware: this.warningAware,
     };
-    const before = this.warningAware
-      ? undefined
-      : await showTeams(real.ctx, { resource_id: real.resourceId, date_range: WIDE_RANGE });
-    const res = await real.ctx.client.post('resources.assign-team', body);
-    if (isWarning(res)) {
-      if (this.warningAware) {
-        fail({
-          where: `${this.toString()}: response.body`,
-          message: 'must not be a warning when warning_aware is true: the assignment is done',
-          expected: 'success',
-          actual: res.json,
-        });
-      }
-      // §4.3: the assignment is done only when warning_aware is true; a warning changed nothing.
-      const after = await showTeams(real.ctx, { resource_id: real.resourceId, date_range: WIDE_RANGE });
-      if (JSON.stringify(canonical(after)) !== JSON.stringify(canonical(before ?? []))) {
-        fail({
-          where: `show-teams after ${this.toString()} answered a warning`,
-          message: 'must be unchanged: a warning means the assignment was not done',
-          expected: canonical(before ?? []),
-          actual: canonical(after),
-        });
-      }
-    } else {
-      expectSuccess(res, { step: this.toString() });
-      // Other assignations may be extended or shortened (§4.3); without warning_aware the
-      // assignment may or may not be done: what the model knows is only this one, when it must be.
-      model.teams = this.warningAware ? [{ teamId, head: this.head, days: certainDays(span) }] : [];
+    const whole = { resource_id: real.resourceId, date_range: WIDE_RANGE };
+    // Without warning_aware the answer may be a warning, which must change nothing: the teams are read around it.
+    if (!this.warningAware) await showTeams(real.ctx, whole, { step: STEP.teamsBefore(this.toString()) });
+    const res = await real.ctx.client.post('resources.assign-team', body, { step: this.toString() });
+    if (!isWarning(res.json)) {
+      reading.teams = this.warningAware;
+    } else if (!this.warningAware) {
+      await showTeams(real.ctx, whole, { step: STEP.teamsAfterWarning(this.toString()) });
     }
-    await expectModel(model, real, this.toString());
+    await readAfter(reading, real, this.toString());
   }
   toString = (): string =>
     `assignHeadTeam(team ${this.team}, +${this.offset}, ${this.length} days, warning_aware ${this.warningAware})`;
@@ -257,9 +369,9 @@ class AssignTeam implements Step {
 
 class Look implements Step {
   check = (): boolean => true;
-  async run(model: Model, real: Real): Promise<void> {
+  async run(reading: Reading, real: Real): Promise<void> {
     // A second look, sent even though nothing changed since: an answer that does not hold still shows.
-    await expectModel(model, real, 'looking again', true);
+    await readAfter(reading, real, STEP.look, true);
   }
   toString = (): string => 'look()';
 }
@@ -318,7 +430,7 @@ export default defineRuleGroup({
       runs: 5,
       mutates: 'reversible',
       needs: ['roleKindResource', 'workRegime'],
-      async check(ctx) {
+      async drive(ctx) {
         const resourceId = await claimRoleResource(ctx);
         const teamIds = ctx.profile.teams.filter((t) => t.enabled).map((t) => t.id);
         precondition(teamIds.length > 0, 'the target profile names no enabled team');
@@ -341,7 +453,7 @@ export default defineRuleGroup({
           ctx,
           sequences(ctx.options.maxCommands ?? MAX_COMMANDS, ctx.options.replayPath),
           (steps) =>
-            guard.around(() => fc.asyncModelRun(() => ({ model: { rates: new Map(), teams: [] }, real }), steps)),
+            ctx.judged(() => guard.around(() => fc.asyncModelRun(() => ({ model: { teams: false }, real }), steps))),
           {
             // First a rate inside the period and an unassignment across both (§4.7 over two periods),
             // then a conflicting head assignment without and with warning_aware (§4.3).
@@ -352,6 +464,7 @@ export default defineRuleGroup({
           },
         );
       },
+      judge: judgeSequence,
     }),
   ],
 });

@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { listQueryChange, paginationLimit, tamperedToken } from '../src/arbitraries/index.ts';
 import { defineRuleGroup, property } from '../src/rules/define.ts';
-import { expectRejected, fail, precondition } from '../src/rules/assertions.ts';
+import { precondition } from '../src/rules/assertions.ts';
 import {
   ascendingOn,
   attributeText,
@@ -16,6 +16,95 @@ import {
   walkPages,
 } from '../src/rules/steps/list.ts';
 import { checkProperty } from '../src/rules/check-property.ts';
+import {
+  accepted,
+  firstWithStep,
+  isClean,
+  judgeAll,
+  judgeEach,
+  noEvidence,
+  rejected,
+  type Judgement,
+} from '../src/rules/judges/judgement.ts';
+import { field, type Observed } from '../src/rules/judges/observed.ts';
+import type { Violation } from '../src/core/types.ts';
+
+/** The step of a request whose next_token was altered by hand. */
+const TAMPERED = 'a next_token altered by';
+
+/** The ids a list request filtered on, when it filtered on ids. */
+function idsFiltered(request: unknown): string[] | undefined {
+  const filters = field(request, 'filters');
+  const ids = Array.isArray(filters) ? filters.find((f) => field(f, 'key') === 'resource.ids') : undefined;
+  const value = field(ids, 'value');
+  return Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : undefined;
+}
+
+/** The steps of a changed-query run: a first page, then its next page asked for with other filters or orders. */
+const CHANGED = {
+  first: 'the first page of an iteration',
+  next: 'a next page whose filters or orders changed',
+} as const;
+
+/** Two list requests with the same filters and orders (an absent list is an empty one). */
+function sameQuery(a: unknown, b: unknown): boolean {
+  const query = (r: unknown) => JSON.stringify([field(r, 'filters') ?? [], field(r, 'orders') ?? []]);
+  return query(a) === query(b);
+}
+
+/**
+ * One walk over an ids filter (pages tagged "resources.list page N"): every
+ * filtered resource exactly once, and on an exact multiple of the limit the
+ * last full page carries a token and the page after it is empty.
+ */
+function judgeOneWalk(log: readonly Observed[]): Judgement {
+  const pages = log.filter((o) => /^resources\.list page \d+$/.test(o.step));
+  const first = pages[0];
+  const subset = first ? idsFiltered(first.request) : undefined;
+  const limit = field(field(first?.request, 'pagination'), 'limit');
+  if (!first || !subset || typeof limit !== 'number') return noEvidence('no walk over an ids filter');
+  const answers = judgeAll(pages.map((o) => accepted(o, { status: 200 })));
+  if (!isClean(answers)) return answers;
+  const walked = pages.map((o) => {
+    const data = field(o.body, 'data');
+    const token = field(o.body, 'next_token');
+    return {
+      ids: Array.isArray(data) ? data.map((r) => field(r, 'id')) : [],
+      token: typeof token === 'string' ? token : null,
+    };
+  });
+  const seen = walked.flatMap((p) => p.ids);
+  const violations: Violation[] = [];
+  if (subset.some((id) => !seen.includes(id)) || seen.length !== subset.length) {
+    violations.push({
+      where: 'pages',
+      message: 'must yield every filtered resource exactly once',
+      expected: subset.length,
+      actual: seen.length,
+    });
+  }
+  if (subset.length % limit === 0) {
+    const last = walked[subset.length / limit - 1];
+    const after = walked[subset.length / limit];
+    if (!last || last.token === null) {
+      violations.push({
+        where: 'last full page',
+        message: 'must carry a next_token when the size is an exact multiple of limit',
+        expected: 'a token',
+        actual: null,
+      });
+    }
+    if (!after || after.ids.length !== 0) {
+      violations.push({
+        where: 'page after the last full page',
+        message: 'must be empty',
+        expected: 0,
+        actual: after?.ids.length ?? '(none)',
+      });
+    }
+  }
+  return violations;
+}
 
 export default defineRuleGroup({
   section: '§4.9',
@@ -32,7 +121,7 @@ export default defineRuleGroup({
       level: 'MUST',
       runs: 6,
       needs: ['listKind'],
-      async check(ctx) {
+      async drive(ctx) {
         const ids = await firstIds(ctx, 20, { atLeast: 4 });
         const arbitrary = fc.record({
           limit: paginationLimit({ max: 12 }),
@@ -41,50 +130,15 @@ export default defineRuleGroup({
         await checkProperty(
           ctx,
           arbitrary,
-          async ({ limit, subset }) => {
-            const body = listBody(ctx, { filters: [idsFilter(subset)], pagination: { limit, next_token: null } });
-            const pages: Array<{ size: number; token: string | null }> = [];
-            const seen: string[] = [];
-            await walkPages(ctx, body, {
-              maxPages: subset.length + 3,
-              onPage(page) {
-                pages.push({ size: page.data.length, token: page.next_token });
-                seen.push(...page.data.map((r) => r.id));
-              },
-            });
-            const missing = subset.filter((id) => !seen.includes(id));
-            if (missing.length > 0 || seen.length !== subset.length) {
-              fail({
-                where: 'pages',
-                message: 'must yield every filtered resource exactly once',
-                expected: subset.length,
-                actual: seen.length,
-              });
-            }
-            if (subset.length % limit === 0) {
-              const last = pages[subset.length / limit - 1];
-              const after = pages[subset.length / limit];
-              if (!last || last.token === null) {
-                fail({
-                  where: 'last full page',
-                  message: 'must carry a next_token when the size is an exact multiple of limit',
-                  expected: 'a token',
-                  actual: null,
-                });
-              }
-              if (!after || after.size !== 0) {
-                fail({
-                  where: 'page after the last full page',
-                  message: 'must be empty',
-                  expected: 0,
-                  actual: after?.size ?? '(none)',
-                });
-              }
-            }
-          },
+          ({ limit, subset }) =>
+            ctx.judged(async () => {
+              const body = listBody(ctx, { filters: [idsFilter(subset)], pagination: { limit, next_token: null } });
+              await walkPages(ctx, body, { maxPages: subset.length + 3 });
+            }),
           { distinct: true },
         );
       },
+      judge: judgeOneWalk,
     }),
     property({
       id: 'pagination.prop.changed-query-422',
@@ -94,7 +148,7 @@ export default defineRuleGroup({
       level: 'MUST',
       runs: 8,
       needs: ['listKind', 'sortAttribute'],
-      async check(ctx) {
+      async drive(ctx) {
         const ids = await firstIds(ctx, 12, { atLeast: 4 });
         const attribute = ctx.sortAttribute;
         const sample = await listPage(
@@ -103,23 +157,25 @@ export default defineRuleGroup({
         );
         const names = sample.data.map((r) => attributeText(r, attribute)).filter((v): v is string => !!v);
         const prefixes = [...new Set(names.map((n) => n.slice(0, 1)))];
-        precondition(prefixes.length > 0, `no text value of ${attribute} to filter on`);
+        const first = prefixes[0];
+        const last = prefixes.at(-1);
+        precondition(first !== undefined && last !== undefined, `no text value of ${attribute} to filter on`);
         await checkProperty(
           ctx,
           listQueryChange({ ids, attribute, prefixes }),
-          async ([a, b]) => {
-            const first = await listPage(ctx, listBody(ctx, { ...a, pagination: { limit: 1, next_token: null } }));
-            fc.pre(first.next_token !== null);
-            await expectRejected(
-              () =>
-                ctx.client.post(
-                  'resources.list',
-                  listBody(ctx, { ...b, pagination: { limit: 1, next_token: first.next_token } }),
-                  { retry: 'judged' },
-                ),
-              { step: 'a next page whose filters or orders changed', status: 422 },
-            );
-          },
+          ([a, b]) =>
+            ctx.judged(async () => {
+              const page = await listPage(ctx, listBody(ctx, { ...a, pagination: { limit: 1, next_token: null } }), {
+                step: CHANGED.first,
+              });
+              // Without a token there is no next page to ask for: the judge finds no evidence and the run is discarded.
+              if (page.next_token === null) return;
+              await ctx.client.post(
+                'resources.list',
+                listBody(ctx, { ...b, pagination: { limit: 1, next_token: page.next_token } }),
+                { retry: 'judged', step: CHANGED.next },
+              );
+            }),
           {
             distinct: true,
             // One change of each kind: the ids filtered, the text filter's prefix, a filter dropped, orders dropped.
@@ -129,14 +185,11 @@ export default defineRuleGroup({
                 { filters: [idsFilter(ids.slice(1))], orders: [] },
               ],
               [
-                { filters: [startsWithFilter(attribute, prefixes[0]!)], orders: [] },
-                {
-                  filters: [startsWithFilter(attribute, prefixes.at(-1)! === prefixes[0] ? 'zz' : prefixes.at(-1)!)],
-                  orders: [],
-                },
+                { filters: [startsWithFilter(attribute, first)], orders: [] },
+                { filters: [startsWithFilter(attribute, last === first ? 'zz' : last)], orders: [] },
               ],
               [
-                { filters: [startsWithFilter(attribute, prefixes[0]!)], orders: [ascendingOn(attribute)] },
+                { filters: [startsWithFilter(attribute, first)], orders: [ascendingOn(attribute)] },
                 { filters: [], orders: [ascendingOn(attribute)] },
               ],
               [
@@ -147,6 +200,14 @@ export default defineRuleGroup({
           },
         );
       },
+      judge(log) {
+        const first = firstWithStep(log, CHANGED.first);
+        const next = firstWithStep(log, CHANGED.next);
+        if (!first || !next) return noEvidence('no next page was asked for with another query');
+        // The arbitrary changes the query; a run whose query came back the same shows nothing of the clause.
+        if (sameQuery(first.request, next.request)) return noEvidence('the next page kept the same filters and orders');
+        return rejected(next, { status: 422 });
+      },
     }),
     property({
       id: 'pagination.prop.tampered-token-422',
@@ -155,7 +216,7 @@ export default defineRuleGroup({
       level: 'MUST',
       runs: 10,
       needs: ['listKind'],
-      async check(ctx) {
+      async drive(ctx) {
         const ids = await firstIds(ctx, 8, { atLeast: 4 });
         const body = listBody(ctx, { filters: [idsFilter(ids)], pagination: { limit: 2, next_token: null } });
         const first = await listPage(ctx, body);
@@ -164,21 +225,23 @@ export default defineRuleGroup({
         await checkProperty(
           ctx,
           tamperedToken(),
-          async (t) => {
-            const forged = t.apply(token);
-            await expectRejected(
-              () =>
-                ctx.client.post(
-                  'resources.list',
-                  { ...body, pagination: { limit: 2, next_token: forged } },
-                  { retry: 'judged' },
-                ),
-              { step: `a next_token altered by "${t.name}"`, status: 422 },
-            );
-          },
+          (t) =>
+            ctx.judged(async () => {
+              await ctx.client.post(
+                'resources.list',
+                { ...body, pagination: { limit: 2, next_token: t.apply(token) } },
+                { retry: 'judged', step: `${TAMPERED} "${t.name}"` },
+              );
+            }),
           { distinct: true },
         );
       },
+      judge: (log) =>
+        judgeEach(
+          log.filter((o) => o.step.startsWith(TAMPERED)),
+          'no altered next_token was sent',
+          (o) => rejected(o, { status: 422 }),
+        ),
     }),
   ],
 });

@@ -4,14 +4,104 @@
 import fc from 'fast-check';
 import { activityRatePattern, dateRange, teamList } from '../src/arbitraries/index.ts';
 import { defineRuleGroup, property } from '../src/rules/define.ts';
-import { expectSuccess, fail, precondition } from '../src/rules/assertions.ts';
-import { isDefiningRole, revokeRoles } from '../src/rules/steps/roles.ts';
+import { precondition } from '../src/rules/assertions.ts';
+import { isDefiningRole } from '../src/rules/steps/roles.ts';
 import { WIDE_RANGE, showActivityRates } from '../src/rules/steps/assignations.ts';
-import { captureState, stateDifference } from '../src/rules/steps/state.ts';
+import { captureState } from '../src/rules/steps/state.ts';
 import { claimRoleResource } from '../src/rules/steps/claims.ts';
 import { withRestoredState } from '../src/rules/state-guard.ts';
 import { checkProperty } from '../src/rules/check-property.ts';
 import { covers, splitRange } from '../src/rules/dates.ts';
+import { accepted, firstWithStep, isClean, noEvidence, type Judgement } from '../src/rules/judges/judgement.ts';
+import type { Observed } from '../src/rules/judges/observed.ts';
+import { stateIn } from '../src/rules/judges/state.ts';
+import { stateDifference } from '../src/rules/resource-state.ts';
+import { matchesSchema } from '../src/schemas/index.ts';
+
+/** The steps the drivers of this group tag their requests with, which their judges read. */
+const STEP = {
+  firstRevocation: 'first revocation',
+  afterFirst: 'after the first revocation',
+  secondRevocation: 'the same revocation again',
+  afterSecond: 'after the second revocation',
+  assign: 'the assignment',
+  readAfterAssign: 'show-activity-rates after the assignment',
+} as const;
+
+/** A request the driver sent under `step`, accepted; otherwise the judgement that stops there. */
+function acceptedAt(log: readonly Observed[], step: string): Judgement {
+  const o = firstWithStep(log, step);
+  return o ? accepted(o) : noEvidence(`no ${step} was sent`);
+}
+
+/** Revoking twice: the roles read after the second revocation are those read after the first. */
+function judgeRevokedTwice(log: readonly Observed[]): Judgement {
+  for (const step of [STEP.firstRevocation, STEP.secondRevocation]) {
+    const revoked = acceptedAt(log, step);
+    if (!isClean(revoked)) return revoked;
+  }
+  const once = stateIn(log, STEP.afterFirst);
+  const twice = stateIn(log, STEP.afterSecond);
+  if (!once?.roles || !twice?.roles) return noEvidence('the roles were not read after both revocations');
+  const difference = stateDifference(once, twice);
+  return difference
+    ? [
+        {
+          where: `list-roles ${STEP.afterSecond}`,
+          message: 'must equal the state after the first: revoking what is no longer held changes nothing',
+          expected: 'unchanged',
+          actual: difference,
+        },
+      ]
+    : [];
+}
+
+/** An assignment, then a read over its range: a period covers the range with what was sent. */
+function judgeAssignThenShow(log: readonly Observed[]): Judgement {
+  const o = firstWithStep(log, STEP.assign);
+  if (!o || !matchesSchema('AssignActivityRateRequest', o.request)) return noEvidence('no assignment was sent');
+  const body = o.request;
+  const assigned = accepted(o);
+  if (!isClean(assigned)) return assigned;
+  const span = splitRange(body.date_range);
+  if (!span) return noEvidence(`the assignment's range ${body.date_range} is not a range`);
+  const read = firstWithStep(log, STEP.readAfterAssign);
+  if (!read) return noEvidence(`no ${STEP.readAfterAssign}`);
+  const answer = accepted(read, { status: 200 });
+  if (!isClean(answer)) return answer;
+  // The read's shape is show-activity-rates.response-shape's: a body of another shape says nothing here.
+  if (!matchesSchema('ActivityRatePeriodList', read.body)) return noEvidence(`${read.step} showed no list of periods`);
+  const shown = read.body;
+  const match = shown.find((p) => {
+    const shownSpan = splitRange(p.date_range);
+    // "Shown as an integer" is another rule's business: a rounded rate matches. A field not sent imposes nothing.
+    return (
+      shownSpan !== undefined &&
+      covers(shownSpan, span) &&
+      Math.abs(p.average_rate - (body.average_rate ?? p.average_rate)) <= 0.5 &&
+      (body.trainee === undefined || p.trainee === body.trainee) &&
+      (body.apprentice === undefined || p.apprentice === body.apprentice) &&
+      (body.paid_hourly === undefined || p.paid_hourly === body.paid_hourly) &&
+      (body.work_regime_id === null || body.work_regime_id === undefined || p.work_regime.id === body.work_regime_id)
+    );
+  });
+  if (match) return [];
+  return [
+    {
+      where: read.step,
+      message: 'must show a period over the assigned range carrying the assigned values',
+      expected: {
+        date_range: body.date_range,
+        average_rate: body.average_rate,
+        work_regime_id: body.work_regime_id,
+        trainee: body.trainee,
+        apprentice: body.apprentice,
+        paid_hourly: body.paid_hourly,
+      },
+      actual: shown,
+    },
+  ];
+}
 
 export default defineRuleGroup({
   section: '§4.1',
@@ -25,7 +115,7 @@ export default defineRuleGroup({
       runs: 4,
       mutates: 'irreversible',
       needs: ['roleKindResource'],
-      async check(ctx) {
+      async drive(ctx) {
         const resourceId = await claimRoleResource(ctx);
         const roles = ctx.profile.roles.filter((r) => !isDefiningRole(ctx, r.id)).map((r) => r.id);
         const teams = ctx.profile.teams.filter((t) => t.enabled).map((t) => t.id);
@@ -34,27 +124,21 @@ export default defineRuleGroup({
           roleId: fc.constantFrom(...roles),
           teamIds: fc.option(teamList({ teamIds: teams }), { nil: undefined }),
         });
-        await checkProperty(ctx, revocation, async ({ roleId, teamIds }) => {
-          const body = {
-            resource_ids: [resourceId],
-            role_ids: [roleId],
-            ...(teamIds !== undefined ? { team_ids: teamIds } : {}),
-          };
-          await revokeRoles(ctx, body, { step: 'first revocation' });
-          const once = await captureState(ctx, resourceId, ['roles'], { step: 'after the first revocation' });
-          await revokeRoles(ctx, body, { step: 'the same revocation again' });
-          const twice = await captureState(ctx, resourceId, ['roles'], { step: 'after the second revocation' });
-          const difference = stateDifference(once, twice);
-          if (difference) {
-            fail({
-              where: 'list-roles after the second revocation',
-              message: 'must equal the state after the first: revoking what is no longer held changes nothing',
-              expected: 'unchanged',
-              actual: difference,
-            });
-          }
-        });
+        await checkProperty(ctx, revocation, ({ roleId, teamIds }) =>
+          ctx.judged(async () => {
+            const body = {
+              resource_ids: [resourceId],
+              role_ids: [roleId],
+              ...(teamIds !== undefined ? { team_ids: teamIds } : {}),
+            };
+            await ctx.client.post('resources.revoke-roles', body, { step: STEP.firstRevocation });
+            await captureState(ctx, resourceId, ['roles'], { step: STEP.afterFirst });
+            await ctx.client.post('resources.revoke-roles', body, { step: STEP.secondRevocation });
+            await captureState(ctx, resourceId, ['roles'], { step: STEP.afterSecond });
+          }),
+        );
       },
+      judge: judgeRevokedTwice,
     }),
     property({
       id: 'activity-rates.prop.assign-then-show',
@@ -67,7 +151,7 @@ export default defineRuleGroup({
       runs: 8,
       mutates: 'reversible',
       needs: ['roleKindResource', 'workRegime'],
-      async check(ctx) {
+      async drive(ctx) {
         const resourceId = await claimRoleResource(ctx);
         // Inside the resource's longest existing period: dates a server already accepts for it.
         const periods = await showActivityRates(ctx, { resource_id: resourceId, date_range: WIDE_RANGE });
@@ -87,43 +171,35 @@ export default defineRuleGroup({
           paidHourly: fc.boolean(),
         });
         await withRestoredState(ctx, resourceId, ['rates'], () =>
-          checkProperty(ctx, assignment, async (a) => {
-            const res = await ctx.client.post('resources.assign-activity-rate', {
-              resource_id: resourceId,
-              date_range: a.range,
-              average_rate: a.rate,
-              work_regime_id: a.regime,
-              indemnity_enabled: true,
-              compensation_enabled: false,
-              trainee: a.trainee,
-              apprentice: a.apprentice,
-              paid_hourly: a.paidHourly,
-              activity_rate_patterns: [a.pattern],
-            });
-            expectSuccess(res, { step: 'resources.assign-activity-rate' });
-            const span = splitRange(a.range)!;
-            const shown = await showActivityRates(ctx, { resource_id: resourceId, date_range: a.range });
-            const match = shown.find(
-              // "Shown as an integer" is another rule's business: a rounded rate matches.
-              (p) =>
-                covers(splitRange(p.date_range)!, span) &&
-                Math.abs(p.average_rate - a.rate) <= 0.5 &&
-                p.trainee === a.trainee &&
-                p.apprentice === a.apprentice &&
-                p.paid_hourly === a.paidHourly &&
-                p.work_regime.id === a.regime,
-            );
-            if (!match) {
-              fail({
-                where: 'show-activity-rates',
-                message: 'must show a period over the assigned range carrying the assigned values',
-                expected: a,
-                actual: shown,
-              });
-            }
-          }),
+          checkProperty(ctx, assignment, (a) =>
+            ctx.judged(async () => {
+              const res = await ctx.client.post(
+                'resources.assign-activity-rate',
+                {
+                  resource_id: resourceId,
+                  date_range: a.range,
+                  average_rate: a.rate,
+                  work_regime_id: a.regime,
+                  indemnity_enabled: true,
+                  compensation_enabled: false,
+                  trainee: a.trainee,
+                  apprentice: a.apprentice,
+                  paid_hourly: a.paidHourly,
+                  activity_rate_patterns: [a.pattern],
+                },
+                { step: STEP.assign },
+              );
+              if (res.status < 200 || res.status >= 300) return;
+              await showActivityRates(
+                ctx,
+                { resource_id: resourceId, date_range: a.range },
+                { step: STEP.readAfterAssign },
+              );
+            }),
+          ),
         );
       },
+      judge: judgeAssignThenShow,
     }),
   ],
 });

@@ -4,21 +4,35 @@
  */
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import type { CheckContext } from '../src/rules/types.ts';
-import {
-  expectEach,
-  expectJson,
-  expectNoContent,
-  expectRejected,
-  expectSuccess,
-  fail,
-  precondition,
-} from '../src/rules/assertions.ts';
+import { precondition } from '../src/rules/assertions.ts';
 import { WIDE_RANGE, showActivityRates } from '../src/rules/steps/assignations.ts';
-import { captureState, expectStateUnchanged } from '../src/rules/steps/state.ts';
+import { captureState } from '../src/rules/steps/state.ts';
 import { withRestoredState } from '../src/rules/state-guard.ts';
 import { addDays, covers, overlapsStrictly, splitRange, type DateSpan } from '../src/rules/dates.ts';
-import type { ActivityRatePeriod, AssignActivityRateRequest } from '../src/schemas/index.ts';
+import {
+  accepted,
+  firstWithStep,
+  isClean,
+  judgeAll,
+  judgeEach,
+  noContent,
+  noEvidence,
+  rejected,
+  shaped,
+  withStep,
+  type Judgement,
+} from '../src/rules/judges/judgement.ts';
+import { field, type Observed } from '../src/rules/judges/observed.ts';
+import { unchangedBetween } from '../src/rules/judges/state.ts';
+import {
+  matchesSchema,
+  type ActivityRatePeriod,
+  type AssignActivityRateRequest,
+  type SchemaType,
+} from '../src/schemas/index.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { kindById } from '../src/target/profile.ts';
+import type { Violation } from '../src/core/types.ts';
 
 interface Claimed {
   resourceId: string;
@@ -73,10 +87,120 @@ function assignment(ctx: CheckContext, claimed: Claimed, externalId?: string): A
 }
 
 function overlappingPairs(periods: readonly ActivityRatePeriod[]): string[] {
-  const spans = periods.map((p) => ({ range: p.date_range, span: splitRange(p.date_range)! }));
+  const spans = periods.flatMap((p) => {
+    const span = splitRange(p.date_range);
+    return span ? [{ range: p.date_range, span }] : [];
+  });
   return spans.flatMap((a, i) =>
     spans.slice(i + 1).flatMap((b) => (overlapsStrictly(a.span, b.span) ? [`${a.range} and ${b.range}`] : [])),
   );
+}
+
+/** The steps drivers of this group tag their requests with, which their judges read. */
+const STEP = {
+  assign: 'the assignment',
+  readAfterAssign: 'read right after the assignment',
+  readLaterAssign: 'read a moment after the assignment',
+  unassign: 'the unassignment',
+  readAfterUnassign: 'read right after the unassignment',
+  readLaterUnassign: 'read a moment after the unassignment',
+  firstContract: 'a contract with a new external_id',
+  duplicateContract: 'a contract whose external_id another resource already uses',
+  otherBefore: 'the other resource before',
+  otherAfter: 'the other resource after',
+} as const;
+
+/** What a read tagged `step` showed: its periods, or the judgement that stops there (refused, missing). */
+function periodsRead(
+  log: readonly Observed[],
+  step: string,
+): { periods: ActivityRatePeriod[] } | { judgement: Judgement } {
+  const o = firstWithStep(log, step);
+  if (!o) return { judgement: noEvidence(`no ${step}`) };
+  const answer = accepted(o, { status: 200 });
+  if (!isClean(answer)) return { judgement: answer };
+  // The read's shape is show-activity-rates.response-shape's: a body of another shape says nothing here.
+  return matchesSchema('ActivityRatePeriodList', o.body)
+    ? { periods: o.body }
+    : { judgement: noEvidence(`${step} did not show a list of periods`) };
+}
+
+/** How long after a write the second read comes: both must show it (§4.2, §4.7 state their effects). */
+const MOMENT_MS = 500;
+
+/**
+ * A write's effect read twice: at once (no delay) and a moment later. A read
+ * right after a write that does not show it is a stale read, whatever the
+ * later one shows; the pair tells how long the staleness lasted at most.
+ */
+async function readTwice(
+  ctx: CheckContext,
+  body: { resource_id: string; date_range: string },
+  steps: { atOnce: string; later: string },
+): Promise<void> {
+  await showActivityRates(ctx, body, { step: steps.atOnce, fresh: true });
+  await sleep(MOMENT_MS, undefined, { signal: ctx.signal });
+  await showActivityRates(ctx, body, { step: steps.later, fresh: true });
+}
+
+/** One read of the pair and what it showed. */
+interface Read {
+  step: string;
+  periods: ActivityRatePeriod[];
+}
+
+/** The reads of a pair that were made, in order; the judgement that stops there when one was refused. */
+function readsOf(log: readonly Observed[], steps: readonly string[]): { reads: Read[] } | { judgement: Judgement } {
+  const reads: Read[] = [];
+  for (const step of steps) {
+    if (!firstWithStep(log, step)) continue;
+    const read = periodsRead(log, step);
+    if (!('periods' in read)) return read;
+    reads.push({ step, periods: read.periods });
+  }
+  return reads.length > 0 ? { reads } : { judgement: noEvidence(`no ${steps.join(' or ')}`) };
+}
+
+/**
+ * The write a driver sent under `write`, accepted, then what the reads
+ * tagged `reads` showed: `judge` compares what was sent with each read.
+ */
+function afterWrite<N extends 'AssignActivityRateRequest' | 'UnassignActivityRateRequest'>(
+  log: readonly Observed[],
+  schema: N,
+  steps: { write: string; reads: readonly string[] },
+  judge: (body: SchemaType<N>, reads: Read[]) => Judgement,
+): Judgement {
+  const o = firstWithStep(log, steps.write);
+  if (!o || !matchesSchema(schema, o.request)) return noEvidence(`no ${steps.write} was sent`);
+  const written = accepted(o);
+  if (!isClean(written)) return written;
+  const read = readsOf(log, steps.reads);
+  return 'reads' in read ? judge(o.request, read.reads) : read.judgement;
+}
+
+const ASSIGNED = { write: STEP.assign, reads: [STEP.readAfterAssign, STEP.readLaterAssign] } as const;
+const UNASSIGNED = { write: STEP.unassign, reads: [STEP.readAfterUnassign, STEP.readLaterUnassign] } as const;
+
+/**
+ * A write's effect must show in every read after it: the first read that
+ * does not show it is the departure, said with what the other reads showed
+ * (a stale read that a read a moment later corrects, or an effect that does
+ * not last).
+ */
+function everyReadShows(reads: readonly Read[], shows: (r: Read) => boolean, effect: Violation): Violation[] {
+  const missing = reads.findIndex((r) => !shows(r));
+  if (missing < 0) return [];
+  const read = reads[missing];
+  if (read === undefined) return [];
+  const shownLater = reads.slice(missing + 1).some(shows);
+  const shownBefore = reads.slice(0, missing).some(shows);
+  const message = shownLater
+    ? `${effect.message}, at once: the read right after the write did not show it, a read ${MOMENT_MS} ms later did (stale for up to ${MOMENT_MS} ms)`
+    : shownBefore
+      ? `${effect.message}, and keep showing it: a read ${MOMENT_MS} ms after the write no longer did`
+      : effect.message;
+  return [{ ...effect, where: read.step, message, actual: effect.actual ?? read.periods }];
 }
 
 export default defineRuleGroup({
@@ -92,18 +216,17 @@ export default defineRuleGroup({
       ],
       level: 'MUST',
       needs: ['roleKindResource'],
-      async check(ctx) {
-        let seen = 0;
+      async drive(ctx) {
         const resources = ctx.profile.mutableResources.filter((r) => kindById(ctx.profile, r.kindId)?.supportsRoles);
         for (const r of resources.slice(0, 5)) {
-          const res = await ctx.client.post('resources.show-activity-rates', {
-            resource_id: r.id,
-            date_range: WIDE_RANGE,
-          });
-          expectSuccess(res, { step: 'resources.show-activity-rates', status: 200 });
-          seen += expectJson(res, 'ActivityRatePeriodList').length;
+          await ctx.client.post('resources.show-activity-rates', { resource_id: r.id, date_range: WIDE_RANGE });
         }
-        precondition(seen > 0, 'no profile resource has an activity rate period');
+      },
+      judge(log) {
+        const reads = log.filter((o) => o.operation === 'resources.show-activity-rates');
+        const shapes = judgeEach(reads, 'no show-activity-rates was read', (o) => shaped(o, 'ActivityRatePeriodList'));
+        const periods = reads.reduce((n, o) => n + (Array.isArray(o.body) ? o.body.length : 0), 0);
+        return judgeAll([shapes, periods > 0 ? [] : noEvidence('no profile resource has an activity rate period')]);
       },
     }),
     rule({
@@ -112,22 +235,31 @@ export default defineRuleGroup({
       quote: '| average_rate | number | shown as an integer |',
       level: 'MUST',
       needs: ['roleKindResource'],
-      async check(ctx) {
-        const rates: Array<{ where: string; rate: number }> = [];
+      async drive(ctx) {
         for (const r of ctx.profile.mutableResources.slice(0, 5)) {
-          const periods = await showActivityRates(ctx, { resource_id: r.id, date_range: WIDE_RANGE });
-          rates.push(...periods.map((p, i) => ({ where: `show-activity-rates(${r.id})[${i}]`, rate: p.average_rate })));
+          await showActivityRates(ctx, { resource_id: r.id, date_range: WIDE_RANGE });
         }
-        precondition(rates.length > 0, 'no profile resource read has an activity rate period');
-        expectEach(rates, ({ where, rate }) =>
+      },
+      judge(log) {
+        const rates = log
+          .filter((o) => o.operation === 'resources.show-activity-rates' && o.status === 200)
+          .flatMap((o) => {
+            const periods = matchesSchema('ActivityRatePeriodList', o.body) ? o.body : [];
+            const id = field(o.request, 'resource_id');
+            return periods.map((p, i) => ({ where: `show-activity-rates(${String(id)})[${i}]`, rate: p.average_rate }));
+          });
+        if (rates.length === 0) return noEvidence('no profile resource read has an activity rate period');
+        return rates.flatMap(({ where, rate }): Violation[] =>
           Number.isInteger(rate)
-            ? undefined
-            : {
-                where: `${where}.average_rate`,
-                message: 'must be shown as an integer',
-                expected: 'an integer',
-                actual: rate,
-              },
+            ? []
+            : [
+                {
+                  where: `${where}.average_rate`,
+                  message: 'must be shown as an integer',
+                  expected: 'an integer',
+                  actual: rate,
+                },
+              ],
         );
       },
     }),
@@ -137,12 +269,12 @@ export default defineRuleGroup({
       quote: 'Response: status 204, meaning resource activity rate assigned; no body.',
       level: 'MUST',
       mutates: 'reversible',
-      async check(ctx) {
+      async drive(ctx) {
         await changingRatesOf(ctx, async (claimed) => {
-          const res = await ctx.client.post('resources.assign-activity-rate', assignment(ctx, claimed));
-          expectNoContent(res, { step: 'resources.assign-activity-rate', status: 204 });
+          await ctx.client.post('resources.assign-activity-rate', assignment(ctx, claimed), { step: STEP.assign });
         });
       },
+      judge: (log) => judgeEach(withStep(log, STEP.assign), 'no assignment was sent', (o) => noContent(o)),
     }),
     rule({
       id: 'activity-rates.assigned-rate-shown',
@@ -154,41 +286,50 @@ export default defineRuleGroup({
       level: 'MUST',
       mutates: 'reversible',
       needs: ['workRegime'],
-      async check(ctx) {
+      async drive(ctx) {
         await changingRatesOf(ctx, async (claimed) => {
           const body = assignment(ctx, claimed);
-          expectSuccess(await ctx.client.post('resources.assign-activity-rate', body), {
-            step: 'resources.assign-activity-rate',
-          });
-          const range = splitRange(body.date_range)!;
-          const shown = await showActivityRates(ctx, { resource_id: claimed.resourceId, date_range: body.date_range });
-          const match = shown.find(
-            // "Shown as an integer": a rate may come back rounded.
-            (p) =>
-              covers(splitRange(p.date_range)!, range) &&
-              Math.abs(p.average_rate - body.average_rate!) <= 0.5 &&
-              p.trainee === true &&
-              p.paid_hourly === true &&
-              p.apprentice === false &&
-              p.work_regime.id === body.work_regime_id,
-          );
-          if (!match) {
-            fail({
-              where: 'show-activity-rates after assignment',
-              message:
-                'must show a period covering the assigned range with the assigned average_rate, work regime and flags',
-              expected: {
-                date_range: body.date_range,
-                average_rate: body.average_rate,
-                trainee: true,
-                paid_hourly: true,
-                apprentice: false,
-              },
-              actual: shown,
-            });
+          const res = await ctx.client.post('resources.assign-activity-rate', body, { step: STEP.assign });
+          if (res.status >= 200 && res.status < 300) {
+            const read = { resource_id: claimed.resourceId, date_range: body.date_range };
+            await readTwice(ctx, read, { atOnce: STEP.readAfterAssign, later: STEP.readLaterAssign });
           }
         });
       },
+      judge: (log) =>
+        afterWrite(log, 'AssignActivityRateRequest', ASSIGNED, (body, reads) => {
+          const range = splitRange(body.date_range);
+          if (!range) return noEvidence(`the assignment's range ${body.date_range} is not a range`);
+          const shows = ({ periods }: Read): boolean =>
+            periods.some((p) => {
+              const span = splitRange(p.date_range);
+              return (
+                span !== undefined &&
+                covers(span, range) &&
+                // "Shown as an integer": a rate may come back rounded.
+                Math.abs(p.average_rate - (body.average_rate ?? p.average_rate)) <= 0.5 &&
+                (body.trainee === undefined || p.trainee === body.trainee) &&
+                (body.paid_hourly === undefined || p.paid_hourly === body.paid_hourly) &&
+                (body.apprentice === undefined || p.apprentice === body.apprentice) &&
+                (body.work_regime_id === null ||
+                  body.work_regime_id === undefined ||
+                  p.work_regime.id === body.work_regime_id)
+              );
+            });
+          return everyReadShows(reads, shows, {
+            where: STEP.readAfterAssign,
+            message:
+              'must show a period covering the assigned range with the assigned average_rate, work regime and flags',
+            expected: {
+              date_range: body.date_range,
+              average_rate: body.average_rate,
+              work_regime_id: body.work_regime_id,
+              trainee: body.trainee,
+              paid_hourly: body.paid_hourly,
+              apprentice: body.apprentice,
+            },
+          });
+        }),
     }),
     rule({
       id: 'activity-rates.no-overlap',
@@ -196,23 +337,33 @@ export default defineRuleGroup({
       quote: 'Assigning a new rate may modify other activity rate periods.',
       level: 'INFERRED',
       mutates: 'reversible',
-      async check(ctx) {
+      async drive(ctx) {
         await changingRatesOf(ctx, async (claimed) => {
-          expectSuccess(await ctx.client.post('resources.assign-activity-rate', assignment(ctx, claimed)), {
-            step: 'resources.assign-activity-rate',
+          const res = await ctx.client.post('resources.assign-activity-rate', assignment(ctx, claimed), {
+            step: STEP.assign,
           });
-          const all = await showActivityRates(ctx, { resource_id: claimed.resourceId, date_range: WIDE_RANGE });
-          const pairs = overlappingPairs(all);
-          if (pairs.length > 0) {
-            fail({
-              where: 'show-activity-rates after assignment',
-              message: 'must not hold overlapping periods: the new rate replaces the others over its range',
-              expected: 'no overlap',
-              actual: pairs,
-            });
+          if (res.status >= 200 && res.status < 300) {
+            const read = { resource_id: claimed.resourceId, date_range: WIDE_RANGE };
+            await readTwice(ctx, read, { atOnce: STEP.readAfterAssign, later: STEP.readLaterAssign });
           }
         });
       },
+      judge: (log) =>
+        afterWrite(log, 'AssignActivityRateRequest', ASSIGNED, (_, reads) =>
+          reads.flatMap(({ step, periods }): Violation[] => {
+            const pairs = overlappingPairs(periods);
+            return pairs.length === 0
+              ? []
+              : [
+                  {
+                    where: step,
+                    message: 'must not hold overlapping periods: the new rate replaces the others over its range',
+                    expected: 'no overlap',
+                    actual: pairs,
+                  },
+                ];
+          }),
+        ),
     }),
     rule({
       id: 'activity-rates.unassign-removes-coverage',
@@ -220,32 +371,42 @@ export default defineRuleGroup({
       quote: 'Unassigns an activity rate from a resource for a date range.',
       level: 'MUST',
       mutates: 'reversible',
-      async check(ctx) {
+      async drive(ctx) {
         await changingRatesOf(ctx, async (claimed) => {
-          const cut = splitRange(innerRange(claimed.span))!;
-          const res = await ctx.client.post('resources.unassign-activity-rate', {
-            resource_id: claimed.resourceId,
-            date_range: `${cut.start}/${cut.end}`,
-          });
+          const res = await ctx.client.post(
+            'resources.unassign-activity-rate',
+            { resource_id: claimed.resourceId, date_range: innerRange(claimed.span) },
+            { step: STEP.unassign },
+          );
           ctx.observe('status and body of unassign-activity-rate', {
             status: res.status,
             body: res.text.slice(0, 200),
           });
-          expectSuccess(res, { step: 'resources.unassign-activity-rate' });
-          const all = await showActivityRates(ctx, { resource_id: claimed.resourceId, date_range: WIDE_RANGE });
-          // Days strictly inside the unassigned range: the ends are lenient (inclusive or not is not shown).
-          const inner = { start: addDays(cut.start, 1), end: addDays(cut.end, -1) };
-          const still = all.filter((p) => overlapsStrictly(splitRange(p.date_range)!, inner));
-          if (still.length > 0) {
-            fail({
-              where: 'show-activity-rates after unassign',
-              message: 'must show no period over the unassigned range',
-              expected: 'no period',
-              actual: still.map((p) => p.date_range),
-            });
+          if (res.status >= 200 && res.status < 300) {
+            const read = { resource_id: claimed.resourceId, date_range: WIDE_RANGE };
+            await readTwice(ctx, read, { atOnce: STEP.readAfterUnassign, later: STEP.readLaterUnassign });
           }
         });
       },
+      judge: (log) =>
+        afterWrite(log, 'UnassignActivityRateRequest', UNASSIGNED, (body, reads) => {
+          const cut = splitRange(body.date_range ?? '');
+          if (!cut) return noEvidence('the unassignment named no date range');
+          // Days strictly inside the unassigned range: the ends are lenient (inclusive or not is not shown).
+          const inner = { start: addDays(cut.start, 1), end: addDays(cut.end, -1) };
+          const still = ({ periods }: Read): ActivityRatePeriod[] =>
+            periods.filter((p) => {
+              const span = splitRange(p.date_range);
+              return span !== undefined && overlapsStrictly(span, inner);
+            });
+          const stale = reads.find((r) => still(r).length > 0);
+          return everyReadShows(reads, (r) => still(r).length === 0, {
+            where: STEP.readAfterUnassign,
+            message: 'must show no period over the unassigned range',
+            expected: 'no period',
+            actual: (stale ? still(stale) : []).map((p) => p.date_range),
+          });
+        }),
     }),
     rule({
       id: 'activity-rates.external-id-unique',
@@ -253,27 +414,42 @@ export default defineRuleGroup({
       quote: '| Uniqueness | `external_id` of an activity rate contract is unique across the instance |',
       level: 'MUST',
       mutates: 'reversible',
-      async check(ctx) {
+      async drive(ctx) {
         const first = await resourceWithPeriod(ctx);
         const second = await resourceWithPeriod(ctx);
         const externalId = `dc-unique-${first.resourceId}-${Date.now()}`;
         await withRestoredState(ctx, first.resourceId, ['rates'], () =>
           withRestoredState(ctx, second.resourceId, ['rates'], async () => {
-            expectSuccess(await ctx.client.post('resources.assign-activity-rate', assignment(ctx, first, externalId)), {
-              step: 'assigning a contract with a new external_id',
+            const res = await ctx.client.post('resources.assign-activity-rate', assignment(ctx, first, externalId), {
+              step: STEP.firstContract,
             });
-            const before = await captureState(ctx, second.resourceId, ['rates'], { step: 'the other resource before' });
-            const res = await expectRejected(
-              () =>
-                ctx.client.post('resources.assign-activity-rate', assignment(ctx, second, externalId), {
-                  retry: 'judged',
-                }),
-              { step: 'a contract whose external_id another resource already uses' },
+            if (res.status < 200 || res.status >= 300) return;
+            await captureState(ctx, second.resourceId, ['rates'], { step: STEP.otherBefore });
+            const duplicate = await ctx.client.post(
+              'resources.assign-activity-rate',
+              assignment(ctx, second, externalId),
+              { retry: 'judged', step: STEP.duplicateContract },
             );
-            ctx.observe('status of a duplicate external_id', res.status);
-            await expectStateUnchanged(ctx, before, { message: 'must be unchanged after a rejected request' });
+            ctx.observe('status of a duplicate external_id', duplicate.status);
+            await captureState(ctx, second.resourceId, ['rates'], { step: STEP.otherAfter, fresh: true });
           }),
         );
+      },
+      judge(log) {
+        const first = firstWithStep(log, STEP.firstContract);
+        if (!first) return noEvidence('no contract with a new external_id was sent');
+        const accepted1 = accepted(first);
+        if (!isClean(accepted1)) return accepted1;
+        const duplicate = firstWithStep(log, STEP.duplicateContract);
+        if (!duplicate) return noEvidence('no contract with a duplicate external_id was sent');
+        return judgeAll([
+          rejected(duplicate),
+          unchangedBetween(log, {
+            before: STEP.otherBefore,
+            after: STEP.otherAfter,
+            message: 'must be unchanged after a rejected request',
+          }),
+        ]);
       },
     }),
     rule({
@@ -283,11 +459,12 @@ export default defineRuleGroup({
       level: 'MUST',
       mutates: 'reversible',
       needs: ['workRegime'],
-      async check(ctx) {
+      async drive(ctx) {
         await changingRatesOf(ctx, async (claimed) => {
           const range = innerRange(claimed.span);
-          expectSuccess(
-            await ctx.client.post('resources.assign-activity-rate', {
+          const res = await ctx.client.post(
+            'resources.assign-activity-rate',
+            {
               resource_id: claimed.resourceId,
               date_range: range,
               average_rate: 60,
@@ -297,43 +474,62 @@ export default defineRuleGroup({
               trainee: false,
               apprentice: false,
               paid_hourly: false,
-            }),
-            { step: 'an assignment without activity_rate_patterns' },
+            },
+            { step: STEP.assign },
           );
-          const shown = (await showActivityRates(ctx, { resource_id: claimed.resourceId, date_range: range })).find(
-            (p) => covers(splitRange(p.date_range)!, splitRange(range)!),
-          );
-          if (!shown)
-            fail({
-              where: 'show-activity-rates',
-              message: 'must show the assigned period',
-              expected: range,
-              actual: '(none)',
+          if (res.status >= 200 && res.status < 300) {
+            const read = { resource_id: claimed.resourceId, date_range: range };
+            await readTwice(ctx, read, { atOnce: STEP.readAfterAssign, later: STEP.readLaterAssign });
+          }
+        });
+      },
+      judge: (log) =>
+        afterWrite(log, 'AssignActivityRateRequest', ASSIGNED, (body, reads) => {
+          const range = splitRange(body.date_range);
+          const covering = ({ periods }: Read): ActivityRatePeriod | undefined =>
+            periods.find((p) => {
+              const span = splitRange(p.date_range);
+              return range !== undefined && span !== undefined && covers(span, range);
             });
+          // A read that does not show the period at all is a stale or lost assignment: assigned-rate-shown's.
+          const shown = reads.map(covering).find((p) => p !== undefined);
+          if (!shown) {
+            return [
+              {
+                where: STEP.readLaterAssign,
+                message: 'must show the assigned period',
+                expected: body.date_range,
+                actual: '(none)',
+              },
+            ];
+          }
           // The rate is spread over the weeks of the pattern: without one there is nothing spread.
           if (shown.activity_rate_patterns.length === 0) {
-            fail({
-              where: 'activity_rate_patterns',
-              message: 'must hold the pattern the rate was spread into (one entry per week)',
-              expected: 'at least one week',
-              actual: [],
-            });
+            return [
+              {
+                where: 'activity_rate_patterns',
+                message: 'must hold the pattern the rate was spread into (one entry per week)',
+                expected: 'at least one week',
+                actual: [],
+              },
+            ];
           }
           const days = shown.work_regime.weekly_worked_days;
           // Which weekdays are worked is not shown: only how many, and that they share the rate evenly.
-          expectEach(shown.activity_rate_patterns, (pattern, week) => {
+          return shown.activity_rate_patterns.flatMap((pattern, week): Violation[] => {
             const worked = WEEKDAYS.map((day) => pattern[day]).filter((v) => v > 0);
             return worked.length === days && new Set(worked).size <= 1
-              ? undefined
-              : {
-                  where: `activity_rate_patterns[${week}]`,
-                  message: `must spread the rate evenly over the ${days} worked days of the work regime`,
-                  expected: `${days} equal non-zero days`,
-                  actual: pattern,
-                };
+              ? []
+              : [
+                  {
+                    where: `activity_rate_patterns[${week}]`,
+                    message: `must spread the rate evenly over the ${days} worked days of the work regime`,
+                    expected: `${days} equal non-zero days`,
+                    actual: pattern,
+                  },
+                ];
           });
-        });
-      },
+        }),
     }),
     rule({
       id: 'activity-rates.defaults-observed',
@@ -345,15 +541,14 @@ export default defineRuleGroup({
       ],
       level: 'OBSERVED',
       mutates: 'reversible',
-      async check(ctx) {
+      async drive(ctx) {
         await changingRatesOf(ctx, async (claimed) => {
           const range = innerRange(claimed.span);
-          const res = await ctx.client.post('resources.assign-activity-rate', {
-            resource_id: claimed.resourceId,
-            date_range: range,
-            average_rate: 50,
-            work_regime_id: null,
-          });
+          const res = await ctx.client.post(
+            'resources.assign-activity-rate',
+            { resource_id: claimed.resourceId, date_range: range, average_rate: 50, work_regime_id: null },
+            { step: STEP.assign },
+          );
           ctx.observe(
             'status of an assignment with only resource_id, date_range, average_rate and work_regime_id null',
             res.status,
@@ -361,11 +556,17 @@ export default defineRuleGroup({
           if (res.status >= 200 && res.status < 300) {
             ctx.observe(
               'period shown for it (defaults adopted)',
-              await showActivityRates(ctx, { resource_id: claimed.resourceId, date_range: range }),
+              await showActivityRates(
+                ctx,
+                { resource_id: claimed.resourceId, date_range: range },
+                { step: STEP.readAfterAssign },
+              ),
             );
           }
         });
       },
+      // Which fields are required is not shown: any answer is what the server chose, recorded above.
+      judge: (log) => (firstWithStep(log, STEP.assign) ? [] : noEvidence('no assignment was sent')),
     }),
   ],
 });

@@ -7,8 +7,7 @@
  */
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import type { CheckContext } from '../src/rules/types.ts';
-import { expectEach, fail, precondition } from '../src/rules/assertions.ts';
-import { enoughPages } from '../src/rules/steps/every-page.ts';
+import { precondition } from '../src/rules/assertions.ts';
 import {
   ascendingOn,
   attributeText,
@@ -20,13 +19,21 @@ import {
   walkPages,
 } from '../src/rules/steps/list.ts';
 import type { ListResource } from '../src/rules/steps/list.ts';
+import type { Violation } from '../src/core/types.ts';
+import { firstWithStep, judgeAll, noEvidence, type Judgement } from '../src/rules/judges/judgement.ts';
+import { enoughPagesIn, idsFiltered, textFilterOf, walksIn, type WalkRead } from '../src/rules/judges/list-walks.ts';
+import { field } from '../src/rules/judges/observed.ts';
+import { matchesSchema } from '../src/schemas/index.ts';
 
 type ListContext = CheckContext<'listKind' | 'sortAttribute'>;
+
+/** The step of the sample the drivers choose their filters from, which the judges read. */
+const SAMPLE = 'a sample of the listed kind';
 
 /** The first hundred resources of the listed kind with their text values of `attributes`. */
 async function sampleWith(ctx: ListContext, attributes: readonly string[]): Promise<ListResource[]> {
   const body = listBody(ctx, { attributes: [...attributes], pagination: { limit: 100, next_token: null } });
-  return (await listPage(ctx, body, { step: 'a sample of the listed kind' })).data;
+  return (await listPage(ctx, body, { step: SAMPLE })).data;
 }
 
 /** The initial most values share, so the resources it starts are many. */
@@ -74,7 +81,7 @@ export default defineRuleGroup({
         'number of resources matching the filters',
       ],
       ...SEVERAL,
-      async check(ctx) {
+      async drive(ctx) {
         // A resource.ids filter and a resource.text filter at once, chosen so each lets through
         // resources the other stops: the answer is what both let through, on every page.
         const attribute = ctx.sortAttribute;
@@ -91,43 +98,58 @@ export default defineRuleGroup({
           `the first resources of the listed kind hold too few values of ${attribute} starting with "${prefix}" (and others) for two filters that each stop what the other lets through`,
         );
         const ids = new Set([...both, ...idsOnly].map((r) => r.id));
-        const where = `filters resource.ids (${ids.size} ids) and resource.text ${attribute} starts with "${prefix}"`;
         const body = listBody(ctx, { filters: [idsFilter([...ids]), startsWithFilter(attribute, prefix)] });
         const limit = Math.max(1, Math.floor(both.length / 3));
-        const listed = new Set<string>();
-        let filled = 0;
-        await walkPages(
-          ctx,
-          { ...body, pagination: { limit, next_token: null } },
-          {
-            maxPages: both.length + 3,
-            onPage(page, index) {
-              if (page.data.length > 0) filled += 1;
-              for (const r of page.data) listed.add(r.id);
-              expectEach(page.data, (r, i) =>
-                ids.has(r.id) && startsWithAnyCase(text.get(r.id), prefix)
-                  ? undefined
-                  : {
-                      where: `${where}, page ${index + 1}: response.body.data[${i}]`,
-                      message: 'must match every filter of the request: its id is in the ids and its text starts so',
-                      expected: both.map((b) => b.id),
-                      actual: { id: r.id, [attribute]: text.get(r.id) ?? '(not in the sample)' },
-                    },
-              );
-            },
-          },
+        await walkPages(ctx, { ...body, pagination: { limit, next_token: null } }, { maxPages: both.length + 3 });
+      },
+      judge(log) {
+        const sample = firstWithStep(log, SAMPLE);
+        const walk = walksIn(log).find((w) => idsFiltered(w.request) && textFilterOf(w.request));
+        const ids = new Set(walk ? (idsFiltered(walk.request) ?? []) : []);
+        const filter = walk ? textFilterOf(walk.request) : undefined;
+        if (!walk || !filter || !sample) return noEvidence('no walk with both filters after a sample');
+        if (!matchesSchema('ListEnvelope', sample.body)) return noEvidence(`${SAMPLE} is not a list of resources`);
+        const { attribute, prefix } = filter;
+        const text = new Map(sample.body.data.map((r) => [r.id, attributeText(r, attribute)]));
+        // The sample shows what matches both filters.
+        const both = sample.body.data.filter((r) => ids.has(r.id) && text.get(r.id)?.startsWith(prefix));
+        const where = `filters resource.ids (${ids.size} ids) and resource.text ${attribute} starts with "${prefix}"`;
+        const strays = walk.pages.flatMap((p) =>
+          p.page.data.flatMap((r, i): Violation[] =>
+            ids.has(r.id) && startsWithAnyCase(text.get(r.id), prefix)
+              ? []
+              : [
+                  {
+                    where: `${where}, page ${p.index + 1}: response.body.data[${i}]`,
+                    message: 'must match every filter of the request: its id is in the ids and its text starts so',
+                    expected: both.map((b) => b.id),
+                    actual: { id: r.id, [attribute]: text.get(r.id) ?? '(not in the sample)' },
+                  },
+                ],
+          ),
         );
-        // The sample shows what matches both filters: a walk that ends before listing it all misses some.
-        const lost = both.filter((r) => !listed.has(r.id));
-        if (lost.length > 0) {
-          fail({
-            where: `${where}: all pages`,
-            message: 'must list every resource that matches all the filters',
-            expected: both.map((r) => r.id),
-            actual: [...listed],
-          });
-        }
-        enoughPages(filled, `the walk at limit ${limit}`);
+        // A walk that ends before listing all that matches both misses some.
+        const listed = new Set(walk.pages.flatMap((p) => p.page.data.map((r) => r.id)));
+        const lost = walk.ended ? both.filter((r) => !listed.has(r.id)) : [];
+        const missing: Violation[] =
+          lost.length === 0
+            ? []
+            : [
+                {
+                  where: `${where}: all pages`,
+                  message: 'must list every resource that matches all the filters',
+                  expected: both.map((r) => r.id),
+                  actual: [...listed],
+                },
+              ];
+        const limit = field(field(walk.request, 'pagination'), 'limit');
+        return judgeAll([
+          strays,
+          missing,
+          walk.unread,
+          walk.ended ? [] : noEvidence('the walk with both filters did not end'),
+          enoughPagesIn(walk, `the walk at limit ${String(limit)}`),
+        ]);
       },
     }),
     rule({
@@ -138,7 +160,7 @@ export default defineRuleGroup({
         'The cursor derives from the sorted values, so explicit `orders` give stable pages.',
       ],
       ...SEVERAL,
-      async check(ctx) {
+      async drive(ctx) {
         // Two orders over resources that tie on the first: walked with two page sizes, the pages
         // must hold each resource once, all of them, in the same order. Which order the second
         // attribute gives the ties is not stated (a multi-key order is not described): recorded.
@@ -153,41 +175,64 @@ export default defineRuleGroup({
         );
         const orders = [ascendingOn(first), ascendingOn(second)];
         const body = listBody(ctx, { filters: [idsFilter(ids)], orders });
-        const walk = async (limit: number): Promise<string[]> => {
-          const walked = await idsOfWalk(
-            ctx,
-            { ...body, pagination: { limit, next_token: null } },
-            { maxPages: ids.length + 3 },
-          );
-          const missing = ids.filter((id) => !walked.ids.includes(id));
-          if (missing.length > 0 || walked.ids.length !== ids.length) {
-            fail({
-              where: `orders on ${first} then ${second}, limit ${limit}: all pages`,
-              message: 'must yield every filtered resource exactly once, whatever the orders',
-              expected: [...ids].sort(),
-              actual: [...walked.ids].sort(),
-            });
-          }
-          return walked.ids;
-        };
+        const walk = async (limit: number): Promise<string[]> =>
+          (await idsOfWalk(ctx, { ...body, pagination: { limit, next_token: null } }, { maxPages: ids.length + 3 }))
+            .ids;
         const byTwo = await walk(2);
         const byThree = await walk(3);
-        // Both hold every id once (checked above): the first place they differ, if any.
-        const at = byTwo.findIndex((id, i) => id !== byThree[i]);
-        if (at >= 0) {
-          fail({
-            where: `orders on ${first} then ${second}, position ${at}`,
-            message: 'must give the same order whatever the page size, for the same orders (limit 2 vs limit 3)',
-            expected: byTwo[at],
-            actual: byThree[at],
-          });
-        }
+        if (byTwo.length !== ids.length || byTwo.some((id, i) => id !== byThree[i])) return;
         const byId = new Map(sample.map((r) => [r.id, r]));
         const keys = byTwo.map((id) => [first, second].map((attr) => attributeText(byId.get(id)!, attr) ?? ''));
         ctx.observe(
           `ties on ${first} in ascending order of ${second} (code units)`,
           keys.every((k, i) => i === 0 || keys[i - 1]![0] !== k[0] || keys[i - 1]![1]! <= k[1]!),
         );
+      },
+      judge(log) {
+        const walks = walksIn(log).filter((w) => {
+          const orders = field(w.request, 'orders');
+          return idsFiltered(w.request) !== undefined && Array.isArray(orders) && orders.length === 2;
+        });
+        const byLimit = (limit: number): WalkRead | undefined =>
+          walks.find((w) => field(field(w.request, 'pagination'), 'limit') === limit);
+        const two = byLimit(2);
+        const three = byLimit(3);
+        if (!two || !three) return noEvidence('no two walks with two orders, at limits 2 and 3');
+        const ids = idsFiltered(two.request) ?? [];
+        const orders = field(two.request, 'orders');
+        const [first, second] = Array.isArray(orders) ? orders.map((o) => String(field(o, 'attribute'))) : [];
+        const walked: Array<{ limit: number; walk: WalkRead; ids: string[] }> = [
+          { limit: 2, walk: two, ids: two.pages.flatMap((p) => p.page.data.map((r) => r.id)) },
+          { limit: 3, walk: three, ids: three.pages.flatMap((p) => p.page.data.map((r) => r.id)) },
+        ];
+        const incomplete = walked.flatMap(({ limit, walk, ids: got }): Judgement[] => {
+          if (!walk.ended) return [judgeAll([walk.unread, noEvidence(`the walk at limit ${limit} did not end`)])];
+          const missing = ids.filter((id) => !got.includes(id));
+          if (missing.length === 0 && got.length === ids.length) return [];
+          return [
+            [
+              {
+                where: `orders on ${first} then ${second}, limit ${limit}: all pages`,
+                message: 'must yield every filtered resource exactly once, whatever the orders',
+                expected: [...ids].sort(),
+                actual: [...got].sort(),
+              },
+            ],
+          ];
+        });
+        if (incomplete.length > 0) return judgeAll(incomplete);
+        // Both hold every id once: the first place they differ, if any.
+        const [byTwo, byThree] = [walked[0]?.ids ?? [], walked[1]?.ids ?? []];
+        const at = byTwo.findIndex((id, i) => id !== byThree[i]);
+        if (at < 0) return [];
+        return [
+          {
+            where: `orders on ${first} then ${second}, position ${at}`,
+            message: 'must give the same order whatever the page size, for the same orders (limit 2 vs limit 3)',
+            expected: byTwo[at],
+            actual: byThree[at],
+          },
+        ];
       },
     }),
   ],

@@ -4,15 +4,7 @@
  */
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import type { CheckContext } from '../src/rules/types.ts';
-import {
-  expectEach,
-  expectJson,
-  expectRejected,
-  expectSuccess,
-  fail,
-  owned,
-  precondition,
-} from '../src/rules/assertions.ts';
+import { expectEach, expectJson, expectSuccess, fail, owned, precondition } from '../src/rules/assertions.ts';
 import {
   ascendingOn,
   attributeText,
@@ -26,13 +18,39 @@ import {
 } from '../src/rules/steps/list.ts';
 import type { Violation } from '../src/core/types.ts';
 import { recordOf } from '../src/rules/json-values.ts';
-import { enoughPages, onEveryPage } from '../src/rules/steps/every-page.ts';
-import { validateSchema, type ListEnvelope, type ListRequest } from '../src/schemas/index.ts';
+import { onEveryPage } from '../src/rules/steps/every-page.ts';
+import {
+  accepted,
+  firstWithStep,
+  judgeAll,
+  judgeEach,
+  noEvidence,
+  rejected,
+  withStep,
+  type Judgement,
+} from '../src/rules/judges/judgement.ts';
+import { enoughPagesIn, idsFiltered, textFilterOf, walksIn, type WalkRead } from '../src/rules/judges/list-walks.ts';
+import { field } from '../src/rules/judges/observed.ts';
+import { matchesSchema, validateSchema, type ListEnvelope, type ListRequest } from '../src/schemas/index.ts';
+import { listKindId } from '../src/target/profile.ts';
 
 type ListContext = CheckContext<'listKind'>;
 
 /** Walks never go past this; a server that keeps paging is pagination.each-resource-once's business. */
 const MAX_PAGES = 10_000;
+
+/** The steps drivers of this group tag their requests with, which their judges read (walks are `resources.list page N`). */
+const STEP = {
+  withoutKind: 'a list request without kind_id',
+  sample: 'a sample of the listed kind',
+  documented: 'resources.list with',
+  counted: 'total_count (strict) of',
+  whole: 'limit null of',
+  largeLimit: 'a page of',
+  approximate: 'approximate counting',
+  modeOmitted: 'counting_mode omitted',
+  withoutPagination: 'a list request without pagination',
+} as const;
 
 /** Each resource of the page, with its place in the walk. */
 function eachResource(
@@ -43,9 +61,69 @@ function eachResource(
   expectEach(page.data, (r, i) => check(r, `page ${index + 1}: response.body.data[${i}]`));
 }
 
-/** `with_teams` / `with_relations`: the flag adds the field, an array, to each resource of every page. */
-function addsArrayToEachResource(field: 'teams' | 'relations', id: string, clause: string, quote: string) {
-  const flag = `with_${field}` as const;
+/** What `check` finds wanting in each resource of each page of a walk, placed on its page. */
+function eachResourceOf(walk: WalkRead, check: (r: ListResource, where: string) => Violation | undefined): Violation[] {
+  return walk.pages.flatMap((p) =>
+    p.page.data.flatMap((r, i) => check(r, `page ${p.index + 1}: response.body.data[${i}]`) ?? []),
+  );
+}
+
+/** The attribute a request orders on first, ascending, when it also asks for that attribute. */
+function orderedOn(request: unknown): string | undefined {
+  const orders = field(request, 'orders');
+  const first: unknown = Array.isArray(orders) ? orders[0] : undefined;
+  const attribute = field(first, 'attribute');
+  const asked = field(request, 'attributes');
+  return field(first, 'direction') === 'asc' &&
+    typeof attribute === 'string' &&
+    Array.isArray(asked) &&
+    asked.includes(attribute)
+    ? attribute
+    : undefined;
+}
+
+/**
+ * `with_teams`: the flag adds the field, an array, to each resource of every
+ * page (the first four pages of a walk at limit 5).
+ */
+function addsArrayToEachResource(added: 'teams' | 'relations', id: string, clause: string, quote: string) {
+  const flag = `with_${added}` as const;
+  return rule({
+    id,
+    clause,
+    quote,
+    level: 'MUST',
+    needs: ['listKind'],
+    async drive(ctx) {
+      await walkPages(ctx, listBody(ctx, { [flag]: true, pagination: { limit: 5, next_token: null } }), {
+        maxPages: MAX_PAGES,
+        stopAfterPages: 4,
+      });
+    },
+    judge(log) {
+      const walk = walksIn(log).find((w) => field(w.request, flag) === true);
+      if (!walk) return noEvidence(`no walk with ${flag} true`);
+      const lacking = eachResourceOf(walk, (r, where) =>
+        Array.isArray(r[added])
+          ? undefined
+          : {
+              where: `${where}.${added}`,
+              message: `must be an array when ${flag} is true`,
+              expected: 'array',
+              actual: r[added],
+            },
+      );
+      return judgeAll([lacking, walk.unread, enoughPagesIn(walk, 'the walk at limit 5')]);
+    },
+  });
+}
+
+/**
+ * `with_relations`, as one check (its judge waits: a departure of this clause
+ * that only the pairwise rule's requests show cannot yet be recorded for it).
+ */
+function addsArrayToEachResourceChecked(added: 'teams' | 'relations', id: string, clause: string, quote: string) {
+  const flag = `with_${added}` as const;
   return rule({
     id,
     clause,
@@ -55,13 +133,13 @@ function addsArrayToEachResource(field: 'teams' | 'relations', id: string, claus
     async check(ctx) {
       await onEveryPage(ctx, listBody(ctx, { [flag]: true }), 5, (page, index) =>
         eachResource(page, index, (r, where) =>
-          Array.isArray(r[field])
+          Array.isArray(r[added])
             ? undefined
             : {
-                where: `${where}.${field}`,
+                where: `${where}.${added}`,
                 message: `must be an array when ${flag} is true`,
                 expected: 'array',
-                actual: r[field],
+                actual: r[added],
               },
         ),
       );
@@ -72,7 +150,9 @@ function addsArrayToEachResource(field: 'teams' | 'relations', id: string, claus
 /** The largest page size the target takes for a long walk (the maximum `limit` is not shown). */
 async function largeLimit(ctx: ListContext): Promise<number> {
   for (const limit of [500, 100]) {
-    const res = await ctx.client.post('resources.list', listBody(ctx, { pagination: { limit, next_token: null } }));
+    const res = await ctx.client.post('resources.list', listBody(ctx, { pagination: { limit, next_token: null } }), {
+      step: `${STEP.largeLimit} ${limit}`,
+    });
     if (res.status === 200) return limit;
     ctx.observe(`limit ${limit} refused`, res.status);
   }
@@ -89,19 +169,14 @@ export default defineRuleGroup({
       quote: '| kind_id | Snowflake | none | required |',
       level: 'MUST',
       needs: ['listKind'],
-      async check(ctx) {
-        await expectRejected(
-          () =>
-            ctx.client.postRaw(
-              'resources.list',
-              { json: { pagination: { limit: 5, next_token: null } } },
-              { retry: 'judged' },
-            ),
-          {
-            step: 'a list request without kind_id',
-          },
+      async drive(ctx) {
+        await ctx.client.postRaw(
+          'resources.list',
+          { json: { pagination: { limit: 5, next_token: null } } },
+          { retry: 'judged', step: STEP.withoutKind },
         );
       },
+      judge: (log) => judgeEach(withStep(log, STEP.withoutKind), `no ${STEP.withoutKind} was sent`, (o) => rejected(o)),
     }),
     rule({
       id: 'list.resources-of-the-kind',
@@ -109,33 +184,37 @@ export default defineRuleGroup({
       quote: 'Lists resources of a kind.',
       level: 'MUST',
       needs: ['listKind'],
-      async check(ctx) {
+      async drive(ctx) {
         for (const kind of ctx.profile.kinds) {
-          let filled = 0;
           await walkPages(
             ctx,
             { kind_id: kind.id, pagination: { limit: 8, next_token: null } },
-            {
-              maxPages: MAX_PAGES,
-              stopAfterPages: 4,
-              onPage(page, index) {
-                if (page.data.length > 0) filled += 1;
-                eachResource(page, index, (r, where) =>
-                  r.kind_id === kind.id
-                    ? undefined
-                    : {
-                        where: `kind ${kind.name}, ${where}.kind_id`,
-                        message: 'must be of the requested kind',
-                        expected: kind.id,
-                        actual: r.kind_id,
-                      },
-                );
-              },
-            },
+            { maxPages: MAX_PAGES, stopAfterPages: 4 },
+          );
+        }
+      },
+      judge(log, profile) {
+        const walks = walksIn(log);
+        const parts = walks.map((walk): Judgement => {
+          const kindId = field(walk.request, 'kind_id');
+          const name = profile.kinds.find((k) => k.id === kindId)?.name ?? String(kindId);
+          const strays = eachResourceOf(walk, (r, where) =>
+            r.kind_id === kindId
+              ? undefined
+              : {
+                  where: `kind ${name}, ${where}.kind_id`,
+                  message: 'must be of the requested kind',
+                  expected: kindId,
+                  actual: r.kind_id,
+                },
           );
           // Other kinds are looked at as far as they go; the listed kind must show every page.
-          if (kind.id === ctx.listKindId) enoughPages(filled, 'the listed kind at limit 8');
-        }
+          const listed = kindId === listKindId(profile) ? enoughPagesIn(walk, 'the listed kind at limit 8') : [];
+          return judgeAll([strays, walk.unread, listed]);
+        });
+        const listedKind = listKindId(profile);
+        const walkedListed = walks.some((w) => field(w.request, 'kind_id') === listedKind);
+        return judgeAll([...parts, walkedListed ? [] : noEvidence('no walk of the listed kind')]);
       },
     }),
     rule({
@@ -152,10 +231,9 @@ export default defineRuleGroup({
       ],
       level: 'MUST',
       needs: ['listKind'],
-      async check(ctx) {
+      async drive(ctx) {
         // Every page read here, past the list step: its resources are this rule's clause, the envelope pagination.envelope's.
         let token: string | null = null;
-        let filled = 0;
         for (let page = 1; page <= 4; page++) {
           const step = `resources.list page ${page}`;
           const body = listBody(ctx, {
@@ -163,17 +241,22 @@ export default defineRuleGroup({
             with_relations: true,
             pagination: { limit: 7, next_token: token },
           });
-          const res = await ctx.client.post('resources.list', body);
+          const res = await ctx.client.post('resources.list', body, { step });
           const envelope = owned(ctx, 'pagination.envelope', () => {
             expectSuccess(res, { step, status: 200 });
             return expectJson(res, 'ListEnvelope', { step });
           });
-          expectEach(envelope.data, (r, i) => validateSchema('Resource', r, `page ${page}: response.body.data[${i}]`));
-          if (envelope.data.length > 0) filled += 1;
           if (envelope.next_token === null || envelope.data.length === 0) break;
           token = envelope.next_token;
         }
-        enoughPages(filled, 'the walk at limit 7');
+      },
+      judge(log) {
+        const walk = walksIn(log)[0];
+        if (!walk) return noEvidence('no walk of the listed kind');
+        const shapes = walk.pages.flatMap((p) =>
+          p.page.data.flatMap((r, i) => validateSchema('Resource', r, `page ${p.index + 1}: response.body.data[${i}]`)),
+        );
+        return judgeAll([shapes, walk.unread, enoughPagesIn(walk, 'the walk at limit 7')]);
       },
     }),
     rule({
@@ -217,10 +300,12 @@ export default defineRuleGroup({
         '| `resource.text` | object with `attribute` (string), `operator` (string, `starts_with` is used), `value` (string) |',
       level: 'MUST',
       needs: ['listKind', 'sortAttribute'],
-      async check(ctx) {
+      async drive(ctx) {
         const attribute = ctx.sortAttribute;
         const sample = (
-          await listPage(ctx, listBody(ctx, { attributes: [attribute], pagination: { limit: 40, next_token: null } }))
+          await listPage(ctx, listBody(ctx, { attributes: [attribute], pagination: { limit: 40, next_token: null } }), {
+            step: STEP.sample,
+          })
         ).data;
         // The first letter most of the sample shares, so the filtered walk spans several pages.
         const initials = sample.map((r) => attributeText(r, attribute)?.slice(0, 1)).filter((v): v is string => !!v);
@@ -230,39 +315,45 @@ export default defineRuleGroup({
         precondition(prefix, `no resource of the listed kind has a text value for ${attribute}`);
         const expected = sample.filter((r) => attributeText(r, attribute)?.startsWith(prefix));
         const limit = Math.max(1, Math.floor(expected.length / 3));
-        const matched = new Set<string>();
         const body = listBody(ctx, { attributes: [attribute], filters: [startsWithFilter(attribute, prefix)] });
-        await walkPages(
-          ctx,
-          { ...body, pagination: { limit, next_token: null } },
-          {
-            maxPages: MAX_PAGES,
-            onPage(page, index) {
-              for (const r of page.data) matched.add(r.id);
-              // Case handling of starts_with is not shown: compare without case.
-              eachResource(page, index, (r, where) => {
-                const text = attributeText(r, attribute);
-                return text !== undefined && text.toLowerCase().startsWith(prefix.toLowerCase())
-                  ? undefined
-                  : {
-                      where: `${where}.attributes.${attribute}`,
-                      message: `must start with "${prefix}" to pass the starts_with filter`,
-                      expected: `${prefix}…`,
-                      actual: text,
-                    };
-              });
-            },
-          },
-        );
+        await walkPages(ctx, { ...body, pagination: { limit, next_token: null } }, { maxPages: MAX_PAGES });
+      },
+      judge(log) {
+        const sample = firstWithStep(log, STEP.sample);
+        const walk = walksIn(log).find((w) => textFilterOf(w.request) !== undefined);
+        const filter = walk ? textFilterOf(walk.request) : undefined;
+        if (!sample || !walk || !filter) return noEvidence('no walk of a starts_with filter after a sample');
+        if (!matchesSchema('ListEnvelope', sample.body)) return noEvidence(`${STEP.sample} is not a list of resources`);
+        const { attribute, prefix } = filter;
+        // Case handling of starts_with is not shown: compare without case.
+        const strays = eachResourceOf(walk, (r, where) => {
+          const text = attributeText(r, attribute);
+          return text !== undefined && text.toLowerCase().startsWith(prefix.toLowerCase())
+            ? undefined
+            : {
+                where: `${where}.attributes.${attribute}`,
+                message: `must start with "${prefix}" to pass the starts_with filter`,
+                expected: `${prefix}…`,
+                actual: text,
+              };
+        });
+        if (!walk.ended) return judgeAll([strays, walk.unread, noEvidence('the filtered walk did not end')]);
+        const matched = new Set(walk.pages.flatMap((p) => p.page.data.map((r) => r.id)));
+        const expected = sample.body.data.filter((r) => attributeText(r, attribute)?.startsWith(prefix));
         const lost = expected.filter((r) => !matched.has(r.id));
-        if (lost.length > 0) {
-          fail({
-            where: 'all pages',
-            message: `must include every resource whose ${attribute} starts with "${prefix}"`,
-            expected: expected.map((r) => r.id),
-            actual: [...matched],
-          });
-        }
+        return judgeAll([
+          strays,
+          lost.length === 0
+            ? []
+            : [
+                {
+                  where: 'all pages',
+                  message: `must include every resource whose ${attribute} starts with "${prefix}"`,
+                  expected: expected.map((r) => r.id),
+                  actual: [...matched],
+                },
+              ],
+        ]);
       },
     }),
     rule({
@@ -272,43 +363,49 @@ export default defineRuleGroup({
         'Order shape: `key` is `resource.attribute`, `direction` is `asc` (as used), `attribute` is the attribute name sorted on.',
       level: 'MUST',
       needs: ['listKind', 'sortAttribute'],
-      async check(ctx) {
-        let previous: string | undefined;
-        let compared = 0;
-        let filled = 0;
+      async drive(ctx) {
         const attribute = ctx.sortAttribute;
         const body = listBody(ctx, {
           attributes: [attribute],
           orders: [ascendingOn(attribute)],
           pagination: { limit: 25, next_token: null },
         });
-        await walkPages(ctx, body, {
-          maxPages: MAX_PAGES,
-          onPage(page, index) {
-            if (page.data.length > 0) filled += 1;
-            for (const r of page.data) {
-              const value = attributeText(r, attribute);
-              if (value === undefined) continue;
-              if (previous !== undefined) compared += 1;
-              // Collation is not shown: only a pair out of order by every usual collation is a departure.
-              if (
-                previous !== undefined &&
-                previous > value &&
-                previous.localeCompare(value, undefined, { sensitivity: 'base' }) > 0
-              ) {
-                fail({
-                  where: `page ${index + 1}, resource ${r.id}`,
-                  message: `must come in ascending order of ${attribute}`,
-                  expected: `>= ${JSON.stringify(previous)}`,
-                  actual: value,
-                });
-              }
-              previous = value;
+        await walkPages(ctx, body, { maxPages: MAX_PAGES });
+      },
+      judge(log) {
+        const walk = walksIn(log).find((w) => orderedOn(w.request) !== undefined);
+        const attribute = walk ? orderedOn(walk.request) : undefined;
+        if (!walk || attribute === undefined) return noEvidence('no walk with an ascending order');
+        let previous: string | undefined;
+        let compared = 0;
+        const violations: Violation[] = [];
+        for (const p of walk.pages) {
+          for (const r of p.page.data) {
+            const value = attributeText(r, attribute);
+            if (value === undefined) continue;
+            if (previous !== undefined) compared += 1;
+            // Collation is not shown: only a pair out of order by every usual collation is a departure.
+            if (
+              previous !== undefined &&
+              previous > value &&
+              previous.localeCompare(value, undefined, { sensitivity: 'base' }) > 0
+            ) {
+              violations.push({
+                where: `page ${p.index + 1}, resource ${r.id}`,
+                message: `must come in ascending order of ${attribute}`,
+                expected: `>= ${JSON.stringify(previous)}`,
+                actual: value,
+              });
             }
-          },
-        });
-        enoughPages(filled, 'the ordered walk at limit 25');
-        precondition(compared > 0, `fewer than two resources carry ${attribute}: no order to judge`);
+            previous = value;
+          }
+        }
+        return judgeAll([
+          violations,
+          walk.unread,
+          enoughPagesIn(walk, 'the ordered walk at limit 25'),
+          compared > 0 ? [] : noEvidence(`fewer than two resources carry ${attribute}: no order to judge`),
+        ]);
       },
     }),
     rule({
@@ -347,7 +444,7 @@ export default defineRuleGroup({
       '§4.8 with_teams; §2.2 teams',
       '| with_teams | boolean | false | adds `teams` to each resource |',
     ),
-    addsArrayToEachResource(
+    addsArrayToEachResourceChecked(
       'relations',
       'list.with-relations',
       '§4.8 with_relations; §2.2 relations',
@@ -363,7 +460,7 @@ export default defineRuleGroup({
       ],
       level: 'MUST',
       needs: ['listKind'],
-      async check(ctx) {
+      async drive(ctx) {
         // Values the request table documents must be accepted (what they change is another rule's business).
         const documented: Partial<ListRequest>[] = [
           { with_relations: null },
@@ -372,13 +469,21 @@ export default defineRuleGroup({
           { counting_mode: 'approximate', with_total_count: true },
         ];
         for (const extra of documented) {
-          const res = await ctx.client.post(
+          await ctx.client.post(
             'resources.list',
             listBody(ctx, { ...extra, pagination: { limit: 2, next_token: null } }),
+            {
+              step: `${STEP.documented} ${JSON.stringify(extra)}`,
+            },
           );
-          expectSuccess(res, { step: `resources.list with ${JSON.stringify(extra)}`, status: 200 });
         }
       },
+      judge: (log) =>
+        judgeEach(
+          log.filter((o) => o.step.startsWith(STEP.documented)),
+          'no request with a documented value was sent',
+          (o) => accepted(o, { status: 200 }),
+        ),
     }),
     rule({
       id: 'list.total-count-of-filtered-set',
@@ -419,19 +524,37 @@ export default defineRuleGroup({
       quote: '| total_count | integer | present only when `with_total_count` is true;',
       level: 'MUST',
       needs: ['listKind'],
-      async check(ctx) {
+      async drive(ctx) {
         for (const extra of [{}, { with_total_count: false }]) {
-          await onEveryPage(ctx, listBody(ctx, extra), 3, (page, index) => {
-            if ('total_count' in page) {
-              fail({
-                where: `page ${index + 1}: response.body.total_count`,
-                message: 'must be absent unless with_total_count is true',
-                expected: '(absent)',
-                actual: page.total_count,
-              });
-            }
+          await walkPages(ctx, listBody(ctx, { ...extra, pagination: { limit: 3, next_token: null } }), {
+            maxPages: MAX_PAGES,
+            stopAfterPages: 4,
           });
         }
+      },
+      judge(log) {
+        const walks = walksIn(log).filter((w) => field(w.request, 'with_total_count') !== true);
+        if (walks.length === 0) return noEvidence('no walk without with_total_count true');
+        return judgeAll(
+          walks.map((walk) =>
+            judgeAll([
+              walk.pages.flatMap((p): Violation[] =>
+                'total_count' in p.page
+                  ? [
+                      {
+                        where: `page ${p.index + 1}: response.body.total_count`,
+                        message: 'must be absent unless with_total_count is true',
+                        expected: '(absent)',
+                        actual: p.page.total_count,
+                      },
+                    ]
+                  : [],
+              ),
+              walk.unread,
+              enoughPagesIn(walk, 'the walk at limit 3'),
+            ]),
+          ),
+        );
       },
     }),
     rule({
@@ -444,7 +567,7 @@ export default defineRuleGroup({
       ],
       level: 'MUST',
       needs: ['listKind'],
-      async check(ctx) {
+      async drive(ctx) {
         // The same collection counted three ways, for the whole kind and for filtered sets, so a
         // cap (on a page, a count, a filter, a walk) shows when the collection is larger than it.
         const limit = await largeLimit(ctx);
@@ -453,29 +576,25 @@ export default defineRuleGroup({
           attributes: attribute ? [attribute] : [],
           pagination: { limit, next_token: null },
         });
-        const sample = (await listPage(ctx, first)).data;
+        const sample = (await listPage(ctx, first, { step: STEP.sample })).data;
         const initial = attribute
           ? sample.map((r) => attributeText(r, attribute)?.slice(0, 1)).find((v) => !!v)
           : undefined;
         // Ids taken from the listing exist, so their filter must match each of them: a cap on the
         // ids a filter reads would otherwise agree with itself three times.
         const listedIds = sample.slice(0, 150).map((r) => r.id);
-        const collections: Array<{ name: string; filters: ListRequest['filters']; size?: number }> = [
+        const collections: Array<{ name: string; filters: ListRequest['filters'] }> = [
           { name: 'the listed kind', filters: [] },
-          {
-            name: `ids filter of ${listedIds.length} listed ids`,
-            filters: [idsFilter(listedIds)],
-            size: listedIds.length,
-          },
+          { name: `ids filter of ${listedIds.length} listed ids`, filters: [idsFilter(listedIds)] },
           ...(attribute && initial
             ? [{ name: `${attribute} starts with "${initial}"`, filters: [startsWithFilter(attribute, initial)] }]
             : []),
         ];
-        for (const { name, filters, size } of collections) {
+        for (const { name, filters } of collections) {
           const walked = await walkPages(ctx, listBody(ctx, { filters, pagination: { limit, next_token: null } }), {
             maxPages: MAX_PAGES,
           });
-          const counted = await listPage(
+          await listPage(
             ctx,
             listBody(ctx, {
               filters,
@@ -483,22 +602,49 @@ export default defineRuleGroup({
               counting_mode: 'strict',
               pagination: { limit: 1, next_token: null },
             }),
+            { step: `${STEP.counted} ${name}` },
           );
-          const whole = await listPage(ctx, listBody(ctx, { filters, pagination: { limit: null, next_token: null } }));
+          await listPage(ctx, listBody(ctx, { filters, pagination: { limit: null, next_token: null } }), {
+            step: `${STEP.whole} ${name}`,
+          });
           ctx.observe(`resources of ${name}`, walked.resources);
-          // Three counts of nothing agree for nothing.
-          precondition(walked.resources > 0 || filters?.length !== 0, 'the listed kind has no resource to count');
-          const expected = size ?? walked.resources;
-          if (walked.resources !== expected || counted.total_count !== expected || whole.data.length !== expected) {
-            fail({
-              where: name,
-              message:
-                'must count the same collection whichever way it is read: a walk, total_count (strict) and limit null',
-              expected: size === undefined ? 'the same number three times' : `${size} (one per listed id) three times`,
-              actual: { walk: walked.resources, total_count: counted.total_count, 'limit null': whole.data.length },
-            });
-          }
         }
+      },
+      judge(log) {
+        const counts = log.filter((o) => o.step.startsWith(`${STEP.counted} `));
+        if (counts.length === 0) return noEvidence('no collection was counted');
+        const walks = walksIn(log);
+        return judgeAll(
+          counts.map((counted): Judgement => {
+            const name = counted.step.slice(STEP.counted.length + 1);
+            const filters = JSON.stringify(field(counted.request, 'filters') ?? []);
+            const whole = firstWithStep(log, `${STEP.whole} ${name}`);
+            const walk = walks.find((w) => JSON.stringify(field(w.request, 'filters') ?? []) === filters);
+            if (!whole || !walk) return noEvidence(`${name} was not read three ways`);
+            if (!walk.ended) return judgeAll([walk.unread, noEvidence(`the walk of ${name} did not end`)]);
+            if (!matchesSchema('ListEnvelope', counted.body) || !matchesSchema('ListEnvelope', whole.body)) {
+              return noEvidence(`${name}: a count is not a list of resources`);
+            }
+            const walked = walk.pages.reduce((n, p) => n + p.page.data.length, 0);
+            const ids = idsFiltered(counted.request);
+            // Three counts of nothing agree for nothing.
+            if (walked === 0 && filters === '[]') return noEvidence('the listed kind has no resource to count');
+            const expected = ids?.length ?? walked;
+            const total = counted.body.total_count;
+            const all = whole.body.data.length;
+            if (walked === expected && total === expected && all === expected) return [];
+            return [
+              {
+                where: name,
+                message:
+                  'must count the same collection whichever way it is read: a walk, total_count (strict) and limit null',
+                expected:
+                  ids === undefined ? 'the same number three times' : `${ids.length} (one per listed id) three times`,
+                actual: { walk: walked, total_count: total, 'limit null': all },
+              },
+            ];
+          }),
+        );
       },
     }),
     rule({
@@ -510,19 +656,24 @@ export default defineRuleGroup({
       ],
       level: 'OBSERVED',
       needs: ['listKind'],
-      async check(ctx) {
+      async drive(ctx) {
         const pagination = { limit: 1, next_token: null };
         const approximate = await listPage(
           ctx,
           listBody(ctx, { with_total_count: true, counting_mode: 'approximate', pagination }),
+          { step: STEP.approximate },
         );
         ctx.observe('approximate counting: total_count and total_count_approximate', {
           total_count: approximate.total_count,
           total_count_approximate: approximate.total_count_approximate,
         });
-        const unset = await listPage(ctx, listBody(ctx, { with_total_count: true, pagination }));
+        const unset = await listPage(ctx, listBody(ctx, { with_total_count: true, pagination }), {
+          step: STEP.modeOmitted,
+        });
         ctx.observe('counting_mode omitted: total_count_approximate', unset.total_count_approximate);
       },
+      // What approximate counting gives is the server's choice, recorded above.
+      judge: (log) => (firstWithStep(log, STEP.approximate) ? [] : noEvidence('no approximate count was read')),
     }),
     rule({
       id: 'list.without-pagination',
@@ -531,8 +682,8 @@ export default defineRuleGroup({
       open: 'the request table gives `pagination` no default and does not mark it required: what a list without it returns is not described',
       level: 'OBSERVED',
       needs: ['listKind'],
-      async check(ctx) {
-        const res = await ctx.client.post('resources.list', listBody(ctx));
+      async drive(ctx) {
+        const res = await ctx.client.post('resources.list', listBody(ctx), { step: STEP.withoutPagination });
         const json = recordOf(res.json);
         ctx.observe('list without pagination object', {
           status: res.status,
@@ -540,6 +691,9 @@ export default defineRuleGroup({
           next_token: json.next_token === null ? null : typeof json.next_token,
         });
       },
+      // What a list without pagination returns is not described: any answer is the server's choice, recorded above.
+      judge: (log) =>
+        firstWithStep(log, STEP.withoutPagination) ? [] : noEvidence(`no ${STEP.withoutPagination} was sent`),
     }),
   ],
 });

@@ -2,19 +2,59 @@
  * §4.1 resources.revoke-roles. Revocation cannot be undone with documented
  * operations, so every rule here is irreversible: it runs only on resources
  * the target profile lists as mutable, and only when the profile opts in.
+ * Each rule is a driver (claims a resource holding a suitable role, revokes,
+ * reads list-roles after, each request tagged with its step) and a judge of
+ * those exchanges.
  */
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import type { CheckContext } from '../src/rules/types.ts';
-import { expectNoContent, expectNoServerError, expectRejected, fail, precondition } from '../src/rules/assertions.ts';
-import { canonicalRoles, isDefiningRole, listRoles, revokeRoles, roleOf } from '../src/rules/steps/roles.ts';
-import { captureState, expectStateUnchanged } from '../src/rules/steps/state.ts';
-import type { RoleAssociation } from '../src/schemas/index.ts';
-import { kindById } from '../src/target/profile.ts';
+import { precondition } from '../src/rules/assertions.ts';
+import { canonicalRoles, isDefiningRole, listRoles } from '../src/rules/steps/roles.ts';
+import { captureState } from '../src/rules/steps/state.ts';
+import {
+  accepted,
+  firstWithStep,
+  isClean,
+  judgeAll,
+  judgeEach,
+  noContent,
+  noEvidence,
+  noServerError,
+  rejected,
+  withStep,
+  type Judgement,
+} from '../src/rules/judges/judgement.ts';
+import type { Observed } from '../src/rules/judges/observed.ts';
+import { revocationOf, rolesShown, sameSet, type Revocation } from '../src/rules/judges/role-answers.ts';
+import { stateIn, unchangedBetween } from '../src/rules/judges/state.ts';
+import type { RevokeRolesRequest, RoleAssociation } from '../src/schemas/index.ts';
+import { kindById, type TargetProfile } from '../src/target/profile.ts';
 
 interface Holding {
   resourceId: string;
   association: RoleAssociation;
 }
+
+/** The steps drivers of this group tag their requests with, which their judges read. */
+const STEP = {
+  candidate: 'list-roles of a candidate resource',
+  revocation: 'resources.revoke-roles',
+  nonRoleKind: 'a revocation for a kind without roles',
+  definingWhole: 'revoking the kind-defining role entirely',
+  definingStar: 'revoking every team of the kind-defining role',
+  absentRole: 'revoking a role the resource does not have',
+  absentTeam: 'revoking a team the role does not have',
+  withoutTeams: 'revoking roles without team_ids',
+  star: 'revoking `*`',
+  lastTeams: 'revoking every listed team',
+  someTeams: 'revoking some of the listed teams',
+  fromStar: 'revoking teams from `*`',
+  oneMore: 'revoking one more team from the explicit list',
+  emptyTeams: 'an empty team_ids array',
+  before: 'list-roles before',
+  after: 'list-roles after',
+  afterSecond: 'list-roles after the second revocation',
+} as const;
 
 /**
  * Claims a mutable resource of a role-supporting kind holding a role that
@@ -30,7 +70,7 @@ async function tryClaimHolding(ctx: CheckContext, pick: (a: RoleAssociation) => 
   for (;;) {
     const resourceId = await ctx.claimResource((_, kindId) => kindById(ctx.profile, kindId)?.supportsRoles === true);
     if (!resourceId) return undefined;
-    const held = await listRoles(ctx, { resource_ids: [resourceId] });
+    const held = await listRoles(ctx, { resource_ids: [resourceId] }, { step: STEP.candidate });
     const association = held.find((a) => a.resource_id === resourceId && a.is_assigned && pick(a));
     if (association) return { resourceId, association };
   }
@@ -57,54 +97,6 @@ async function claimSeveralHoldings(
   return holdings;
 }
 
-/** §4.1 rule 5: the role stays assigned, on no team. */
-async function expectAssignedOnNoTeam(ctx: CheckContext, resourceId: string, roleId: string, after: string) {
-  const held = await roleOf(ctx, resourceId, roleId);
-  if (!held) {
-    fail({
-      where: 'list-roles after',
-      message: `must still show the role as assigned (on no team) after ${after}`,
-      expected: { is_assigned: true, team_ids: [] },
-      actual: '(role gone)',
-    });
-  }
-  if (!Array.isArray(held.team_ids) || held.team_ids.length !== 0) {
-    fail({
-      where: 'list-roles after.team_ids',
-      message: `must be an empty list after ${after}`,
-      expected: [],
-      actual: held.team_ids,
-    });
-  }
-}
-
-/** §4.1 rule 6: after `revoked` left a role held on `*`, it is the explicit list of the other enabled teams. */
-async function expectExplicitEnabled(
-  ctx: CheckContext,
-  held: Holding,
-  enabled: readonly string[],
-  revoked: readonly string[],
-  where: string,
-): Promise<void> {
-  const after = await roleOf(ctx, held.resourceId, held.association.role_id);
-  const expected = enabled.filter((t) => !revoked.includes(t));
-  if (!after || !Array.isArray(after.team_ids)) {
-    fail({
-      where,
-      message: 'must become an explicit list of teams',
-      expected,
-      actual: after?.team_ids ?? '(role gone)',
-    });
-  }
-  const disabled = new Set(ctx.profile.teams.filter((t) => !t.enabled).map((t) => t.id));
-  if (after.team_ids.some((t) => disabled.has(t))) {
-    fail({ where, message: 'must hold only enabled teams', expected, actual: after.team_ids });
-  }
-  if (!sameSet(after.team_ids, expected)) {
-    fail({ where, message: 'must be every remaining enabled team', expected, actual: after.team_ids });
-  }
-}
-
 const notDefining = (ctx: CheckContext) => (a: RoleAssociation) => !isDefiningRole(ctx, a.role_id);
 const onStar = (ctx: CheckContext) => (a: RoleAssociation) => a.team_ids === '*' && !isDefiningRole(ctx, a.role_id);
 
@@ -116,16 +108,142 @@ function claimRevocable(ctx: CheckContext): Promise<Holding> {
   return claimHolding(ctx, notDefining(ctx), 'a role that does not define its kind');
 }
 
-/** Revokes `teamIds` (or, when undefined, the whole role) of the held role. */
-async function revokeHeld(ctx: CheckContext, held: Holding, teamIds: '*' | string[] | undefined, step: string) {
-  const body = { resource_ids: [held.resourceId], role_ids: [held.association.role_id] };
-  await revokeRoles(ctx, teamIds === undefined ? body : { ...body, team_ids: teamIds }, { step });
+/** Revokes `teamIds` (or, when undefined, the whole role) of the held role; true when it was accepted. */
+async function revokeHeld(
+  ctx: CheckContext,
+  held: Holding,
+  teamIds: '*' | string[] | undefined,
+  step: string,
+): Promise<boolean> {
+  const body: RevokeRolesRequest = { resource_ids: [held.resourceId], role_ids: [held.association.role_id] };
+  const res = await ctx.client.post(
+    'resources.revoke-roles',
+    teamIds === undefined ? body : { ...body, team_ids: teamIds },
+    {
+      step,
+    },
+  );
+  return res.status >= 200 && res.status < 300;
 }
 
-function sameSet(a: readonly string[], b: readonly string[]): boolean {
-  const x = [...new Set(a)].sort();
-  const y = [...new Set(b)].sort();
-  return x.length === y.length && x.every((v, i) => v === y[i]);
+/** The held role as list-roles shows it now, read under `step`. */
+async function readRole(ctx: CheckContext, held: Holding, step: string): Promise<void> {
+  await listRoles(ctx, { resource_ids: [held.resourceId], role_ids: [held.association.role_id] }, { step });
+}
+
+/** The revocation a driver sent under `step`, accepted; or the judgement that stops there. */
+function revocationIn(log: readonly Observed[], step: string): { revocation: Revocation } | { judgement: Judgement } {
+  const o = firstWithStep(log, step);
+  const revocation = o ? revocationOf(o.request) : undefined;
+  if (!o || !revocation) return { judgement: noEvidence(`no ${step} was sent`) };
+  const answer = accepted(o);
+  return isClean(answer) ? { revocation } : { judgement: answer };
+}
+
+/** The one resource and role a revocation names (the drivers of this group name one of each). */
+function target(revocation: Revocation): { resourceId: string; roleId: string } | undefined {
+  const [resourceId] = revocation.resourceIds;
+  const [roleId] = revocation.roleIds;
+  return resourceId !== undefined && roleId !== undefined ? { resourceId, roleId } : undefined;
+}
+
+/** The teams `roleId` was held on by `resourceId` when the driver chose it (its last candidate read); undefined when not held. */
+function heldBefore(log: readonly Observed[], resourceId: string, roleId: string): '*' | string[] | undefined {
+  for (const o of withStep(log, STEP.candidate).reverse()) {
+    const read = rolesShown(o, STEP.candidate);
+    if (!('roles' in read)) continue;
+    const held = read.roles.find((a) => a.resource_id === resourceId && a.role_id === roleId && a.is_assigned);
+    if (held) return held.team_ids;
+  }
+  return undefined;
+}
+
+/** The assigned association of `roleId` of `resourceId` a read tagged `step` showed (undefined: the role is gone). */
+function roleShown(
+  log: readonly Observed[],
+  step: string,
+  resourceId: string,
+  roleId: string,
+): { association: RoleAssociation | undefined } | { judgement: Judgement } {
+  const read = rolesShown(firstWithStep(log, step), step);
+  if (!('roles' in read)) return read;
+  return {
+    association: read.roles.find((a) => a.resource_id === resourceId && a.role_id === roleId && a.is_assigned),
+  };
+}
+
+/** §4.1 rule 5: after the revocation tagged `step`, the role stays assigned, on no team. */
+function assignedOnNoTeam(
+  log: readonly Observed[],
+  step: string,
+  after: string,
+  revokes: (revocation: Revocation, before: '*' | string[]) => boolean,
+): Judgement {
+  const sent = revocationIn(log, step);
+  if (!('revocation' in sent)) return sent.judgement;
+  const named = target(sent.revocation);
+  if (!named) return noEvidence(`${step} named no resource or role`);
+  const before = heldBefore(log, named.resourceId, named.roleId);
+  if (before === undefined || !revokes(sent.revocation, before)) {
+    return noEvidence(`${step} did not revoke every team of a role the resource held`);
+  }
+  const shown = roleShown(log, STEP.after, named.resourceId, named.roleId);
+  if (!('association' in shown)) return shown.judgement;
+  const held = shown.association;
+  if (!held) {
+    return [
+      {
+        where: STEP.after,
+        message: `must still show the role as assigned (on no team) after ${after}`,
+        expected: { is_assigned: true, team_ids: [] },
+        actual: '(role gone)',
+      },
+    ];
+  }
+  if (!Array.isArray(held.team_ids) || held.team_ids.length !== 0) {
+    return [
+      {
+        where: `${STEP.after}.team_ids`,
+        message: `must be an empty list after ${after}`,
+        expected: [],
+        actual: held.team_ids,
+      },
+    ];
+  }
+  return [];
+}
+
+/** §4.1 rule 6: after `revoked` left a role held on `*`, the read tagged `step` shows the explicit list of the other enabled teams. */
+function explicitEnabled(
+  log: readonly Observed[],
+  profile: TargetProfile,
+  named: { resourceId: string; roleId: string },
+  revoked: readonly string[],
+  steps: { read: string; where: string },
+): Judgement {
+  const shown = roleShown(log, steps.read, named.resourceId, named.roleId);
+  if (!('association' in shown)) return shown.judgement;
+  const after = shown.association;
+  const where = steps.where;
+  const expected = profile.teams.filter((t) => t.enabled && !revoked.includes(t.id)).map((t) => t.id);
+  if (!after || !Array.isArray(after.team_ids)) {
+    return [
+      { where, message: 'must become an explicit list of teams', expected, actual: after?.team_ids ?? '(role gone)' },
+    ];
+  }
+  const disabled = new Set(profile.teams.filter((t) => !t.enabled).map((t) => t.id));
+  if (after.team_ids.some((t) => disabled.has(t))) {
+    return [{ where, message: 'must hold only enabled teams', expected, actual: after.team_ids }];
+  }
+  if (!sameSet(after.team_ids, expected)) {
+    return [{ where, message: 'must be every remaining enabled team', expected, actual: after.team_ids }];
+  }
+  return [];
+}
+
+function isNonRoleResource(profile: TargetProfile, resourceId: string | undefined): boolean {
+  const resource = profile.mutableResources.find((r) => r.id === resourceId);
+  return resource !== undefined && kindById(profile, resource.kindId)?.supportsRoles === false;
 }
 
 export default defineRuleGroup({
@@ -137,14 +255,12 @@ export default defineRuleGroup({
       clause: '§4.1 Response',
       quote: 'Response: status 204, meaning resource roles revoked; no body.',
       ...REVOCATION,
-      async check(ctx) {
-        const { resourceId, association } = await claimHolding(ctx, onStar(ctx), 'a role on `*`');
-        const res = await ctx.client.post('resources.revoke-roles', {
-          resource_ids: [resourceId],
-          role_ids: [association.role_id],
-        });
-        expectNoContent(res, { step: 'resources.revoke-roles', status: 204 });
+      async drive(ctx) {
+        const held = await claimHolding(ctx, onStar(ctx), 'a role on `*`');
+        await revokeHeld(ctx, held, undefined, STEP.revocation);
       },
+      judge: (log) =>
+        judgeEach(withStep(log, STEP.revocation), 'no revocation was sent', (o) => noContent(o, { status: 204 })),
     }),
     rule({
       id: 'revoke-roles.kind-must-support-roles',
@@ -153,40 +269,51 @@ export default defineRuleGroup({
       level: 'MUST',
       mutates: 'irreversible',
       needs: ['nonRoleKindResource'],
-      async check(ctx) {
+      async drive(ctx) {
         const resourceId = await ctx.claimResource(
           (_, kindId) => kindById(ctx.profile, kindId)?.supportsRoles === false,
         );
         precondition(resourceId, 'no mutable resource of a kind without roles is left');
         const roleId = ctx.profile.roles[0]?.id;
         precondition(roleId, 'the target profile names no role');
-        const before = await captureState(ctx, resourceId, ['roles'], { step: 'list-roles before' });
-        const held = (before.roles ?? []).filter((a) => a.resource_id === resourceId && a.is_assigned);
-        if (held.length > 0) {
-          fail({
-            where: 'list-roles before',
-            message: 'must show no role for a resource whose kind does not support roles',
-            expected: [],
-            actual: held,
-          });
-        }
+        await captureState(ctx, resourceId, ['roles'], { step: STEP.before });
         // Sent once more after a 5xx (revoking what is not held changes nothing, rule 3): a passing fault is no verdict.
-        const res = await expectNoServerError(
-          () =>
-            ctx.client.post(
-              'resources.revoke-roles',
-              { resource_ids: [resourceId], role_ids: [roleId] },
-              { retry: 'judged' },
-            ),
-          {
-            step: 'resources.revoke-roles',
-            message: 'must answer a revocation for a kind without roles without a server error',
-          },
+        const res = await ctx.client.post(
+          'resources.revoke-roles',
+          { resource_ids: [resourceId], role_ids: [roleId] },
+          { retry: 'judged', step: STEP.nonRoleKind },
         );
         ctx.observe('status of revoke-roles for a kind without roles', res.status);
-        await expectStateUnchanged(ctx, before, {
-          message: 'must not change anything for a resource whose kind does not support roles',
-        });
+        await captureState(ctx, resourceId, ['roles'], { step: STEP.after });
+      },
+      judge(log, profile) {
+        const o = firstWithStep(log, STEP.nonRoleKind);
+        if (!o) return noEvidence(`no ${STEP.nonRoleKind} was sent`);
+        const resourceId = revocationOf(o.request)?.resourceIds[0];
+        if (!isNonRoleResource(profile, resourceId)) {
+          return noEvidence(`${STEP.nonRoleKind} named no resource the profile lists of a kind without roles`);
+        }
+        const held = (stateIn(log, STEP.before)?.roles ?? []).filter(
+          (a) => a.resource_id === resourceId && a.is_assigned,
+        );
+        return judgeAll([
+          held.length > 0
+            ? [
+                {
+                  where: STEP.before,
+                  message: 'must show no role for a resource whose kind does not support roles',
+                  expected: [],
+                  actual: held,
+                },
+              ]
+            : [],
+          noServerError(o, 'must answer a revocation for a kind without roles without a server error'),
+          unchangedBetween(log, {
+            before: STEP.before,
+            after: STEP.after,
+            message: 'must not change anything for a resource whose kind does not support roles',
+          }),
+        ]);
       },
     }),
     rule({
@@ -196,26 +323,42 @@ export default defineRuleGroup({
       level: 'MUST',
       mutates: 'irreversible',
       needs: ['roleKindResource', 'definingRole'],
-      async check(ctx) {
-        const { resourceId, association } = await claimHolding(
-          ctx,
-          (a) => isDefiningRole(ctx, a.role_id),
-          'its kind-defining role',
-        );
-        const whole = { resource_ids: [resourceId], role_ids: [association.role_id] };
-        const res = await ctx.client.post('resources.revoke-roles', whole);
+      async drive(ctx) {
+        const held = await claimHolding(ctx, (a) => isDefiningRole(ctx, a.role_id), 'its kind-defining role');
+        const whole = { resource_ids: [held.resourceId], role_ids: [held.association.role_id] };
+        // Which answer a request to remove it is given is not shown: recorded, not judged.
+        const res = await ctx.client.post('resources.revoke-roles', whole, { step: STEP.definingWhole });
         ctx.observe('status of revoking a kind-defining role entirely', res.status);
-        const star = await ctx.client.post('resources.revoke-roles', { ...whole, team_ids: '*' });
+        const star = await ctx.client.post(
+          'resources.revoke-roles',
+          { ...whole, team_ids: '*' },
+          { step: STEP.definingStar },
+        );
         ctx.observe('status of revoking every team of a kind-defining role', star.status);
-        const after = await roleOf(ctx, resourceId, association.role_id);
-        if (!after) {
-          fail({
-            where: 'list-roles after',
-            message: 'must still show the kind-defining role as assigned (only its teams can be revoked)',
-            expected: { role_id: association.role_id, is_assigned: true },
-            actual: '(role gone)',
-          });
+        await readRole(ctx, held, STEP.after);
+      },
+      judge(log, profile) {
+        const o = firstWithStep(log, STEP.definingWhole);
+        const revocation = o ? revocationOf(o.request) : undefined;
+        const named = revocation ? target(revocation) : undefined;
+        if (!named) return noEvidence(`no ${STEP.definingWhole} was sent`);
+        if (
+          !isDefiningRole({ profile }, named.roleId) ||
+          heldBefore(log, named.resourceId, named.roleId) === undefined
+        ) {
+          return noEvidence('the revoked role is not a kind-defining role the resource held');
         }
+        const shown = roleShown(log, STEP.after, named.resourceId, named.roleId);
+        if (!('association' in shown)) return shown.judgement;
+        if (shown.association) return [];
+        return [
+          {
+            where: STEP.after,
+            message: 'must still show the kind-defining role as assigned (only its teams can be revoked)',
+            expected: { role_id: named.roleId, is_assigned: true },
+            actual: '(role gone)',
+          },
+        ];
       },
     }),
     rule({
@@ -223,31 +366,55 @@ export default defineRuleGroup({
       clause: '§4.1 rule 3',
       quote: 'Revoking a role, or a team, that the resource does not have changes nothing.',
       ...REVOCATION,
-      async check(ctx) {
+      async drive(ctx) {
         const { resourceId } = await claimHolding(ctx, () => true, 'any role');
-        const before = await captureState(ctx, resourceId, ['roles'], { step: 'list-roles before' });
+        const before = await captureState(ctx, resourceId, ['roles'], { step: STEP.before });
         const held = (before.roles ?? []).filter((a) => a.is_assigned);
         const heldRoles = new Set(held.map((a) => a.role_id));
         const absentRole = ctx.profile.roles.find((r) => !heldRoles.has(r.id) && !r.definesKindId);
         precondition(absentRole, 'the resource holds every role of the profile');
-        await revokeRoles(
-          ctx,
+        await ctx.client.post(
+          'resources.revoke-roles',
           { resource_ids: [resourceId], role_ids: [absentRole.id] },
-          { step: 'revoking a role the resource does not have' },
+          { step: STEP.absentRole },
         );
         const explicit = held.find((a) => Array.isArray(a.team_ids) && !isDefiningRole(ctx, a.role_id));
         const listed = Array.isArray(explicit?.team_ids) ? explicit.team_ids : [];
         const absentTeam = ctx.profile.teams.find((t) => t.enabled && !listed.includes(t.id));
         if (explicit && absentTeam) {
-          await revokeRoles(
-            ctx,
+          await ctx.client.post(
+            'resources.revoke-roles',
             { resource_ids: [resourceId], role_ids: [explicit.role_id], team_ids: [absentTeam.id] },
-            { step: 'revoking a team the role does not have' },
+            { step: STEP.absentTeam },
           );
         }
-        await expectStateUnchanged(ctx, before, {
-          message: 'must be unchanged after revoking a role or team the resource does not have',
-        });
+        await captureState(ctx, resourceId, ['roles'], { step: STEP.after });
+      },
+      judge(log) {
+        const before = stateIn(log, STEP.before);
+        if (!before?.roles) return noEvidence(`no ${STEP.before}`);
+        const held = before.roles.filter((a) => a.resource_id === before.resourceId && a.is_assigned);
+        // Each revocation names what the resource did not have when it was read before.
+        const absent = (o: Observed): boolean => {
+          const r = revocationOf(o.request);
+          if (!r || !r.resourceIds.every((id) => id === before.resourceId)) return false;
+          const teams = r.teams;
+          return r.roleIds.every((roleId) => {
+            const a = held.find((h) => h.role_id === roleId);
+            if (!a) return true;
+            return Array.isArray(teams) && Array.isArray(a.team_ids) && teams.every((t) => !a.team_ids.includes(t));
+          });
+        };
+        const sent = [...withStep(log, STEP.absentRole), ...withStep(log, STEP.absentTeam)].filter(absent);
+        if (sent.length === 0) return noEvidence('no revocation of a role or team the resource does not have was sent');
+        return judgeAll([
+          ...sent.map((o) => accepted(o)),
+          unchangedBetween(log, {
+            before: STEP.before,
+            after: STEP.after,
+            message: 'must be unchanged after revoking a role or team the resource does not have',
+          }),
+        ]);
       },
     }),
     rule({
@@ -255,42 +422,63 @@ export default defineRuleGroup({
       clause: '§4.1 rule 4',
       quote: 'When `team_ids` is omitted, the role is removed from the resources entirely.',
       ...REVOCATION,
-      async check(ctx) {
+      async drive(ctx) {
         const holdings = await claimSeveralHoldings(ctx, notDefining(ctx), 'a role that does not define its kind');
         const resourceIds = holdings.map((h) => h.resourceId);
-        const before = await listRoles(ctx, { resource_ids: resourceIds }, { step: 'list-roles before' });
+        const before = await listRoles(ctx, { resource_ids: resourceIds }, { step: STEP.before });
         // Every role any of them holds that can be revoked whole, up to three; sent in the reverse
         // order of the resources and roles, so a server that reads only the first of each shows it.
         const roleIds = [
           ...new Set(before.filter((a) => a.is_assigned && !isDefiningRole(ctx, a.role_id)).map((a) => a.role_id)),
         ].slice(0, 3);
-        await revokeRoles(
-          ctx,
+        const res = await ctx.client.post(
+          'resources.revoke-roles',
           { resource_ids: [...resourceIds].reverse(), role_ids: [...roleIds].reverse() },
-          { step: `revoking ${roleIds.length} roles of ${resourceIds.length} resources without team_ids` },
+          { step: STEP.withoutTeams },
         );
-        const after = await listRoles(ctx, { resource_ids: resourceIds }, { step: 'list-roles after' });
-        const revoked = new Set(roleIds);
-        const remaining = after.filter((a) => a.is_assigned && revoked.has(a.role_id));
-        if (remaining.length > 0) {
-          fail({
-            where: 'list-roles after',
-            message:
-              'must no longer show a role as assigned on any of the resources once it is revoked without team_ids',
-            expected: '(no assigned association of the revoked roles)',
-            actual: remaining.slice(0, 3),
-          });
+        if (res.status >= 200 && res.status < 300) {
+          await listRoles(ctx, { resource_ids: resourceIds }, { step: STEP.after });
         }
+      },
+      judge(log) {
+        const sent = revocationIn(log, STEP.withoutTeams);
+        if (!('revocation' in sent)) return sent.judgement;
+        const { roleIds, teams } = sent.revocation;
+        if (teams !== 'omitted' || roleIds.length === 0) return noEvidence(`${STEP.withoutTeams} named no role`);
+        const before = rolesShown(firstWithStep(log, STEP.before), STEP.before);
+        if (!('roles' in before)) return before.judgement;
+        const after = rolesShown(firstWithStep(log, STEP.after), STEP.after);
+        if (!('roles' in after)) return after.judgement;
+        const revoked = new Set(roleIds);
+        const resources = new Set(sent.revocation.resourceIds);
+        const remaining = after.roles.filter(
+          (a) => a.is_assigned && revoked.has(a.role_id) && resources.has(a.resource_id),
+        );
         const others = (list: RoleAssociation[]) =>
           canonicalRoles(list.filter((a) => a.is_assigned && !revoked.has(a.role_id)));
-        if (JSON.stringify(others(after)) !== JSON.stringify(others(before))) {
-          fail({
-            where: 'list-roles after (roles not revoked)',
-            message: 'must leave the roles the request does not name as they were',
-            expected: others(before),
-            actual: others(after),
-          });
-        }
+        return [
+          ...(remaining.length > 0
+            ? [
+                {
+                  where: STEP.after,
+                  message:
+                    'must no longer show a role as assigned on any of the resources once it is revoked without team_ids',
+                  expected: '(no assigned association of the revoked roles)',
+                  actual: remaining.slice(0, 3),
+                },
+              ]
+            : []),
+          ...(JSON.stringify(others(after.roles)) !== JSON.stringify(others(before.roles))
+            ? [
+                {
+                  where: `${STEP.after} (roles not revoked)`,
+                  message: 'must leave the roles the request does not name as they were',
+                  expected: others(before.roles),
+                  actual: others(after.roles),
+                },
+              ]
+            : []),
+        ];
       },
     }),
     rule({
@@ -298,38 +486,42 @@ export default defineRuleGroup({
       clause: '§4.1 rule 5',
       quote: 'When `team_ids` is `*`, every team is revoked and the role stays assigned on no team.',
       ...REVOCATION,
-      async check(ctx) {
+      async drive(ctx) {
         const held = await claimRevocable(ctx);
-        await revokeHeld(ctx, held, '*', 'revoking `*`');
-        await expectAssignedOnNoTeam(ctx, held.resourceId, held.association.role_id, 'revoking `*`');
+        if (await revokeHeld(ctx, held, '*', STEP.star)) await readRole(ctx, held, STEP.after);
       },
+      judge: (log) => assignedOnNoTeam(log, STEP.star, 'revoking `*`', (r) => r.teams === 'star'),
     }),
     rule({
       id: 'revoke-roles.last-teams-like-star',
       clause: '§4.1 rule 5',
       quote: 'Revoking the last remaining teams of a role has the same result.',
       ...REVOCATION,
-      async check(ctx) {
+      async drive(ctx) {
         const held = await claimHolding(
           ctx,
           (a) => Array.isArray(a.team_ids) && a.team_ids.length > 0 && !isDefiningRole(ctx, a.role_id),
           'a role on an explicit list of teams',
         );
-        await revokeHeld(ctx, held, held.association.team_ids, 'revoking every listed team');
-        await expectAssignedOnNoTeam(
-          ctx,
-          held.resourceId,
-          held.association.role_id,
-          'revoking the last remaining teams',
-        );
+        if (await revokeHeld(ctx, held, held.association.team_ids, STEP.lastTeams)) {
+          await readRole(ctx, held, STEP.after);
+        }
       },
+      judge: (log) =>
+        assignedOnNoTeam(
+          log,
+          STEP.lastTeams,
+          'revoking the last remaining teams',
+          (r, before) =>
+            Array.isArray(before) && before.length > 0 && Array.isArray(r.teams) && sameSet(r.teams, before),
+        ),
     }),
     rule({
       id: 'revoke-roles.narrows-explicit-list',
       clause: '§4.1',
       quote: 'Revokes role access of resources, or narrows the team scope of a role.',
       ...REVOCATION,
-      async check(ctx) {
+      async drive(ctx) {
         const onTeams = (n: number) => (a: RoleAssociation) =>
           Array.isArray(a.team_ids) && a.team_ids.length >= n && !isDefiningRole(ctx, a.role_id);
         // Three teams or more show a revocation of several at once; two is the least the rule needs.
@@ -339,17 +531,31 @@ export default defineRuleGroup({
         const teams = Array.isArray(held.association.team_ids) ? held.association.team_ids : [];
         // Several teams at once (all but one), in the reverse of the listed order.
         const revoked = teams.slice(0, Math.max(1, teams.length - 1)).reverse();
-        await revokeHeld(ctx, held, revoked, `revoking ${revoked.length} of ${teams.length} listed teams`);
-        const after = await roleOf(ctx, held.resourceId, held.association.role_id);
-        const expected = teams.filter((t) => !revoked.includes(t));
-        if (!after || !Array.isArray(after.team_ids) || !sameSet(after.team_ids, expected)) {
-          fail({
-            where: 'list-roles after.team_ids',
+        if (await revokeHeld(ctx, held, revoked, STEP.someTeams)) await readRole(ctx, held, STEP.after);
+      },
+      judge(log) {
+        const sent = revocationIn(log, STEP.someTeams);
+        if (!('revocation' in sent)) return sent.judgement;
+        const named = target(sent.revocation);
+        const revoked = sent.revocation.teams;
+        const before = named ? heldBefore(log, named.resourceId, named.roleId) : undefined;
+        const expected =
+          Array.isArray(before) && Array.isArray(revoked) ? before.filter((t) => !revoked.includes(t)) : [];
+        if (!named || expected.length === 0) {
+          return noEvidence(`${STEP.someTeams} did not revoke some of the teams of a role held on an explicit list`);
+        }
+        const shown = roleShown(log, STEP.after, named.resourceId, named.roleId);
+        if (!('association' in shown)) return shown.judgement;
+        const after = shown.association;
+        if (after && Array.isArray(after.team_ids) && sameSet(after.team_ids, expected)) return [];
+        return [
+          {
+            where: `${STEP.after}.team_ids`,
             message: 'must be the former list without the revoked teams',
             expected,
             actual: after?.team_ids ?? '(role gone)',
-          });
-        }
+          },
+        ];
       },
     }),
     rule({
@@ -358,20 +564,44 @@ export default defineRuleGroup({
       quote:
         'When specific teams are revoked from a role held on `*`, the role becomes the explicit list of the remaining enabled teams; it then no longer follows teams created afterwards.',
       ...REVOCATION,
-      async check(ctx) {
+      async drive(ctx) {
         const enabled = ctx.profile.teams.filter((t) => t.enabled).map((t) => t.id);
         precondition(enabled.length >= 2, 'the target profile lists fewer than two enabled teams');
         const held = await claimHolding(ctx, onStar(ctx), 'a role on `*`');
         // Two steps: several teams revoked from `*` (two when three or more are enabled, in reverse
         // order), then one more from the explicit list it became: the first step must not be forgotten.
-        const first = enabled.length >= 3 ? [enabled[1]!, enabled[0]!] : [enabled[0]!];
-        await revokeHeld(ctx, held, first, `revoking ${first.length} teams from \`*\``);
-        await expectExplicitEnabled(ctx, held, enabled, first, 'list-roles after.team_ids');
-        if (enabled.length - first.length >= 2) {
-          const second = [...first, enabled[first.length]!];
-          await revokeHeld(ctx, held, [enabled[first.length]!], 'revoking one more team from the explicit list');
-          await expectExplicitEnabled(ctx, held, enabled, second, 'list-roles after the second revocation.team_ids');
+        const first = enabled.length >= 3 ? enabled.slice(0, 2).reverse() : enabled.slice(0, 1);
+        if (!(await revokeHeld(ctx, held, first, STEP.fromStar))) return;
+        await readRole(ctx, held, STEP.after);
+        const next = enabled[first.length];
+        if (enabled.length - first.length >= 2 && next !== undefined) {
+          if (await revokeHeld(ctx, held, [next], STEP.oneMore)) await readRole(ctx, held, STEP.afterSecond);
         }
+      },
+      judge(log, profile) {
+        const sent = revocationIn(log, STEP.fromStar);
+        if (!('revocation' in sent)) return sent.judgement;
+        const named = target(sent.revocation);
+        const first = sent.revocation.teams;
+        if (!named || !Array.isArray(first) || heldBefore(log, named.resourceId, named.roleId) !== '*') {
+          return noEvidence(`${STEP.fromStar} did not revoke teams of a role held on \`*\``);
+        }
+        const parts: Judgement[] = [
+          explicitEnabled(log, profile, named, first, { read: STEP.after, where: `${STEP.after}.team_ids` }),
+        ];
+        if (firstWithStep(log, STEP.oneMore)) {
+          const second = revocationIn(log, STEP.oneMore);
+          const more = 'revocation' in second ? second.revocation.teams : [];
+          parts.push(
+            'judgement' in second
+              ? second.judgement
+              : explicitEnabled(log, profile, named, [...first, ...(Array.isArray(more) ? more : [])], {
+                  read: STEP.afterSecond,
+                  where: `${STEP.afterSecond}.team_ids`,
+                }),
+          );
+        }
+        return judgeAll(parts);
       },
     }),
     rule({
@@ -379,24 +609,31 @@ export default defineRuleGroup({
       clause: '§4.1 rule 7; §7',
       quote: 'An empty `team_ids` array is rejected.',
       ...REVOCATION,
-      async check(ctx) {
+      async drive(ctx) {
         const { resourceId, association } = await claimRevocable(ctx);
-        const before = await captureState(ctx, resourceId, ['roles'], { step: 'list-roles before' });
-        const res = await expectRejected(
-          () =>
-            ctx.client.post(
-              'resources.revoke-roles',
-              {
-                resource_ids: [resourceId],
-                role_ids: [association.role_id],
-                team_ids: [],
-              },
-              { retry: 'judged' },
-            ),
-          { step: 'an empty team_ids array' },
+        await captureState(ctx, resourceId, ['roles'], { step: STEP.before });
+        const res = await ctx.client.post(
+          'resources.revoke-roles',
+          { resource_ids: [resourceId], role_ids: [association.role_id], team_ids: [] },
+          { retry: 'judged', step: STEP.emptyTeams },
         );
         ctx.observe('status of rejecting an empty team_ids', res.status);
-        await expectStateUnchanged(ctx, before, { message: 'must be unchanged after a rejected request' });
+        await captureState(ctx, resourceId, ['roles'], { step: STEP.after });
+      },
+      judge(log) {
+        const o = firstWithStep(log, STEP.emptyTeams);
+        const revocation = o ? revocationOf(o.request) : undefined;
+        if (!o || !Array.isArray(revocation?.teams) || revocation.teams.length > 0) {
+          return noEvidence(`no revocation with ${STEP.emptyTeams} was sent`);
+        }
+        return judgeAll([
+          rejected(o),
+          unchangedBetween(log, {
+            before: STEP.before,
+            after: STEP.after,
+            message: 'must be unchanged after a rejected request',
+          }),
+        ]);
       },
     }),
   ],

@@ -5,12 +5,26 @@ import type { ApiResponse } from '../src/client/directory-client.ts';
 import { untouchedRoleResources } from '../src/rules/steps/roles.ts';
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import type { CheckContext } from '../src/rules/types.ts';
-import { expectEach, expectJson, expectSuccess, fail, precondition } from '../src/rules/assertions.ts';
+import { precondition } from '../src/rules/assertions.ts';
 import { WIDE_RANGE, showTeams } from '../src/rules/steps/assignations.ts';
-import { captureState, expectStateUnchanged, type ResourceState } from '../src/rules/steps/state.ts';
+import { captureState } from '../src/rules/steps/state.ts';
 import { withRestoredState } from '../src/rules/state-guard.ts';
 import { addDays, covers, overlapsStrictly, splitRange } from '../src/rules/dates.ts';
-import type { AssignTeamRequest, TeamAssignation } from '../src/schemas/index.ts';
+import {
+  accepted,
+  firstWithStep,
+  isClean,
+  judgeAll,
+  judgeEach,
+  noEvidence,
+  shaped,
+  withStep,
+  type Judgement,
+} from '../src/rules/judges/judgement.ts';
+import { field, type Observed } from '../src/rules/judges/observed.ts';
+import { unchangedBetween } from '../src/rules/judges/state.ts';
+import { matchesSchema, validateSchema, type AssignTeamRequest, type TeamAssignation } from '../src/schemas/index.ts';
+import type { Violation } from '../src/core/types.ts';
 
 interface Scenario {
   resourceId: string;
@@ -18,6 +32,19 @@ interface Scenario {
   otherTeam: string;
   range: string;
 }
+
+/** The steps drivers of this group tag their requests with, which their judges read. */
+const STEP = {
+  profileRead: 'show-teams of a profile resource',
+  unfiltered: 'show-teams without a filter',
+  head: (head: boolean) => `show-teams(head: ${head})`,
+  oneTeam: (id: string) => `show-teams(team_ids [${id}])`,
+  severalTeams: (n: number, order: 'listed' | 'reverse') => `show-teams(${n} team_ids in ${order} order)`,
+  before: 'show-teams before',
+  conflicting: 'the conflicting assignment',
+  afterWarning: 'show-teams after the warning',
+  afterAssignment: 'show-teams after the assignment',
+} as const;
 
 /**
  * A claimed resource with a head assignation spanning at least 60 days, and
@@ -41,30 +68,25 @@ async function conflictScenario(ctx: CheckContext): Promise<Scenario> {
   }
 }
 
-interface Conflict {
-  scenario: Scenario;
-  /** The resource's assignations before the conflicting assignment. */
-  before: ResourceState;
-  /** The answer to it. */
-  res: ApiResponse;
-}
-
 /**
- * Builds the conflict scenario, sends the conflicting assignment (recording
- * its status: the status of both answers is not shown) and hands the
- * outcome to `judge`; the resource's assignations are restored afterwards.
+ * Builds the conflict scenario, reads the resource's assignations, sends the
+ * conflicting assignment (recording its status: the status of both answers
+ * is not shown) and hands the answer to `then`, which may read again; the
+ * resource's assignations are restored afterwards.
  */
-async function afterConflictingAssignment(
+async function conflictingAssignment(
   ctx: CheckContext,
   warningAware: boolean,
-  judge: (conflict: Conflict) => Promise<void>,
+  then: (res: ApiResponse, scenario: Scenario) => Promise<void> = async () => {},
 ): Promise<void> {
   const scenario = await conflictScenario(ctx);
   await withRestoredState(ctx, scenario.resourceId, ['teams'], async () => {
-    const before = await captureState(ctx, scenario.resourceId, ['teams'], { step: 'show-teams before' });
-    const res = await ctx.client.post('resources.assign-team', assignBody(scenario, warningAware));
+    await captureState(ctx, scenario.resourceId, ['teams'], { step: STEP.before });
+    const res = await ctx.client.post('resources.assign-team', assignBody(scenario, warningAware), {
+      step: STEP.conflicting,
+    });
     ctx.observe(`status of a conflicting assignment with warning_aware ${warningAware}`, res.status);
-    await judge({ scenario, before, res });
+    await then(res, scenario);
   });
 }
 
@@ -81,14 +103,29 @@ function assignBody(s: Scenario, warningAware: boolean): AssignTeamRequest {
   };
 }
 
-function isWarning(res: ApiResponse): boolean {
-  return typeof res.json === 'object' && res.json !== null && 'warning_type' in res.json;
+function isWarning(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && 'warning_type' in body;
+}
+
+/**
+ * The conflicting assignment a driver sent with `warningAware`, or why there
+ * is nothing to judge: none was sent, or not with that warning_aware.
+ */
+function conflicting(
+  log: readonly Observed[],
+  warningAware: boolean,
+): { o: Observed; body: AssignTeamRequest } | { judgement: Judgement } {
+  const o = firstWithStep(log, STEP.conflicting);
+  if (!o || !matchesSchema('AssignTeamRequest', o.request) || o.request.warning_aware !== warningAware) {
+    return { judgement: noEvidence(`no conflicting assignment with warning_aware ${warningAware} was sent`) };
+  }
+  return { o, body: o.request };
 }
 
 /**
  * A resource whose assignations `pick` finds worth looking at through a filter: first among those
  * the suite never changes (so no assignment running beside this rule moves them between two
- * reads), then among the profile's mutable ones.
+ * reads), then among the profile's mutable ones. Each read is tagged `STEP.unfiltered`.
  */
 async function firstResourceWhere<T>(
   ctx: CheckContext,
@@ -96,7 +133,7 @@ async function firstResourceWhere<T>(
 ): Promise<{ resourceId: string; found: T } | undefined> {
   const untouched = await untouchedRoleResources(ctx, 10);
   for (const id of [...untouched, ...ctx.profile.mutableResources.map((r) => r.id)]) {
-    const found = pick(await showTeams(ctx, { resource_id: id, date_range: WIDE_RANGE }));
+    const found = pick(await showTeams(ctx, { resource_id: id, date_range: WIDE_RANGE }, { step: STEP.unfiltered }));
     if (found !== undefined) return { resourceId: id, found };
   }
   return undefined;
@@ -113,6 +150,24 @@ function assignationKeys(list: readonly TeamAssignation[]): string[] {
   return list.map((a) => `${a.team.id}/${String(a.head)}/${a.date_range}`).sort();
 }
 
+/** The assignations the unfiltered read of `resourceId` showed, if the log holds one that is a list. */
+function unfilteredOf(log: readonly Observed[], resourceId: unknown): TeamAssignation[] | undefined {
+  const o = withStep(log, STEP.unfiltered).find((r) => field(r.request, 'resource_id') === resourceId);
+  return o && matchesSchema('TeamAssignationList', o.body) ? o.body : undefined;
+}
+
+/**
+ * A filtered read: accepted, and a list of assignations (its shape is
+ * show-teams.response-shape's: a body of another shape says nothing here).
+ */
+function filteredRead(o: Observed): { shown: TeamAssignation[] } | { judgement: Judgement } {
+  const answer = accepted(o, { status: 200 });
+  if (!isClean(answer)) return { judgement: answer };
+  return matchesSchema('TeamAssignationList', o.body)
+    ? { shown: o.body }
+    : { judgement: noEvidence(`${o.step} did not show a list of assignations`) };
+}
+
 export default defineRuleGroup({
   section: '§4.3',
   title: 'Team assignations: resources.show-teams and resources.assign-team',
@@ -123,16 +178,24 @@ export default defineRuleGroup({
       quote: 'Response: status 200, JSON array of Team assignation (section 2.4).',
       level: 'MUST',
       needs: ['roleKindResource'],
-      async check(ctx) {
+      async drive(ctx) {
         let seen = 0;
         for (const r of ctx.profile.mutableResources.slice(0, 5)) {
-          const res = await ctx.client.post('resources.show-teams', { resource_id: r.id, date_range: WIDE_RANGE });
-          expectSuccess(res, { step: 'resources.show-teams', status: 200 });
-          seen += expectJson(res, 'TeamAssignationList').length;
+          const res = await ctx.client.post(
+            'resources.show-teams',
+            { resource_id: r.id, date_range: WIDE_RANGE },
+            { step: STEP.profileRead },
+          );
+          if (Array.isArray(res.json)) seen += res.json.length;
         }
-        // An empty array has no shape to judge: the items are what §2.4 describes.
-        precondition(seen > 0, 'no profile resource read has a team assignation');
         ctx.observe('team assignations looked at', seen);
+      },
+      judge(log) {
+        const reads = withStep(log, STEP.profileRead);
+        const shapes = judgeEach(reads, 'no show-teams was read', (o) => shaped(o, 'TeamAssignationList'));
+        // An empty array has no shape to judge: the items are what §2.4 describes.
+        const seen = reads.reduce((n, o) => n + (Array.isArray(o.body) ? o.body.length : 0), 0);
+        return judgeAll([shapes, seen > 0 ? [] : noEvidence('no profile resource read has a team assignation')]);
       },
     }),
     rule({
@@ -141,34 +204,55 @@ export default defineRuleGroup({
       quote: FILTER_QUOTE,
       level: 'MUST',
       needs: ['roleKindResource'],
-      async check(ctx) {
+      async drive(ctx) {
         const mixed = await firstResourceWhere(ctx, (all) =>
           all.some((a) => a.head) && all.some((a) => !a.head) ? true : undefined,
         );
         precondition(mixed, 'no profile resource has both head and side assignations');
         for (const head of [true, false]) {
-          const step = `show-teams(head: ${head})`;
-          const some = await showTeams(ctx, { resource_id: mixed.resourceId, head, date_range: WIDE_RANGE }, { step });
-          expectEach(some, (a, i) =>
-            a.head === head
-              ? undefined
-              : {
-                  where: `${step}[${i}].head`,
-                  message: `must return only assignations whose head is ${head}`,
-                  expected: head,
-                  actual: a.head,
-                },
+          await showTeams(
+            ctx,
+            { resource_id: mixed.resourceId, head, date_range: WIDE_RANGE },
+            { step: STEP.head(head) },
           );
-          if (some.length === 0) {
-            fail({
-              where: step,
-              message: `must return the resource's assignations whose head is ${head}`,
-              expected: 'at least one',
-              actual: 0,
-            });
-          }
         }
       },
+      judge: (log) =>
+        judgeAll(
+          [true, false].map((head): Judgement => {
+            const step = STEP.head(head);
+            const o = firstWithStep(log, step);
+            if (!o) return noEvidence(`no ${step} was read`);
+            const all = unfilteredOf(log, field(o.request, 'resource_id'));
+            if (!all) return noEvidence(`no unfiltered read of the resource of ${step}`);
+            const read = filteredRead(o);
+            if (!('shown' in read)) return read.judgement;
+            const others = read.shown.flatMap((a, i): Violation[] =>
+              a.head === head
+                ? []
+                : [
+                    {
+                      where: `${step}[${i}].head`,
+                      message: `must return only assignations whose head is ${head}`,
+                      expected: head,
+                      actual: a.head,
+                    },
+                  ],
+            );
+            const missing: Violation[] =
+              read.shown.length === 0 && all.some((a) => a.head === head)
+                ? [
+                    {
+                      where: step,
+                      message: `must return the resource's assignations whose head is ${head}`,
+                      expected: 'at least one',
+                      actual: 0,
+                    },
+                  ]
+                : [];
+            return [...others, ...missing];
+          }),
+        ),
     }),
     rule({
       id: 'show-teams.team-filter',
@@ -176,37 +260,45 @@ export default defineRuleGroup({
       quote: FILTER_QUOTE,
       level: 'MUST',
       needs: ['roleKindResource'],
-      async check(ctx) {
+      async drive(ctx) {
         // team_ids is a list: each team alone, then several in both orders, must answer exactly
         // the unfiltered assignations of those teams.
         const found = await firstResourceWhere(ctx, (all) => {
           const teamIds = [...new Set(all.map((a) => a.team.id))];
-          return teamIds.length >= 2 ? { all, teamIds } : undefined;
+          return teamIds.length >= 2 ? teamIds : undefined;
         });
         precondition(found, 'no profile resource is assigned to two teams');
-        const { all, teamIds } = found.found;
-        const resource_id = found.resourceId;
-        const expectTeams = async (ids: readonly string[], where: string): Promise<void> => {
-          const some = await showTeams(
-            ctx,
-            { resource_id, team_ids: [...ids], date_range: WIDE_RANGE },
-            { step: where },
-          );
-          const want = assignationKeys(all.filter((a) => ids.includes(a.team.id)));
-          const got = assignationKeys(some);
-          if (JSON.stringify(got) !== JSON.stringify(want)) {
-            fail({
-              where,
-              message: 'must return the assignations of the requested teams, and only those',
-              expected: want,
-              actual: got,
-            });
-          }
-        };
-        for (const id of teamIds.slice(0, 3)) await expectTeams([id], `show-teams(team_ids [${id}])`);
+        const teamIds = found.found;
+        const read = (ids: readonly string[], step: string) =>
+          showTeams(ctx, { resource_id: found.resourceId, team_ids: [...ids], date_range: WIDE_RANGE }, { step });
+        for (const id of teamIds.slice(0, 3)) await read([id], STEP.oneTeam(id));
         const several = teamIds.slice(0, 3);
-        await expectTeams(several, `show-teams(${several.length} team_ids in listed order)`);
-        await expectTeams([...several].reverse(), `show-teams(${several.length} team_ids in reverse order)`);
+        await read(several, STEP.severalTeams(several.length, 'listed'));
+        await read([...several].reverse(), STEP.severalTeams(several.length, 'reverse'));
+      },
+      judge(log) {
+        const filtered = log.filter(
+          (o) => o.step.startsWith('show-teams(') && Array.isArray(field(o.request, 'team_ids')),
+        );
+        return judgeEach(filtered, 'no show-teams with team_ids was read', (o) => {
+          const ids = field(o.request, 'team_ids');
+          const all = unfilteredOf(log, field(o.request, 'resource_id'));
+          if (!Array.isArray(ids) || !all) return noEvidence(`no unfiltered read of the resource of ${o.step}`);
+          const read = filteredRead(o);
+          if (!('shown' in read)) return read.judgement;
+          const want = assignationKeys(all.filter((a) => ids.includes(a.team.id)));
+          const got = assignationKeys(read.shown);
+          return JSON.stringify(got) === JSON.stringify(want)
+            ? []
+            : [
+                {
+                  where: o.step,
+                  message: 'must return the assignations of the requested teams, and only those',
+                  expected: want,
+                  actual: got,
+                },
+              ];
+        });
       },
     }),
     rule({
@@ -216,17 +308,23 @@ export default defineRuleGroup({
         'Warning body (returned when the assignment conflicts with existing associations): JSON object with fields `warning_type` (string, value `assign-conflicting-resource-teams`), `description` (string), `details` (object with arrays `modifications` and `deletions`), `required_action` (string).',
       level: 'MUST',
       mutates: 'reversible',
-      async check(ctx) {
-        await afterConflictingAssignment(ctx, false, async ({ res }) => {
-          precondition(
-            isWarning(res),
-            `the target returned no warning for an overlapping head assignment (status ${res.status}); which assignments conflict is not shown`,
-          );
+      async drive(ctx) {
+        await conflictingAssignment(ctx, false, async (res) => {
+          if (!isWarning(res.json)) return;
           // "Other values of warning_type: not shown": the value is recorded, not judged.
-          const warning = expectJson(res, 'AssignTeamWarning');
-          ctx.observe('warning_type of a conflicting head assignment', warning.warning_type);
-          ctx.observe('required_action of the warning', warning.required_action);
+          ctx.observe('warning_type of a conflicting head assignment', field(res.json, 'warning_type'));
+          ctx.observe('required_action of the warning', field(res.json, 'required_action'));
         });
+      },
+      judge(log) {
+        const sent = conflicting(log, false);
+        if ('judgement' in sent) return sent.judgement;
+        const { o } = sent;
+        if (!isWarning(o.body))
+          return noEvidence(
+            `the target returned no warning for an overlapping head assignment (status ${o.status}); which assignments conflict is not shown`,
+          );
+        return validateSchema('AssignTeamWarning', o.body, `${o.step}: response.body`);
       },
     }),
     rule({
@@ -238,16 +336,24 @@ export default defineRuleGroup({
       ],
       level: 'MUST',
       mutates: 'reversible',
-      async check(ctx) {
-        await afterConflictingAssignment(ctx, false, async ({ res, before }) => {
-          precondition(
-            isWarning(res),
-            `the target returned no warning for an overlapping head assignment (status ${res.status})`,
+      async drive(ctx) {
+        await conflictingAssignment(ctx, false, async (res, s) => {
+          if (isWarning(res.json)) {
+            await captureState(ctx, s.resourceId, ['teams'], { step: STEP.afterWarning, fresh: true });
+          }
+        });
+      },
+      judge(log) {
+        const sent = conflicting(log, false);
+        if ('judgement' in sent) return sent.judgement;
+        if (!isWarning(sent.o.body))
+          return noEvidence(
+            `the target returned no warning for an overlapping head assignment (status ${sent.o.status})`,
           );
-          await expectStateUnchanged(ctx, before, {
-            step: 'show-teams after the warning',
-            message: 'must be unchanged: a warning means the assignment was not done (warning_aware false)',
-          });
+        return unchangedBetween(log, {
+          before: STEP.before,
+          after: STEP.afterWarning,
+          message: 'must be unchanged: a warning means the assignment was not done (warning_aware false)',
         });
       },
     }),
@@ -260,40 +366,57 @@ export default defineRuleGroup({
       ],
       level: 'MUST',
       mutates: 'reversible',
-      async check(ctx) {
-        await afterConflictingAssignment(ctx, true, async ({ res, scenario: s }) => {
-          if (isWarning(res)) {
-            fail({
-              where: 'response.body',
-              message: 'must not be a warning when warning_aware is true: the assignment is done',
-              expected: 'success',
-              actual: res.json,
-            });
-          }
-          expectSuccess(res, { step: 'resources.assign-team with warning_aware true' });
+      async drive(ctx) {
+        await conflictingAssignment(ctx, true, async (res, s) => {
+          if (res.status < 200 || res.status >= 300 || isWarning(res.json)) return;
           const after = await showTeams(
             ctx,
             { resource_id: s.resourceId, date_range: WIDE_RANGE },
-            { step: 'show-teams after the assignment' },
+            { step: STEP.afterAssignment },
           );
           const wanted = splitRange(s.range)!;
-          const done = after.some((a) => {
-            const span = splitRange(a.date_range);
-            return a.team.id === s.otherTeam && a.head && span !== undefined && covers(span, wanted);
-          });
-          if (!done) {
-            fail({
-              where: 'show-teams after the assignment',
-              message: 'must show the new head assignation over the requested range',
-              expected: { team: s.otherTeam, head: true, date_range: s.range },
-              actual: after,
-            });
-          }
           const overlappingHeads = after.filter(
             (a) => a.head && a.team.id !== s.otherTeam && overlapsStrictly(splitRange(a.date_range)!, wanted),
           );
           ctx.observe('other head assignations still overlapping the new one', overlappingHeads.length);
         });
+      },
+      judge(log) {
+        const sent = conflicting(log, true);
+        if ('judgement' in sent) return sent.judgement;
+        const { o, body } = sent;
+        if (isWarning(o.body)) {
+          return [
+            {
+              where: `${o.step}: response.body`,
+              message: 'must not be a warning when warning_aware is true: the assignment is done',
+              expected: 'success',
+              actual: o.body,
+            },
+          ];
+        }
+        const done = accepted(o);
+        if (!isClean(done)) return done;
+        const after = firstWithStep(log, STEP.afterAssignment);
+        if (!after) return noEvidence(`no ${STEP.afterAssignment} was read`);
+        const read = filteredRead(after);
+        if (!('shown' in read)) return read.judgement;
+        const wanted = splitRange(body.date_range);
+        if (!wanted) return noEvidence(`the assignment's range ${body.date_range} is not a range`);
+        const shown = read.shown.some((a) => {
+          const span = splitRange(a.date_range);
+          return a.team.id === body.team_id && a.head && span !== undefined && covers(span, wanted);
+        });
+        return shown
+          ? []
+          : [
+              {
+                where: STEP.afterAssignment,
+                message: 'must show the new head assignation over the requested range',
+                expected: { team: body.team_id, head: true, date_range: body.date_range },
+                actual: read.shown,
+              },
+            ];
       },
     }),
   ],

@@ -155,7 +155,7 @@ async function mergeHar(
   if (found === 0) return { warnings: [] };
   const recorder = new HarRecorder(startedAt);
   recorder.addRecorded(
-    [...entries].sort((a, b) => compareText(a.startedDateTime, b.startedDateTime)),
+    [...entries].sort((a, b) => compareText(a.startedDateTime ?? '', b.startedDateTime ?? '')),
     leftOut,
   );
   return { recorder, warnings };

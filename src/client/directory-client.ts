@@ -42,7 +42,7 @@ export interface ClientOptions {
   /** Requests of this client are paced but not counted against `maxRequests` (restoring a target). */
   exemptFromBudget?: boolean;
   /** Receives every exchange, for the rule's transcript. */
-  onExchange?: (exchange: Exchange) => void;
+  onExchange?: (exchange: Exchange, answer?: ApiResponse) => void;
   /** The run's shared answers, for reads sent with `shared: true`. */
   sharedReads?: SharedReads;
   signal?: AbortSignal;

@@ -1,12 +1,13 @@
 import type { AnsweredExchange, ApiResponse, Exchange, FailedExchange, RecordedResponse } from '../core/exchange.ts';
 import { HarnessError } from '../core/errors.ts';
+import { parseJsonText } from '../core/json-text.ts';
 import type { Redactor } from './redact.ts';
 import type { AttemptOutcome, Delivery, SendRequest, TransportRequest } from './transport.ts';
 
 export interface RecordSettings {
   redactor: Redactor;
-  /** Receives every exchange, for the rule's transcript. */
-  onExchange?: ((exchange: Exchange) => void) | undefined;
+  /** Receives every exchange, for the rule's transcript, and the whole answer when one came (for its judge). */
+  onExchange?: ((exchange: Exchange, answer?: ApiResponse) => void) | undefined;
 }
 
 const RECORDED_BODY_LIMIT = 64 * 1024;
@@ -48,7 +49,8 @@ export function record(
       const exchange: AnsweredExchange = delivery.shared
         ? sharedCopy(recorded.exchange, request.step)
         : recorded.exchange;
-      settings.onExchange?.(exchange);
+      const answer = delivery.shared ? { ...recorded.response, exchange } : recorded.response;
+      settings.onExchange?.(exchange, answer);
       const { outcome } = delivery;
       if (!outcome.ok) throw outcome.error;
       if (outcome.status >= 300 && outcome.status < 400) {
@@ -60,8 +62,7 @@ export function record(
             'the suite does not follow redirects: point --base-url at the final address',
         );
       }
-      const response = recorded.response;
-      return delivery.shared ? { ...response, exchange } : response;
+      return answer;
     };
 }
 
@@ -104,12 +105,15 @@ function sharedCopy(exchange: AnsweredExchange, step: string | undefined): Answe
 }
 
 function answerOf(outcome: AttemptOutcome & { ok: true }, exchange: AnsweredExchange): ApiResponse {
+  // Read as the answer is recorded, microseconds after the wire had it all; the wire measured the attempt's duration.
+  const answered = performance.timeOrigin + performance.now();
   return {
     status: outcome.status,
     headers: outcome.headers,
     text: outcome.text,
-    json: parseJson(outcome.text),
+    json: parseJsonText(outcome.text),
     exchange,
+    at: { sent: answered - outcome.durationMs, answered },
   };
 }
 
@@ -170,13 +174,4 @@ function isoTime(ms: number): string {
   const rounded = Math.floor(ms);
   if (rounded !== lastIso.ms) lastIso = { ms: rounded, text: new Date(rounded).toISOString() };
   return lastIso.text;
-}
-
-function parseJson(text: string): unknown {
-  if (text.length === 0) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
 }

@@ -73,6 +73,29 @@ export class SharedReads {
     return { delivery: await pending, shared: false };
   }
 
+  /**
+   * A read sent afresh got `delivery`: the newest answer to `key` replaces
+   * the one kept, so a later shared read never gets an older state than the
+   * run has already seen (a server may serve a read that lags a write: the
+   * answer a moment later is the one to keep).
+   */
+  refresh(key: string, resources: readonly string[], delivery: Delivery): void {
+    if (!delivery.outcome.ok || delivery.outcome.status < 200 || delivery.outcome.status >= 300) return;
+    if (!this.answers.has(key)) return;
+    const chars = delivery.outcome.text.length;
+    if (chars > SHARED_READS_CHARS / 4) {
+      this.drop(key);
+      return;
+    }
+    this.answers.set(key, Promise.resolve(delivery));
+    for (const id of resources) {
+      const keys = this.byResource.get(id) ?? new Set<string>();
+      keys.add(key);
+      this.byResource.set(id, keys);
+    }
+    this.keep(key, chars);
+  }
+
   /** A request that may change these resources (or, when they are unknown, any): their answers are stale. */
   forget(resources: readonly string[] | 'all'): void {
     const ids = resources === 'all' ? [...this.byResource.keys()] : resources;
@@ -122,8 +145,7 @@ export function shareReads(store: SharedReads): (next: SendRequest) => SendReque
   return (next) =>
     (request: TransportRequest): Promise<Delivery> => {
       if (!READ_OPERATIONS.has(request.operation)) return forgetAround(store, request, next);
-      // Not an async function: a read that does not share adds no promise of its own.
-      if (!request.shared) return next(request);
+      if (!request.shared) return refreshing(store, request, next);
       return shareRead(store, request, next);
     };
 }
@@ -139,10 +161,22 @@ async function forgetAround(store: SharedReads, request: TransportRequest, next:
   }
 }
 
+function keyOf(request: TransportRequest): string {
+  return `${request.recordedHeaders.authorization ?? '(none)'} ${request.headers['service-version'] ?? ''} ${request.operation} ${request.text}`;
+}
+
 async function shareRead(store: SharedReads, request: TransportRequest, next: SendRequest): Promise<Delivery> {
-  const key = `${request.recordedHeaders.authorization ?? '(none)'} ${request.headers['service-version'] ?? ''} ${request.operation} ${request.text}`;
-  const { delivery, shared } = await store.read(key, resourcesNamed(request.body) ?? [], () => next(request));
+  const { delivery, shared } = await store.read(keyOf(request), resourcesNamed(request.body) ?? [], () =>
+    next(request),
+  );
   return shared ? { ...delivery, shared: true } : delivery;
+}
+
+/** A read sent afresh: its answer, newer than any kept for the same request, replaces that one. */
+async function refreshing(store: SharedReads, request: TransportRequest, next: SendRequest): Promise<Delivery> {
+  const delivery = await next(request);
+  store.refresh(keyOf(request), resourcesNamed(request.body) ?? [], delivery);
+  return delivery;
 }
 
 /** The resources a request body names (`resource_id`, `resource_ids`); undefined when it cannot be told. */

@@ -66,6 +66,8 @@ interface ExchangeRecord {
   rule?: string;
   /** What the request was for within its rule, e.g. "resources.list page 2", when the step named it. */
   step?: string;
+  /** The run of a property it belongs to (1 for the first): a property's judge reads one run at a time. */
+  run?: number;
 }
 
 /** A request's answer as every layer reads it: the suite's client returns it, rules judge it, reports keep its exchange. */
@@ -77,4 +79,11 @@ export interface ApiResponse {
   json: unknown;
   /** An answer came: the exchange has a response (a request that got none throws instead). */
   exchange: AnsweredExchange;
+  /**
+   * When the answered attempt went out and when its answer was complete, in
+   * ms since the epoch to a fraction of a millisecond (the exchange keeps
+   * `startedAt` to the millisecond): judges of requests sent at the same time
+   * read their real-time order from it. Absent on an answer built by hand.
+   */
+  at?: { sent: number; answered: number };
 }

@@ -22,7 +22,7 @@ export interface Catch {
 export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'pagination-no-trailing-empty-page': {
     rule: 'pagination.exact-multiple-empty-page',
-    where: '.next_token',
+    where: 'limit 2, page 3: response.body.next_token',
     alsoFails: ['pagination.prop.any-limit-once'],
   },
   'pagination-repeats-last-item': { rule: 'pagination.each-resource-once', where: 'page 2' },
@@ -31,7 +31,8 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'pagination-later-pages-drop-orders': {
     rule: 'pagination.each-resource-once',
     where: 'page',
-    alsoFails: ['list.prop.pairwise-combinations'],
+    // The ordered walk of orders-ascending shows pages out of order before a repeat stops it.
+    alsoFails: ['list.prop.pairwise-combinations', 'list.orders-ascending'],
   },
   'pagination-orders-change-accepted': {
     rule: 'pagination.changed-orders-422',
@@ -45,7 +46,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   },
   'pagination-offset-token': {
     rule: 'pagination.hand-built-token-422',
-    where: 'a hand-built or altered next_token',
+    where: 'a hand-built or altered next_token "eyJvZmZzZXQiOjJ9": response.status',
     alsoFails: ['pagination.prop.tampered-token-422'],
   },
   'pagination-malformed-token-first-page': {
@@ -55,10 +56,10 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   },
   'pagination-limit-null-pages': {
     rule: 'pagination.limit-null-whole-collection',
-    where: 'response.body.next_token',
+    where: 'the whole collection with limit null: response.body.next_token',
     alsoFails: ['list.counts-agree'],
   },
-  'pagination-keyset-without-id': { rule: 'pagination.stable-with-orders', where: 'position ' },
+  'pagination-keyset-without-id': { rule: 'pagination.stable-with-orders', where: 'tied resources, position ' },
   'pagination-keyset-first-order-only': {
     rule: 'list.several-orders-stable',
     where: 'orders on last_name then first_name, limit 2: all pages',
@@ -69,9 +70,17 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     rule: 'pagination.envelope',
     where: 'resources.list with limit null: response.body',
   },
-  'pagination-limit-exceeded': { rule: 'pagination.limit-respected', where: 'page 1: response.body.data' },
-  'pagination-invalid-limit-accepted': { rule: 'errors.prop.invalid-limit-rejected', where: 'response.status' },
-  'list-ids-filter-ignored': { rule: 'list.ids-filter', where: 'response.body.data' },
+  'pagination-limit-exceeded': { rule: 'pagination.limit-respected', where: 'limit 1, page 1: response.body.data' },
+  'pagination-invalid-limit-accepted': {
+    rule: 'errors.prop.invalid-limit-rejected',
+    where: 'limit "10": response.status',
+  },
+  'list-ids-filter-ignored': {
+    rule: 'list.ids-filter',
+    where: 'response.body.data',
+    // The walk with both filters lists what the ids filter stops before the list step stops it.
+    alsoFails: ['list.filters-all-applied'],
+  },
   'list-filters-first-only': { rule: 'list.filters-all-applied', where: 'page 1: response.body.data' },
   'pagination-422-without-message': { rule: 'errors.message-present', where: 'answered 422' },
   'errors-400-without-message': { rule: 'errors.message-present', where: 'answered 400' },
@@ -100,11 +109,23 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     where: 'resources.list with {"with_relations":null}: response.status',
   },
   'list-resource-without-picture': { rule: 'list.resource-shape', where: 'response.body.data[0]' },
-  'list-roles-envelope': { rule: 'list-roles.plain-array', where: 'response.body' },
-  'list-roles-ignores-role-filter': { rule: 'list-roles.filters-respected', where: 'role_ids [' },
-  'list-roles-restricted-sees-hidden': { rule: 'list-roles.restricted-sees-subset', where: 'restricted response.body' },
-  'list-roles-first-resource-only': { rule: 'list-roles.filters-respected', where: 'resource_ids in listed order' },
-  'list-roles-first-role-only': { rule: 'list-roles.filters-respected', where: 'role_ids [' },
+  'list-roles-envelope': { rule: 'list-roles.plain-array', where: 'list-roles of profile resources: response.body' },
+  'list-roles-ignores-role-filter': {
+    rule: 'list-roles.filters-respected',
+    where: 'list-roles of one role (role_ids [',
+  },
+  'list-roles-restricted-sees-hidden': {
+    rule: 'list-roles.restricted-sees-subset',
+    where: 'with the restricted key: response.body',
+  },
+  'list-roles-first-resource-only': {
+    rule: 'list-roles.filters-respected',
+    where: 'list-roles of several resources in listed order: response.body',
+  },
+  'list-roles-first-role-only': {
+    rule: 'list-roles.filters-respected',
+    where: 'list-roles of one role (role_ids [',
+  },
   'list-roles-team-ids-as-string': { rule: 'list-roles.association-shape', where: '.team_ids' },
   'revoke-star-removes-role': {
     rule: 'revoke-roles.star-leaves-no-team',
@@ -143,7 +164,10 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     alsoFails: ['revoke-roles.prop.model-sequences'],
   },
   'revoke-returns-200': { rule: 'revoke-roles.no-content', where: 'resources.revoke-roles: response.status' },
-  'revoke-non-role-kind-500': { rule: 'revoke-roles.kind-must-support-roles', where: 'response.status' },
+  'revoke-non-role-kind-500': {
+    rule: 'revoke-roles.kind-must-support-roles',
+    where: 'a revocation for a kind without roles: response.status',
+  },
   'revoke-star-on-explicit-list-ignored': {
     rule: 'revoke-roles.prop.model-sequences',
     where: 'list-roles after revoke(',
@@ -198,36 +222,45 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   },
   'mutations-ignore-malformed-date-range': {
     rule: 'errors.prop.malformed-date-range-rejected',
-    where: 'response.status',
+    where: 'resources.assign-team with date_range "2026-01-01": response.status',
   },
-  'malformed-json-500': { rule: 'errors.malformed-json-rejected', where: 'a body that is not JSON' },
+  'malformed-json-500': {
+    rule: 'errors.malformed-json-rejected',
+    where: 'a body that is not JSON ("kind_id=1"): response.status',
+  },
   'assign-team-warning-applied': {
     rule: 'assign-team.warning-changes-nothing',
     where: '(teams)',
     alsoFails: ['activity-rates.prop.model-sequences'],
   },
-  'assign-team-warning-without-details': { rule: 'assign-team.warning-shape', where: 'response.body' },
+  'assign-team-warning-without-details': {
+    rule: 'assign-team.warning-shape',
+    where: 'the conflicting assignment: response.body',
+  },
   'assign-team-aware-ignored': {
     rule: 'assign-team.warning-aware-applies',
-    where: 'response.body',
+    where: 'the conflicting assignment: response.body',
     alsoFails: ['activity-rates.prop.model-sequences'],
   },
   'show-teams-head-filter-ignored': { rule: 'show-teams.head-filter', where: '.head' },
   'show-teams-team-filter-ignored': { rule: 'show-teams.team-filter', where: 'show-teams(team_ids [' },
   'show-teams-first-team-filter-only': { rule: 'show-teams.team-filter', where: 'team_ids in listed order' },
-  'show-teams-head-as-string': { rule: 'show-teams.response-shape', where: '.head' },
+  'show-teams-head-as-string': {
+    rule: 'show-teams.response-shape',
+    where: 'show-teams of a profile resource: response.body[0].head',
+  },
   'activity-rate-overlap': {
     rule: 'activity-rates.no-overlap',
-    where: 'show-activity-rates after assignment',
+    where: 'read right after the assignment',
   },
   'activity-rate-assign-200': {
     rule: 'activity-rates.assign-no-content',
-    where: 'resources.assign-activity-rate: response.status',
+    where: 'the assignment: response.status',
   },
   'rates-average-rate-unrounded': { rule: 'show-activity-rates.average-rate-integer', where: '.average_rate' },
   'rates-assign-ignores-flags': {
     rule: 'activity-rates.assigned-rate-shown',
-    where: 'show-activity-rates after assignment',
+    where: 'read right after the assignment',
     alsoFails: ['activity-rates.prop.assign-then-show'],
   },
   'rates-default-pattern-monday-only': {
@@ -242,7 +275,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   },
   'activity-rate-unassign-noop': {
     rule: 'activity-rates.unassign-removes-coverage',
-    where: 'show-activity-rates after unassign',
+    where: 'read right after the unassignment',
     alsoFails: ['activity-rates.prop.model-sequences', 'activity-rates.prop.concurrent-sequences'],
   },
   'activity-rate-external-id-not-unique': {
@@ -259,13 +292,28 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     // Only requests that overlap in time lose an update: no serial rule sends two at once on one resource.
     where: 'no serial order of the commands explains the answers',
   },
+  'rates-stale-read': {
+    rule: 'activity-rates.assigned-rate-shown',
+    where: 'read right after the assignment',
+    // Every rule that reads right after its own write sees it stale: unassign's effect, the property
+    // that shows each assignment at once, and the concurrent sequences' reads after their branches.
+    alsoFails: [
+      'activity-rates.unassign-removes-coverage',
+      'activity-rates.prop.assign-then-show',
+      'activity-rates.prop.concurrent-sequences',
+      'activity-rates.prop.model-sequences',
+    ],
+  },
   'show-rates-without-work-regime': { rule: 'show-activity-rates.response-shape', where: 'response.body[0]' },
   'pagination-token-mac-prefix-accepted': {
     rule: 'pagination.prop.tampered-token-422',
     where: 'response.status',
     alsoFails: ['pagination.hand-built-token-422'],
   },
-  'pagination-text-filter-change-accepted': { rule: 'pagination.prop.changed-query-422', where: 'response.status' },
+  'pagination-text-filter-change-accepted': {
+    rule: 'pagination.prop.changed-query-422',
+    where: 'a next page whose filters or orders changed: response.status',
+  },
   'list-ids-filter-after-paging': {
     rule: 'pagination.prop.any-limit-once',
     where: 'pages',
@@ -279,7 +327,10 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     ],
   },
   'revoke-string-team-ids-as-star': { rule: 'revoke-roles.prop.invalid-team-ids-rejected', where: 'team_ids "' },
-  'rates-assign-ignores-apprentice': { rule: 'activity-rates.prop.assign-then-show', where: 'show-activity-rates' },
+  'rates-assign-ignores-apprentice': {
+    rule: 'activity-rates.prop.assign-then-show',
+    where: 'show-activity-rates after the assignment',
+  },
   'list-later-pages-without-picture': { rule: 'list.resource-shape', where: 'page 2: response.body.data' },
   'list-later-pages-other-kinds': {
     rule: 'list.resources-of-the-kind',
@@ -290,9 +341,15 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
       'list.text-filter-starts-with',
       'list.orders-ascending',
       'pagination.each-resource-once',
+      'list.filters-all-applied',
     ],
   },
-  'list-later-pages-ignore-ids-filter': { rule: 'list.ids-filter', where: 'page 2: response.body.data' },
+  'list-later-pages-ignore-ids-filter': {
+    rule: 'list.ids-filter',
+    where: 'page 2: response.body.data',
+    // The walk with both filters lists what the ids filter stops before the list step stops it.
+    alsoFails: ['list.filters-all-applied'],
+  },
   'list-ids-filter-assumes-sorted': {
     rule: 'list.ids-filter',
     where: 'reversed',
@@ -334,7 +391,10 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     rule: 'list.total-count-only-when-asked',
     where: 'page 2: response.body.total_count',
   },
-  'pagination-later-pages-limit-exceeded': { rule: 'pagination.limit-respected', where: 'page 2: response.body.data' },
+  'pagination-later-pages-limit-exceeded': {
+    rule: 'pagination.limit-respected',
+    where: 'limit 1, page 2: response.body.data',
+  },
   'pagination-later-envelope-token-number': {
     rule: 'pagination.envelope',
     where: 'resources.list page 2: response.body.next_token',

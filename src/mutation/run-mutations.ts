@@ -13,6 +13,14 @@ import { loadCatalogue } from '../runner/catalogue.ts';
 import type { RuleGroup } from '../rules/types.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules, type EngineOptions } from '../runner/run-rules.ts';
 import { CATCHES, type Catch } from './fault-catches.ts';
+import { parseJsonText } from '../core/json-text.ts';
+import { HarRecorder } from '../report/har.ts';
+import { allRules } from '../runner/catalogue.ts';
+import { recordedExchanges } from '../runner/recorded-traffic.ts';
+import { rejudgeRule } from '../runner/rejudge.ts';
+import { checkedFile } from '../schemas/files.ts';
+import type { Rule } from '../rules/types.ts';
+import type { TargetProfile } from '../target/profile.ts';
 
 export { FAULT_NAMES };
 
@@ -27,6 +35,8 @@ export interface MutationOutcome {
   unexpected: string[];
   /** Rules that ended in ERROR (with their reason): a mutation run must be clean. */
   errors: string[];
+  /** Rules the run's own HAR, judged again, gives another verdict (see rejudgedOtherwise). */
+  rejudgedOtherwise: string[];
   durationMs: number;
   verdicts: Record<string, Verdict>;
 }
@@ -48,13 +58,24 @@ export async function runAgainstReference(
   options = MUTATION_OPTIONS,
   resources = MUTATION_RESOURCES,
 ): Promise<RunResult> {
+  return (await runWithProfile(faults, groups, options, resources)).run;
+}
+
+/** The run, and the profile the server described itself with (what its judges read). */
+async function runWithProfile(
+  faults: FaultName[],
+  groups: readonly RuleGroup[] | undefined,
+  options: EngineOptions,
+  resources: number,
+): Promise<{ run: RunResult; profile: TargetProfile }> {
   const server = await startReferenceServer({ seed: 7, resources, faults });
   try {
-    return await runRules(
+    const run = await runRules(
       [...(groups ?? (await loadCatalogue()))],
       { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile },
       options,
     );
+    return { run, profile: server.profile };
   } finally {
     await server.close();
   }
@@ -63,8 +84,52 @@ export async function runAgainstReference(
 export async function runMutation(fault: FaultName, groups?: readonly RuleGroup[]): Promise<MutationOutcome> {
   const started = performance.now();
   const expected = CATCHES[fault];
-  const run = await runAgainstReference([fault], groups, MUTATION_OPTIONS, expected.resources);
-  return { fault, expected, ...judgeCatch(run, expected), durationMs: Math.round(performance.now() - started) };
+  const har = new HarRecorder(new Date().toISOString());
+  const catalogue = groups ?? (await loadCatalogue());
+  const { run, profile } = await runWithProfile(
+    [fault],
+    catalogue,
+    { ...MUTATION_OPTIONS, onExchange: (ruleId, e) => har.add(ruleId, e) },
+    expected.resources ?? MUTATION_RESOURCES,
+  );
+  return {
+    fault,
+    expected,
+    ...judgeCatch(run, expected),
+    rejudgedOtherwise: rejudgedOtherwise(run, har, allRules(catalogue), profile),
+    durationMs: Math.round(performance.now() - started),
+  };
+}
+
+/**
+ * The run judged again from its own HAR, as anyone holding it could: each
+ * rule whose verdict rests on its own evidence (a PASS, an OBSERVED, a FAIL
+ * its own requests showed) must get the same verdict from the recording.
+ * Returns the rules that did not, with both verdicts.
+ */
+export function rejudgedOtherwise(
+  run: RunResult,
+  har: HarRecorder,
+  rules: readonly Rule[],
+  profile: TargetProfile,
+): string[] {
+  const recorded = recordedExchanges(
+    checkedFile('HarFile', parseJsonText(har.render({ name: 'directory-conformance', version: '0' })), 'exchanges.har'),
+  );
+  const byId = new Map(rules.map((r) => [r.id, r]));
+  return run.results.flatMap((result): string[] => {
+    const rule = byId.get(result.ruleId);
+    // A rule judged by when its requests went and came is judged again only as far as recorded times allow.
+    if (!rule?.judge || rule.timing) return [];
+    const own = result.violations.every((v) => v.foundBy === undefined);
+    const live = result.verdict;
+    if (!(live === 'PASS' || live === 'OBSERVED' || (live === 'FAIL' && own))) return [];
+    const again = rejudgeRule(rule, recorded, profile).verdict;
+    // A recording that cut one of the rule's answers cannot show its verdict: it says so, and that is no other verdict.
+    const cut = again === 'NOT-APPLICABLE' && recorded.some((t) => t.rule === rule.id && t.cut);
+    const same = cut || (live === 'OBSERVED' ? again === 'OBSERVED' || again === 'NOT-APPLICABLE' : again === live);
+    return same ? [] : [`${result.ruleId}: ${live} live, ${again} from the recording`];
+  });
 }
 
 /** A catch as fault-catches.ts writes one, for any rule (a rule not yet in the catalogue too). */

@@ -451,6 +451,11 @@ export const FAULTS = {
     description:
       'assign-activity-rate reads the periods, waits a moment, then writes what it computed from them: of two assignments on one resource that overlap in time, the second overwrites the first, and both answer 204.',
   },
+  'rates-stale-read': {
+    clause: '§4.2; §4.7',
+    description:
+      'show-activity-rates serves what a resource held before its last assignment or unassignment for 300 ms after it: a read right after a write does not show it, a read a moment later does.',
+  },
   'show-rates-without-work-regime': {
     clause: '§2.5',
     description: 'Activity rate periods lack work_regime.',

@@ -7,7 +7,15 @@
  */
 import type { Exchange } from '../core/exchange.ts';
 
-const BODY_LIMIT = 16 * 1024;
+/**
+ * A body is kept whole up to the recording's own cut (64 KiB), so the run can
+ * be judged again from it, while the bodies kept so far stay under a budget;
+ * past it, a body is cut at what a viewer opens comfortably. Either cut is
+ * marked (`_cut`): a judge cannot read a cut body.
+ */
+const WHOLE_BODY_LIMIT = 64 * 1024;
+const BODY_BUDGET = 32 * 1024 * 1024;
+const VIEWER_BODY_LIMIT = 16 * 1024;
 const ENTRY_LIMIT = 50_000;
 
 interface HarEntry {
@@ -21,16 +29,25 @@ interface HarEntry {
   /** HAR allows fields starting with `_`: the rule that sent the request and its step, for judging it again. */
   _rule: string;
   _step?: string;
+  /** A property's run the exchange belongs to. */
+  _run?: number;
+  /** Another rule's request whose answer this rule used: sent once, listed for each rule that judged it. */
+  _shared?: true;
+  /** The statuses of earlier attempts of the request, oldest first (the client repeats some). */
+  _earlierStatuses?: number[];
+  /** The answer's body is cut here (`content.text` is its first part): a judge cannot read it whole. */
+  _cut?: true;
 }
 
 /** An entry as another run's exchanges.har holds it (merge): kept as it is. */
 export interface RecordedHarEntry {
-  readonly startedDateTime: string;
+  readonly startedDateTime?: string;
 }
 
 export class HarRecorder {
   private readonly entries: RecordedHarEntry[] = [];
   private left = 0;
+  private bodyChars = 0;
 
   constructor(private readonly fallbackStart: string) {}
 
@@ -47,7 +64,9 @@ export class HarRecorder {
       return;
     }
     const headers = (h: Record<string, string>) => Object.entries(h).map(([name, value]) => ({ name, value }));
-    const cut = (text: string) => (text.length > BODY_LIMIT ? text.slice(0, BODY_LIMIT) : text);
+    const limit = this.bodyChars < BODY_BUDGET ? WHOLE_BODY_LIMIT : VIEWER_BODY_LIMIT;
+    const cut = (text: string) => (text.length > limit ? text.slice(0, limit) : text);
+    this.bodyChars += Math.min(limit, e.request.body.length) + Math.min(limit, e.response?.body.length ?? 0);
     const entry: HarEntry = {
       startedDateTime: e.startedAt ?? this.fallbackStart,
       time: e.durationMs,
@@ -92,9 +111,17 @@ export class HarRecorder {
           },
       cache: {},
       timings: { send: 0, wait: e.durationMs, receive: 0 },
-      comment: `${ruleId} (${e.attempts} attempt${e.attempts === 1 ? '' : 's'})`,
+      comment: e.shared
+        ? `${ruleId} (shared: the answer to an earlier request, not sent again)`
+        : `${ruleId} (${e.attempts} attempt${e.attempts === 1 ? '' : 's'})`,
       _rule: ruleId,
       ...(e.step !== undefined ? { _step: e.step } : {}),
+      ...(e.run !== undefined ? { _run: e.run } : {}),
+      ...(e.shared ? { _shared: true as const } : {}),
+      ...(e.earlierAttempts?.some((a) => a.status !== undefined)
+        ? { _earlierStatuses: e.earlierAttempts.flatMap((a) => (a.status === undefined ? [] : [a.status])) }
+        : {}),
+      ...(e.response && (e.response.truncated || e.response.body.length > limit) ? { _cut: true as const } : {}),
     };
     this.entries.push(entry);
   }

@@ -12,6 +12,7 @@ import type { ApiResponse } from '../core/exchange.ts';
 import { ConformanceFailure, DepartureOfAnotherRule, HarnessError, isConformanceFailure } from '../core/errors.ts';
 import type { Violation } from '../core/types.ts';
 import { validateSchema, type SchemaName, type SchemaType } from '../schemas/index.ts';
+import { isNoEvidence, isNoVerdict, type Judgement } from './judges/judgement.ts';
 import type { RuleId } from './rule-ids.ts';
 import type { BaseCheckContext } from './types.ts';
 
@@ -39,6 +40,17 @@ export function expectEach<T>(
   check: (item: T, index: number) => Violation | readonly Violation[] | undefined,
 ): void {
   failAll(items.flatMap((item, index) => check(item, index) ?? []));
+}
+
+/**
+ * What a judgement says, as the engine reads a check's outcome: violations
+ * are a ConformanceFailure, no verdict a HarnessError of its code, no
+ * evidence an unmet precondition (SKIP); a clean judgement returns.
+ */
+export function enforce(judgement: Judgement): void {
+  if (isNoVerdict(judgement)) throw new HarnessError(judgement.code, judgement.noVerdict);
+  if (isNoEvidence(judgement)) throw new HarnessError('DC_ERR_PRECONDITION', judgement.noEvidence);
+  failAll(judgement);
 }
 
 /** A precondition the target must meet for the rule to say anything: SKIP with the reason, not a verdict. */

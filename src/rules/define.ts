@@ -3,9 +3,35 @@
  * clause, sentence, level, what it mutates and needs) plus its check; the
  * check's context is narrowed by the needs it declares.
  */
+import fc from 'fast-check';
 import { HarnessError } from '../core/errors.ts';
+import { enforce } from './assertions.ts';
+import { isNoEvidence } from './judges/judgement.ts';
 import { meetsNeeds, unmetNeed, type Need } from './needs.ts';
-import type { Rule, RuleDefinition, RuleGroupDefinition } from './types.ts';
+import type { BaseCheckContext, Judging, Rule, RuleDefinition, RuleGroupDefinition, RuleJudge } from './types.ts';
+
+/**
+ * `ctx.judged` for a driver: one run's requests, then the judge over them and
+ * only them. Their part of the log is dropped once judged, whatever happened.
+ */
+function judging(ctx: BaseCheckContext, judge: RuleJudge): Judging {
+  return {
+    async judged(run) {
+      const mark = ctx.log.startRun();
+      try {
+        await run();
+        const evidence = ctx.log.since(mark);
+        const judgement = judge(evidence, ctx.profile);
+        ctx.log.judged(evidence, judgement);
+        // A run whose exchanges cannot show the clause is discarded, as fast-check discards a run that fails `fc.pre`.
+        fc.pre(!isNoEvidence(judgement));
+        enforce(judgement);
+      } finally {
+        ctx.log.forget(mark);
+      }
+    },
+  };
+}
 
 function make<N extends Need>(input: RuleDefinition<N>, kind: Rule['kind']): Rule {
   const needs: readonly N[] = input.needs ?? [];
@@ -20,10 +46,14 @@ function make<N extends Need>(input: RuleDefinition<N>, kind: Rule['kind']): Rul
     needs: [...needs],
     ...(input.judges ? { judges: input.judges } : {}),
     ...(input.runs !== undefined ? { runs: input.runs } : {}),
+    ...(input.timing ? { timing: input.timing } : {}),
     kind,
+    ...(input.judge ? { judge: input.judge } : {}),
     // The engine SKIPs a rule whose needs are unmet before it gets here; the test narrows the context.
     check: (ctx, env) => {
-      if (meetsNeeds(ctx, needs, env)) return input.check(ctx);
+      if (meetsNeeds(ctx, needs, env)) {
+        return input.judge ? input.drive({ ...ctx, ...judging(ctx, input.judge) }) : input.check(ctx);
+      }
       const reason = needs.map((need) => unmetNeed(need, env)).find((r) => r !== undefined);
       return Promise.reject(new HarnessError('DC_ERR_PRECONDITION', reason ?? 'a need of the rule is not provided'));
     },

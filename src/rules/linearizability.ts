@@ -23,6 +23,13 @@ export interface HistoryOperation<C, A> {
   invokedAt: number;
   /** Its answer and when it came; absent while pending (no answer, or one that does not say whether it took effect). */
   response?: { answer: A; at: number };
+  /**
+   * Operations (indexes into the history) known to have been answered before
+   * this one was sent when the times do not say it: a history rebuilt from
+   * recorded exchanges without their times, where a branch sent its commands
+   * one after the other. Each that was answered comes first, as real time would say.
+   */
+  precededBy?: readonly number[];
 }
 
 /** What the model says of one call in one state: the next state, and what the answer must be. */
@@ -113,11 +120,11 @@ export function checkLinearizable<S, C, A>(
 
   /** May `j` come next: no operation left undone was answered before `j` was invoked. */
   const mayComeNext = (j: number): boolean => {
-    const invokedAt = opAt(j).invokedAt;
+    const { invokedAt, precededBy = [] } = opAt(j);
     for (let i = 0; i < n; i++) {
       if (i === j || done[i]) continue;
       const response = opAt(i).response;
-      if (response !== undefined && response.at < invokedAt) return false;
+      if (response !== undefined && (response.at < invokedAt || precededBy.includes(i))) return false;
     }
     return true;
   };

@@ -28,6 +28,8 @@ export interface OwnMutation {
   span: DateSpan | undefined;
   /** The team of an assign-team, for messages. */
   teamId?: string;
+  /** The server answered 2xx: the change was made (a refused or unanswered one may or may not have been). */
+  accepted: boolean;
 }
 
 const PART_OF: Readonly<Record<string, ChangedPart>> = {
@@ -60,6 +62,7 @@ export class MutationLog {
       resourceId: typeof body?.resource_id === 'string' ? body.resource_id : undefined,
       span: typeof body?.date_range === 'string' ? dateSpan(body.date_range) : undefined,
       ...(typeof body?.team_id === 'string' ? { teamId: body.team_id } : {}),
+      accepted: exchange.response !== undefined && exchange.response.status >= 200 && exchange.response.status < 300,
     });
   }
 

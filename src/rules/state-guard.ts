@@ -9,6 +9,7 @@
  * time (own-mutations.ts), is left in place and ends the rule in ERROR
  * (DC_ERR_FOREIGN_CHANGE) naming the resource and the change.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { DirectoryClient } from '../client/directory-client.ts';
 import { canonicalJson } from '../core/canonical-json.ts';
 import { HarnessError } from '../core/errors.ts';
@@ -139,14 +140,29 @@ export async function restoreState(
   // A spent request budget stops rules, never the restoration of what they changed.
   const ctx = { ...stepCtx, client: stepCtx.client.derive({ exemptFromBudget: true }) };
   const parts = partsOf(before);
-  const now = await captureState(ctx, before.resourceId, parts, { step: 'state before restore' });
-  if (!stateDifference(before, now)) return undefined;
-  const foreign = options.ownMutations ? foreignChanges(before, now, options.ownMutations) : undefined;
+  let now = await captureState(ctx, before.resourceId, parts, { step: 'state before restore' });
+  if (!stateDifference(before, now)) {
+    // A change the server accepted that does not show may be a read lagging the write (judged by the
+    // rule that made it): the state is read again once it has had a moment to settle, never left changed.
+    if (!options.ownMutations?.some((m) => m.accepted)) return undefined;
+    await settle();
+    now = await captureState(ctx, before.resourceId, parts, { step: 'state before restore, settled', fresh: true });
+    if (!stateDifference(before, now)) return undefined;
+  }
+  let foreign = options.ownMutations ? foreignChanges(before, now, options.ownMutations) : undefined;
+  if (foreign && options.ownMutations) {
+    // Before another party is blamed, a read that lags the suite's own writes (or an answer shared from
+    // one) is given its moment: the state is read again, settled and sent afresh.
+    await settle();
+    now = await captureState(ctx, before.resourceId, parts, { step: 'state before restore, settled', fresh: true });
+    if (!stateDifference(before, now)) return undefined;
+    foreign = foreignChanges(before, now, options.ownMutations);
+  }
   // The state to put back: `before`, with another party's change kept.
   const goal = foreign ? keepingForeign(before, foreign) : before;
   if (!stateDifference(goal, now)) return foreign;
   for (const request of targetedUndoRequests(goal, now)) await send(ctx.client, request);
-  const partly = await captureState(ctx, before.resourceId, parts, { step: 'state after restore' });
+  const partly = await settledState(ctx, goal, parts, 'state after restore');
   if (!stateDifference(goal, partly)) return foreign;
   // The full restore spares what another party added: it stays as they left it.
   const kept = new Set(
@@ -165,7 +181,7 @@ export async function restoreState(
   for (const [i, request] of undoRequests(goal).entries()) {
     if (!kept.has(canonicalJson(items[i]))) await send(ctx.client, request);
   }
-  const after = await captureState(ctx, before.resourceId, parts, { step: 'state after a full restore' });
+  const after = await settledState(ctx, goal, parts, 'state after a full restore');
   const difference = stateDifference(goal, after);
   if (difference) {
     throw new HarnessError(
@@ -176,6 +192,31 @@ export async function restoreState(
     );
   }
   return foreign;
+}
+
+/** How long a read that lags a write is given to catch up before the guard believes it. */
+const SETTLE_MS = 1000;
+
+/** A bounded wait: restoring goes on after a rule's deadline too, so it takes no abort signal. */
+function settle(): Promise<void> {
+  return sleep(SETTLE_MS);
+}
+
+/**
+ * The state after putting `goal` back: read at once, and when it differs,
+ * read again after a moment (a server may serve a read that lags a write),
+ * so a restoration that took effect is never taken for one that did not.
+ */
+async function settledState(
+  ctx: StepContext,
+  goal: ResourceState,
+  parts: readonly RestorablePart[],
+  step: string,
+): Promise<ResourceState> {
+  const first = await captureState(ctx, goal.resourceId, parts, { step });
+  if (!stateDifference(goal, first)) return first;
+  await settle();
+  return captureState(ctx, goal.resourceId, parts, { step: `${step}, settled`, fresh: true });
 }
 
 function partsOf(state: ResourceState): RestorablePart[] {

@@ -5,6 +5,8 @@ import type { TargetProfile } from '../target/profile.ts';
 import type { MutationLog } from './own-mutations.ts';
 import type { RuleId } from './rule-ids.ts';
 import type { Need, NeedEnv, ProvidedBy, Provisions } from './needs.ts';
+import type { Judgement } from './judges/judgement.ts';
+import type { Observed } from './judges/observed.ts';
 
 export type { Need } from './needs.ts';
 
@@ -55,6 +57,47 @@ export interface BaseCheckContext {
   readonly ownMutations?: MutationLog;
   /** The run's resources whose restoration did not verify: no rule changes them again (state-guard.ts). */
   readonly quarantine?: Quarantine;
+  /** Every answered exchange of this rule, as its judge reads them (see RuleLog). */
+  readonly log: RuleLog;
+}
+
+/**
+ * The answered exchanges of one rule, in the order they came, as its judge
+ * reads them: a driver's own requests and the shared reads it used, each
+ * tagged with its step. A property judges each run's part (`mark`, `since`)
+ * and then forgets it, so a long property holds one run at a time.
+ */
+export interface RuleLog {
+  /** Where the next exchange will go. */
+  mark(): number;
+  /**
+   * Starts a property's run: the exchanges from here on are tagged with the
+   * run's number until `forget` ends it. Returns where the run starts.
+   */
+  startRun(): number;
+  /** The exchanges from `mark` on. */
+  since(mark: number): readonly Observed[];
+  /** Drops the exchanges from `mark` on (judged already), and ends the run they were. */
+  forget(mark: number): void;
+  /** Tells the run what was judged and how: the evidence a verdict can be judged again from. */
+  judged(evidence: readonly Observed[], judgement: Judgement): void;
+}
+
+/**
+ * A rule's judge: a pure function of the exchanges its driver tagged and the
+ * profile, sending nothing. It sees the whole log of an example rule, and
+ * one run's part of a property's.
+ */
+export type RuleJudge = (log: readonly Observed[], profile: TargetProfile) => Judgement;
+
+/**
+ * What a property's driver has besides the check context: `judged` runs one
+ * run's requests and then the rule's judge over them, throwing what the
+ * judgement says (a departure is shrunk by fast-check; no verdict stops the
+ * property; no evidence discards the run, as `fc.pre` does).
+ */
+export interface Judging {
+  judged(run: () => Promise<void>): Promise<void>;
 }
 
 /**
@@ -110,8 +153,8 @@ export interface ErrorAnswersSeen {
  */
 export type CheckContext<N extends Need = never> = BaseCheckContext & ProvidedBy<N>;
 
-/** A rule as a spec file writes it (see define.ts). */
-export interface RuleDefinition<N extends Need> {
+/** What every rule says of itself, whichever form it is written in (see define.ts). */
+export interface RuleFacts<N extends Need> {
   /** Stable id, e.g. "pagination.exact-multiple-empty-page". */
   id: string;
   /** Spec clause, e.g. "§4.9 rule 4". */
@@ -135,9 +178,40 @@ export interface RuleDefinition<N extends Need> {
    * run that costs many requests makes fewer, longer ones (default 25).
    */
   runs?: number;
-  /** Throws a ConformanceFailure (FAIL) or a HarnessError (ERROR); returns normally to PASS. */
-  check(ctx: CheckContext<N>): Promise<void>;
+  /**
+   * The verdict rests on when requests went and came back (a history judged
+   * by linearizability): a recording's times, to the millisecond, may not
+   * show what the live run saw, so the rule is judged again from one only
+   * as far as its times allow.
+   */
+  timing?: true;
 }
+
+/**
+ * A rule written as one check that sends and judges in turn: throws a
+ * ConformanceFailure (FAIL) or a HarnessError (ERROR); returns normally to PASS.
+ */
+export interface CheckedRuleDefinition<N extends Need> extends RuleFacts<N> {
+  check(ctx: CheckContext<N>): Promise<void>;
+  drive?: undefined;
+  judge?: undefined;
+}
+
+/**
+ * A rule written as a driver and a judge: the driver sends the requests,
+ * each tagged with a step name, and judges nothing of its own clause (the
+ * shared steps it uses still judge theirs); the judge says what the tagged
+ * exchanges show. An example rule's judge runs once the driver is done; a
+ * property's driver runs each run inside `ctx.judged`.
+ */
+export interface DrivenRuleDefinition<N extends Need> extends RuleFacts<N> {
+  drive(ctx: CheckContext<N> & Judging): Promise<void>;
+  judge: RuleJudge;
+  check?: undefined;
+}
+
+/** A rule as a spec file writes it (see define.ts). */
+export type RuleDefinition<N extends Need> = CheckedRuleDefinition<N> | DrivenRuleDefinition<N>;
 
 /** A rule as the catalogue, the engine, the reports and the manifest see it: plain data and a check. */
 export interface Rule {
@@ -153,7 +227,10 @@ export interface Rule {
   needs: readonly Need[];
   judges?: 'error answers of the run';
   runs?: number;
+  timing?: true;
   kind: RuleKind;
+  /** The rule's judge, when it is written as a driver and a judge. */
+  judge?: RuleJudge;
   /**
    * Runs the check with `ctx` narrowed to what the rule's needs provide: the
    * engine hands it everything met needs provide (`provisions`), and the rule

@@ -1,5 +1,6 @@
 import type { Exchange } from '../core/exchange.ts';
 import { recordedErrorMessage } from '../rules/assertions.ts';
+import { observedFromExchange, type Observed } from '../rules/judges/observed.ts';
 import type { ErrorAnswer, ErrorAnswersSeen } from '../rules/types.ts';
 
 /**
@@ -29,6 +30,15 @@ export class ErrorAnswers {
     else if (recordedErrorMessage(body) !== undefined) this.withMessage += 1;
     else if (this.kept.length < 2 * this.cap) this.kept.push({ ruleId, exchange });
     else this.withoutMessage += 1;
+  }
+
+  /**
+   * The kept answers as a judge reads them, in the order they came: the log
+   * the judge of the rule that judges them all is handed. A body the
+   * transcript cut short is left out: it is not the answer, and cannot be read.
+   */
+  observed(): Observed[] {
+    return this.kept.filter((a) => !a.exchange.response.truncated).map((a) => observedFromExchange(a.exchange));
   }
 
   seen(): ErrorAnswersSeen {

@@ -2,8 +2,8 @@ import type { Dispatcher } from 'undici';
 import { dispatcherFor, redactConnection, type Connection } from '../client/connection.ts';
 import { SharedReads } from '../client/shared-reads.ts';
 import { DirectoryClient } from '../client/directory-client.ts';
-import { HarnessError, isHarnessError } from '../core/errors.ts';
-import type { Exchange } from '../core/exchange.ts';
+import { ConformanceFailure, HarnessError, isHarnessError } from '../core/errors.ts';
+import type { ApiResponse, Exchange } from '../core/exchange.ts';
 import { Redactor } from '../client/redact.ts';
 import { Pacer } from '../client/pacer.ts';
 import type { Observation, PropertyReplay, RuleResult, RunResult, Verdict } from '../core/types.ts';
@@ -21,6 +21,10 @@ import { FileJournal } from './undo-journal.ts';
 import { ResourceClaims } from './resource-claims.ts';
 import { PausableDeadline } from './deadline.ts';
 import { MutationLog } from '../rules/own-mutations.ts';
+import { enforce } from '../rules/assertions.ts';
+import { ExchangeLog } from './rule-log.ts';
+import type { Observed } from '../rules/judges/observed.ts';
+import { violationsOf, type Judgement } from '../rules/judges/judgement.ts';
 
 export interface RunTarget {
   baseUrl: string;
@@ -66,8 +70,18 @@ export type EngineOptions = Pick<
 
   onRuleStart?: (rule: Rule, group: RuleGroup) => void;
   onRuleEnd?: (result: RuleResult) => void;
-  /** Every exchange of the run, as it happens (for the HAR export). */
+  /**
+   * Every exchange of the run, as it happens (for the HAR export): a read one
+   * rule shared from another's request comes again, marked `shared`, for the
+   * rule that used it (its judge read it).
+   */
   onExchange?: (ruleId: string, exchange: Exchange) => void;
+  /**
+   * Every judgement of a rule's log, with the evidence it read: an example
+   * rule's whole log, each run of a property (shared reads included): what a
+   * verdict can be judged again from.
+   */
+  onJudged?: (ruleId: string, evidence: readonly Observed[], judgement: Judgement) => void;
   dispatcher?: Dispatcher;
 };
 
@@ -333,11 +347,19 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     return result('SKIP', { reason: 'read-only run: this rule changes state', skipCause: 'options' });
   const controller = new AbortController();
   const ownMutations = new MutationLog();
-  const record = (e: Exchange): void => {
+  const log = new ExchangeLog((evidence, judgement) => options.onJudged?.(rule.id, evidence, judgement));
+  /** Where the log stood when a step first reported another rule's departure in this rule's exchanges. */
+  let firstFoundAt: number | undefined;
+  const record = (e: Exchange, answer?: ApiResponse): void => {
     // Every exchange names the rule that sent or read it: traffic can be judged again from its tags.
     e.rule = rule.id;
     keepForReport(exchanges, e);
-    if (e.shared) return; // another rule's request: counted, judged and exported once, there
+    log.add(e, answer);
+    if (e.shared) {
+      // Another rule's request: counted and judged once, there; exported marked shared, as this rule's evidence.
+      options.onExchange?.(rule.id, e);
+      return;
+    }
     requestCount += e.attempts;
     ownMutations.add(e);
     env.errorAnswers.add(rule.id, e);
@@ -368,6 +390,7 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     ...provisions(needEnv),
     ruleId: rule.id,
     found(owner, violations) {
+      firstFoundAt ??= log.mark();
       env.findings.add(
         owner,
         rule.id,
@@ -392,6 +415,7 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     ...(env.journal ? { journal: env.journal } : {}),
     ownMutations,
     quarantine: env.claims,
+    log,
     async claimResource(predicate) {
       let waited = false;
       const id = await env.claims.claim(predicate, {
@@ -427,8 +451,30 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     // Past the deadline the check's own outcome no longer counts; it must not surface as unhandled.
     running.catch(() => undefined);
     await Promise.race([running, expired]);
+    // An example rule's judge reads what its driver sent, once it is done; a property judges each run itself.
+    // A rule that judges the run's error answers reads those (its driver's own among them), kept as recorded.
+    if (rule.judge && rule.kind === 'example') {
+      const evidence = rule.judges === 'error answers of the run' ? env.errorAnswers.observed() : log.since(0);
+      const judgement = rule.judge(evidence, target.profile);
+      log.judged(evidence, judgement);
+      enforce(judgement);
+    }
     return result(rule.level === 'OBSERVED' ? 'OBSERVED' : 'PASS');
-  } catch (error) {
+  } catch (caught) {
+    let error = caught;
+    // A driver stopped by another rule's departure may already have sent what shows its own:
+    // its judge reads what it sent, and a departure of its own clause is its FAIL, not "blocked".
+    if (isDepartureOfAnotherRule(error) && rule.judge && rule.kind === 'example') {
+      // The exchange that showed the other rule's departure is that rule's evidence, not this one's: what
+      // came after a departure of another clause (a filter ignored, a page repeated) says nothing of this one.
+      const evidence = log.since(0).slice(0, Math.max(0, (firstFoundAt ?? log.mark()) - 1));
+      const judgement = rule.judge(evidence, target.profile);
+      const own = violationsOf(judgement);
+      if (own.length > 0) {
+        log.judged(evidence, judgement);
+        error = new ConformanceFailure([...own]);
+      }
+    }
     if (isDepartureOfAnotherRule(error)) {
       // Reported to its owner already (ctx.found): the owner FAILs on it once the run ends.
       const first = error.violations[0];

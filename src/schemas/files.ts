@@ -40,6 +40,7 @@ const EXCHANGE_RECORD = {
   shared: { const: true },
   rule: STRING,
   step: STRING,
+  run: { type: 'integer', minimum: 1 },
 } as const;
 
 const EXCHANGE_REQUIRED = ['operation', 'request', 'durationMs', 'attempts'] as const;
@@ -303,29 +304,6 @@ export const FILE_DEFINITIONS = {
       conformant: BOOLEAN,
     },
   },
-  /** What merge reads of a shard's exchanges.har (src/report/har.ts writes it): its entries, kept as they are. */
-  HarFile: {
-    type: 'object',
-    required: ['log'],
-    properties: {
-      log: {
-        type: 'object',
-        required: ['version', 'entries'],
-        properties: {
-          version: STRING,
-          comment: STRING,
-          entries: {
-            type: 'array',
-            items: {
-              type: 'object',
-              required: ['startedDateTime', 'request', 'response'],
-              properties: { startedDateTime: STRING, request: { type: 'object' }, response: { type: 'object' } },
-            },
-          },
-        },
-      },
-    },
-  },
   /** Per-target known failures (src/gate/expectations.ts). */
   ExpectationsFile: {
     type: 'object',
@@ -405,6 +383,92 @@ export const FILE_DEFINITIONS = {
       target: STRING,
       resource: STRING,
       resources: STRINGS,
+    },
+  },
+  /**
+   * The recorded logs a rule's judge is tested on (src/mutation/judge-logs.ts):
+   * the exchanges its driver made against the reference server, and against
+   * each fault it must catch. A body is kept as text; a judge reads it parsed.
+   */
+  JudgeLog: {
+    type: 'object',
+    required: ['rule', 'clean', 'faults'],
+    additionalProperties: false,
+    properties: {
+      rule: STRING,
+      clean: { $ref: '#/definitions/JudgedExchanges' },
+      faults: { type: 'object', additionalProperties: { $ref: '#/definitions/JudgedExchanges' } },
+    },
+  },
+  /**
+   * A HAR 1.2 file as `judge` reads it: only the fields it uses are
+   * required; the suite's own HAR adds the rule, step and run of each entry.
+   */
+  HarFile: {
+    type: 'object',
+    required: ['log'],
+    properties: {
+      log: {
+        type: 'object',
+        required: ['entries'],
+        // comment: how many later exchanges the recorder did not keep (merge adds them up).
+        properties: { comment: STRING, entries: { type: 'array', items: { $ref: '#/definitions/HarEntry' } } },
+      },
+    },
+  },
+  HarEntry: {
+    type: 'object',
+    required: ['request', 'response'],
+    properties: {
+      startedDateTime: STRING,
+      time: NUMBER,
+      request: {
+        type: 'object',
+        required: ['url', 'headers'],
+        properties: {
+          url: STRING,
+          headers: {
+            type: 'array',
+            items: { type: 'object', required: ['name', 'value'], properties: { name: STRING, value: STRING } },
+          },
+          postData: { type: 'object', properties: { text: STRING } },
+        },
+      },
+      response: {
+        type: 'object',
+        required: ['status'],
+        properties: { status: NUMBER, content: { type: 'object', properties: { text: STRING } } },
+      },
+      _rule: STRING,
+      _step: STRING,
+      _run: { type: 'integer', minimum: 1 },
+      _shared: { const: true },
+      _earlierStatuses: { type: 'array', items: NUMBER },
+      _cut: { const: true },
+    },
+  },
+  JudgedExchanges: {
+    type: 'array',
+    items: {
+      type: 'object',
+      // A request body that was not JSON (sent so on purpose) has no `request`: read back, it is undefined.
+      required: ['operation', 'step', 'status', 'text', 'earlierStatuses', 'credential'],
+      additionalProperties: false,
+      properties: {
+        operation: STRING,
+        step: STRING,
+        request: ANY,
+        status: NUMBER,
+        text: STRING,
+        earlierStatuses: { type: 'array', items: NUMBER },
+        credential: { enum: ['main', 'restricted', 'none', 'other'] },
+        at: {
+          type: 'object',
+          required: ['sent', 'answered'],
+          additionalProperties: false,
+          properties: { sent: NUMBER, answered: NUMBER },
+        },
+      },
     },
   },
 } as const;

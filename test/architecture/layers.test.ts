@@ -26,7 +26,15 @@ const ALLOWED: Record<string, readonly string[]> = {
   'src/report': ['src/core', 'src/gate'],
   'src/reference-server': ['src/core', 'src/schemas', 'src/target'],
   'src/hostile-server': ['src/core'],
-  'src/mutation': ['src/core', 'src/target', 'src/rules', 'src/runner', 'src/reference-server'],
+  'src/mutation': [
+    'src/core',
+    'src/schemas',
+    'src/target',
+    'src/rules',
+    'src/runner',
+    'src/report',
+    'src/reference-server',
+  ],
   'src/session': [
     'src/core',
     'src/schemas',

@@ -21,7 +21,7 @@ const ID = 'example.limit-null-one-page';
 
 /** Step 4 for the fixture: a fault of faults.ts, and the catch fault-catches.ts would hold for it. */
 const FAULT: FaultName = 'pagination-limit-null-pages';
-const CATCH: CatchOf = { rule: ID, where: 'response.body.next_token' };
+const CATCH: CatchOf = { rule: ID, where: 'the whole collection: response.body.next_token' };
 
 test('the recipe has at most five steps and names every file the steps below touch', () => {
   const contributing = readFileSync(join(ROOT, 'CONTRIBUTING.md'), 'utf8');

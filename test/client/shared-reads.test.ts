@@ -15,10 +15,18 @@ let server: TestServer;
 let agent: Agent;
 /** The next status for show-teams; 200 unless a test sets it. */
 let status = 200;
+/** Each read of resource 9 answers a newer version of it. */
+let version = 0;
 
 beforeAll(async () => {
   agent = new Agent();
-  server = await startTestServer((req, res) => {
+  server = await startTestServer((req, res, body) => {
+    if (body.includes('"resource_id":"9"')) {
+      version += 1;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify([{ version }]));
+      return;
+    }
     const code = req.url?.endsWith('show-teams') ? status : req.url?.endsWith('assign-team') ? 204 : 200;
     res.writeHead(code, { 'content-type': 'application/json' });
     res.end(code === 204 ? undefined : JSON.stringify(code === 200 ? [] : { message: 'no' }));
@@ -118,4 +126,16 @@ test('kept answers are bounded by their bodies: the least recently read go first
   await read('big', Math.floor(SHARED_READS_CHARS / 4) + 1);
   for (const key of ['c', 'd', 'e', 'b']) await read(key);
   expect(sends).toEqual(['a', 'b', 'c', 'd', 'e', 'b', 'big', 'big']);
+});
+
+test('a read sent afresh replaces the answer kept for it: a later shared read gets the newer one', async () => {
+  server.requests.length = 0;
+  const { a } = clients();
+  const body = { resource_id: '9', date_range: '2020-01-01/2020-12-31' };
+  await a.post('resources.show-teams', body, { shared: true });
+  const fresh = await a.post('resources.show-teams', body);
+  const shared = await a.post('resources.show-teams', body, { shared: true });
+  expect(fresh.json).toEqual([{ version: 2 }]);
+  expect(shared.json).toEqual([{ version: 2 }]);
+  expect(sent('resources.show-teams')).toBe(2);
 });

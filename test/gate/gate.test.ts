@@ -262,8 +262,8 @@ describe('sharding', () => {
       const har: unknown = JSON.parse(await readFile(join(dir, folder, 'exchanges.har'), 'utf8'));
       if (!matchesFileSchema('HarFile', har)) throw new Error(`${folder}/exchanges.har is not a HAR file`);
       return har.log.entries.map((e) => ({
-        startedDateTime: e.startedDateTime,
-        _rule: String(Reflect.get(e, '_rule')),
+        startedDateTime: e.startedDateTime ?? '',
+        _rule: e._rule ?? '',
       }));
     };
     const [one, two, both] = await Promise.all([entries('s1'), entries('s2'), entries('merged')]);

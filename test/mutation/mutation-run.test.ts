@@ -34,6 +34,7 @@ describe('every fault is caught by the rule it breaks, at the place it breaks', 
       ).toBe(true);
       expect(outcome.unexpected, 'rules failing that the fault does not name').toEqual([]);
       expect(outcome.errors, 'a mutation run ends no rule in ERROR').toEqual([]);
+      expect(outcome.rejudgedOtherwise, "the run's HAR, judged again, gives every verdict it gave").toEqual([]);
     });
   }
 });

@@ -1,6 +1,6 @@
 /**
- * The concurrent mode: the activity-rate model on recorded histories (no
- * network), then each concurrent rule (rates, revocations) against a server
+ * The concurrent mode: the activity-rate model on recorded histories, and the
+ * rule's judge on hand-made exchange logs (no network), then each concurrent rule (rates, revocations) against a server
  * that loses an update when two requests on one resource overlap (caught and
  * confirmed at every seed) and against the reference server (passes at every
  * seed). The serial rules of the same operation do not see that fault: only
@@ -12,17 +12,17 @@ import { CATCHES } from '../../src/mutation/fault-catches.ts';
 import { loadCatalogue } from '../../src/runner/catalogue.ts';
 import { checkLinearizable, type HistoryOperation } from '../../src/rules/linearizability.ts';
 import type { ActivityRatePeriod } from '../../src/schemas/index.ts';
+import type { Observed } from '../../src/rules/judges/observed.ts';
 import {
   judgeHistory,
+  judgeParallelCommands,
   ratesModel,
   type RateAnswer,
   type RateCall,
-  type RateCommand,
 } from '../../properties/concurrent.properties.ts';
 
 const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 
-const window = { start: '2030-01-01', end: '2030-02-10' };
 const period = (date_range: string, average_rate: number): ActivityRatePeriod => ({
   average_rate,
   date_range,
@@ -40,7 +40,13 @@ const period = (date_range: string, average_rate: number): ActivityRatePeriod =>
   compensation_enabled: false,
 });
 
-const command = (label: string, call: RateCommand, invokedAt: number, at: number) =>
+const span = (range: string) => {
+  const [start = '', end = ''] = range.split('/');
+  return { start, end };
+};
+const assign = (range: string, rate: number): RateCall => ({ kind: 'assign', span: span(range), rate });
+const unassign = (range: string): RateCall => ({ kind: 'unassign', span: span(range) });
+const command = (label: string, call: RateCall, invokedAt: number, at: number) =>
   ({ label, call, invokedAt, response: { answer: { status: 204 }, at } }) satisfies HistoryOperation<
     RateCall,
     RateAnswer
@@ -55,8 +61,8 @@ const read = (periods: ActivityRatePeriod[]): HistoryOperation<RateCall, RateAns
 describe('the model, on recorded histories', () => {
   // Two assignments at once: days 2030-01-03..12 at 31 and 2030-01-21..30 at 67.
   const parallel = [
-    command('B1.1 assign', { kind: 'assign', offset: 2, length: 10, rate: 31 }, 0, 20),
-    command('B2.1 assign', { kind: 'assign', offset: 20, length: 10, rate: 67 }, 1, 21),
+    command('B1.1 assign', assign('2030-01-03/2030-01-13', 31), 0, 20),
+    command('B2.1 assign', assign('2030-01-21/2030-01-31', 67), 1, 21),
   ];
 
   test('both changes shown: explained', () => {
@@ -66,43 +72,39 @@ describe('the model, on recorded histories', () => {
       period('2030-01-14/2030-01-20', 100),
       period('2030-01-21/2030-01-31', 67),
     ];
-    expect(checkLinearizable([...parallel, read(shown)], ratesModel(window)).outcome).toBe('linearizable');
+    expect(checkLinearizable([...parallel, read(shown)], ratesModel()).outcome).toBe('linearizable');
   });
 
   test('one change lost: no order explains it, and the FAIL shows the commands and the orders tried', () => {
     const shown = [period('2029-01-01/2030-01-20', 100), period('2030-01-21/2030-01-31', 67)];
     const history = [...parallel, read(shown)];
-    const result = checkLinearizable(history, ratesModel(window));
+    const result = checkLinearizable(history, ratesModel());
     expect(result.outcome).toBe('not-linearizable');
-    expect(() => judgeHistory(history, result, shown)).toThrow(
+    expect(judgeHistory(history, result, shown)).toEqual([
       expect.objectContaining({
-        violations: [
-          expect.objectContaining({
-            where: expect.stringContaining(CATCHES['rates-lost-update'].where),
-            expected: {
-              ordersTried: [
-                'B1.1 assign → B2.1 assign → read: the read on 2030-01-03 must show a period with the rate assigned ' +
-                  'last over the day: expected rate 31, shows 2029-01-01/2030-01-20 at 100',
-                'B2.1 assign → B1.1 assign: the same operations done, in the same state, as an order ruled out above',
-              ],
-            },
-          }),
-        ],
+        where: expect.stringContaining(CATCHES['rates-lost-update'].where),
+        expected: {
+          ordersTried: [
+            'B1.1 assign → B2.1 assign → read: the read on 2030-01-03 must show a period with the rate assigned ' +
+              'last over the day: expected rate 31, shows 2029-01-01/2030-01-20 at 100',
+            'B2.1 assign → B1.1 assign: the same operations done, in the same state, as an order ruled out above',
+          ],
+        },
       }),
-    );
+    ]);
   });
 
   test('overlapping ranges at once: either order is a correct server, a mix of both is not', () => {
     const overlapping = [
-      command('B1.1 assign', { kind: 'assign', offset: 0, length: 20, rate: 10 }, 0, 20),
-      command('B2.1 assign', { kind: 'assign', offset: 10, length: 20, rate: 90 }, 1, 21),
+      command('B1.1 assign', assign('2030-01-01/2030-01-21', 10), 0, 20),
+      command('B2.1 assign', assign('2030-01-11/2030-01-31', 90), 1, 21),
     ];
     const firstWins = [period('2030-01-01/2030-01-20', 10), period('2030-01-21/2030-01-31', 90)];
     const secondWins = [period('2030-01-01/2030-01-10', 10), period('2030-01-11/2030-01-31', 90)];
     // Day 15 at 10, day 16 at 90: inside both ranges, no serial order leaves that.
     const mixed = [period('2030-01-01/2030-01-15', 10), period('2030-01-16/2030-01-31', 90)];
     const judge = (shown: ActivityRatePeriod[]) =>
-      checkLinearizable([...overlapping, read(shown)], ratesModel(window)).outcome;
+      checkLinearizable([...overlapping, read(shown)], ratesModel()).outcome;
     expect(judge(firstWins)).toBe('linearizable');
     expect(judge(secondWins)).toBe('linearizable');
     expect(judge(mixed)).toBe('not-linearizable');
@@ -111,14 +113,95 @@ describe('the model, on recorded histories', () => {
   test('a refused command is pending: it may have taken effect or not', () => {
     const refused: HistoryOperation<RateCall, RateAnswer> = {
       label: 'B2.1 unassign (refused)',
-      call: { kind: 'unassign', offset: 20, length: 10 },
+      call: unassign('2030-01-21/2030-01-31'),
       invokedAt: 1,
     };
-    const assigned = command('B1.1 assign', { kind: 'assign', offset: 2, length: 10, rate: 31 }, 0, 20);
+    const assigned = command('B1.1 assign', assign('2030-01-03/2030-01-13', 31), 0, 20);
     const withIt = [period('2029-01-01/2030-01-02', 100), period('2030-01-03/2030-01-13', 31)];
     const without = [...withIt, period('2030-01-14/2030-12-31', 100)];
-    expect(checkLinearizable([assigned, refused, read(withIt)], ratesModel(window)).outcome).toBe('linearizable');
-    expect(checkLinearizable([assigned, refused, read(without)], ratesModel(window)).outcome).toBe('linearizable');
+    expect(checkLinearizable([assigned, refused, read(withIt)], ratesModel()).outcome).toBe('linearizable');
+    expect(checkLinearizable([assigned, refused, read(without)], ratesModel()).outcome).toBe('linearizable');
+  });
+});
+
+describe("the rule's judge, on exchange logs", () => {
+  const exchange = (
+    operation: string,
+    step: string,
+    request: unknown,
+    at: { sent: number; answered: number } | undefined,
+    status = 204,
+    body?: unknown,
+  ): Observed => ({
+    operation,
+    step,
+    request,
+    status,
+    body,
+    text: body === undefined ? '' : JSON.stringify(body),
+    earlierStatuses: [],
+    credential: 'main',
+    ...(at ? { at } : {}),
+  });
+  const assigned = (step: string, date_range: string, average_rate: number, sent: number, answered: number) =>
+    exchange(
+      'resources.assign-activity-rate',
+      step,
+      { resource_id: '1', date_range, average_rate },
+      { sent, answered },
+    );
+  const readAt = (shown: ActivityRatePeriod[]) =>
+    exchange(
+      'resources.show-activity-rates',
+      'show-activity-rates after the parallel commands',
+      { resource_id: '1', date_range: '2030-01-01/2030-02-10' },
+      { sent: 100, answered: 101 },
+      200,
+      shown,
+    );
+  // The prefix sets 12 over the window, then a branch sets 45 inside it; the read shows 12 there.
+  const lost = [period('2030-01-01/2030-02-10', 12)];
+
+  test('both disjoint changes shown: clean; the restoration after the read is not a command', () => {
+    const log = [
+      assigned('B1.1 assignRate(+2, 10 days, 31)', '2030-01-03/2030-01-13', 31, 0, 20),
+      assigned('B2.1 assignRate(+20, 10 days, 67)', '2030-01-21/2030-01-31', 67, 1, 21),
+      readAt([period('2030-01-03/2030-01-13', 31), period('2030-01-21/2030-01-31', 67)]),
+      exchange('resources.unassign-activity-rate', 'resources.unassign-activity-rate', { resource_id: '1' }, undefined),
+    ];
+    expect(judgeParallelCommands(log)).toEqual([]);
+  });
+
+  test('the real-time order comes from the exchanges: a change answered before another was sent comes first', () => {
+    const prefix = (answered: number) =>
+      assigned('P1 assignRate(+0, 40 days, 12)', '2030-01-01/2030-02-10', 12, 0, answered);
+    const branch = assigned('B1.1 assignRate(+4, 12 days, 45)', '2030-01-05/2030-01-17', 45, 10, 20);
+    // Answered before the branch's change was sent: it cannot have come after it, so 45 was lost.
+    expect(judgeParallelCommands([prefix(5), branch, readAt(lost)])).toEqual([
+      expect.objectContaining({ where: expect.stringContaining(CATCHES['rates-lost-update'].where) }),
+    ]);
+    // Answered after it was sent: the two overlap, and the prefix's change landing last explains the read.
+    expect(judgeParallelCommands([prefix(15), branch, readAt(lost)])).toEqual([]);
+  });
+
+  test('a refused command is pending; a repeated one may have taken effect before its last attempt was sent', () => {
+    const prefix = assigned('P1 assignRate(+0, 40 days, 12)', '2030-01-01/2030-02-10', 12, 0, 5);
+    const branch = assigned('B1.1 assignRate(+4, 12 days, 45)', '2030-01-05/2030-01-17', 45, 10, 20);
+    expect(judgeParallelCommands([prefix, { ...branch, status: 409 }, readAt(lost)])).toEqual([]);
+    // Answered after two attempts: the first may have landed before the prefix's change, which then covered it.
+    expect(judgeParallelCommands([prefix, { ...branch, earlierStatuses: [503] }, readAt(lost)])).toEqual([]);
+  });
+
+  test('a command without times cannot be ordered: no evidence', () => {
+    const untimed = exchange(
+      'resources.assign-activity-rate',
+      'B1.1 assignRate(+2, 10 days, 31)',
+      { resource_id: '1', date_range: '2030-01-03/2030-01-13', average_rate: 31 },
+      undefined,
+    );
+    expect(judgeParallelCommands([untimed, readAt([])])).toEqual({
+      noEvidence: 'B1.1 assignRate(+2, 10 days, 31) holds no time: its order in real time is not known',
+    });
   });
 });
 

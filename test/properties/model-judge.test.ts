@@ -2,10 +2,12 @@
  * The model-based sequences judge each step with pure functions of the model
  * and what the show operations answered: tested here on recorded answers,
  * with no network. Where the spec leaves a day open the model holds nothing,
- * so any answer passes there.
+ * so any answer passes there. The rule's judge replays the model over a
+ * sequence's exchanges: tested here on hand-made logs.
  */
 import { describe, expect, test } from 'vitest';
-import { judgeRates, judgeTeams, type Model } from '../../properties/model.properties.ts';
+import { judgeRates, judgeSequence, judgeTeams, type Model } from '../../properties/model.properties.ts';
+import type { Observed } from '../../src/rules/judges/observed.ts';
 import type { ActivityRatePeriod, TeamAssignation } from '../../src/schemas/index.ts';
 
 const period = (date_range: string, average_rate: number): ActivityRatePeriod => ({
@@ -82,5 +84,113 @@ describe('judgeTeams', () => {
   test('a missing day, or the wrong head flag, is a departure', () => {
     expect(judgeTeams(model, [assignation('7', false, '2150-03-02/2150-03-05')], 'assign')).toHaveLength(1);
     expect(judgeTeams(model, [assignation('7', true, '2150-03-01/2150-03-05')], 'assign')).toHaveLength(1);
+  });
+});
+
+describe('judgeSequence: the model replayed over a sequence', () => {
+  const exchange = (operation: string, step: string, request: unknown, status: number, body?: unknown): Observed => ({
+    operation,
+    step,
+    request,
+    status,
+    body,
+    text: body === undefined ? '' : JSON.stringify(body),
+    earlierStatuses: [],
+    credential: 'main',
+  });
+  const assign = (step: string, date_range: string, average_rate: number) =>
+    exchange('resources.assign-activity-rate', step, { resource_id: '1', date_range, average_rate }, 204);
+  const unassign = (step: string, date_range: string) =>
+    exchange('resources.unassign-activity-rate', step, { resource_id: '1', date_range }, 204);
+  const rates = (after: string, periods: ActivityRatePeriod[]) =>
+    exchange(
+      'resources.show-activity-rates',
+      `show-activity-rates after ${after}`,
+      { resource_id: '1', date_range: '2150-03-01/2150-04-10' },
+      200,
+      periods,
+    );
+  const assignTeam = (step: string, warning_aware: boolean, status: number, body?: unknown) =>
+    exchange(
+      'resources.assign-team',
+      step,
+      { resource_id: '1', team_id: '7', head: true, date_range: '2150-03-01/2150-03-05', warning_aware },
+      status,
+      body,
+    );
+  const teams = (step: string, list: TeamAssignation[]) =>
+    exchange('resources.show-teams', step, { resource_id: '1', date_range: '2150-03-01/2150-04-10' }, 200, list);
+  const head7 = (date_range: string): TeamAssignation => ({
+    team: { id: '7', name: 'team 7' },
+    head: true,
+    date_range,
+    regrouping: '',
+    contract_number: '',
+    external_id: '',
+  });
+  const warning = { warning_type: 'overlap', message: 'the assignation overlaps another' };
+
+  const A = 'assignRate(+0, 10 days, 30)';
+  const U = 'unassignRate(+2, 3 days)';
+
+  test('reads that agree with the model after each command are clean; the restoration around them is not judged', () => {
+    const log = [
+      assign(A, '2150-03-01/2150-03-11', 30),
+      rates(A, [period('2150-03-01/2150-03-11', 30)]),
+      unassign(U, '2150-03-03/2150-03-06'),
+      rates(U, [period('2150-03-01/2150-03-03', 30), period('2150-03-06/2150-03-11', 30)]),
+      // The state guard's restoration: another tag, not a command of the sequence.
+      assign('resources.assign-activity-rate', '2150-03-01/2150-03-11', 99),
+    ];
+    expect(judgeSequence(log)).toEqual([]);
+  });
+
+  test('a read that keeps a period over unassigned days departs at the read after the unassignment', () => {
+    const log = [
+      assign(A, '2150-03-01/2150-03-11', 30),
+      rates(A, [period('2150-03-01/2150-03-11', 30)]),
+      unassign(U, '2150-03-03/2150-03-06'),
+      rates(U, [period('2150-03-01/2150-03-11', 30)]),
+    ];
+    expect(judgeSequence(log)).toEqual([
+      expect.objectContaining({ where: `show-activity-rates after ${U}, day 2150-03-03` }),
+    ]);
+  });
+
+  test('a command refused departs at its own answer, before any read', () => {
+    const log = [{ ...assign(A, '2150-03-01/2150-03-11', 30), status: 422 }, rates(A, [])];
+    expect(judgeSequence(log)).toEqual([expect.objectContaining({ where: `${A}: response.status` })]);
+  });
+
+  test('an assignment made with warning_aware must not be answered with a warning', () => {
+    const T = 'assignHeadTeam(team 0, +0, 4 days, warning_aware true)';
+    expect(judgeSequence([assignTeam(T, true, 200, warning)])).toEqual([
+      expect.objectContaining({ where: `${T}: response.body` }),
+    ]);
+  });
+
+  test('a warning without warning_aware must change nothing: the teams read around it are compared', () => {
+    const T = 'assignHeadTeam(team 0, +0, 4 days, warning_aware false)';
+    const before = teams(`show-teams before ${T}`, [head7('2150-01-01/2150-12-31')]);
+    const same = teams(`show-teams after ${T} answered a warning`, [head7('2150-01-01/2150-12-31')]);
+    const changed = teams(`show-teams after ${T} answered a warning`, [head7('2150-03-01/2150-03-05')]);
+    expect(judgeSequence([before, assignTeam(T, false, 200, warning), same])).toEqual([]);
+    expect(judgeSequence([before, assignTeam(T, false, 200, warning), changed])).toEqual([
+      expect.objectContaining({ where: `show-teams after ${T} answered a warning` }),
+    ]);
+  });
+
+  test('an assignment made with warning_aware must show on each of its days in the reads after it', () => {
+    const T = 'assignHeadTeam(team 0, +0, 4 days, warning_aware true)';
+    const shown = teams(`show-teams after ${T}`, [head7('2150-03-01/2150-03-05')]);
+    const missing = teams(`show-teams after ${T}`, [head7('2150-03-03/2150-03-05')]);
+    expect(judgeSequence([assignTeam(T, true, 200), shown])).toEqual([]);
+    expect(judgeSequence([assignTeam(T, true, 200), missing])).toEqual([
+      expect.objectContaining({ where: `show-teams after ${T}` }),
+    ]);
+  });
+
+  test('a sequence that sent no command shows nothing: no evidence', () => {
+    expect(judgeSequence([rates('looking again', [])])).toEqual({ noEvidence: 'the sequence sent no command' });
   });
 });

@@ -188,8 +188,7 @@ describe('a foreign change while a mutating rule runs', () => {
     const { verdict, errorCode, reason, before } = await runRule('assign-team.warning-changes-nothing');
     expect(changedResource).toBeDefined();
     expect({ verdict, errorCode }).toEqual({ verdict: 'ERROR', errorCode: 'DC_ERR_FOREIGN_CHANGE' });
-    // What the check found (the resource changed after a warning) is said, but it is no verdict.
-    expect(reason).toContain('the check had found: state of resource');
+    // The rule's judge would find the resource changed after the warning: no verdict is drawn from that.
     expect(reason).toContain(`resource ${changedResource} was changed by someone else`);
     const after = await stateOf(changedResource!);
     const added = after.teams.filter((t) => !before.get(changedResource!)!.teams.includes(t));

@@ -11,7 +11,7 @@ import { WalkJudge } from '../../src/rules/judges/walk.ts';
 
 function answer(request: unknown, status: number, body: unknown, step = 'resources.list'): Observed {
   const text = body === undefined ? '' : JSON.stringify(body);
-  return { operation: 'resources.list', step, request, status, body, text };
+  return { operation: 'resources.list', step, request, status, body, text, earlierStatuses: [], credential: 'main' };
 }
 
 /** Which rules' judges find a departure in the exchange. */
@@ -99,6 +99,8 @@ describe('read answer judges', () => {
     status,
     body,
     text: JSON.stringify(body),
+    earlierStatuses: [],
+    credential: 'main',
   });
   const ownersOf = (o: Observed): string[] =>
     judgesOf(o.operation)

@@ -79,6 +79,38 @@ describe('a register', () => {
   });
 });
 
+describe('an order known without times (precededBy)', () => {
+  // Two branches, all four writes overlapping in time; each branch sent its second write after its first was answered.
+  const branches = (seen: number) => {
+    const history = [
+      op('B1.1', { write: 1 }, 0, 10, 'ok'),
+      { ...op('B1.2', { write: 2 }, 0, 10, 'ok'), precededBy: [0] },
+      op('B2.1', { write: 3 }, 0, 10, 'ok'),
+      { ...op('B2.2', { write: 4 }, 0, 10, 'ok'), precededBy: [2] },
+      op('r', 'read', 11, 12, seen),
+    ];
+    return checkLinearizable(history, register);
+  };
+
+  test("a branch's last write may be the last of all", () => {
+    expect(branches(2).outcome).toBe('linearizable');
+    expect(branches(4).outcome).toBe('linearizable');
+  });
+
+  test("a branch's first write cannot come after its second", () => {
+    expect(branches(1).outcome).toBe('not-linearizable');
+    expect(branches(3).outcome).toBe('not-linearizable');
+  });
+
+  test('a pending predecessor may take effect or not: it orders nothing', () => {
+    const history = [
+      op('B1.1 (pending)', { write: 1 }, 0),
+      { ...op('B1.2', { write: 2 }, 0, 10, 'ok'), precededBy: [0] },
+    ];
+    expect(checkLinearizable([...history, op('r', 'read', 11, 12, 2)], register).outcome).toBe('linearizable');
+  });
+});
+
 describe('a pending operation', () => {
   test('may have taken effect or not', () => {
     const history = (seen: number) => [

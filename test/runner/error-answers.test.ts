@@ -1,7 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { ApiResponse } from '../../src/client/directory-client.ts';
 import type { AnsweredExchange, Exchange } from '../../src/core/exchange.ts';
-import { ConformanceFailure } from '../../src/core/errors.ts';
 import { startReferenceServer, type FaultName } from '../../src/reference-server/index.ts';
 import { allRules, loadCatalogue } from '../../src/runner/catalogue.ts';
 import type { NeedEnv, Provisions } from '../../src/rules/needs.ts';
@@ -54,6 +53,14 @@ describe('the error answers of a run', () => {
     expect(answers.seen().kept.map((a) => a.ruleId)).toEqual(['r0', 'r1', 'r3', 'r5']);
   });
 
+  test('read by a judge, a body the transcript cut short is left out', () => {
+    const answers = new ErrorAnswers();
+    answers.add('r', { ...exchange(400), step: 'whole' });
+    const cut = exchange(400, '{"mess');
+    answers.add('r', { ...cut, response: { ...cut.response, truncated: true } });
+    expect(answers.observed().map((o) => [o.step, o.status, o.text])).toEqual([['whole', 400, SPOKEN]]);
+  });
+
   test('past its second cap only counts, so memory stays bounded', () => {
     const answers = new ErrorAnswers(2);
     for (let i = 0; i < 7; i++) answers.add(`r${i}`, exchange(422, SILENT));
@@ -82,6 +89,7 @@ function contextWith(seen: ErrorAnswersSeen, observations: Record<string, unknow
   const ctx = {
     ruleId: MESSAGE_PRESENT.id,
     client,
+    anonymous: client,
     profile: PROFILE,
     observe: (subject: string, value: unknown) => (observations[subject] = value),
     errorAnswers: () => seen,
@@ -90,34 +98,47 @@ function contextWith(seen: ErrorAnswersSeen, observations: Record<string, unknow
 }
 
 describe('errors.message-present judges every 4xx of the run', () => {
-  test('answers past the caps count: those with a message as judged, those without as a FAIL', async () => {
-    const observations: Record<string, unknown> = {};
-    const kept = [{ ruleId: 'r', exchange: exchange(422) }];
-    const failure = await MESSAGE_PRESENT.check(
-      contextWith({ kept, withMessageNotKept: 7, withoutMessageNotKept: 3 }, observations),
-      NO_NEEDS,
-    ).then(
-      () => undefined,
-      (e: unknown) => e,
-    );
-    expect(observations['4xx answers judged']).toBe(11);
-    expect(failure).toBeInstanceOf(ConformanceFailure);
-    expect((failure as ConformanceFailure).violations).toEqual([
+  const judge = (answers: ErrorAnswers) => {
+    if (!MESSAGE_PRESENT.judge) throw new Error('errors.message-present has no judge');
+    return MESSAGE_PRESENT.judge(answers.observed(), PROFILE);
+  };
+
+  test('its judge reads the kept answers: each one without a message is a violation naming it and its request', () => {
+    const answers = new ErrorAnswers();
+    answers.add('r', { ...exchange(404, SILENT), step: 'an unknown id' });
+    answers.add('r', exchange(400, SILENT));
+    answers.add('r', exchange(422));
+    expect(judge(answers)).toEqual([
       expect.objectContaining({
-        where: '3 4xx answers past the 1 kept',
-        message: 'must contain a message describing the problem (3 of 11 error answers have none)',
+        where: 'resources.list answered 404 (to an unknown id)',
+        message: 'must contain a message describing the problem (2 of 3 error answers have none)',
+        actual: SILENT,
       }),
+      expect.objectContaining({ where: 'resources.list answered 400' }),
     ]);
   });
 
-  test('every answer with a message, kept or counted: PASS', async () => {
+  test('a §4.3 warning is not an error, and no 4xx at all is no evidence', () => {
+    const warning = new ErrorAnswers();
+    warning.add('r', {
+      ...exchange(409, '{"warning_type":"assign-conflicting-resource-teams"}'),
+      operation: 'resources.assign-team',
+    });
+    expect(judge(warning)).toEqual({ noEvidence: 'no request of the run was answered with a 4xx' });
+    const spoken = new ErrorAnswers();
+    spoken.add('r', exchange(400));
+    expect(judge(spoken)).toEqual([]);
+  });
+
+  test('its driver records how many 4xx the run had, those counted past the caps included', async () => {
     const observations: Record<string, unknown> = {};
-    const kept = [{ ruleId: 'r', exchange: exchange(400) }];
+    const kept = [{ ruleId: 'r', exchange: exchange(422) }];
     await MESSAGE_PRESENT.check(
-      contextWith({ kept, withMessageNotKept: 5, withoutMessageNotKept: 0 }, observations),
+      contextWith({ kept, withMessageNotKept: 7, withoutMessageNotKept: 3 }, observations),
       NO_NEEDS,
     );
-    expect(observations['4xx answers judged']).toBe(6);
+    expect(observations['4xx answers of the run']).toBe(11);
+    expect(observations['4xx answers counted past the kept ones']).toEqual({ withMessage: 7, withoutMessage: 3 });
   });
 });
 

@@ -298,4 +298,40 @@ describe('engine verdicts', () => {
     expect(results['t.judge']!.verdict).toBe('PASS');
     expect(seen.map((answers) => [...answers].sort())).toEqual([askers.map((r) => `${r.id} 404`).sort()]);
   });
+
+  test("a driven rule that judges the error answers of the run has its judge read them, every rule's, not its own log", async () => {
+    const askers = ['t.ask-1', 't.ask-2'].map((id) =>
+      rule({
+        ...base,
+        id,
+        check: async (ctx) => {
+          await ctx.client.post('resources.list-roles', { resource_ids: [id] }, { step: `asked by ${id}` });
+        },
+      }),
+    );
+    const judge = rule({
+      ...base,
+      id: 't.judge',
+      judges: 'error answers of the run',
+      // Its own request is answered 200: the error answers it judges are the other rules'.
+      drive: async (ctx) => {
+        await ctx.client.postRaw('resources.list', { json: {} }, { step: 'its own request' });
+      },
+      judge: (log) =>
+        log.length === 0
+          ? { noEvidence: 'no error answer' }
+          : log.map((o) => ({
+              where: `${o.step}: ${o.status}`,
+              message: 'must be seen',
+              expected: 'seen',
+              actual: o.text,
+            })),
+    });
+    const results = await run([judge, ...askers], { concurrency: 4 });
+    expect(results['t.judge']!.verdict).toBe('FAIL');
+    expect(results['t.judge']!.violations.map((v) => v.where).sort()).toEqual([
+      'asked by t.ask-1: 404',
+      'asked by t.ask-2: 404',
+    ]);
+  });
 });

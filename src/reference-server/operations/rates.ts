@@ -44,12 +44,29 @@ function renderPeriod(p: RatePeriod, ctx: OperationContext): Record<string, unkn
   return out;
 }
 
+/** How long the `rates-stale-read` fault serves a resource's periods as they were before a write. */
+const STALE_READ_MS = 300;
+
+/** Under `rates-stale-read`: what each resource held before its last write, and until when it is served. */
+const staleRates = new WeakMap<object, { rates: RatePeriod[]; until: number }>();
+
+/** A write to a resource's periods is about to happen: under the fault, reads serve the old ones a while. */
+function beforeWrite(ctx: OperationContext, details: { rates: RatePeriod[] }): void {
+  if (ctx.faults.has('rates-stale-read')) {
+    staleRates.set(details, { rates: details.rates, until: performance.now() + STALE_READ_MS });
+  }
+}
+
+function ratesRead(ctx: OperationContext, details: { rates: RatePeriod[] }): RatePeriod[] {
+  const stale = ctx.faults.has('rates-stale-read') ? staleRates.get(details) : undefined;
+  return stale && performance.now() < stale.until ? stale.rates : details.rates;
+}
+
 export const showActivityRates: Operation = (body, ctx) => {
   const resource = resourceOf(body, ctx);
   const span = optional(body, 'date_range', dateRange);
-  const periods = ctx.store
-    .detailsOf(resource)
-    .rates.filter((p) => !span || overlaps(p.span, span))
+  const periods = ratesRead(ctx, ctx.store.detailsOf(resource))
+    .filter((p) => !span || overlaps(p.span, span))
     .map((p) => renderPeriod(span && ctx.variants.has('clip-ranges') ? { ...p, span: clip(p.span, span) } : p, ctx));
   return { status: 200, body: periods };
 };
@@ -166,6 +183,7 @@ function writeRate(
       }
     }
   }
+  beforeWrite(ctx, details);
   details.rates = [...remaining, period].sort((a, b) => a.span.start - b.span.start);
   if (ctx.faults.has('activity-rate-assign-200')) return { status: 200, body: { status: 'assigned' } };
   return { status: 204 };
@@ -175,6 +193,7 @@ export const unassignActivityRate: Operation = (body, ctx) => {
   const resource = roleKindResource(body, ctx);
   const span = required(body, 'date_range', dateRange);
   const details = ctx.store.detailsOf(resource);
+  beforeWrite(ctx, details);
   if (ctx.faults.has('rates-unassign-first-period-only')) {
     // Only the first period the range overlaps is trimmed; the others keep the unassigned days.
     const first = details.rates.findIndex((p) => overlaps(p.span, span));

@@ -5,6 +5,8 @@
  * nothing and are tested on logs with no network.
  */
 import type { ApiResponse } from '../../client/directory-client.ts';
+import type { AnsweredExchange } from '../../core/exchange.ts';
+import { parseJsonText } from '../../core/json-text.ts';
 import type { Violation } from '../../core/types.ts';
 import type { RuleId } from '../rule-ids.ts';
 
@@ -20,6 +22,81 @@ export interface Observed {
   body: unknown;
   /** The answer's body as text. */
   text: string;
+  /** The statuses earlier attempts of the same request got (the client repeats some), oldest first. */
+  earlierStatuses: readonly number[];
+  /**
+   * Which credential the request carried, read from its recorded
+   * Authorization header: the profile's main key, its restricted key, none,
+   * or something else (a malformed header a rule sent on purpose).
+   */
+  credential: Credential;
+  /**
+   * When the request went out and when its whole answer had come, in ms
+   * since the epoch: the real-time order of requests sent at the same time
+   * (a linearizability judge reads it). To a fraction of a millisecond from
+   * the answer the suite received; from a recorded exchange, its `startedAt`
+   * and `durationMs`, each to the millisecond, so the end is put late enough
+   * (`RECORDED_TIME_SLACK_MS`) that the span holds the true one. Absent when
+   * the record holds no time.
+   */
+  at?: { sent: number; answered: number };
+}
+
+/**
+ * A recorded exchange's times are whole milliseconds: `startedAt` is the
+ * answer's time less the duration, cut to the millisecond (up to 2 ms
+ * early), and `durationMs` is rounded (up to 0.5 ms short). Its answer came
+ * at most this long after `startedAt + durationMs`.
+ */
+export const RECORDED_TIME_SLACK_MS = 3;
+
+/** The span a recorded exchange's times hold, or undefined when it has none. */
+export function recordedSpan(
+  exchange: Pick<AnsweredExchange, 'startedAt' | 'durationMs'>,
+): { sent: number; answered: number } | undefined {
+  const sent = exchange.startedAt === undefined ? Number.NaN : Date.parse(exchange.startedAt);
+  if (Number.isNaN(sent)) return undefined;
+  return { sent, answered: sent + exchange.durationMs + RECORDED_TIME_SLACK_MS };
+}
+
+export type Credential = 'main' | 'restricted' | 'none' | 'other';
+
+/** The credential a recorded request carried, from the placeholder the recorder put in its place. */
+export function credentialOf(exchange: Pick<AnsweredExchange, 'request'>): Credential {
+  const header = Object.entries(exchange.request.headers).find(([name]) => name.toLowerCase() === 'authorization');
+  if (header === undefined) return 'none';
+  if (header[1] === 'Bearer $DIRECTORY_API_KEY') return 'main';
+  if (header[1] === 'Bearer $DIRECTORY_RESTRICTED_API_KEY') return 'restricted';
+  return 'other';
+}
+
+/** The request body a recorded exchange carried, parsed; undefined when it was not JSON. */
+export function requestOf(exchange: Pick<AnsweredExchange, 'request'>): unknown {
+  return parseJsonText(exchange.request.body);
+}
+
+/**
+ * A recorded exchange as a judge reads it. `answer` is the whole answer when
+ * the suite itself received it (a recorded body is cut at 64 KiB); without
+ * it, the recorded body is read.
+ */
+export function observedFromExchange(
+  exchange: AnsweredExchange,
+  answer?: Pick<ApiResponse, 'text' | 'json' | 'at'>,
+): Observed {
+  const text = answer?.text ?? exchange.response.body;
+  const at = answer?.at ?? recordedSpan(exchange);
+  return {
+    operation: exchange.operation,
+    step: exchange.step ?? exchange.operation,
+    request: requestOf(exchange),
+    status: exchange.response.status,
+    body: answer ? answer.json : parseJsonText(text),
+    text,
+    earlierStatuses: (exchange.earlierAttempts ?? []).flatMap((a) => (a.status === undefined ? [] : [a.status])),
+    credential: credentialOf(exchange),
+    ...(at ? { at } : {}),
+  };
 }
 
 /** A judge of one exchange, for the rule whose clause it holds the answer to. */
@@ -32,7 +109,7 @@ export interface ExchangeJudge {
 
 /** What a step got, as a judge reads it. */
 export function observedOf(res: ApiResponse, step: string, request: unknown): Observed {
-  return { operation: res.exchange.operation, step, request, status: res.status, body: res.json, text: res.text };
+  return { ...observedFromExchange(res.exchange, res), step, request };
 }
 
 /**

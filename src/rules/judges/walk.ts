@@ -25,7 +25,7 @@ export class WalkJudge {
   }
 
   /** The departures the walk's page `index` (from 0) shows; `walk` names the walk, e.g. "limit 7". */
-  page(o: Observed, index: number, walk: string): Violation[] {
+  page(o: Pick<Observed, 'status' | 'body'>, index: number, walk: string): Violation[] {
     const data = field(o.body, 'data');
     if (o.status !== 200 || !Array.isArray(data)) return [];
     const violations: Violation[] = [];

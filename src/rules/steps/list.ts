@@ -163,7 +163,7 @@ export async function walkPages(ctx: StepContext, body: ListRequest, options: Wa
     const request = { ...body, pagination: { limit, next_token: token } };
     const page = await listPage(ctx, request, { step, ...(options.client ? { client: options.client } : {}) });
     // The page passed the list step's judges: the walk's judge reads it as the answer it was.
-    const answered = { operation: 'resources.list', step, request, status: 200, body: page, text: '' };
+    const answered = { status: 200, body: page };
     owned(ctx, PAGING, () => failAll(judge.page(answered, index, `limit ${limit}`)));
     resources += page.data.length;
     options.onPage?.(page, index);

@@ -9,6 +9,7 @@ import type { ListRolesRequest, RevokeRolesRequest, RoleAssociation } from '../.
 import { expectJson, expectSuccess, fail, owned, summariseBody, type StepOptions } from '../assertions.ts';
 import { judgeRead, listBody, listPage } from './list.ts';
 import type { RuleId } from '../rule-ids.ts';
+export { canonicalRoles } from '../resource-state.ts';
 import type { BaseCheckContext } from '../types.ts';
 
 const PLAIN_ARRAY: RuleId = 'list-roles.plain-array';
@@ -61,13 +62,6 @@ export async function revokeRoles(
   options: { step: string },
 ): Promise<void> {
   expectSuccess(await ctx.client.post('resources.revoke-roles', body, { step: options.step }), { step: options.step });
-}
-
-/** Associations in a stable order, team lists sorted: two states compare as text. */
-export function canonicalRoles(list: readonly RoleAssociation[]): RoleAssociation[] {
-  return list
-    .map((a) => ({ ...a, team_ids: Array.isArray(a.team_ids) ? [...a.team_ids].sort() : a.team_ids }))
-    .sort((a, b) => (a.resource_id + a.role_id).localeCompare(b.resource_id + b.role_id));
 }
 
 /** The role that defines a kind (§4.1 rule 2), by the profile. */

@@ -3,14 +3,13 @@
  * the documented operations, so a check can say "nothing changed" or "this
  * is what changed" in one way everywhere.
  */
-import { canonicalJson } from '../../core/canonical-json.ts';
-import type { ResourceState, StatePart } from '../resource-state.ts';
+import { partsOf, stateDifference, type ResourceState, type StatePart } from '../resource-state.ts';
 import { fail } from '../assertions.ts';
 import type { BaseCheckContext } from '../types.ts';
 import { WIDE_RANGE, showActivityRates, showTeams } from './assignations.ts';
-import { canonicalRoles, listRoles } from './roles.ts';
+import { listRoles } from './roles.ts';
 
-export type { ResourceState, StatePart } from '../resource-state.ts';
+export { stateDifference, type ResourceState, type StateDifference, type StatePart } from '../resource-state.ts';
 
 type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client' | 'found'>;
 
@@ -48,36 +47,6 @@ export function partOf(state: ResourceState, parts: readonly StatePart[]): Resou
   const narrowed: ResourceState = { resourceId: state.resourceId };
   for (const part of parts) if (state[part] !== undefined) narrowed[part] = state[part] as never;
   return narrowed;
-}
-
-function partsOf(state: ResourceState): StatePart[] {
-  return (['teams', 'rates', 'roles'] as const).filter((p) => state[p] !== undefined);
-}
-
-/** Each part as sorted canonical items, so order and key order never count as a change. */
-function canonicalItems(state: ResourceState, part: StatePart): string[] {
-  const items: readonly unknown[] = part === 'roles' ? canonicalRoles(state.roles ?? []) : (state[part] ?? []);
-  return items.map(canonicalJson).sort();
-}
-
-export interface StateDifference {
-  /** Items `before` held that `after` does not. */
-  missing: string[];
-  /** Items `after` holds that `before` did not. */
-  unexpected: string[];
-}
-
-/** What differs between two captures of the same parts; undefined when nothing does. */
-export function stateDifference(before: ResourceState, after: ResourceState): StateDifference | undefined {
-  const missing: string[] = [];
-  const unexpected: string[] = [];
-  for (const part of partsOf(before)) {
-    const a = canonicalItems(before, part);
-    const b = canonicalItems(after, part);
-    missing.push(...a.filter((x) => !b.includes(x)).map((x) => `${part}: ${x}`));
-    unexpected.push(...b.filter((x) => !a.includes(x)).map((x) => `${part}: ${x}`));
-  }
-  return missing.length + unexpected.length === 0 ? undefined : { missing, unexpected };
 }
 
 /** The resource must still hold what `before` held (a rejected or no-op request changes nothing). */

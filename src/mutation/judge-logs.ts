@@ -1,0 +1,119 @@
+/**
+ * Recorded logs for the judges' own tests: each driven rule's exchanges
+ * against the reference server, and against each fault the rule must catch,
+ * as its judge read them. `npm run judge-logs` records them into
+ * test/fixtures/judge-logs/; the tests judge them with no network, so a
+ * judge is proven on real traffic: quiet on the conformant server's, and
+ * finding each fault's departure at its declared place.
+ */
+import { readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseJsonText } from '../core/json-text.ts';
+import { packagePath } from '../core/package-root.ts';
+import type { Observed } from '../rules/judges/observed.ts';
+import { violationsOf } from '../rules/judges/judgement.ts';
+import type { Rule, RuleGroup } from '../rules/types.ts';
+import { allRules } from '../runner/catalogue.ts';
+import { checkedFile, type FileType } from '../schemas/files.ts';
+import { FAULT_NAMES, type FaultName } from '../reference-server/faults.ts';
+import { CATCHES } from './fault-catches.ts';
+import { MUTATION_OPTIONS, runAgainstReference } from './run-mutations.ts';
+
+export type JudgeLog = FileType<'JudgeLog'>;
+type Stored = JudgeLog['clean'][number];
+
+/** Where the recorded logs live: one file per rule. */
+export function judgeLogsDir(): string {
+  return packagePath('test', 'fixtures', 'judge-logs');
+}
+
+/** Rules written as a driver and a judge: an example rule's evidence is its whole log, a property's one run. */
+export function drivenRules(groups: readonly RuleGroup[]): Rule[] {
+  return allRules(groups).filter((r) => r.judge !== undefined);
+}
+
+function stored(o: Observed): Stored {
+  const { operation, step, request, status, text, earlierStatuses, credential, at } = o;
+  return {
+    operation,
+    step,
+    request,
+    status,
+    text,
+    earlierStatuses: [...earlierStatuses],
+    credential,
+    ...(at ? { at: { ...at } } : {}),
+  };
+}
+
+/** A stored exchange as a judge reads it: the body parsed from its text. */
+export function observedOf(e: Stored): Observed {
+  return { ...e, request: e.request, body: parseJsonText(e.text) };
+}
+
+function only(groups: readonly RuleGroup[], ids: ReadonlySet<string>): RuleGroup[] {
+  return groups.map((g) => ({ ...g, rules: g.rules.filter((r) => ids.has(r.id)) })).filter((g) => g.rules.length > 0);
+}
+
+/**
+ * Each rule's evidence of a run: the first judged with a departure when there
+ * is one (a fault's run: a property's failing run, not the runs before it),
+ * otherwise the first judged (a FAIL is driven twice to confirm it: the first
+ * is kept).
+ */
+async function logsOf(
+  groups: readonly RuleGroup[],
+  ids: ReadonlySet<string>,
+  faults: FaultName[],
+  resources?: number,
+): Promise<Map<string, Stored[]>> {
+  const logs = new Map<string, { log: Stored[]; departs: boolean }>();
+  await runAgainstReference(
+    faults,
+    only(groups, ids),
+    {
+      ...MUTATION_OPTIONS,
+      onJudged(ruleId, evidence, judgement) {
+        const departs = violationsOf(judgement).length > 0;
+        const kept = logs.get(ruleId);
+        if (!kept || (departs && !kept.departs)) logs.set(ruleId, { log: evidence.map(stored), departs });
+      },
+    },
+    resources,
+  );
+  return new Map([...logs].map(([id, { log }]) => [id, log]));
+}
+
+/** Records every driven rule's clean log and the log of each fault it owns. */
+export async function recordJudgeLogs(groups: readonly RuleGroup[]): Promise<JudgeLog[]> {
+  const rules = drivenRules(groups);
+  const ids = new Set(rules.map((r) => r.id));
+  const clean = await logsOf(groups, ids, []);
+  const files = new Map<string, JudgeLog>(
+    rules.map((r) => [r.id, { rule: r.id, clean: clean.get(r.id) ?? [], faults: {} }]),
+  );
+  for (const fault of FAULT_NAMES) {
+    const owner = CATCHES[fault].rule;
+    const file = files.get(owner);
+    if (!file) continue;
+    // A fault that needs a larger directory to show (a cap at 1,000) is recorded against one.
+    const log = (await logsOf(groups, new Set([owner]), [fault], CATCHES[fault].resources)).get(owner);
+    if (log) file.faults[fault] = log;
+  }
+  return [...files.values()];
+}
+
+export async function writeJudgeLogs(logs: readonly JudgeLog[]): Promise<void> {
+  const dir = judgeLogsDir();
+  await mkdir(dir, { recursive: true });
+  for (const log of logs) await writeFile(join(dir, `${log.rule}.json`), `${JSON.stringify(log, null, 1)}\n`);
+}
+
+/** Every recorded log, validated as it is read back. */
+export async function readJudgeLogs(): Promise<JudgeLog[]> {
+  const dir = judgeLogsDir();
+  const names = (await readdir(dir)).filter((n) => n.endsWith('.json')).sort();
+  return Promise.all(
+    names.map(async (n) => checkedFile('JudgeLog', parseJsonText(await readFile(join(dir, n), 'utf8')), join(dir, n))),
+  );
+}

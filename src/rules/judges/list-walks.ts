@@ -1,0 +1,119 @@
+/**
+ * Walks of resources.list read back from a rule's log, for the judges of §4.8
+ * rules: the pages `walkPages` tagged `resources.list page N`, each linked to
+ * the page before it by the `next_token` it sent, grouped into one walk per
+ * request. A judge reads a walk's pages as the answers they were, with no
+ * network and whatever else the log holds (shared reads, other walks).
+ */
+import { matchesSchema, type ListEnvelope } from '../../schemas/index.ts';
+import { MIN_PAGES } from '../steps/every-page.ts';
+import { accepted, isNoVerdict, noEvidence, type Judgement } from './judgement.ts';
+import { field, type Observed } from './observed.ts';
+
+/** The step `walkPages` tags each page with. */
+const PAGE_STEP = /^resources\.list page (\d+)$/;
+
+export interface WalkedPage {
+  /** The page's step, e.g. "resources.list page 2". */
+  readonly step: string;
+  /** From 0. */
+  readonly index: number;
+  readonly request: unknown;
+  readonly page: ListEnvelope;
+}
+
+export interface WalkRead {
+  /** The first page's request: what the walk asked for. */
+  readonly request: unknown;
+  readonly pages: readonly WalkedPage[];
+  /** The last page read has next_token null or no data (§4.9 rule 3). */
+  readonly ended: boolean;
+  /**
+   * Why the walk stops short of a page: an answer that says nothing (401,
+   * 429, 5xx), or one that is no list of resources (pagination.envelope's
+   * clause: no evidence here). None when every page read was a list.
+   */
+  readonly unread: Judgement;
+}
+
+const nextTokenSent = (request: unknown): unknown => field(field(request, 'pagination'), 'next_token');
+
+/** A request with its next_token left out: every page of one walk sends the same. */
+function walkKey(request: unknown): string {
+  if (typeof request !== 'object' || request === null) return JSON.stringify(request);
+  return JSON.stringify(
+    Object.entries(request).map(([k, v]) => (k === 'pagination' ? [k, field(v, 'limit')] : [k, v])),
+  );
+}
+
+interface Building {
+  key: string;
+  request: unknown;
+  pages: WalkedPage[];
+  ended: boolean;
+  unread: Judgement;
+  /** The token the next page must send, while the walk goes on. */
+  next: string | undefined;
+}
+
+/** Every walk of the log, in the order each began. */
+export function walksIn(log: readonly Observed[]): WalkRead[] {
+  const walks: Building[] = [];
+  for (const o of log) {
+    const step = PAGE_STEP.exec(o.step);
+    if (!step || o.operation !== 'resources.list') continue;
+    const index = Number(step[1]) - 1;
+    const token = nextTokenSent(o.request);
+    const key = walkKey(o.request);
+    let walk: Building | undefined;
+    if (index === 0 && token === null) {
+      walk = { key, request: o.request, pages: [], ended: false, unread: [], next: undefined };
+      walks.push(walk);
+    } else {
+      walk = walks.findLast((w) => w.key === key && w.next !== undefined && w.next === token);
+    }
+    // A page whose walk did not start in this log says nothing of it.
+    if (walk === undefined) continue;
+    walk.next = undefined;
+    if (o.status !== 200 || !matchesSchema('ListEnvelope', o.body)) {
+      const answer = accepted(o, { status: 200 });
+      walk.unread = isNoVerdict(answer) ? answer : noEvidence(`${o.step} is not a list of resources`);
+      continue;
+    }
+    walk.pages.push({ step: o.step, index, request: o.request, page: o.body });
+    if (o.body.next_token === null || o.body.data.length === 0) walk.ended = true;
+    else walk.next = o.body.next_token;
+  }
+  return walks.map(({ request, pages, ended, unread }) => ({ request, pages, ended, unread }));
+}
+
+/**
+ * An "every page" clause needs the first page and at least two a next_token
+ * asked for holding resources (src/rules/steps/every-page.ts): fewer is data
+ * too thin to show it, no evidence (SKIP, not PASS). `walked` names the walk.
+ */
+export function enoughPagesIn(walk: WalkRead, walked: string): Judgement {
+  const filled = walk.pages.filter((p) => p.page.data.length > 0).length;
+  return filled >= MIN_PAGES
+    ? []
+    : noEvidence(
+        `${walked} gave ${filled} page(s) holding resources: ${MIN_PAGES} are needed to show the rule on every page`,
+      );
+}
+
+/** The ids a request's `resource.ids` filter names, if it has one. */
+export function idsFiltered(request: unknown): string[] | undefined {
+  const filters = field(request, 'filters');
+  const filter: unknown = Array.isArray(filters) ? filters.find((f) => field(f, 'key') === 'resource.ids') : undefined;
+  const value = field(filter, 'value');
+  return Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : undefined;
+}
+
+/** The attribute and prefix of a request's `resource.text` starts_with filter, if it has one. */
+export function textFilterOf(request: unknown): { attribute: string; prefix: string } | undefined {
+  const filters = field(request, 'filters');
+  const filter: unknown = Array.isArray(filters) ? filters.find((f) => field(f, 'key') === 'resource.text') : undefined;
+  const attribute = field(field(filter, 'value'), 'attribute');
+  const prefix = field(field(filter, 'value'), 'value');
+  return typeof attribute === 'string' && typeof prefix === 'string' ? { attribute, prefix } : undefined;
+}

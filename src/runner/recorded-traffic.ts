@@ -1,0 +1,67 @@
+/**
+ * Traffic recorded as HAR, read back as the evidence judges read: each
+ * answered entry as an Observed exchange, with the rule, step and property
+ * run the suite's own HAR tags it with (`_rule`, `_step`, `_run`), whether it
+ * was another rule's answer shared (`_shared`) and whether its body is cut
+ * (`_cut`: a judge cannot read a cut body whole). Entries that got no answer
+ * (status 0) hold nothing to judge.
+ */
+import { parseJsonText } from '../core/json-text.ts';
+import { recordedSpan, type Credential, type Observed } from '../rules/judges/observed.ts';
+import type { FileType } from '../schemas/files.ts';
+
+type HarEntry = FileType<'HarEntry'>;
+
+export interface RecordedExchange {
+  /** The rule whose requests (or shared reads) it was; undefined for traffic the suite did not tag. */
+  rule: string | undefined;
+  /** The property run it belongs to. */
+  run: number | undefined;
+  shared: boolean;
+  /** The recording holds only the first part of the answer's body. */
+  cut: boolean;
+  observed: Observed;
+}
+
+/** The operation a request was for: the last segment of its path (`…/resources.list`). */
+function operationOf(url: string): string {
+  const path = url.replace(/[?#].*$/, '');
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+function credentialOf(entry: HarEntry): Credential {
+  const header = entry.request.headers.find((h) => h.name.toLowerCase() === 'authorization');
+  if (header === undefined) return 'none';
+  if (header.value === 'Bearer $DIRECTORY_API_KEY') return 'main';
+  if (header.value === 'Bearer $DIRECTORY_RESTRICTED_API_KEY') return 'restricted';
+  return 'other';
+}
+
+/** The answered entries of a HAR, in its order, as judges read them. */
+export function recordedExchanges(har: FileType<'HarFile'>): RecordedExchange[] {
+  return har.log.entries.flatMap((entry): RecordedExchange[] => {
+    if (entry.response.status === 0) return [];
+    const operation = operationOf(entry.request.url);
+    const text = entry.response.content?.text ?? '';
+    const at = recordedSpan({ startedAt: entry.startedDateTime, durationMs: entry.time ?? 0 });
+    return [
+      {
+        rule: entry._rule,
+        run: entry._run,
+        shared: entry._shared === true,
+        cut: entry._cut === true,
+        observed: {
+          operation,
+          step: entry._step ?? operation,
+          request: parseJsonText(entry.request.postData?.text ?? ''),
+          status: entry.response.status,
+          body: parseJsonText(text),
+          text,
+          earlierStatuses: entry._earlierStatuses ?? [],
+          credential: credentialOf(entry),
+          ...(at ? { at } : {}),
+        },
+      },
+    ];
+  });
+}

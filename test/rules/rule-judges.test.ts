@@ -1,0 +1,57 @@
+/**
+ * Every rule written as a driver and a judge has its judge proven on recorded
+ * traffic, with no network: the log its driver made against the conformant
+ * reference server is judged clean, and the log it made against each fault it
+ * owns shows that fault's departure at the declared place. The logs are
+ * recorded by `npm run judge-logs` (src/mutation/judge-logs.ts).
+ */
+import { describe, expect, test } from 'vitest';
+import { CATCHES } from '../../src/mutation/fault-catches.ts';
+import { drivenRules, observedOf, readJudgeLogs } from '../../src/mutation/judge-logs.ts';
+import { FAULT_NAMES } from '../../src/reference-server/faults.ts';
+import { startReferenceServer } from '../../src/reference-server/index.ts';
+import { violationsOf } from '../../src/rules/judges/judgement.ts';
+import { loadCatalogue } from '../../src/runner/catalogue.ts';
+
+const catalogue = await loadCatalogue();
+const rules = drivenRules(catalogue);
+const logs = await readJudgeLogs();
+// The profile the logs were recorded with: the reference server's, which a judge may read.
+const server = await startReferenceServer({ seed: 7, resources: 120 });
+const profile = server.profile;
+await server.close();
+
+describe('every driven rule has recorded logs', () => {
+  test('one file per driven rule, and no file of a rule that is gone', () => {
+    expect(logs.map((l) => l.rule).sort()).toEqual(rules.map((r) => r.id).sort());
+  });
+
+  test("every fault a driven rule owns has its log (record them with 'npm run judge-logs')", () => {
+    const owned = FAULT_NAMES.filter((f) => rules.some((r) => r.id === CATCHES[f].rule));
+    const recorded = logs.flatMap((l) => Object.keys(l.faults));
+    expect(recorded.sort()).toEqual([...owned].sort());
+  });
+});
+
+describe('each judge on its recorded logs', () => {
+  for (const log of logs) {
+    const rule = rules.find((r) => r.id === log.rule);
+    if (!rule?.judge) continue;
+    const judge = rule.judge;
+    test(`${log.rule}: the conformant server's traffic is judged clean`, () => {
+      const judgement = judge(log.clean.map(observedOf), profile);
+      expect(judgement).toEqual([]);
+    });
+    for (const [fault, exchanges] of Object.entries(log.faults)) {
+      const where = FAULT_NAMES.find((f) => f === fault);
+      const declared = where ? CATCHES[where].where : '(unknown fault)';
+      test(`${log.rule}: ${fault}'s traffic shows the departure at "${declared}"`, () => {
+        const violations = violationsOf(judge(exchanges.map(observedOf), profile));
+        expect(
+          violations.map((v) => v.where).some((w) => w.includes(declared)),
+          JSON.stringify(violations),
+        ).toBe(true);
+      });
+    }
+  }
+});

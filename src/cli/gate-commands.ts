@@ -7,6 +7,10 @@ import { loadExpectations, updateExpectations } from '../gate/expectations.ts';
 import { readResults, readRunRecord, type RunRecord } from '../gate/results-file.ts';
 import { renderComparisonHtml, renderComparisonJUnit } from '../report/compare-report.ts';
 import { mergeRuns } from '../report/merge-runs.ts';
+import { HarRecorder, type RecordedHarEntry } from '../report/har.ts';
+import { compareText } from '../report/sections.ts';
+import { readJsonFile } from '../gate/read-json-file.ts';
+import { checkedFile } from '../schemas/files.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { makeFolder } from '../report/reports-dir.ts';
 import type { RunSelection } from '../core/types.ts';
@@ -114,18 +118,54 @@ export async function mergeCommand(argv: string[], io: Output): Promise<number> 
     }
   }
   const run = mergeRuns(files);
-  const paths = await writeReports(run, values.reports ?? 'reports');
+  const har = await mergeHar(positionals, run.startedAt);
+  const paths = await writeReports(run, values.reports ?? 'reports', har.recorder ? { har: har.recorder } : {});
   io.out(`merged ${files.length} results file(s), ${run.results.length} rules: ${run.summary.outcome}`);
   if (unchecked) io.out(`warning: ${unchecked}`);
+  for (const warning of har.warnings) io.out(`warning: ${warning}`);
   for (const reason of run.summary.inconclusive) io.out(`  inconclusive: ${reason}`);
   io.out(`reports: ${paths.html}  ${paths.junit}  ${paths.json}`);
   return exitCodeOf(run.summary);
 }
 
+/**
+ * The shards' exchanges.har (each beside its results.json) as one, entries
+ * in the order they were sent; none when no shard has one, and a warning for
+ * each shard whose exchanges it lacks.
+ */
+async function mergeHar(
+  resultsPaths: readonly string[],
+  startedAt: string,
+): Promise<{ recorder?: HarRecorder; warnings: string[] }> {
+  const warnings: string[] = [];
+  const entries: RecordedHarEntry[] = [];
+  let leftOut = 0;
+  let found = 0;
+  for (const path of resultsPaths) {
+    const harPath = join(dirname(path), 'exchanges.har');
+    if (!existsSync(harPath)) {
+      warnings.push(`no exchanges.har beside ${path}: the merged exchanges.har lacks that shard's exchanges`);
+      continue;
+    }
+    const har = checkedFile('HarFile', await readJsonFile(harPath, 'HAR file'), harPath);
+    found += 1;
+    entries.push(...har.log.entries);
+    leftOut += Number(/^(\d+) later exchanges/.exec(har.log.comment ?? '')?.[1] ?? 0);
+  }
+  if (found === 0) return { warnings: [] };
+  const recorder = new HarRecorder(startedAt);
+  recorder.addRecorded(
+    [...entries].sort((a, b) => compareText(a.startedDateTime ?? '', b.startedDateTime ?? '')),
+    leftOut,
+  );
+  return { recorder, warnings };
+}
+
 const MERGE_HELP = `directory-conformance merge A.json B.json … [--reports DIR]
 
-Rebuilds junit.xml, index.html and results.json from the results of the
-shards of one run (run --shard i/n). Refuses (exit 2) a set of shards that is
+Rebuilds junit.xml, index.html, results.json, summary.md and exchanges.har
+(from each shard's exchanges.har beside its results.json) from the results
+of the shards of one run (run --shard i/n). Refuses (exit 2) a set of shards that is
 incomplete (a shard missing or given twice), whose shards selected
 different rules, or that ran against different targets or with different
 seeds (run every shard with the same --seed). Exit codes as for run: 0 conformant, 1 not conformant,

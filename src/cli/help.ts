@@ -37,6 +37,14 @@ Target:
   --profile FILE             target profile (JSON, see fixtures/target-profile.schema.json);
                              required with --base-url (env DIRECTORY_PROFILE)
   --service-version V        Service-Version header (default 26.06.25; env DIRECTORY_SERVICE_VERSION)
+  --header 'Name: value'     an extra header sent with every request (repeatable); the value
+                             of a credential-like one (Authorization-like: auth, token, key,
+                             secret, cookie…) is shown as $DIRECTORY_HEADER_<NAME> in reports
+  --proxy URL                HTTP proxy for every request to the target (default against
+                             --base-url: HTTPS_PROXY or HTTP_PROXY as its scheme asks, unless
+                             NO_PROXY names its host; never for a loopback host)
+  --ca-cert FILE             PEM CA certificates to trust besides Node's own, for the target's
+                             and the proxy's TLS (env DIRECTORY_CA_CERT)
 
 Safety:
   --allow-mutations          let mutating rules run against an external target, on the
@@ -48,6 +56,8 @@ Safety:
                              8 requests in flight (default against an external target);
                              N: at most N requests per second; 0: no cap (embedded default)
   --max-requests N           stop sending after N requests (N >= 1; default: no budget); the rest is NOT-TESTED
+  --max-failures N           fail fast: once N rules FAILed, no rule starts any more (the
+                             rest is NOT-TESTED; the run still exits 1)
   --timeout MS               deadline of one HTTP request (default 15000, at most 2147483647)
   --rule-timeout MS          deadline of one rule, its requests included (default 120000)
 
@@ -94,13 +104,15 @@ Exit codes: 0 conformant with the coverage required; 1 the server broke a rule;
 --fail-on-skip, an unusable target).
 
 Output:
-  --reports DIR              where junit.xml, index.html and results.json go (default reports)
+  --reports DIR              where the reports go (default reports): index.html, junit.xml,
+                             results.json, summary.md and exchanges.har (and journal.jsonl,
+                             the undo journal of a run that may change an external target)
   --history DIR              keep each run's results.json in DIR (DIRECTORY_HISTORY); the
                              reports show every rule's last verdicts, flips, since when it
                              fails, and the rules whose verdict changed since the last run
   --quiet                    no progress output
-  --verbose                  one line per rule (default: a live line in a terminal,
-                             a line per rule group elsewhere)
+  --verbose                  a line per rule in a terminal too (default: a live line in a
+                             terminal, a line per rule in order elsewhere)
 `;
 
 export const SERVE_HELP = `directory-conformance serve [options]
@@ -154,6 +166,7 @@ commit the file, and pass it to run --expectations.
 `;
 
 export const RESTORE_HELP = `directory-conformance restore JOURNAL [--base-url URL] [--api-key KEY]
+    [--header 'Name: value']… [--proxy URL] [--ca-cert FILE]
 
 Puts back what an interrupted or crashed run changed on an external target,
 from the write-ahead journal the run kept (reports/journal.jsonl): every
@@ -161,6 +174,9 @@ resource whose change the journal announced and never marked restored gets its
 activity rates and team assignations back as they were, and is read again to
 verify. Resources already as they were are left alone, so it is safe to run
 twice. The base URL comes from the journal; the key from DIRECTORY_API_KEY.
+Give the --header, --proxy and --ca-cert the run had (as for run, the proxy
+defaults to HTTPS_PROXY/HTTP_PROXY unless NO_PROXY names the host, and the CA
+file to DIRECTORY_CA_CERT).
 It takes the lock a run takes on those resources of the target, and refuses
 (exit 2) while a run still changes them.
 

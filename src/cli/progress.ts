@@ -1,11 +1,14 @@
 /**
  * Progress on long runs. In a terminal: one live line (rules done / total,
- * current rule, requests per second, failures so far). Elsewhere (CI): a plain
- * line per finished rule group, and a heartbeat when nothing was printed for a
- * few seconds, so a run is never silent.
+ * current rule, requests per second, failures so far). Elsewhere (CI), or
+ * with --verbose: a line per rule, in the order the rules started (the
+ * catalogue's, but for the rules the engine keeps for last), each printed
+ * once it and every rule started before it have ended, so the output reads
+ * the same whatever the concurrency; and a heartbeat when nothing was printed
+ * for a few seconds, so a run is never silent.
  */
 import type { RuleResult } from '../core/types.ts';
-import type { Rule, RuleGroup } from '../rules/types.ts';
+import type { Rule } from '../rules/types.ts';
 
 export interface ProgressSink {
   /** Replaces the live line (terminal only). */
@@ -19,24 +22,25 @@ export class Progress {
   private requests = 0;
   private current = '';
   private lastPrint = performance.now();
-  private readonly started = performance.now();
-  private readonly remaining = new Map<string, number>();
-  private readonly groupResults = new Map<string, RuleResult[]>();
+  private readonly since = performance.now();
+  /** Rules started, in order, and the result of each that ended; lines up to `printed` are out. */
+  private readonly started: string[] = [];
+  private readonly ended = new Map<string, RuleResult>();
+  private printed = 0;
   private readonly timer: NodeJS.Timeout;
 
   constructor(
     private readonly total: number,
-    groups: readonly RuleGroup[],
     private readonly sink: ProgressSink,
     heartbeatMs = 5_000,
   ) {
-    for (const g of groups) this.remaining.set(g.title, g.rules.length);
     this.timer = setInterval(() => this.heartbeat(heartbeatMs), Math.min(1_000, heartbeatMs));
     this.timer.unref();
   }
 
   ruleStarted(rule: Rule): void {
     this.current = rule.id;
+    this.started.push(rule.id);
     this.render();
   }
 
@@ -44,12 +48,20 @@ export class Progress {
     this.done += 1;
     this.requests += result.requestCount;
     if (result.verdict === 'FAIL' || result.verdict === 'FLAKY' || result.verdict === 'ERROR') this.failures += 1;
-    const list = [...(this.groupResults.get(result.group) ?? []), result];
-    this.groupResults.set(result.group, list);
-    const left = (this.remaining.get(result.group) ?? 1) - 1;
-    this.remaining.set(result.group, left);
-    if (!this.sink.live && left === 0) this.print(groupLine(result.group, list));
+    this.ended.set(result.ruleId, result);
+    if (!this.sink.live) this.printInOrder();
     this.render();
+  }
+
+  /** Every line whose rule, and every rule started before it, has ended. */
+  private printInOrder(): void {
+    for (;;) {
+      const id = this.started[this.printed];
+      const result = id === undefined ? undefined : this.ended.get(id);
+      if (result === undefined) return;
+      this.printed += 1;
+      this.print(ruleLine(result, this.printed, this.total));
+    }
   }
 
   stop(): void {
@@ -58,7 +70,7 @@ export class Progress {
   }
 
   private rate(): string {
-    const seconds = (performance.now() - this.started) / 1000;
+    const seconds = (performance.now() - this.since) / 1000;
     return seconds > 0 ? (this.requests / seconds).toFixed(0) : '0';
   }
 
@@ -78,12 +90,9 @@ export class Progress {
   }
 }
 
-function groupLine(group: string, results: RuleResult[]): string {
-  const counts = new Map<string, number>();
-  for (const r of results) counts.set(r.verdict, (counts.get(r.verdict) ?? 0) + 1);
-  const summary = [...counts].map(([v, n]) => `${n} ${v}`).join(', ');
-  const failing = results
-    .filter((r) => r.verdict === 'FAIL' || r.verdict === 'FLAKY' || r.verdict === 'ERROR')
-    .map((r) => `${r.verdict} ${r.ruleId}`);
-  return `${results[0]?.section ?? ''} ${group}: ${summary}${failing.length ? ` — ${failing.join(', ')}` : ''}`;
+/** `[  3/80] PASS       pagination.limit-respected (§4.9 rule 2, 3 req, 12 ms)`, and what failed or why not run. */
+export function ruleLine(r: RuleResult, n: number, total: number): string {
+  const v = r.violations[0];
+  const detail = r.verdict === 'FAIL' && v ? ` — ${v.where}: ${v.message}` : r.reason ? ` — ${r.reason}` : '';
+  return `[${String(n).padStart(String(total).length)}/${total}] ${r.verdict.padEnd(10)} ${r.ruleId} (${r.clause}, ${r.requestCount} req, ${r.durationMs} ms)${detail}`;
 }

@@ -1,5 +1,5 @@
 import { appendFile } from 'node:fs/promises';
-import { Agent } from 'undici';
+import { dispatcherFor, redactConnection } from '../client/connection.ts';
 import { DirectoryClient } from '../client/directory-client.ts';
 import { Redactor } from '../client/redact.ts';
 import { UsageError } from '../core/errors.ts';
@@ -9,12 +9,17 @@ import { pendingChanges, readJournal } from '../runner/undo-journal.ts';
 import { RESTORE_HELP } from './help.ts';
 import { parseOptions } from './options.ts';
 import type { Output } from './run-command.ts';
+import { checkProxyUrl, connectionOf, proxyFromEnv } from '../session/connection-options.ts';
 import { checkBaseUrl } from '../session/run-session.ts';
 import { lockTarget, type TargetLock } from '../session/target-lock.ts';
 
 const RESTORE_OPTIONS = {
   'base-url': { type: 'string' },
   'api-key': { type: 'string' },
+  // The target as the run reached it: its extra headers, proxy and CAs.
+  header: { type: 'string', multiple: true },
+  proxy: { type: 'string' },
+  'ca-cert': { type: 'string' },
 } as const;
 
 /**
@@ -53,9 +58,16 @@ export async function restoreCommand(
   checkBaseUrl(baseUrl);
   const apiKey = values['api-key'] ?? env.DIRECTORY_API_KEY;
   if (!apiKey) throw new UsageError('restore needs the API key of the run: DIRECTORY_API_KEY or --api-key');
+  if (values.proxy !== undefined) checkProxyUrl(values.proxy);
+  const connection = await connectionOf({
+    headers: values.header ?? [],
+    proxy: values.proxy ?? proxyFromEnv(env, baseUrl)?.proxy,
+    caCert: values['ca-cert'] ?? env.DIRECTORY_CA_CERT,
+  });
   const redactor = new Redactor();
   redactor.add(apiKey, '$DIRECTORY_API_KEY');
-  const dispatcher = new Agent({ connections: 2 });
+  redactConnection(redactor, connection);
+  const dispatcher = dispatcherFor(connection, { connections: 2 });
   const client = new DirectoryClient({
     baseUrl,
     serviceVersion: run.serviceVersion,
@@ -63,6 +75,7 @@ export async function restoreCommand(
     redactor,
     timeoutMs: 15_000,
     credential: { apiKey, placeholder: '$DIRECTORY_API_KEY' },
+    ...(connection?.headers ? { extraHeaders: connection.headers } : {}),
   });
   const pending = pendingChanges(lines);
   let failed = 0;

@@ -6,6 +6,7 @@ import { loadCatalogue, selectRules } from '../runner/catalogue.ts';
 import { checkSelection } from '../session/check-selection.ts';
 import { MANIFEST_PATH, RULE_IDS_PATH, renderManifest, renderRuleIds } from '../rules/manifest.ts';
 import { RUN_CONFIG_SCHEMA_PATH, renderRunConfigSchema } from '../schemas/run-config.ts';
+import { RESULTS_SCHEMA_PATH, renderResultsSchema } from '../schemas/results-schema.ts';
 import { RULES_HELP } from './help.ts';
 import { parseOptions } from './options.ts';
 import { UsageError } from '../core/errors.ts';
@@ -46,7 +47,8 @@ export async function rulesCommand(argv: string[], out: (line: string) => void):
     await writeFile(MANIFEST_PATH, renderManifest(catalogue));
     await writeFile(RULE_IDS_PATH, renderRuleIds(catalogue));
     await writeFile(RUN_CONFIG_SCHEMA_PATH, renderRunConfigSchema());
-    out(`wrote ${MANIFEST_PATH}, ${RULE_IDS_PATH} and ${RUN_CONFIG_SCHEMA_PATH}`);
+    await writeFile(RESULTS_SCHEMA_PATH, renderResultsSchema());
+    out(`wrote ${MANIFEST_PATH}, ${RULE_IDS_PATH}, ${RUN_CONFIG_SCHEMA_PATH} and ${RESULTS_SCHEMA_PATH}`);
     return 0;
   }
   checkSelection(catalogue, { rules: values.rule ?? [], sections: values.section ?? [] });

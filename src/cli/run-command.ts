@@ -82,13 +82,12 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
       return 0;
     }
     const total = groups.reduce((n, g) => n + g.rules.length, 0);
-    let done = 0;
-    // The verdict each rule ended with, as its group line said it: the engine may change one at the end.
+    // The verdict each rule ended with, as its line said it: the engine may change one at the end.
     const ended = new Map<string, RuleResult['verdict']>();
-    const progress =
-      config.quiet || config.verbose
-        ? undefined
-        : new Progress(total, groups, { line: io.out, ...(io.live ? { live: io.live } : {}) });
+    // A line per rule, in order; in a terminal a live line instead, unless --verbose.
+    const progress = config.quiet
+      ? undefined
+      : new Progress(total, { line: io.out, ...(io.live && !config.verbose ? { live: io.live } : {}) });
     const outcome = await conductRun(
       groups,
       target,
@@ -99,10 +98,8 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
           progress?.ruleStarted(rule);
         },
         onRuleEnd(result) {
-          done += 1;
           ended.set(result.ruleId, result.verdict);
           progress?.ruleEnded(result);
-          if (config.verbose) io.out(progressLine(result, done, total));
         },
       },
       {
@@ -219,16 +216,6 @@ async function journalSummary(path: string): Promise<string> {
   return restored.length > 0
     ? `restored: every change the run made was put back (resource(s) ${restored.join(', ')}); journal ${path}`
     : `restored: the run changed no resource; journal ${path}`;
-}
-
-function progressLine(r: RuleResult, done: number, total: number): string {
-  const detail =
-    r.verdict === 'FAIL'
-      ? ` — ${r.violations[0]?.where}: ${r.violations[0]?.message}`
-      : r.reason
-        ? ` — ${r.reason}`
-        : '';
-  return `[${String(done).padStart(3)}/${total}] ${r.verdict.padEnd(10)} ${r.ruleId} (${r.clause}, ${r.requestCount} req, ${r.durationMs} ms)${detail}`;
 }
 
 function printSummary(run: RunResult, io: Output): void {

@@ -29,6 +29,8 @@ export interface ClientOptions {
   redactor: Redactor;
   /** Undefined: requests go out without an Authorization header. */
   credential?: Credential;
+  /** Fixed extra headers sent with every request (`--header`), lower-case names (connection.ts). */
+  extraHeaders?: Readonly<Record<string, string>>;
   /** Deadline of one attempt, headers and body included. */
   timeoutMs?: number;
   /** Larger response bodies are cut off and reported as a harness fault. */
@@ -206,6 +208,7 @@ export class DirectoryClient {
       'accept-encoding': ACCEPT_ENCODING,
       'content-type': 'application/json',
       'service-version': this.options.serviceVersion,
+      ...this.options.extraHeaders,
     };
     if (this.options.credential) sent.authorization = `Bearer ${this.options.credential.apiKey}`;
     for (const [name, value] of Object.entries(overrides ?? {})) {

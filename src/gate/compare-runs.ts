@@ -46,6 +46,8 @@ export interface Comparison {
   newErrors: RuleChange[];
   observationsChanged: RuleChange[];
   otherChanges: RuleChange[];
+  /** Rules that ended the same in both runs (what a CI page lists as passing testcases). */
+  unchanged: RuleChange[];
 }
 
 const BAD: ReadonlySet<string> = new Set(['FAIL']);
@@ -87,6 +89,7 @@ export function compareRuns(
     newErrors: [],
     observationsChanged: [],
     otherChanges: [],
+    unchanged: [],
   };
   for (const id of ids) {
     const a = before.get(id);
@@ -122,6 +125,7 @@ export function compareRuns(
         detail: `${canonicalJson(a.observations)} → ${canonicalJson(b.observations)}`,
       });
     } else if (change.before !== change.after) c.otherChanges.push(change);
+    else c.unchanged.push(change);
   }
   return c;
 }

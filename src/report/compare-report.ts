@@ -3,7 +3,13 @@ import { CSS } from './html-assets.ts';
 import { escapeHtml as esc } from './html-escape.ts';
 import { cdata, xmlAttr } from './xml.ts';
 
-/** JUnit: one testcase per changed rule; a regression is a <failure>. */
+/**
+ * JUnit: one testcase per rule of either run, grouped by what changed (its
+ * classname); a regression (and a coverage drop, unless allowed) is a
+ * <failure>, everything else passes. Counts and times on the root and the
+ * suite, as CI publishers expect them; comparing a run with itself lists
+ * every rule as unchanged, never an empty suite.
+ */
 export function renderComparisonJUnit(c: Comparison, options: { allowCoverageDrop?: boolean } = {}): string {
   const all: Array<[string, RuleChange]> = [
     ...c.regressions.map((x): [string, RuleChange] => ['regression', x]),
@@ -11,15 +17,19 @@ export function renderComparisonJUnit(c: Comparison, options: { allowCoverageDro
     ...c.fixed.map((x): [string, RuleChange] => ['fixed', x]),
     ...c.newErrors.map((x): [string, RuleChange] => ['new error', x]),
     ...c.observationsChanged.map((x): [string, RuleChange] => ['observation changed', x]),
+    ...c.otherChanges.map((x): [string, RuleChange] => ['other change', x]),
+    ...c.unchanged.map((x): [string, RuleChange] => ['unchanged', x]),
   ];
   const cases = all.map(([kind, x]) => {
     const failing = kind === 'regression' || (kind === 'coverage' && !options.allowCoverageDrop);
     const body = failing
       ? `<failure message="${xmlAttr(`${x.before} → ${x.after}`)}" type="${kind === 'coverage' ? 'coverage regression' : 'regression'}">${cdata(x.detail ?? '')}</failure>`
       : `<system-out>${cdata(`${kind}: ${x.before} → ${x.after}${x.detail ? `\n${x.detail}` : ''}`)}</system-out>`;
-    return `    <testcase name="${xmlAttr(x.ruleId)}" classname="${xmlAttr(kind)}">${body}</testcase>`;
+    return `    <testcase name="${xmlAttr(x.ruleId)}" classname="${xmlAttr(kind)}" time="0">${body}</testcase>`;
   });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="directory-conformance compare">\n  <testsuite name="compare" tests="${all.length}" failures="${c.regressions.length + (options.allowCoverageDrop ? 0 : c.coverageDrops.length)}" errors="0" skipped="0">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
+  const failures = c.regressions.length + (options.allowCoverageDrop ? 0 : c.coverageDrops.length);
+  const counts = `tests="${all.length}" failures="${failures}" errors="0" skipped="0" time="0"`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="directory-conformance compare" ${counts}>\n  <testsuite name="compare" ${counts} timestamp="${xmlAttr(c.new.startedAt)}">\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
 }
 
 const CHANGE_CSS = `

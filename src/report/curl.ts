@@ -2,11 +2,13 @@ import type { Exchange } from '../core/exchange.ts';
 import { singleQuote } from './shell-quote.ts';
 
 /**
- * Placeholders the recorder writes instead of credentials. In a header they
- * must stay expandable, so the replay uses the user's own key. The lookahead
+ * Placeholders the recorder writes instead of credentials (a credential-like
+ * `--header` value is `$DIRECTORY_HEADER_<NAME>`). In a header they must stay
+ * expandable, so the replay uses the user's own key. The lookahead
  * keeps `$DIRECTORY_API_KEY_X` from being read as one.
  */
-const PLACEHOLDER = /(\$(?:DIRECTORY_API_KEY|DIRECTORY_RESTRICTED_API_KEY))(?![A-Za-z0-9_])/;
+const PLACEHOLDER =
+  /(\$(?:DIRECTORY_API_KEY|DIRECTORY_RESTRICTED_API_KEY|DIRECTORY_HEADER_[A-Z0-9_]+))(?![A-Za-z0-9_])/;
 
 /** Text that means the same inside double quotes in POSIX sh and in interactive bash (where `!` expands history). */
 const SAME_IN_DOUBLE_QUOTES = /^[^"$`\\!]*$/;

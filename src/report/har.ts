@@ -39,12 +39,24 @@ interface HarEntry {
   _cut?: true;
 }
 
+/** An entry as another run's exchanges.har holds it (merge): kept as it is. */
+export interface RecordedHarEntry {
+  readonly startedDateTime?: string;
+}
+
 export class HarRecorder {
-  private readonly entries: HarEntry[] = [];
+  private readonly entries: RecordedHarEntry[] = [];
   private left = 0;
   private bodyChars = 0;
 
   constructor(private readonly fallbackStart: string) {}
+
+  /** Entries of other runs' HAR files (shards being merged), in the order given, and how many they left out. */
+  addRecorded(entries: readonly RecordedHarEntry[], leftOut = 0): void {
+    const room = Math.max(0, ENTRY_LIMIT - this.entries.length);
+    this.entries.push(...entries.slice(0, room));
+    this.left += leftOut + Math.max(0, entries.length - room);
+  }
 
   add(ruleId: string, e: Exchange): void {
     if (this.entries.length >= ENTRY_LIMIT) {
@@ -55,7 +67,7 @@ export class HarRecorder {
     const limit = this.bodyChars < BODY_BUDGET ? WHOLE_BODY_LIMIT : VIEWER_BODY_LIMIT;
     const cut = (text: string) => (text.length > limit ? text.slice(0, limit) : text);
     this.bodyChars += Math.min(limit, e.request.body.length) + Math.min(limit, e.response?.body.length ?? 0);
-    this.entries.push({
+    const entry: HarEntry = {
       startedDateTime: e.startedAt ?? this.fallbackStart,
       time: e.durationMs,
       request: {
@@ -110,7 +122,8 @@ export class HarRecorder {
         ? { _earlierStatuses: e.earlierAttempts.flatMap((a) => (a.status === undefined ? [] : [a.status])) }
         : {}),
       ...(e.response && (e.response.truncated || e.response.body.length > limit) ? { _cut: true as const } : {}),
-    });
+    };
+    this.entries.push(entry);
   }
 
   render(tool: { name: string; version: string }): string {

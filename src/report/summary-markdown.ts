@@ -4,7 +4,7 @@
  * GitHub Action writes the same text to the job summary; GitLab and Jenkins
  * job pages can show the file as it is.
  */
-import type { RuleResult, RunResult } from '../core/types.ts';
+import type { GateRecord, RuleResult, RunResult, SkipCause } from '../core/types.ts';
 import type { RunHistory } from '../gate/history.ts';
 
 export interface SummaryLinks {
@@ -38,10 +38,11 @@ export function renderSummaryMarkdown(run: RunResult, links: SummaryLinks = {}, 
     '',
     '| score | coverage | rules |',
     '|---|---|---|',
-    `| ${(s.score * 100).toFixed(1)}% of MUST rules that ran | ${(s.coverage * 100).toFixed(1)}% | ${counts} of ${s.total} |`,
+    `| ${percent(s.score)} of MUST rules that ran | ${coverageCell(run)} | ${counts} of ${s.total} |`,
   ];
+  lines.push(...notServedLines(run));
   if (s.inconclusive.length > 0) lines.push('', ...s.inconclusive.map((why) => `- inconclusive: ${cell(why)}`));
-  if (run.gate) lines.push('', `Gate (${cell(run.gate.file)}): ${run.gate.passed ? 'passed' : 'failed'}.`);
+  if (run.gate) lines.push('', ...gateLines(run.gate));
   const failing = run.results.filter((r) => r.verdict === 'FAIL' || r.verdict === 'FLAKY' || r.verdict === 'ERROR');
   if (failing.length > 0) {
     lines.push('', '| verdict | rule | clause | why |', '|---|---|---|---|');
@@ -58,6 +59,60 @@ export function renderSummaryMarkdown(run: RunResult, links: SummaryLinks = {}, 
   if (history) lines.push('', ...historyLines(history));
   if (links.reports) lines.push('', `Full reports (HTML, JUnit, JSON, HAR): ${links.reports}`);
   return `${lines.join('\n')}\n`;
+}
+
+const percent = (share: number): string => `${(share * 100).toFixed(1)}%`;
+
+/**
+ * Coverage over the selection, and, when the target or the options rule some
+ * rules out (a read-only run, a profile without role revocation), over what
+ * this target can serve: the figure the gate holds to its threshold.
+ */
+function coverageCell(run: RunResult): string {
+  const s = run.summary;
+  if (s.servable === s.total) return percent(s.coverage);
+  return `${percent(s.coverage)} of the selection; ${percent(s.servableCoverage)} of the ${s.servable} rules this target can serve`;
+}
+
+const NOT_SERVED: ReadonlyArray<[SkipCause, string]> = [
+  ['options', 'turned off by the options (--read-only, or no --allow-mutations against an external target)'],
+  ['profile', 'the target profile lacks what they need'],
+  ['precondition', "the target's data lacks what they need"],
+];
+
+/** Why rules were not served, by cause, so a coverage below 100% on a read-only run reads as what it is. */
+function notServedLines(run: RunResult): string[] {
+  const s = run.summary;
+  if (s.servable === s.total) return [];
+  const skipped = run.results.filter((r) => r.verdict === 'SKIP');
+  const causes = NOT_SERVED.flatMap(([cause, why]) => {
+    const n = skipped.filter((r) => r.skipCause === cause).length;
+    return n > 0 ? [`${n} ${why}`] : [];
+  });
+  const notServed = s.total - s.servable;
+  return [
+    '',
+    `Not served by design: ${notServed} of the ${s.total} selected rules${causes.length > 0 ? ` — ${causes.join('; ')}` : ''}. ` +
+      `Coverage is required of the ${s.servable} others: ${percent(s.servableCoverage)} of them ran (required ${percent(s.requiredCoverage)}).`,
+  ];
+}
+
+/** The gate's outcome with its warnings: new failures, unexpected passes, expired expectations. */
+function gateLines(gate: GateRecord): string[] {
+  const lines = [
+    `Gate (${cell(gate.file)}): ${gate.passed ? 'passed' : 'failed'}; ${gate.unexpectedFailures.length} new failure(s), ${gate.knownFailures.length} known.`,
+  ];
+  const warnings = [
+    ...gate.unexpectedFailures.map((rule) => `- ❌ new failure: \`${rule}\``),
+    ...gate.unexpectedPasses.map(
+      (rule) => `- ⚠️ unexpected pass: \`${rule}\` passes but is a known failure: remove it from the expectations file`,
+    ),
+    ...gate.expired.map(
+      (e) =>
+        `- ⚠️ expired expectation: \`${e.rule}\` (expired ${cell(e.expires ?? '')}: ${cell(e.reason)}): fix the server or renew it`,
+    ),
+  ];
+  return warnings.length > 0 ? [...lines, '', ...warnings] : lines;
 }
 
 /** The rules whose verdict changed since the last run kept in the history folder, unstable ones marked. */

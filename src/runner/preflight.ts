@@ -1,4 +1,4 @@
-import { Agent } from 'undici';
+import { dispatcherFor, redactConnection } from '../client/connection.ts';
 import { DirectoryClient } from '../client/directory-client.ts';
 import { isHarnessError } from '../core/errors.ts';
 import type { ApiResponse } from '../core/exchange.ts';
@@ -96,13 +96,15 @@ export async function preflight(target: RunTarget, timeoutMs: number): Promise<P
   const redactor = new Redactor();
   redactor.add(target.apiKey, '$DIRECTORY_API_KEY');
   redactor.add(target.profile.restrictedApiKey, '$DIRECTORY_RESTRICTED_API_KEY');
-  const dispatcher = new Agent({ connections: 1 });
+  redactConnection(redactor, target.connection);
+  const dispatcher = dispatcherFor(target.connection, { connections: 1 });
   const client = new DirectoryClient({
     baseUrl: target.baseUrl,
     serviceVersion: target.serviceVersion,
     dispatcher,
     redactor,
     timeoutMs,
+    ...(target.connection?.headers ? { extraHeaders: target.connection.headers } : {}),
     ...(target.apiKey ? { credential: { apiKey: target.apiKey, placeholder: '$DIRECTORY_API_KEY' } } : {}),
   });
   const kinds = kindsOf(target.profile);

@@ -1,4 +1,5 @@
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { dispatcherFor, redactConnection, type Connection } from '../client/connection.ts';
 import { SharedReads } from '../client/shared-reads.ts';
 import { DirectoryClient } from '../client/directory-client.ts';
 import { ConformanceFailure, HarnessError, isHarnessError } from '../core/errors.ts';
@@ -36,6 +37,8 @@ export interface RunTarget {
   profile: TargetProfile;
   /** Arguments of `run` that reach this target again, for replay commands in the reports. */
   replayArgs?: string;
+  /** Extra headers, a proxy, extra CAs: how every request reaches the target. */
+  connection?: Connection;
 }
 
 /**
@@ -56,6 +59,7 @@ export type EngineOptions = Pick<
   | 'concurrency'
   | 'rate'
   | 'maxRequests'
+  | 'maxFailures'
   | 'requestTimeoutMs'
   | 'ruleTimeoutMs'
 > & {
@@ -117,8 +121,10 @@ export async function runRules(
   const redactor = new Redactor();
   redactor.add(target.apiKey, '$DIRECTORY_API_KEY');
   redactor.add(target.profile.restrictedApiKey, '$DIRECTORY_RESTRICTED_API_KEY');
+  redactConnection(redactor, target.connection);
   const dispatcher =
-    options.dispatcher ?? new Agent({ connections: Math.max(8, options.concurrency * 2), keepAliveTimeout: 10_000 });
+    options.dispatcher ??
+    dispatcherFor(target.connection, { connections: Math.max(8, options.concurrency * 2), keepAliveTimeout: 10_000 });
   const budget = new Pacer({ rate: options.rate, maxRequests: options.maxRequests, maxInFlight: options.maxInFlight });
   const sharedReads = new SharedReads();
   const base = new DirectoryClient({
@@ -129,6 +135,7 @@ export async function runRules(
     redactor,
     timeoutMs: options.requestTimeoutMs,
     budget,
+    ...(target.connection?.headers ? { extraHeaders: target.connection.headers } : {}),
     ...(target.apiKey ? { credential: { apiKey: target.apiKey, placeholder: '$DIRECTORY_API_KEY' } } : {}),
   });
   const errorAnswers = new ErrorAnswers();
@@ -148,19 +155,25 @@ export async function runRules(
   const findings = new Findings();
   const shared = { target, options, base, claims, redactor, errorAnswers, findings, ...(journal ? { journal } : {}) };
 
+  // Fail fast (--max-failures): once that many rules FAILed, no rule starts any more.
+  let failures = 0;
+  const failedEnough = (): boolean => options.maxFailures !== undefined && failures >= options.maxFailures;
   const sideBySide = async (indices: number[], concurrency: number): Promise<void> => {
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < indices.length) {
         const index = indices[next++]!;
         const { rule, group } = queue[index]!;
-        if (options.interrupt?.aborted) {
-          ruleResults[index] = notStarted(rule, group);
+        if (options.interrupt?.aborted || failedEnough()) {
+          ruleResults[index] = options.interrupt?.aborted
+            ? notStarted(rule, group)
+            : stoppedEarly(rule, group, failures);
           continue;
         }
         options.onRuleStart?.(rule, group);
         const result = await runOne(rule, group, { ...shared, holder: String(index) });
         ruleResults[index] = result;
+        if (result.verdict === 'FAIL') failures += 1;
         options.onRuleEnd?.(result);
       }
     };
@@ -282,6 +295,13 @@ interface RunEnv {
   quietReads?: QuietReads;
   /** Names this rule's claims. */
   holder: string;
+}
+
+/** A rule fail-fast kept from starting: `--max-failures` FAILs were reached. */
+function stoppedEarly(rule: Rule, group: RuleGroup, failures: number): RuleResult {
+  return emptyResult(rule, group, 'NOT-TESTED', {
+    reason: `not started: the run stopped after ${failures} FAIL${failures === 1 ? '' : 's'} (--max-failures)`,
+  });
 }
 
 /** A rule an interrupt kept from starting. */

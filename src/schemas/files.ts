@@ -63,6 +63,54 @@ const RUN_FIELDS = {
   results: { type: 'array', items: { $ref: '#/definitions/RuleResult' } },
 } as const;
 
+/** What a run records beside its results: its options, selection, gate and requests (results.json). */
+const RECORD_FIELDS = {
+  options: {
+    type: 'object',
+    required: ['seed', 'allowMutations'],
+    properties: {
+      numRuns: NUMBER,
+      maxCommands: NUMBER,
+      seed: NUMBER,
+      allowMutations: BOOLEAN,
+      path: STRING,
+      replayPath: STRING,
+      strict: BOOLEAN,
+      minCoverage: NUMBER,
+      failOnSkip: BOOLEAN,
+    },
+  },
+  finishedAt: STRING,
+  selection: {
+    type: 'object',
+    required: ['catalogueSize'],
+    properties: {
+      rules: STRINGS,
+      sections: STRINGS,
+      levels: { type: 'array', items: LEVEL },
+      shard: { type: 'object', required: ['index', 'count'], properties: { index: NUMBER, count: NUMBER } },
+      catalogueSize: NUMBER,
+    },
+  },
+  gate: {
+    type: 'object',
+    required: ['file', 'passed', 'knownFailures', 'unexpectedFailures', 'unexpectedPasses', 'expired'],
+    properties: {
+      file: STRING,
+      passed: BOOLEAN,
+      knownFailures: { type: 'array', items: GATE_ENTRY },
+      unexpectedFailures: STRINGS,
+      unexpectedPasses: STRINGS,
+      expired: { type: 'array', items: GATE_ENTRY },
+    },
+  },
+  requests: {
+    type: 'object',
+    required: ['total', 'budget'],
+    properties: { total: NUMBER, budget: { type: ['number', 'null'] }, shared: NUMBER },
+  },
+} as const;
+
 export const FILE_DEFINITIONS = {
   Headers: { type: 'object', additionalProperties: STRING },
   RecordedRequest: {
@@ -221,53 +269,88 @@ export const FILE_DEFINITIONS = {
   RunRecord: {
     type: 'object',
     required: ['schemaVersion', 'tool', 'target', 'options', 'startedAt', 'finishedAt', 'results'],
+    properties: { schemaVersion: { const: 1 }, ...RUN_FIELDS, ...RECORD_FIELDS },
+  },
+  /**
+   * results.json as the tool writes it (`run`, `merge`, `runConformance`'s
+   * reports and the history): published, closed, as fixtures/results.schema.json.
+   */
+  ResultsJson: {
+    type: 'object',
+    required: [
+      'schemaVersion',
+      'tool',
+      'target',
+      'options',
+      'startedAt',
+      'finishedAt',
+      'summary',
+      'requestsPerRule',
+      'results',
+    ],
     properties: {
-      schemaVersion: { const: 1 },
+      schemaVersion: { const: 1, description: 'Bumped when a field changes meaning or goes away.' },
       ...RUN_FIELDS,
-      options: {
+      ...RECORD_FIELDS,
+      summary: { $ref: '#/definitions/RunSummary' },
+      interrupted: {
         type: 'object',
-        required: ['seed', 'allowMutations'],
+        required: ['signal'],
         properties: {
-          numRuns: NUMBER,
-          maxCommands: NUMBER,
-          seed: NUMBER,
-          allowMutations: BOOLEAN,
-          path: STRING,
-          replayPath: STRING,
-          strict: BOOLEAN,
-          minCoverage: NUMBER,
-          failOnSkip: BOOLEAN,
+          signal: { type: 'string', description: "The signal that stopped the run: its verdict is not the target's." },
         },
       },
-      finishedAt: STRING,
-      selection: {
+      requestsPerRule: { type: 'object', additionalProperties: NUMBER },
+    },
+  },
+  /** The figures of a run (src/core/summarise.ts). */
+  RunSummary: {
+    type: 'object',
+    required: [
+      'total',
+      'byVerdict',
+      'score',
+      'coverage',
+      'ran',
+      'servable',
+      'servableCoverage',
+      'requiredCoverage',
+      'outcome',
+      'inconclusive',
+      'unusable',
+      'inferred',
+      'conformant',
+    ],
+    properties: {
+      total: { type: 'number', description: 'Rules selected for this run: the figures are over them.' },
+      byVerdict: {
         type: 'object',
-        required: ['catalogueSize'],
+        required: [...VERDICT.enum],
         properties: {
-          rules: STRINGS,
-          sections: STRINGS,
-          levels: { type: 'array', items: LEVEL },
-          shard: { type: 'object', required: ['index', 'count'], properties: { index: NUMBER, count: NUMBER } },
-          catalogueSize: NUMBER,
+          PASS: NUMBER,
+          FAIL: NUMBER,
+          ERROR: NUMBER,
+          SKIP: NUMBER,
+          OBSERVED: NUMBER,
+          'NOT-TESTED': NUMBER,
+          FLAKY: NUMBER,
         },
       },
-      gate: {
+      score: { type: 'number', description: 'Share (0..1) of the MUST rules that reached a verdict and passed.' },
+      coverage: { type: 'number', description: 'Share (0..1) of the selected rules that reached a verdict.' },
+      ran: NUMBER,
+      servable: { type: 'number', description: 'Selected rules the target and the options can serve.' },
+      servableCoverage: { type: 'number', description: 'ran / servable: what --min-coverage is measured on.' },
+      requiredCoverage: NUMBER,
+      outcome: { enum: ['conformant', 'not-conformant', 'inconclusive'] },
+      inconclusive: STRINGS,
+      unusable: BOOLEAN,
+      inferred: {
         type: 'object',
-        required: ['file', 'passed', 'knownFailures', 'unexpectedFailures', 'unexpectedPasses', 'expired'],
-        properties: {
-          file: STRING,
-          passed: BOOLEAN,
-          knownFailures: { type: 'array', items: GATE_ENTRY },
-          unexpectedFailures: STRINGS,
-          unexpectedPasses: STRINGS,
-          expired: { type: 'array', items: GATE_ENTRY },
-        },
+        required: ['judged', 'failed'],
+        properties: { judged: NUMBER, failed: NUMBER },
       },
-      requests: {
-        type: 'object',
-        required: ['total', 'budget'],
-        properties: { total: NUMBER, budget: { type: ['number', 'null'] }, shared: NUMBER },
-      },
+      conformant: BOOLEAN,
     },
   },
   /** Per-target known failures (src/gate/expectations.ts). */
@@ -377,7 +460,8 @@ export const FILE_DEFINITIONS = {
       log: {
         type: 'object',
         required: ['entries'],
-        properties: { entries: { type: 'array', items: { $ref: '#/definitions/HarEntry' } } },
+        // comment: how many later exchanges the recorder did not keep (merge adds them up).
+        properties: { comment: STRING, entries: { type: 'array', items: { $ref: '#/definitions/HarEntry' } } },
       },
     },
   },

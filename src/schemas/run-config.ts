@@ -62,6 +62,28 @@ export const RUN_CONFIG_SCHEMA = {
       env: 'DIRECTORY_SERVICE_VERSION',
       description: 'The Service-Version header.',
     },
+    headers: {
+      type: 'array',
+      items: { type: 'string' },
+      default: [],
+      flag: 'header',
+      description:
+        'Fixed extra request headers, each "Name: value", sent with every request to the target; the value of a credential-like header (authorization, token, key, secret, cookie…) is redacted from every report.',
+    },
+    proxy: {
+      type: 'string',
+      flag: 'proxy',
+      description:
+        'HTTP proxy for every request to the target (default against baseUrl: HTTPS_PROXY or HTTP_PROXY, as its scheme asks, unless NO_PROXY names its host).',
+    },
+    caCert: {
+      type: 'string',
+      flag: 'ca-cert',
+      env: 'DIRECTORY_CA_CERT',
+      file: true,
+      description:
+        "PEM file of CA certificates the target's (and the proxy's) TLS certificate may chain to, besides Node's own.",
+    },
     allowMutations: {
       type: 'boolean',
       default: false,
@@ -97,6 +119,11 @@ export const RUN_CONFIG_SCHEMA = {
       expected: `an integer from 1 to ${Number.MAX_SAFE_INTEGER} (leave it out for no budget)`,
       flag: 'max-requests',
       description: 'Stop sending after this many requests (default: no budget); the rest is NOT-TESTED.',
+    },
+    maxFailures: {
+      ...int(1, 1_000_000),
+      flag: 'max-failures',
+      description: 'Fail fast: once this many rules FAILed, no rule starts any more (the rest is NOT-TESTED).',
     },
     requestTimeoutMs: {
       ...int(1, MAX_TIMER_MS),
@@ -220,6 +247,7 @@ export type RunConfig = WithDefaults<Schema, object, 'seed' | 'rate'>;
 /** The defaults the schema states (`default`). */
 export const RUN_CONFIG_DEFAULTS = {
   serviceVersion: RUN_CONFIG_SCHEMA.properties.serviceVersion.default,
+  headers: [],
   allowMutations: RUN_CONFIG_SCHEMA.properties.allowMutations.default,
   readOnly: RUN_CONFIG_SCHEMA.properties.readOnly.default,
   dryRun: RUN_CONFIG_SCHEMA.properties.dryRun.default,

@@ -24,6 +24,7 @@ import {
   type RunConfig,
   type RunConfigInput,
 } from '../schemas/run-config.ts';
+import { checkProxyUrl, parseHeaders, proxyFromEnv, readCaCerts } from './connection-options.ts';
 import { checkBaseUrl, parseShard } from './run-session.ts';
 
 /** The config file read from the working folder when `--config` does not name one. */
@@ -49,6 +50,12 @@ export async function resolveRunConfig(sources: RunConfigSources): Promise<RunCo
   const fromApi = sources.api === undefined ? {} : checkRunOptions(withoutUndefined(sources.api), API_SOURCE);
   const given: RunConfigInput = { ...sources.defaults, ...fromFile, ...fromEnv, ...fromFlags, ...fromApi };
   const external = given.baseUrl !== undefined;
+  // The standard proxy variables come after the flags, before the config file, as every variable does.
+  const envProxy =
+    sources.env && given.baseUrl !== undefined && fromFlags.proxy === undefined && fromApi.proxy === undefined
+      ? proxyFromEnv(sources.env, given.baseUrl)
+      : undefined;
+  if (envProxy) given.proxy = envProxy.proxy;
   const config: RunConfig = {
     ...RUN_CONFIG_DEFAULTS,
     ...given,
@@ -112,6 +119,9 @@ async function checkTogether(config: RunConfig, given: RunConfigInput): Promise<
     throw new UsageError('--path replays a counterexample of one seed: give its --seed too (both are in the report)');
   if (config.replayPath !== undefined && config.path === undefined)
     throw new UsageError('--replay-path goes with the --path (and --seed) of the same counterexample');
+  parseHeaders(config.headers);
+  if (config.proxy !== undefined) checkProxyUrl(config.proxy);
+  if (config.caCert !== undefined) await readCaCerts(config.caCert);
   if (config.shard && config.shard.index > config.shard.count)
     throw new UsageError(`shard must be i/n with 1 <= i <= n, got ${config.shard.index}/${config.shard.count}`);
   // Looked at, never opened: a FIFO or a folder named here would hang or fail the run later.

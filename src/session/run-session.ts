@@ -41,6 +41,7 @@ import { checkProfile, loadProfile } from '../target/load-profile.ts';
 import { lockReportsDir } from './reports-lock.ts';
 import { lockTarget, type TargetLock } from './target-lock.ts';
 import { prepareReportsDir } from '../report/reports-dir.ts';
+import { connectionOf } from './connection-options.ts';
 
 export const DEFAULT_SERVICE_VERSION = RUN_CONFIG_DEFAULTS.serviceVersion;
 /** This run is shard `index` (1-based) of `count`. */
@@ -185,6 +186,8 @@ export async function openTarget(config: RunConfig): Promise<OpenedTarget> {
     };
     opened = { target, external: false, server, close: () => server.close() };
   }
+  const connection = await connectionOf(config);
+  if (connection) opened.target.connection = connection;
   if (config.shard) {
     const { index, count } = config.shard;
     opened.target.profile = {

@@ -156,12 +156,19 @@ export async function lockTarget(
         conflict.target && conflict.target !== target ? ` (the same server as its ${conflict.target})` : '';
       throw new UsageError(
         `another run (process ${conflict.pid}, since ${conflict.since}) is changing resource(s) ` +
-          `${shared.join(', ')} of ${target}${spelled}: ${options.advice ?? 'wait for it, or pass --wait-lock to wait here'}`,
+          `${folded(shared)} of ${target}${spelled}: ${options.advice ?? 'wait for it, or pass --wait-lock to wait here'}`,
         { seeHelp: false },
       );
     }
     await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 500));
   }
+}
+
+/** A list of ids that stays one readable line: the first few, then how many more. */
+export function folded(ids: readonly string[], shown = 5): string {
+  return ids.length <= shown + 1
+    ? ids.join(', ')
+    : `${ids.slice(0, shown).join(', ')} and ${ids.length - shown} more (${ids.length} in all)`;
 }
 
 /** The lock files are removed on release, and on any exit of the process before it (process.exit included). */

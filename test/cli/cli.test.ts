@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { REPORT_FILES } from '../../src/report/reports-dir.ts';
 import { main } from '../../src/cli/main.ts';
 
 interface Captured {
@@ -110,6 +111,13 @@ describe('CLI', () => {
     ).toBe(true);
     expect(await readFile(join(dir, 'junit.xml'), 'utf8')).toMatch(/<testsuites/);
     expect(await readFile(join(dir, 'index.html'), 'utf8')).toMatch(/<html/i);
+  });
+
+  test("run --help's --reports names every file a run writes there", async () => {
+    const help = (await cli(['run', '--help'])).out;
+    const reports = help.slice(help.indexOf('  --reports DIR'), help.indexOf('  --history DIR'));
+    for (const file of REPORT_FILES) expect(reports, file).toContain(file);
+    expect(reports).toContain('journal.jsonl');
   });
 
   test('a server with a fault exits 1 and names the rule', async () => {

@@ -37,20 +37,25 @@ const result = (ruleId: string, verdict: RuleResult['verdict']): RuleResult => (
 });
 
 describe('progress', () => {
-  test('outside a terminal: one line per finished group, naming what failed', () => {
+  test('outside a terminal: one line per rule, in the order the rules started, whatever order they end in', () => {
     const lines: string[] = [];
-    const p = new Progress(2, [group], { line: (l) => lines.push(l) });
+    const p = new Progress(2, { line: (l) => lines.push(l) });
     p.ruleStarted(group.rules[0]!);
-    p.ruleEnded(result('a.one', 'PASS'));
+    p.ruleStarted(group.rules[1]!);
+    p.ruleEnded({ ...result('a.two', 'FAIL'), violations: [{ where: 'response.status', message: 'must be 400' }] });
+    // a.one, started first, has not ended: a.two waits for it.
     expect(lines).toEqual([]);
-    p.ruleEnded(result('a.two', 'FAIL'));
+    p.ruleEnded(result('a.one', 'PASS'));
     p.stop();
-    expect(lines).toEqual(['§4.9 Pagination protocol: 1 PASS, 1 FAIL — FAIL a.two']);
+    expect(lines).toEqual([
+      '[1/2] PASS       a.one (§4.9 rule 1, 3 req, 1 ms)',
+      '[2/2] FAIL       a.two (§4.9 rule 1, 3 req, 1 ms) — response.status: must be 400',
+    ]);
   });
 
   test('in a terminal: a live line with done/total, current rule, rate and failures', () => {
     const live: string[] = [];
-    const p = new Progress(2, [group], { line: () => undefined, live: (t) => live.push(t) });
+    const p = new Progress(2, { line: () => undefined, live: (t) => live.push(t) });
     p.ruleStarted(group.rules[1]!);
     p.ruleEnded(result('a.two', 'FAIL'));
     p.stop();
@@ -59,7 +64,7 @@ describe('progress', () => {
 
   test('a heartbeat when nothing was printed for a while', async () => {
     const lines: string[] = [];
-    const p = new Progress(2, [group], { line: (l) => lines.push(l) }, 20);
+    const p = new Progress(2, { line: (l) => lines.push(l) }, 20);
     p.ruleStarted(group.rules[0]!);
     await new Promise((r) => setTimeout(r, 60));
     p.stop();

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { shareOf } from '../../src/session/run-session.ts';
-import { lockTarget } from '../../src/session/target-lock.ts';
+import { folded, lockTarget } from '../../src/session/target-lock.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
 
 let server: ReferenceServer;
@@ -55,7 +55,8 @@ test('a run overlapping the resources another run holds is refused in one line; 
     const lines = second.out().trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(`another run (process ${process.pid}, since `);
-    expect(lines[0]).toContain(`resource(s) ${[...shareOf(ids(), 1, 2)].sort().join(', ')} of ${server.url}`);
+    // Many ids are folded: the first few, then how many more.
+    expect(lines[0]).toContain(`resource(s) ${folded([...shareOf(ids(), 1, 2)].sort())} of ${server.url}`);
     for (const [name, text] of Object.entries(earlier)) expect(await readFile(join(reports, name), 'utf8')).toBe(text);
 
     // The other shard shares no resource with the first: it runs.

@@ -29,6 +29,19 @@ describe('one run at a time per resource of a target', () => {
     expect(await readdir(dir)).toEqual([]);
   });
 
+  test('a conflict over many resources names the first few and how many more, on one short line', async () => {
+    const ids = Array.from({ length: 66 }, (_, i) => String(100 + i));
+    const first = await lockTarget(STAGING, ids, { wait: false, dir });
+    const error = await lockTarget(STAGING, ids, { wait: false, dir }).then(
+      () => undefined,
+      (e: unknown) => (e instanceof Error ? e : undefined),
+    );
+    await first.release();
+    expect(error?.message).toContain('is changing resource(s) 100, 101, 102, 103, 104 and 61 more (66 in all) of ');
+    expect(error?.message).not.toContain('165');
+    expect(error?.message.length).toBeLessThan(250);
+  });
+
   test('the same target written differently is one target: trailing slash, case of the host, default port', async () => {
     expect(targetKey('HTTP://Staging.Example:80/api/')).toBe('http://staging.example/api');
     expect(targetKey('http://staging.example//')).toBe(STAGING);

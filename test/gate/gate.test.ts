@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { matchesFileSchema } from '../../src/schemas/files.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { xmlProblems } from '../helpers/xml.ts';
@@ -41,8 +42,38 @@ describe('compare', () => {
     expect(r.out).toMatch(/REGRESSION/);
     const junit = await readFile(join(dir, 'cmp/compare-junit.xml'), 'utf8');
     expect(xmlProblems(junit)).toEqual([]);
-    expect(junit).toMatch(new RegExp(`<testcase name="${RULE}" classname="regression"><failure`));
+    expect(junit).toMatch(new RegExp(`<testcase name="${RULE}" classname="regression" time="0"><failure`));
     expect(await readFile(join(dir, 'cmp/compare.html'), 'utf8')).toContain(RULE);
+  });
+
+  test('compare-junit.xml carries counts and time on its root and suite, and a run compared with itself lists every rule', async () => {
+    const same = await cli([
+      'compare',
+      join(dir, 'good/results.json'),
+      join(dir, 'good/results.json'),
+      '--reports',
+      join(dir, 'cmp-same'),
+    ]);
+    expect(same.code).toBe(0);
+    const junit = await readFile(join(dir, 'cmp-same/compare-junit.xml'), 'utf8');
+    expect(xmlProblems(junit)).toEqual([]);
+    const good: unknown = JSON.parse(await readFile(join(dir, 'good/results.json'), 'utf8'));
+    if (!matchesFileSchema('ResultsFile', good)) throw new Error('good/results.json does not match its schema');
+    const rules = good.results.length;
+    expect(rules).toBeGreaterThan(0);
+    expect(junit).toMatch(
+      new RegExp(
+        `<testsuites name="directory-conformance compare" tests="${rules}" failures="0" errors="0" skipped="0" time="0">`,
+      ),
+    );
+    expect(junit).toMatch(
+      new RegExp(`<testsuite name="compare" tests="${rules}" failures="0" [^>]*time="0" timestamp="`),
+    );
+    expect(junit.match(/<testcase [^>]*classname="unchanged" time="0">/g)).toHaveLength(rules);
+    // A regression's file counts every rule too, the one failure among them.
+    const bad = await readFile(join(dir, 'cmp/compare-junit.xml'), 'utf8');
+    expect(bad).toMatch(new RegExp(`<testsuites [^>]*tests="\\d+" failures="1" errors="0" skipped="0" time="0">`));
+    expect(bad).toContain('classname="unchanged"');
   });
 
   test('the other way round it is a fix: exit 0', async () => {
@@ -226,6 +257,23 @@ describe('sharding', () => {
     expect(merged.summary.total).toBe(catalogue.length);
     expect(full.results.length).toBeLessThan(catalogue.length);
     expect(xmlProblems(await readFile(join(dir, 'merged/junit.xml'), 'utf8'))).toEqual([]);
+    // Every exchange of both shards, in the order they were sent.
+    const entries = async (folder: string): Promise<Array<{ startedDateTime: string; _rule: string }>> => {
+      const har: unknown = JSON.parse(await readFile(join(dir, folder, 'exchanges.har'), 'utf8'));
+      if (!matchesFileSchema('HarFile', har)) throw new Error(`${folder}/exchanges.har is not a HAR file`);
+      return har.log.entries.map((e) => ({
+        startedDateTime: e.startedDateTime ?? '',
+        _rule: e._rule ?? '',
+      }));
+    };
+    const [one, two, both] = await Promise.all([entries('s1'), entries('s2'), entries('merged')]);
+    expect(one.length).toBeGreaterThan(0);
+    expect(two.length).toBeGreaterThan(0);
+    expect(both).toHaveLength(one.length + two.length);
+    expect(new Set(both.map((e) => e._rule))).toEqual(new Set([...one, ...two].map((e) => e._rule)));
+    const times = both.map((e) => e.startedDateTime);
+    expect(times).toEqual([...times].sort());
+    expect(m.out).not.toContain('warning: no exchanges.har');
     expect((await cli(['merge', join(dir, 's1/results.json'), join(dir, 's1/results.json')])).code).toBe(2);
     expect((await cli(['run', '--shard', '3/2'])).code).toBe(2);
   });
@@ -264,7 +312,7 @@ describe('compare is honest about coverage', () => {
     expect(r.out).not.toMatch(/no regression/);
     const junit = await readFile(join(dir, 'cmp3/compare-junit.xml'), 'utf8');
     expect(xmlProblems(junit)).toEqual([]);
-    expect(junit).toMatch(/classname="coverage"><failure message="PASS → SKIP" type="coverage regression"/);
+    expect(junit).toMatch(/classname="coverage" time="0"><failure message="PASS → SKIP" type="coverage regression"/);
 
     await skipped('good', 'nottested', (r) => {
       r.verdict = 'NOT-TESTED';

@@ -6,8 +6,8 @@
  * TypeScript tooling in between. `npm test` builds dist/ first; the pack here
  * skips the `prepare` build so no test reads dist/ while it is rewritten.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,9 +21,14 @@ let project: string;
 let installed: string;
 
 /** Runs a command in the project; resolves with its output and exit code, never throws on a non-zero exit. */
-async function sh(cmd: string, args: string[], cwd = project): Promise<{ code: number; out: string }> {
+async function sh(
+  cmd: string,
+  args: string[],
+  cwd = project,
+  env = cleanEnv(),
+): Promise<{ code: number; out: string }> {
   try {
-    const { stdout, stderr } = await exec(cmd, args, { cwd, maxBuffer: 32 * 1024 * 1024, env: cleanEnv() });
+    const { stdout, stderr } = await exec(cmd, args, { cwd, maxBuffer: 32 * 1024 * 1024, env });
     return { code: 0, out: stdout + stderr };
   } catch (e) {
     const err = e as { code?: number; stdout?: string; stderr?: string };
@@ -196,4 +201,129 @@ describe('the installed package', () => {
     expect(out).toContain('pagination.exact-multiple-empty-page');
     expect(out).toMatch(/Tests\s+\d+ passed/);
   }, 60_000);
+});
+
+/** The first fenced block of `lang` under the README heading `heading` (its own section, not the next one's). */
+function readmeBlock(readme: string, heading: string, lang: string): string {
+  const start = readme.indexOf(`\n${heading}\n`);
+  expect(start, heading).toBeGreaterThanOrEqual(0);
+  const level = heading.split(' ')[0] ?? '##';
+  const rest = readme.slice(start + heading.length + 2);
+  const end = rest.search(new RegExp(`\\n#{2,${level.length}} `));
+  const section = end < 0 ? rest : rest.slice(0, end);
+  const block = new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``).exec(section)?.[1];
+  expect(block, `${heading}: a ${lang} block`).toBeDefined();
+  return block ?? '';
+}
+
+/**
+ * The README's own examples, as a user copies them into a project that
+ * installed the tarball: the quick start's `npm start`, "Point it at your
+ * server", "From code" and "Inside your own vitest suite", each block taken
+ * from the packaged README and run as written, with only its placeholders
+ * (the server's address, keys and file names) filled in, against a server
+ * `npx directory-conformance serve` started in the same project.
+ */
+describe("the README's examples, line by line, in a user's project", () => {
+  let serve: ChildProcess | undefined;
+  let url = '';
+  let apiKey = '';
+  let restrictedKey = '';
+  let readme = '';
+  const env = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({ ...cleanEnv(), ...extra });
+
+  beforeAll(async () => {
+    readme = await readFile(join(installed, 'README.md'), 'utf8');
+    // As the README's "The embedded reference server" says, with the profile written to a file; the bin npx would run, started directly so that the process this test stops is the server itself.
+    const bin = join('node_modules', '.bin', 'directory-conformance');
+    const child = spawn('node', [bin, 'serve', '--port', '0', '--profile-out', 'my-target.json'], {
+      cwd: project,
+      env: env(),
+    });
+    serve = child;
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString('utf8');
+        if (out.includes('target profile written to')) resolve();
+      });
+      child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${out}`)));
+    });
+    url = /listening at (\S+)/.exec(out)?.[1] ?? '';
+    apiKey = /^API key:\s+(\S+)/m.exec(out)?.[1] ?? '';
+    restrictedKey = /^restricted API key:\s+(\S+)/m.exec(out)?.[1] ?? '';
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(apiKey).not.toBe('');
+  }, 60_000);
+
+  afterAll(() => {
+    serve?.kill();
+  });
+
+  test('quick start: `npm start` prints a line per rule, in order, and a summary, and writes the reports', async () => {
+    const quick = readmeBlock(readme, '## Quick start', 'sh');
+    expect(quick).toContain('npm start');
+    // A user's project has no start script: the package's own is what the quick start runs (its `npm install`
+    // is the clone's, which this project did with the tarball).
+    const start = await sh('npm', ['start', '--silent', '--', '--seed', '1'], installed);
+    expect(start.code, start.out).toBe(0);
+    const lines = start.out.split('\n').filter((l) => /^\[ *\d+\/\d+\] /.test(l));
+    const total = Number(/^\[ *\d+\/(\d+)\]/.exec(lines[0] ?? '')?.[1]);
+    expect(total).toBeGreaterThan(50);
+    expect(lines.map((l) => Number(/^\[ *(\d+)\//.exec(l)?.[1]))).toEqual(
+      Array.from({ length: total }, (_, i) => i + 1),
+    );
+    expect(start.out).toMatch(/\nCONFORMANT: /);
+    for (const file of ['index.html', 'junit.xml', 'results.json'])
+      expect(await readFile(join(installed, 'reports', file), 'utf8')).not.toBe('');
+  }, 120_000);
+
+  test('"Point it at your server": the block as written, with the keys, address and profile filled in', async () => {
+    const block = readmeBlock(readme, '## Point it at your server', 'sh')
+      .replace('export DIRECTORY_API_KEY=...', `export DIRECTORY_API_KEY='${apiKey}'`)
+      .replace('export DIRECTORY_RESTRICTED_API_KEY=...', `export DIRECTORY_RESTRICTED_API_KEY='${restrictedKey}'`)
+      .replace('https://directory.example.test', url);
+    expect(block).not.toContain('...');
+    const r = await sh('sh', ['-c', `set -e\n${block}`], project);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toMatch(/\nCONFORMANT: /);
+    expect((await readdir(join(project, 'reports'))).sort()).toEqual(
+      expect.arrayContaining(['exchanges.har', 'index.html', 'junit.xml', 'results.json', 'summary.md']),
+    );
+  }, 120_000);
+
+  test('"From code": the block as written runs as a module and prints the outcome', async () => {
+    await writeFile(join(project, 'staging-expectations.json'), JSON.stringify({ expectations: [] }));
+    const code = readmeBlock(readme, '### From code', 'js')
+      .replace("'https://staging.example.com'", JSON.stringify(url))
+      .replace("'staging-profile.json'", "'my-target.json'")
+      .replace("reports: 'reports'", "reports: 'api-reports'");
+    await writeFile(join(project, 'from-code.mjs'), code);
+    // The block reads the key from the environment, as a user's CI gives it.
+    const r = await sh('node', ['from-code.mjs'], project, env({ DIRECTORY_API_KEY: apiKey }));
+    expect(r.code, r.out).toBe(0);
+    expect(r.out.trim().split('\n').at(-1)).toBe('conformant 1 true');
+    expect(await readdir(join(project, 'api-reports'))).toEqual(expect.arrayContaining(['results.json']));
+  }, 120_000);
+
+  test('"Inside your own vitest suite": the file as written, run by the user\'s own vitest', async () => {
+    const dir = join(project, 'suite');
+    await mkdir(dir);
+    await writeFile(join(dir, 'conformance.test.mjs'), readmeBlock(readme, '### Inside your own vitest suite', 'js'));
+    // The block names profile.json beside the test file.
+    await writeFile(join(dir, 'profile.json'), await readFile(join(project, 'my-target.json')));
+    const r = await sh(
+      'node',
+      ['../node_modules/vitest/vitest.mjs', 'run', '--reporter=verbose'],
+      dir,
+      env({
+        DIRECTORY_BASE_URL: url,
+        DIRECTORY_API_KEY: apiKey,
+        DIRECTORY_RESTRICTED_API_KEY: restrictedKey,
+      }),
+    );
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toContain('pagination.exact-multiple-empty-page');
+    expect(r.out).toMatch(/Tests\s+\d+ passed/);
+  }, 120_000);
 });

@@ -1,5 +1,9 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
 import { describe, expect, test } from 'vitest';
 import { renderJson, RESULTS_SCHEMA_VERSION } from '../../src/report/json.ts';
+import { RESULTS_SCHEMA_PATH, renderResultsSchema } from '../../src/schemas/results-schema.ts';
 import type { RunResult } from '../../src/core/types.ts';
 import { fixtureRun } from '../fixtures/run-result/fixture-run.ts';
 
@@ -44,5 +48,40 @@ describe('results.json', () => {
 
   test('matches the committed snapshot', async () => {
     await expect(text).toMatchFileSnapshot('./__snapshots__/results.json');
+  });
+});
+
+describe('fixtures/results.schema.json', () => {
+  test('is the schema the writer checks with (`npm run manifest` writes it)', async () => {
+    expect(await readFile(RESULTS_SCHEMA_PATH, 'utf8')).toBe(renderResultsSchema());
+  });
+
+  test('a plain draft-07 validator, with nothing of ours, accepts what the writer wrote', async () => {
+    const schema: unknown = JSON.parse(await readFile(RESULTS_SCHEMA_PATH, 'utf8'));
+    if (typeof schema !== 'object' || schema === null) throw new Error('the schema is not an object');
+    const validate = new Ajv({ allErrors: true }).compile(schema);
+    expect(validate(JSON.parse(text)), JSON.stringify(validate.errors)).toBe(true);
+    // Closed: a field it does not name, or a verdict it does not know, is refused.
+    expect(validate({ ...file, extra: 1 })).toBe(false);
+    const [first, ...others] = file.results;
+    expect(validate({ ...file, results: [{ ...first, verdict: 'MAYBE' }, ...others] })).toBe(false);
+  });
+
+  test('the writer refuses a run its schema does not describe, naming the field', () => {
+    const drifted = { ...fixtureRun(), undescribed: true };
+    expect(() => renderJson(drifted)).toThrow(
+      /^results\.json does not match fixtures\/results\.schema\.json: \/ must not have "undescribed"/,
+    );
+    const { summary, ...noSummary } = fixtureRun();
+    expect(summary.total).toBeGreaterThan(0);
+    expect(() => renderJson({ ...noSummary, summary: { ...summary, score: Number.NaN } })).toThrow(
+      /\/summary\/score must be number/,
+    );
+  });
+
+  test('the README\'s "Reading the results" links it', async () => {
+    const readme = await readFile(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
+    const section = readme.split('\n## Reading the results\n')[1]?.split('\n## ')[0] ?? '';
+    expect(section).toContain('](fixtures/results.schema.json)');
   });
 });

@@ -9,36 +9,9 @@ import { judgeRevocations } from '../../properties/roles-model.properties.ts';
 import { isNoEvidence, violationsOf } from '../../src/rules/judges/judgement.ts';
 import type { Observed } from '../../src/rules/judges/observed.ts';
 import type { RoleAssociation } from '../../src/schemas/index.ts';
-import type { TargetProfile } from '../../src/target/profile.ts';
+import { DEFINING, exchange, held, RESOURCE, ROLE, rolesProfile, T1, T2, T3 } from '../helpers/roles-log.ts';
 
-const KIND = '1000000000000000001';
-const RESOURCE = '7000000000000000001';
-const DEFINING = '2000000000000000001';
-const ROLE = '2000000000000000002';
-const [T1, T2, T3] = ['3000000000000000001', '3000000000000000002', '3000000000000000003'];
-
-const PROFILE: TargetProfile = {
-  kinds: [{ id: KIND, name: 'employee', supportsRoles: true, definingRoleId: DEFINING }],
-  roles: [{ id: DEFINING, definesKindId: KIND }, { id: ROLE }],
-  teams: [
-    { id: T1, enabled: true },
-    { id: T2, enabled: true },
-    { id: T3, enabled: false },
-  ],
-  mutableResources: [{ id: RESOURCE, kindId: KIND }],
-};
-
-function exchange(operation: string, step: string, request: unknown, status: number, body?: unknown): Observed {
-  const text = body === undefined ? '' : JSON.stringify(body);
-  return { operation, step, request, status, body, text, earlierStatuses: [], credential: 'main' };
-}
-
-const held = (roleId: string, teams: '*' | string[]): RoleAssociation => ({
-  resource_id: RESOURCE,
-  role_id: roleId,
-  is_assigned: true,
-  team_ids: teams,
-});
+const PROFILE = rolesProfile({ t3Enabled: false });
 
 function read(step: string, roles: RoleAssociation[]): Observed {
   return exchange('resources.list-roles', step, { resource_ids: [RESOURCE], role_ids: [DEFINING, ROLE] }, 200, roles);

@@ -24,6 +24,7 @@ import {
 } from '../src/rules/judges/judgement.ts';
 import { field, type Observed } from '../src/rules/judges/observed.ts';
 import { unchangedBetween } from '../src/rules/judges/state.ts';
+import { everyReadShows, MOMENT_MS } from '../src/rules/judges/read-after-write.ts';
 import {
   matchesSchema,
   type ActivityRatePeriod,
@@ -125,9 +126,6 @@ function periodsRead(
     : { judgement: noEvidence(`${step} did not show a list of periods`) };
 }
 
-/** How long after a write the second read comes: both must show it (§4.2, §4.7 state their effects). */
-const MOMENT_MS = 500;
-
 /**
  * A write's effect read twice: at once (no delay) and a moment later. A read
  * right after a write that does not show it is a stale read, whatever the
@@ -181,27 +179,6 @@ function afterWrite<N extends 'AssignActivityRateRequest' | 'UnassignActivityRat
 
 const ASSIGNED = { write: STEP.assign, reads: [STEP.readAfterAssign, STEP.readLaterAssign] } as const;
 const UNASSIGNED = { write: STEP.unassign, reads: [STEP.readAfterUnassign, STEP.readLaterUnassign] } as const;
-
-/**
- * A write's effect must show in every read after it: the first read that
- * does not show it is the departure, said with what the other reads showed
- * (a stale read that a read a moment later corrects, or an effect that does
- * not last).
- */
-function everyReadShows(reads: readonly Read[], shows: (r: Read) => boolean, effect: Violation): Violation[] {
-  const missing = reads.findIndex((r) => !shows(r));
-  if (missing < 0) return [];
-  const read = reads[missing];
-  if (read === undefined) return [];
-  const shownLater = reads.slice(missing + 1).some(shows);
-  const shownBefore = reads.slice(0, missing).some(shows);
-  const message = shownLater
-    ? `${effect.message}, at once: the read right after the write did not show it, a read ${MOMENT_MS} ms later did (stale for up to ${MOMENT_MS} ms)`
-    : shownBefore
-      ? `${effect.message}, and keep showing it: a read ${MOMENT_MS} ms after the write no longer did`
-      : effect.message;
-  return [{ ...effect, where: read.step, message, actual: effect.actual ?? read.periods }];
-}
 
 export default defineRuleGroup({
   section: '§4.2',
@@ -316,19 +293,24 @@ export default defineRuleGroup({
                   p.work_regime.id === body.work_regime_id)
               );
             });
-          return everyReadShows(reads, shows, {
-            where: STEP.readAfterAssign,
-            message:
-              'must show a period covering the assigned range with the assigned average_rate, work regime and flags',
-            expected: {
-              date_range: body.date_range,
-              average_rate: body.average_rate,
-              work_regime_id: body.work_regime_id,
-              trainee: body.trainee,
-              paid_hourly: body.paid_hourly,
-              apprentice: body.apprentice,
+          return everyReadShows(
+            reads,
+            shows,
+            {
+              where: STEP.readAfterAssign,
+              message:
+                'must show a period covering the assigned range with the assigned average_rate, work regime and flags',
+              expected: {
+                date_range: body.date_range,
+                average_rate: body.average_rate,
+                work_regime_id: body.work_regime_id,
+                trainee: body.trainee,
+                paid_hourly: body.paid_hourly,
+                apprentice: body.apprentice,
+              },
             },
-          });
+            (r) => r.periods,
+          );
         }),
     }),
     rule({
@@ -400,12 +382,17 @@ export default defineRuleGroup({
               return span !== undefined && overlapsStrictly(span, inner);
             });
           const stale = reads.find((r) => still(r).length > 0);
-          return everyReadShows(reads, (r) => still(r).length === 0, {
-            where: STEP.readAfterUnassign,
-            message: 'must show no period over the unassigned range',
-            expected: 'no period',
-            actual: (stale ? still(stale) : []).map((p) => p.date_range),
-          });
+          return everyReadShows(
+            reads,
+            (r) => still(r).length === 0,
+            {
+              where: STEP.readAfterUnassign,
+              message: 'must show no period over the unassigned range',
+              expected: 'no period',
+              actual: (stale ? still(stale) : []).map((p) => p.date_range),
+            },
+            (r) => r.periods,
+          );
         }),
     }),
     rule({

@@ -3,6 +3,8 @@
  */
 import type { ApiResponse } from '../src/client/directory-client.ts';
 import { untouchedRoleResources } from '../src/rules/steps/roles.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { everyReadShows, MOMENT_MS } from '../src/rules/judges/read-after-write.ts';
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import type { CheckContext } from '../src/rules/types.ts';
 import { precondition } from '../src/rules/assertions.ts';
@@ -44,6 +46,7 @@ const STEP = {
   conflicting: 'the conflicting assignment',
   afterWarning: 'show-teams after the warning',
   afterAssignment: 'show-teams after the assignment',
+  momentAfterAssignment: 'show-teams a moment after the assignment',
 } as const;
 
 /**
@@ -374,6 +377,13 @@ export default defineRuleGroup({
             { resource_id: s.resourceId, date_range: WIDE_RANGE },
             { step: STEP.afterAssignment },
           );
+          // Read at once and again a moment later: both must show the assignation (§4.3 states its effect).
+          await sleep(MOMENT_MS, undefined, { signal: ctx.signal });
+          await showTeams(
+            ctx,
+            { resource_id: s.resourceId, date_range: WIDE_RANGE },
+            { step: STEP.momentAfterAssignment, fresh: true },
+          );
           const wanted = splitRange(s.range)!;
           const overlappingHeads = after.filter(
             (a) => a.head && a.team.id !== s.otherTeam && overlapsStrictly(splitRange(a.date_range)!, wanted),
@@ -397,26 +407,32 @@ export default defineRuleGroup({
         }
         const done = accepted(o);
         if (!isClean(done)) return done;
-        const after = firstWithStep(log, STEP.afterAssignment);
-        if (!after) return noEvidence(`no ${STEP.afterAssignment} was read`);
-        const read = filteredRead(after);
-        if (!('shown' in read)) return read.judgement;
+        const reads: Array<{ step: string; shown: TeamAssignation[] }> = [];
+        for (const step of [STEP.afterAssignment, STEP.momentAfterAssignment]) {
+          const o = firstWithStep(log, step);
+          if (!o) continue;
+          const read = filteredRead(o);
+          if (!('shown' in read)) return read.judgement;
+          reads.push({ step, shown: read.shown });
+        }
+        if (reads.length === 0) return noEvidence(`no ${STEP.afterAssignment} was read`);
         const wanted = splitRange(body.date_range);
         if (!wanted) return noEvidence(`the assignment's range ${body.date_range} is not a range`);
-        const shown = read.shown.some((a) => {
-          const span = splitRange(a.date_range);
-          return a.team.id === body.team_id && a.head && span !== undefined && covers(span, wanted);
-        });
-        return shown
-          ? []
-          : [
-              {
-                where: STEP.afterAssignment,
-                message: 'must show the new head assignation over the requested range',
-                expected: { team: body.team_id, head: true, date_range: body.date_range },
-                actual: read.shown,
-              },
-            ];
+        const showsIt = (r: { shown: TeamAssignation[] }): boolean =>
+          r.shown.some((a) => {
+            const span = splitRange(a.date_range);
+            return a.team.id === body.team_id && a.head && span !== undefined && covers(span, wanted);
+          });
+        return everyReadShows(
+          reads,
+          showsIt,
+          {
+            where: STEP.afterAssignment,
+            message: 'must show the new head assignation over the requested range',
+            expected: { team: body.team_id, head: true, date_range: body.date_range },
+          },
+          (r) => r.shown,
+        );
       },
     }),
   ],

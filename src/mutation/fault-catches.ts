@@ -292,6 +292,12 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     // Only requests that overlap in time lose an update: no serial rule sends two at once on one resource.
     where: 'no serial order of the commands explains the answers',
   },
+  'teams-stale-read': {
+    rule: 'assign-team.warning-aware-applies',
+    where: 'show-teams after the assignment',
+    // The model-based sequences read show-teams right after each assignment too.
+    alsoFails: ['activity-rates.prop.model-sequences'],
+  },
   'rates-stale-read': {
     rule: 'activity-rates.assigned-rate-shown',
     where: 'read right after the assignment',

@@ -451,6 +451,11 @@ export const FAULTS = {
     description:
       'assign-activity-rate reads the periods, waits a moment, then writes what it computed from them: of two assignments on one resource that overlap in time, the second overwrites the first, and both answer 204.',
   },
+  'teams-stale-read': {
+    clause: '§4.3',
+    description:
+      'show-teams serves what a resource held before its last assignment for 300 ms after it: a read right after the assignment does not show it, a read a moment later does.',
+  },
   'rates-stale-read': {
     clause: '§4.2; §4.7',
     description:

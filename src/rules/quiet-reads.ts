@@ -57,6 +57,14 @@ export interface QuietDifference {
   after: string[];
 }
 
+/**
+ * How long after its answer a change of the suite's may still show in reads
+ * as not yet made: a server may serve a read that lags a write (a stale read
+ * is the departure of the rule that made the write, not another party's
+ * change).
+ */
+const READ_LAG_MS = 1000;
+
 export class QuietReads {
   private readonly last = new Map<string, StateRead>();
   private readonly changes: Change[] = [];
@@ -78,8 +86,8 @@ export class QuietReads {
       this.changes.push({
         resourceId: typeof body?.resource_id === 'string' ? body.resource_id : undefined,
         from,
-        // Not answered: it may still take effect at any time.
-        to: exchange.response ? endedAt : Number.POSITIVE_INFINITY,
+        // Not answered: it may still take effect at any time; answered, reads may lag it a moment.
+        to: exchange.response ? endedAt + READ_LAG_MS : Number.POSITIVE_INFINITY,
       });
       return;
     }

@@ -43,9 +43,8 @@ export const showTeams: Operation = (body, ctx) => {
       throw new Error('Invalid time value');
     return dateRange(v, f);
   });
-  const items = ctx.store
-    .detailsOf(resource)
-    .teams.filter((a) => !teamIds || ctx.faults.has('show-teams-team-filter-ignored') || teamIds.includes(a.teamId))
+  const items = teamsRead(ctx, ctx.store.detailsOf(resource))
+    .filter((a) => !teamIds || ctx.faults.has('show-teams-team-filter-ignored') || teamIds.includes(a.teamId))
     .filter((a) => head === undefined || ctx.faults.has('show-teams-head-filter-ignored') || a.head === head)
     .filter((a) => !span || overlaps(a.span, span))
     .sort((a, b) => a.span.start - b.span.start || (a.teamId < b.teamId ? -1 : 1))
@@ -105,6 +104,17 @@ function plan(existing: TeamAssignation[], incoming: TeamAssignation): Plan {
   return { modifications, deletions, next };
 }
 
+/** How long the `teams-stale-read` fault serves a resource's assignations as they were before an assignment. */
+const STALE_READ_MS = 300;
+
+/** Under `teams-stale-read`: what each resource held before its last assignment, and until when it is served. */
+const staleTeams = new WeakMap<object, { teams: TeamAssignation[]; until: number }>();
+
+function teamsRead(ctx: OperationContext, details: { teams: TeamAssignation[] }): TeamAssignation[] {
+  const stale = ctx.faults.has('teams-stale-read') ? staleTeams.get(details) : undefined;
+  return stale && performance.now() < stale.until ? stale.teams : details.teams;
+}
+
 export const assignTeam: Operation = (body, ctx) => {
   const resource = resourceOf(body, ctx);
   const teamId = required(body, 'team_id', snowflake);
@@ -138,6 +148,9 @@ export const assignTeam: Operation = (body, ctx) => {
     };
   }
   if (conflicting && ctx.faults.has('assign-team-aware-ignored')) return { status: 409, body: warning(result, false) };
+  if (ctx.faults.has('teams-stale-read')) {
+    staleTeams.set(details, { teams: details.teams, until: performance.now() + STALE_READ_MS });
+  }
   details.teams = result.next;
   if (ctx.variants.has('assign-team-204')) return { status: 204 };
   return { status: 200, body: { resource_id: resource.id, team_id: teamId, head, date_range: formatSpan(span) } };

@@ -123,17 +123,6 @@ export class DirectoryClient {
     return new DirectoryClient({ ...this.options, ...overrides });
   }
 
-  /** The same client, whose exchanges are also handed to `tap` once recorded (a sequence's trace). */
-  tapped(tap: (exchange: Exchange) => void): DirectoryClient {
-    const recorder = this.options.onExchange;
-    return this.derive({
-      onExchange(exchange) {
-        recorder?.(exchange);
-        tap(exchange);
-      },
-    });
-  }
-
   get hasCredential(): boolean {
     return this.options.credential !== undefined;
   }

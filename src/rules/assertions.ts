@@ -147,30 +147,6 @@ export function expectSuccess(
   }
 }
 
-/** A success with no body: `status` (204 unless given) and nothing after the headers. */
-export function expectNoContent(res: ApiResponse, options: StepOptions & { status?: number } = {}): void {
-  const step = options.step ?? res.exchange.operation;
-  const status = options.status ?? 204;
-  const fault = res.status === status ? undefined : harnessFault(res, step);
-  if (fault) throw fault;
-  if (res.status !== status) {
-    fail({
-      where: `${step}: response.status`,
-      message: `must be ${status}`,
-      expected: status,
-      actual: res.status,
-    });
-  }
-  if (res.text.length > 0) {
-    fail({
-      where: `${step}: response.body`,
-      message: `must be empty (no body) with ${status}`,
-      expected: '(empty)',
-      actual: summariseBody(res),
-    });
-  }
-}
-
 /**
  * The body must parse as JSON and match the schema of spec §2; comes back
  * typed by that schema.

@@ -9,7 +9,6 @@
 import fc from 'fast-check';
 import { HarnessError, isHarnessError } from '../core/errors.ts';
 import { ConformanceFailure, isConformanceFailure } from '../core/errors.ts';
-import { SequenceTrace } from './sequence-trace.ts';
 import type { CheckContext } from './types.ts';
 
 export interface PropertyOptions<T> {
@@ -30,12 +29,10 @@ export interface PropertyOptions<T> {
 export async function checkProperty<T>(
   ctx: CheckContext,
   arbitrary: fc.Arbitrary<T>,
-  predicate: (value: T, trace: SequenceTrace) => Promise<void>,
+  predicate: (value: T) => Promise<void>,
   options: PropertyOptions<T> = {},
 ): Promise<void> {
   let interruption: unknown;
-  // Each run gets its own trace; the last run that failed is the shrunk counterexample's.
-  let failedTrace: SequenceTrace | undefined;
   const passed = new Set<string>();
   const property = fc.asyncProperty(arbitrary, async (value) => {
     if (interruption === undefined && ctx.options.interrupt?.aborted) {
@@ -44,9 +41,8 @@ export async function checkProperty<T>(
     if (interruption !== undefined) return;
     const key = options.distinct ? fc.stringify(value) : undefined;
     if (key !== undefined && passed.has(key)) return;
-    const trace = new SequenceTrace();
     try {
-      await predicate(value, trace);
+      await predicate(value);
       if (key !== undefined) passed.add(key);
     } catch (error) {
       if (fc.PreconditionFailure.isFailure(error)) throw error;
@@ -56,7 +52,6 @@ export async function checkProperty<T>(
         interruption = error;
         return;
       }
-      failedTrace = trace;
       throw error;
     }
   });
@@ -80,7 +75,6 @@ export async function checkProperty<T>(
     numShrinks: details.numShrinks,
     numRuns: ctx.options.numRuns,
   });
-  if (failedTrace !== undefined && failedTrace.steps.length > 0) ctx.setTrace(failedTrace.steps);
   const error = details.errorInstance;
   const violations = isConformanceFailure(error)
     ? error.violations.map((v) => ({ ...v, where: `counterexample ${counterexample ?? ''}: ${v.where}` }))

@@ -1,6 +1,6 @@
 import type { DirectoryClient } from '../client/directory-client.ts';
 import type { AnsweredExchange } from '../core/exchange.ts';
-import type { Level, Mutation, PropertyReplay, RuleKind, RunOptions, TraceStep, Violation } from '../core/types.ts';
+import type { Level, Mutation, PropertyReplay, RuleKind, RunOptions, Violation } from '../core/types.ts';
 import type { TargetProfile } from '../target/profile.ts';
 import type { MutationLog } from './own-mutations.ts';
 import type { RuleId } from './rule-ids.ts';
@@ -36,8 +36,6 @@ export interface BaseCheckContext {
   observe(subject: string, value: unknown): void;
   /** Attach property replay information (seed, path, counterexample). */
   setReplay(replay: PropertyReplay): void;
-  /** Attach the steps of a model-based property's failing (shrunk) sequence. */
-  setTrace(steps: TraceStep[]): void;
   /**
    * Take exclusive use of a mutable resource for this rule, so rules never
    * disturb each other's state. Resolves to undefined when no resource that

@@ -7,10 +7,8 @@
  * (status 0) hold nothing to judge.
  */
 import { parseJsonText } from '../core/json-text.ts';
-import { recordedSpan, type Credential, type Observed } from '../rules/judges/observed.ts';
+import { credentialOfHeader, recordedSpan, type Observed } from '../rules/judges/observed.ts';
 import type { FileType } from '../schemas/files.ts';
-
-type HarEntry = FileType<'HarEntry'>;
 
 export interface RecordedExchange {
   /** The rule whose requests (or shared reads) it was; undefined for traffic the suite did not tag. */
@@ -27,14 +25,6 @@ export interface RecordedExchange {
 function operationOf(url: string): string {
   const path = url.replace(/[?#].*$/, '');
   return path.slice(path.lastIndexOf('/') + 1);
-}
-
-function credentialOf(entry: HarEntry): Credential {
-  const header = entry.request.headers.find((h) => h.name.toLowerCase() === 'authorization');
-  if (header === undefined) return 'none';
-  if (header.value === 'Bearer $DIRECTORY_API_KEY') return 'main';
-  if (header.value === 'Bearer $DIRECTORY_RESTRICTED_API_KEY') return 'restricted';
-  return 'other';
 }
 
 /** The answered entries of a HAR, in its order, as judges read them. */
@@ -58,7 +48,9 @@ export function recordedExchanges(har: FileType<'HarFile'>): RecordedExchange[] 
           body: parseJsonText(text),
           text,
           earlierStatuses: entry._earlierStatuses ?? [],
-          credential: credentialOf(entry),
+          credential: credentialOfHeader(
+            entry.request.headers.find((h) => h.name.toLowerCase() === 'authorization')?.value,
+          ),
           ...(at ? { at } : {}),
         },
       },

@@ -6,7 +6,7 @@ import { ConformanceFailure, HarnessError, isHarnessError } from '../core/errors
 import type { ApiResponse, Exchange } from '../core/exchange.ts';
 import { Redactor } from '../client/redact.ts';
 import { Pacer } from '../client/pacer.ts';
-import type { Observation, PropertyReplay, RuleResult, TraceStep, RunResult, Verdict } from '../core/types.ts';
+import type { Observation, PropertyReplay, RuleResult, RunResult, Verdict } from '../core/types.ts';
 import { MAX_TIMER_MS, RUN_CONFIG_DEFAULTS, type RunConfig } from '../schemas/run-config.ts';
 import type { BaseCheckContext, Need, Rule, RuleGroup } from '../rules/types.ts';
 import type { TargetProfile } from '../target/profile.ts';
@@ -421,14 +421,12 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
   const observations: Observation[] = [];
   let requestCount = 0;
   let replay: PropertyReplay | undefined;
-  let trace: TraceStep[] | undefined;
   const result = (verdict: Verdict, extra: Partial<RuleResult> = {}): RuleResult =>
     emptyResult(rule, group, verdict, {
       // Copies: a check stopped at its deadline may still be running and must not change a result already given.
       observations: [...observations],
       exchanges: [...exchanges],
       ...(replay ? { replay } : {}),
-      ...(trace ? { trace } : {}),
       requestCount,
       durationMs: Math.round(performance.now() - started),
       ...extra,
@@ -502,9 +500,6 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     },
     setReplay(r) {
       replay = r;
-    },
-    setTrace(steps) {
-      trace = steps.map((step) => redactDeep(step, env.redactor));
     },
     errorAnswers: () => env.errorAnswers.seen(),
     ...(env.journal ? { journal: env.journal } : {}),

@@ -64,9 +64,14 @@ export type Credential = 'main' | 'restricted' | 'none' | 'other';
 /** The credential a recorded request carried, from the placeholder the recorder put in its place. */
 export function credentialOf(exchange: Pick<AnsweredExchange, 'request'>): Credential {
   const header = Object.entries(exchange.request.headers).find(([name]) => name.toLowerCase() === 'authorization');
-  if (header === undefined) return 'none';
-  if (header[1] === 'Bearer $DIRECTORY_API_KEY') return 'main';
-  if (header[1] === 'Bearer $DIRECTORY_RESTRICTED_API_KEY') return 'restricted';
+  return credentialOfHeader(header?.[1]);
+}
+
+/** The credential a recorded Authorization header's value stands for (undefined: none was sent). */
+export function credentialOfHeader(value: string | undefined): Credential {
+  if (value === undefined) return 'none';
+  if (value === 'Bearer $DIRECTORY_API_KEY') return 'main';
+  if (value === 'Bearer $DIRECTORY_RESTRICTED_API_KEY') return 'restricted';
   return 'other';
 }
 

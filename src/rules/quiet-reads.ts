@@ -21,6 +21,7 @@ import type { Exchange } from '../core/exchange.ts';
 import { READ_OPERATIONS } from '../schemas/operations.ts';
 import type { DateSpan } from './dates.ts';
 import { isRecord } from './json-values.ts';
+import { parseJsonText } from '../core/json-text.ts';
 import { dateSpan } from './own-mutations.ts';
 
 /** Reads whose answers are a resource's state by date: a list of items that each carry a `date_range`. */
@@ -143,22 +144,13 @@ export function describeQuietDifference(d: QuietDifference): string {
 }
 
 function parsed(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return isRecord(value) ? value : undefined;
-  } catch {
-    return undefined;
-  }
+  const value = parseJsonText(text);
+  return isRecord(value) ? value : undefined;
 }
 
 /** The answer's items with their spans, or undefined when it is not a list of items with a readable date range. */
 function itemsOf(text: string): Item[] | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+  const value = parseJsonText(text);
   if (!Array.isArray(value)) return undefined;
   const items: Item[] = [];
   for (const entry of value) {

@@ -325,8 +325,6 @@ function notStarted(rule: Rule, group: RuleGroup): RuleResult {
 async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleResult> {
   const reads = [new QuietReads(), new QuietReads()] as const;
   const first = await runAttempt(rule, group, { ...env, quietReads: reads[0] });
-  // A revocation cannot be undone: driven again it would start from the state the first attempt left,
-  // not the one that showed the departure, so its FAIL stands unconfirmed (`confirmed` absent).
   // A revocation cannot be undone: driven again it would start from the state the first attempt left, not the
   // one that showed the departure (and on another resource, from other data), so its FAIL stands unconfirmed.
   if (first.verdict !== 'FAIL' || rule.mutates === 'irreversible' || env.options.interrupt?.aborted) return first;

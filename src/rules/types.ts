@@ -7,6 +7,7 @@ import type { RuleId } from './rule-ids.ts';
 import type { Need, NeedEnv, ProvidedBy, Provisions } from './needs.ts';
 import type { Judgement } from './judges/judgement.ts';
 import type { Observed } from './judges/observed.ts';
+import type { RuleExplainer } from './judges/trace.ts';
 
 export type { Need } from './needs.ts';
 
@@ -195,6 +196,7 @@ export interface CheckedRuleDefinition<N extends Need> extends RuleFacts<N> {
   check(ctx: CheckContext<N>): Promise<void>;
   drive?: undefined;
   judge?: undefined;
+  explain?: undefined;
 }
 
 /**
@@ -207,6 +209,11 @@ export interface CheckedRuleDefinition<N extends Need> extends RuleFacts<N> {
 export interface DrivenRuleDefinition<N extends Need> extends RuleFacts<N> {
   drive(ctx: CheckContext<N> & Judging): Promise<void>;
   judge: RuleJudge;
+  /**
+   * A model-based judge's replay told step by step: the engine runs it on a
+   * FAIL's evidence (the shrunk sequence) and the report shows its trace.
+   */
+  explain?: RuleExplainer;
   check?: undefined;
 }
 
@@ -231,6 +238,8 @@ export interface Rule {
   kind: RuleKind;
   /** The rule's judge, when it is written as a driver and a judge. */
   judge?: RuleJudge;
+  /** The judge's replay step by step, for a FAIL's trace (model-based rules). */
+  explain?: RuleExplainer;
   /**
    * Runs the check with `ctx` narrowed to what the rule's needs provide: the
    * engine hands it everything met needs provide (`provisions`), and the rule

@@ -12,6 +12,8 @@ import type { RuleLog } from '../rules/types.ts';
 
 export class ExchangeLog implements RuleLog {
   private readonly entries: Observed[] = [];
+  /** The recorded exchange each entry was read from, for a FAIL's trace; dropped with the entry. */
+  private readonly recorded = new WeakMap<Observed, Exchange>();
   /** The property run under way (0: none yet), and whether one is. */
   private run = 0;
   private inRun = false;
@@ -23,7 +25,16 @@ export class ExchangeLog implements RuleLog {
   add(exchange: Exchange, answer: ApiResponse | undefined): void {
     // Tagged, a property's exchanges can be judged again run by run from a recording.
     if (this.inRun) exchange.run = this.run;
-    if (exchange.response && answer) this.entries.push(observedFromExchange(exchange, answer));
+    if (exchange.response && answer) {
+      const observed = observedFromExchange(exchange, answer);
+      this.recorded.set(observed, exchange);
+      this.entries.push(observed);
+    }
+  }
+
+  /** The recorded exchange (as the report shows it) that `observed` was read from. */
+  exchangeOf(observed: Observed): Exchange | undefined {
+    return this.recorded.get(observed);
   }
 
   mark(): number {

@@ -8,14 +8,19 @@ import { HarnessError } from '../core/errors.ts';
 import { enforce } from './assertions.ts';
 import { isNoEvidence } from './judges/judgement.ts';
 import { meetsNeeds, unmetNeed, type Need } from './needs.ts';
+import { repetitionsPerRun, type Repeats } from './one-in-n.ts';
 import type { BaseCheckContext, Judging, Rule, RuleDefinition, RuleGroupDefinition, RuleJudge } from './types.ts';
 
 /**
  * `ctx.judged` for a driver: one run's requests, then the judge over them and
  * only them. Their part of the log is dropped once judged, whatever happened.
  */
-function judging(ctx: BaseCheckContext, judge: RuleJudge): Judging {
+function judging(ctx: BaseCheckContext, judge: RuleJudge, repeats: Repeats | undefined): Judging {
   return {
+    async repeat(send) {
+      const repetitions = repeats ? repetitionsPerRun(repeats, ctx.options.numRuns) : 1;
+      for (let i = 0; i < repetitions; i++) await send();
+    },
     async judged(run) {
       const mark = ctx.log.startRun();
       try {
@@ -47,13 +52,14 @@ function make<N extends Need>(input: RuleDefinition<N>, kind: Rule['kind']): Rul
     ...(input.judges ? { judges: input.judges } : {}),
     ...(input.runs !== undefined ? { runs: input.runs } : {}),
     ...(input.timing ? { timing: input.timing } : {}),
+    ...(input.repeats ? { repeats: input.repeats } : {}),
     kind,
     ...(input.judge ? { judge: input.judge } : {}),
     ...(input.explain ? { explain: input.explain } : {}),
     // The engine SKIPs a rule whose needs are unmet before it gets here; the test narrows the context.
     check: (ctx, env) => {
       if (meetsNeeds(ctx, needs, env)) {
-        return input.judge ? input.drive({ ...ctx, ...judging(ctx, input.judge) }) : input.check(ctx);
+        return input.judge ? input.drive({ ...ctx, ...judging(ctx, input.judge, input.repeats) }) : input.check(ctx);
       }
       const reason = needs.map((need) => unmetNeed(need, env)).find((r) => r !== undefined);
       return Promise.reject(new HarnessError('DC_ERR_PRECONDITION', reason ?? 'a need of the rule is not provided'));

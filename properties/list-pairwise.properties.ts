@@ -551,7 +551,8 @@ function rowsIn(log: readonly Observed[]): RowRead[] {
   return [...byRow].flatMap(([name, pages]): RowRead[] => {
     const first = pages.get(1);
     const request: unknown = first?.request;
-    if (!first || !matchesSchema('ListRequest', request) || request.pagination?.next_token) return [];
+    if (!first || !matchesSchema('ListRequest', request) || (request.pagination?.next_token ?? null) !== null)
+      return [];
     const read: ListEnvelope[] = [];
     let token: string | null = null;
     for (let index = 1; ; index++) {
@@ -581,6 +582,12 @@ interface Reference {
 type ReferenceRead = Reference | NoVerdict | NoEvidence;
 const isRead = (r: ReferenceRead): r is Reference => 'ids' in r;
 
+/** A reference asks for its filters at its date, limit null, and nothing else (nothing that adds to the answer). */
+function isReference(r: ListRequest): boolean {
+  const asked = Object.keys(r).every((k) => ['kind_id', 'at_date', 'filters', 'pagination'].includes(k));
+  return asked && r.pagination?.limit === null && r.pagination.next_token === null;
+}
+
 /** One reference of a row: found by its step and by what it asked for (the row's filter, at the row's at_date). */
 function referenceOf(
   log: readonly Observed[],
@@ -592,7 +599,9 @@ function referenceOf(
   for (const o of log) {
     const request: unknown = o.request;
     if (o.operation !== 'resources.list' || !step(o.step) || !matchesSchema('ListRequest', request)) continue;
-    if ((request.at_date ?? null) !== (row.request.at_date ?? null) || !asks(request)) continue;
+    if (!isReference(request) || (request.at_date ?? null) !== (row.request.at_date ?? null) || !asks(request)) {
+      continue;
+    }
     if (o.status !== 200 || !matchesSchema('ListEnvelope', o.body)) {
       const answer = accepted(o, { status: 200 });
       return isNoVerdict(answer) ? answer : noEvidence(`${o.step} (for ${row.name}) is not a list of resources`);

@@ -115,6 +115,21 @@ describe('judgePairwise', () => {
     const log = [otherDate, ...row(1, { filters: [IDS] }, null, [[A, B, C]])];
     const judgement = judgePairwise(log);
     expect(isNoEvidence(judgement) && judgement.noEvidence).toContain('no reference of its ids filter alone');
+    // A request tagged as the reference that asks for more than the filter alone, or pages, is none.
+    const notAlone = list(
+      'reference: the ids filter alone',
+      { kind_id: KIND, filters: [IDS], with_teams: true, pagination: { limit: null, next_token: null } },
+      200,
+      [A, B, C],
+    );
+    const limited = list(
+      'reference: the ids filter alone',
+      { kind_id: KIND, filters: [IDS], pagination: { limit: 5, next_token: null } },
+      200,
+      [A, B, C],
+    );
+    const neither = judgePairwise([notAlone, limited, ...row(1, { filters: [IDS] }, null, [[A, B, C]])]);
+    expect(isNoEvidence(neither) && neither.noEvidence).toContain('no reference of its ids filter alone');
     // With its own reference beside the other, the row is judged against its own.
     expect(judgePairwise([otherDate, idsAlone, ...row(1, { filters: [IDS] }, null, [[A, B, C]])])).toEqual([]);
     const dated = row(2, { filters: [IDS], at_date: '2024-02-29' }, null, [[A, B]]);

@@ -63,7 +63,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'pagination-later-pages-drop-orders': {
     rule: 'pagination.each-resource-once',
     where: at('limit 25, page 2'),
-    // The ordered walk of orders-ascending shows pages out of order before a repeat stops it.
+    // The ordered walks of the list rules meet the repeat that each-resource-once owns: it blocks them.
     alsoFails: ['list.prop.pairwise-combinations'],
     skips: {
       ...blockedBy('pagination.each-resource-once', [

@@ -78,7 +78,7 @@ function judgeOneWalk(log: readonly Observed[]): Judgement {
   const violations: Violation[] = [];
   if (subset.some((id) => !seen.includes(id)) || seen.length !== subset.length) {
     violations.push({
-      where: 'pages',
+      where: `a walk of ${subset.length} filtered ids at limit ${limit}: response.body.data of every page`,
       message: 'must yield every filtered resource exactly once',
       expected: subset.length,
       actual: seen.length,

@@ -112,7 +112,7 @@ export default defineRuleGroup({
       clause: '§4.1 rule 3',
       quote: 'Revoking a role, or a team, that the resource does not have changes nothing.',
       level: 'MUST',
-      runs: 4,
+      runs: 6,
       mutates: 'irreversible',
       needs: ['roleKindResource'],
       async drive(ctx) {
@@ -120,9 +120,18 @@ export default defineRuleGroup({
         const roles = ctx.profile.roles.filter((r) => !isDefiningRole(ctx, r.id)).map((r) => r.id);
         const teams = ctx.profile.teams.filter((t) => t.enabled).map((t) => t.id);
         precondition(roles.length > 0 && teams.length > 0, 'the profile names no role or team to revoke');
+        // A role the resource holds is where a second revocation can differ from the first: drawn three
+        // times as often as any role, and `*` (the whole role) three times in four beside a list.
+        const held = new Set(
+          ((await captureState(ctx, resourceId, ['roles'])).roles ?? [])
+            .filter((a) => a.is_assigned)
+            .map((a) => a.role_id),
+        );
+        const heldRoles = roles.filter((r) => held.has(r));
+        const role = fc.constantFrom(...roles);
         const revocation = fc.record({
-          roleId: fc.constantFrom(...roles),
-          teamIds: fc.option(teamList({ teamIds: teams }), { nil: undefined }),
+          roleId: heldRoles.length > 0 ? fc.oneof({ arbitrary: fc.constantFrom(...heldRoles), weight: 3 }, role) : role,
+          teamIds: fc.option(fc.oneof(fc.constant('*' as const), teamList({ teamIds: teams })), { nil: undefined }),
         });
         await checkProperty(ctx, revocation, ({ roleId, teamIds }) =>
           ctx.judged(async () => {

@@ -479,8 +479,9 @@ export default defineRuleGroup({
               return range !== undefined && span !== undefined && covers(span, range);
             });
           // A read that does not show the period at all is a stale or lost assignment: assigned-rate-shown's.
-          const shown = reads.map(covering).find((p) => p !== undefined);
-          if (!shown) {
+          const read = reads.find((r) => covering(r) !== undefined);
+          const shown = read && covering(read);
+          if (!read || !shown) {
             return [
               {
                 where: STEP.readLaterAssign,
@@ -494,7 +495,7 @@ export default defineRuleGroup({
           if (shown.activity_rate_patterns.length === 0) {
             return [
               {
-                where: 'activity_rate_patterns',
+                where: `${read.step}: activity_rate_patterns`,
                 message: 'must hold the pattern the rate was spread into (one entry per week)',
                 expected: 'at least one week',
                 actual: [],
@@ -509,7 +510,7 @@ export default defineRuleGroup({
               ? []
               : [
                   {
-                    where: `activity_rate_patterns[${week}]`,
+                    where: `${read.step}: activity_rate_patterns[${week}]`,
                     message: `must spread the rate evenly over the ${days} worked days of the work regime`,
                     expected: `${days} equal non-zero days`,
                     actual: pattern,

@@ -1,8 +1,9 @@
 /**
  * The mutation run: the suite against the reference server with one named
  * fault at a time. A fault is caught when the rule that owns it FAILs with a
- * violation at the declared place; it is caught cleanly when nothing else
- * FAILs but the rules named beside it and no rule ends in ERROR.
+ * violation at the declared place; it is caught cleanly when the rules named
+ * beside it FAIL and nothing else does, the rules it declares SKIP for the
+ * reason it gives and nothing else does, and no rule ends in ERROR.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -13,6 +14,7 @@ import { loadCatalogue } from '../runner/catalogue.ts';
 import type { RuleGroup } from '../rules/types.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules, type EngineOptions } from '../runner/run-rules.ts';
 import { CATCHES, type Catch } from './fault-catches.ts';
+import type { Place } from './place.ts';
 import { parseJsonText } from '../core/json-text.ts';
 import { HarRecorder } from '../report/har.ts';
 import { allRules } from '../runner/catalogue.ts';
@@ -33,6 +35,10 @@ export interface MutationOutcome {
   reportedAt: string[];
   /** Rules that FAILed beside the owner without being named in `alsoFails`. */
   unexpected: string[];
+  /** Rules named in `alsoFails` that did not FAIL (with their verdict). */
+  alsoPassed: string[];
+  /** SKIPs the catch does not declare (with their reason), and declared ones that did not happen. */
+  undeclaredSkips: string[];
   /** Rules that ended in ERROR (with their reason): a mutation run must be clean. */
   errors: string[];
   /** Rules the run's own HAR, judged again, gives another verdict (see rejudgedOtherwise). */
@@ -135,39 +141,69 @@ export function rejudgedOtherwise(
 /** A catch as fault-catches.ts writes one, for any rule (a rule not yet in the catalogue too). */
 export interface CatchOf {
   rule: string;
-  where: string;
+  where: Place;
   alsoFails?: readonly string[];
+  skips?: Readonly<Record<string, string | undefined>>;
 }
 
-/** What a run against a faulty server shows of a catch: did its rule FAIL at its place, and nothing else fail? */
+/**
+ * What a run against a faulty server shows of a catch: did its rule FAIL at
+ * its place, every rule named beside it FAIL, every SKIP come as declared,
+ * and nothing else fail?
+ */
 export function judgeCatch(
   run: RunResult,
   expected: CatchOf,
-): Pick<MutationOutcome, 'caught' | 'reportedAt' | 'unexpected' | 'errors' | 'verdicts'> {
+): Pick<
+  MutationOutcome,
+  'caught' | 'reportedAt' | 'unexpected' | 'alsoPassed' | 'undeclaredSkips' | 'errors' | 'verdicts'
+> {
   const owner = run.results.find((r) => r.ruleId === expected.rule);
   const reportedAt = owner?.violations.map((v) => v.where) ?? [];
   const allowed = new Set<string>([expected.rule, ...(expected.alsoFails ?? [])]);
+  const verdictOf = (id: string): string => run.results.find((r) => r.ruleId === id)?.verdict ?? 'not run';
+  const declared = expected.skips ?? {};
+  const skipped = run.results.filter((r) => r.verdict === 'SKIP');
   return {
-    caught: owner?.verdict === 'FAIL' && reportedAt.some((where) => where.includes(expected.where)),
+    caught: owner?.verdict === 'FAIL' && reportedAt.some((where) => expected.where.shownBy(where)),
     reportedAt,
     unexpected: run.results.filter((r) => r.verdict === 'FAIL' && !allowed.has(r.ruleId)).map((r) => r.ruleId),
+    alsoPassed: (expected.alsoFails ?? [])
+      .filter((id) => verdictOf(id) !== 'FAIL')
+      .map((id) => `${id}: ${verdictOf(id)}`),
+    undeclaredSkips: [
+      ...skipped
+        .filter((r) => {
+          const why = declared[r.ruleId];
+          return why === undefined || !(r.reason ?? '').includes(why);
+        })
+        .map((r) => `${r.ruleId}: SKIP undeclared (${r.reason ?? 'no reason'})`),
+      ...Object.keys(declared)
+        .filter((id) => verdictOf(id) !== 'SKIP')
+        .map((id) => `${id}: declared SKIP, ${verdictOf(id)}`),
+    ],
     errors: run.results.filter((r) => r.verdict === 'ERROR').map((r) => `${r.ruleId}: ${r.reason ?? ''}`),
     verdicts: Object.fromEntries(run.results.map((r) => [r.ruleId, r.verdict])),
   };
 }
 
+/** Nothing but what the catch declares: the named FAILs, the declared SKIPs, no ERROR. */
+function cleanly(o: MutationOutcome): boolean {
+  return o.unexpected.length + o.alsoPassed.length + o.undeclaredSkips.length + o.errors.length === 0;
+}
+
 /** fault × rule matrix as Markdown. */
 export function renderMatrixMarkdown(outcomes: MutationOutcome[]): string {
   const caught = outcomes.filter((o) => o.caught).length;
-  const clean = outcomes.filter((o) => o.caught && o.unexpected.length === 0 && o.errors.length === 0).length;
+  const clean = outcomes.filter((o) => o.caught && cleanly(o)).length;
   const lines = [
-    `# Mutation score: ${caught}/${outcomes.length} faults caught (${clean} cleanly: by their rule at the declared place, nothing unexpected)`,
+    `# Mutation score: ${caught}/${outcomes.length} faults caught (${clean} cleanly: by their rule at the declared place, every FAIL and SKIP as declared)`,
     '',
     '| fault | breaks | must be caught by | at | caught | also failing (named) | unexpected |',
     '|---|---|---|---|---|---|---|',
     ...outcomes.map(
       (o) =>
-        `| \`${o.fault}\` | ${FAULTS[o.fault].clause} | \`${o.expected.rule}\` | \`${o.expected.where}\` | ${o.caught ? 'caught' : '**missed**'} | ${(o.expected.alsoFails ?? []).map((c) => `\`${c}\``).join(', ') || '—'} | ${[...o.unexpected, ...o.errors].map((c) => `\`${c}\``).join(', ') || '—'} |`,
+        `| \`${o.fault}\` | ${FAULTS[o.fault].clause} | \`${o.expected.rule}\` | \`${String(o.expected.where)}\` | ${o.caught ? 'caught' : '**missed**'} | ${(o.expected.alsoFails ?? []).map((c) => `\`${c}\``).join(', ') || '—'} | ${[...o.unexpected, ...o.alsoPassed, ...o.undeclaredSkips, ...o.errors].map((c) => `\`${c}\``).join(', ') || '—'} |`,
     ),
     '',
   ];
@@ -221,9 +257,11 @@ export function renderMatrixJson(outcomes: MutationOutcome[]): string {
         name: o.fault,
         clause: FAULTS[o.fault].clause,
         rule: o.expected.rule,
-        where: o.expected.where,
+        where: String(o.expected.where),
         caught: o.caught,
         unexpected: o.unexpected,
+        alsoPassed: o.alsoPassed,
+        undeclaredSkips: o.undeclaredSkips,
         errors: o.errors,
         durationMs: o.durationMs,
         failing: rules.filter((r) => o.verdicts[r] === 'FAIL'),

@@ -21,7 +21,8 @@ export interface PropertyOptions<T> {
   /**
    * Values every run checks first, one of each class the property is about,
    * so a run with few runs never leaves a class to chance; they count
-   * against the runs, the rest are drawn at random.
+   * against the runs, the rest are drawn at random. A run with `drawnOnly`
+   * leaves them out.
    */
   examples?: readonly T[];
 }
@@ -59,7 +60,8 @@ export async function checkProperty<T>(
   const details = await fc.check(property, {
     seed: ctx.options.seed,
     numRuns: ctx.options.numRuns,
-    ...(options.examples ? { examples: options.examples.map((e): [T] => [e]) } : {}),
+    // Left out when the run measures what drawn runs alone find.
+    ...(options.examples && !ctx.options.drawnOnly ? { examples: options.examples.map((e): [T] => [e]) } : {}),
     ...(path ? { path, endOnFailure: true } : {}),
   });
   if (interruption !== undefined) throw interruption;

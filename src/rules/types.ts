@@ -33,7 +33,7 @@ export interface BaseCheckContext {
   readonly restricted: DirectoryClient | undefined;
   readonly profile: TargetProfile;
   /** The run's options; `numRuns` is this rule's own when the run sets none. */
-  readonly options: RunOptions & { readonly numRuns: number };
+  readonly options: RunOptions & { readonly numRuns: number; readonly drawnOnly?: boolean };
   /** Record what the server did where the spec is open. */
   observe(subject: string, value: unknown): void;
   /** Attach property replay information (seed, path, counterexample). */

@@ -73,6 +73,11 @@ export type EngineOptions = Pick<
   maxInFlight?: number;
   /** Where the write-ahead undo journal goes (external targets with mutations); none when absent. */
   journalPath?: string;
+  /**
+   * The properties' fixed examples left out: their runs are all drawn (the
+   * mutation run's measure of what drawn runs alone find; never a user's run).
+   */
+  drawnOnly?: boolean;
 
   onRuleStart?: (rule: Rule, group: RuleGroup) => void;
   onRuleEnd?: (result: RuleResult) => void;

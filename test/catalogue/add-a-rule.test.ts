@@ -13,6 +13,7 @@ import { allRules, loadCatalogue } from '../../src/runner/catalogue.ts';
 import { catalogueProblems } from '../../src/rules/catalogue-check.ts';
 import { SPEC_PATH, buildManifest, renderRuleIds } from '../../src/rules/manifest.ts';
 import { judgeCatch, runAgainstReference, type CatchOf } from '../../src/mutation/run-mutations.ts';
+import { at } from '../../src/mutation/place.ts';
 import { FAULTS, type FaultName } from '../../src/reference-server/faults.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -21,7 +22,7 @@ const ID = 'example.limit-null-one-page';
 
 /** Step 4 for the fixture: a fault of faults.ts, and the catch fault-catches.ts would hold for it. */
 const FAULT: FaultName = 'pagination-limit-null-pages';
-const CATCH: CatchOf = { rule: ID, where: 'the whole collection: response.body.next_token' };
+const CATCH: CatchOf = { rule: ID, where: at('the whole collection', 'response.body.next_token') };
 
 test('the recipe has at most five steps and names every file the steps below touch', () => {
   const contributing = readFileSync(join(ROOT, 'CONTRIBUTING.md'), 'utf8');
@@ -59,7 +60,7 @@ test('a spec file added by the recipe is loaded, checked, listed, caught failing
   // 4. Against its fault, the rule FAILs where its catch says, and nothing else fails.
   expect(FAULTS[FAULT].clause).toBe('§4.9 limit');
   const outcome = judgeCatch(await runAgainstReference([FAULT], added), CATCH);
-  expect(outcome.reportedAt).toContain(CATCH.where);
+  expect(outcome.reportedAt).toContain(String(CATCH.where));
   expect(outcome.caught).toBe(true);
   expect(outcome.unexpected).toEqual([]);
   expect(outcome.errors).toEqual([]);

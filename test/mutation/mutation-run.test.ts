@@ -1,8 +1,9 @@
 /**
  * The mutation run: for every fault of the reference server, the suite runs
  * against a server with that fault alone and must FAIL the rule that owns it
- * with a violation at the declared place, FAIL no rule but those named beside
- * it, and end no rule in ERROR. Each case runs on its own server. The fault ×
+ * with a violation at the declared place, FAIL every rule named beside it and
+ * no other, SKIP exactly the rules it declares for the reasons it gives, and
+ * end no rule in ERROR. Each case runs on its own server. The fault ×
  * rule matrix is written to reports/mutation-matrix.{md,json}.
  */
 import { readFileSync } from 'node:fs';
@@ -24,15 +25,17 @@ const catalogue = await loadCatalogue();
 describe('every fault is caught by the rule it breaks, at the place it breaks', () => {
   for (const fault of FAULT_NAMES) {
     const { rule, where } = CATCHES[fault];
-    test(`${fault} is caught by ${rule} at "${where}"`, async () => {
+    test(`${fault} is caught by ${rule} at "${String(where)}"`, async () => {
       const outcome = await runMutation(fault, catalogue);
       outcomes.push(outcome);
       expect(outcome.verdicts[rule], `${rule} must FAIL against ${fault}`).toBe('FAIL');
       expect(
-        outcome.reportedAt.some((w) => w.includes(where)),
+        outcome.reportedAt.some((w) => where.shownBy(w)),
         `violations at ${JSON.stringify(outcome.reportedAt)}`,
       ).toBe(true);
       expect(outcome.unexpected, 'rules failing that the fault does not name').toEqual([]);
+      expect(outcome.alsoPassed, 'every rule alsoFails names must FAIL').toEqual([]);
+      expect(outcome.undeclaredSkips, 'every SKIP is declared in skips, with why').toEqual([]);
       expect(outcome.errors, 'a mutation run ends no rule in ERROR').toEqual([]);
       expect(outcome.rejudgedOtherwise, "the run's HAR, judged again, gives every verdict it gave").toEqual([]);
     });

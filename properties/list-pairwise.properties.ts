@@ -522,7 +522,7 @@ export default defineRuleGroup({
       needs: ['listKind'],
       async check(ctx) {
         const model = listInputModel(ctx.profile);
-        const array = drawCoveringArray(model, ctx.options.seed);
+        const array = drawCoveringArray(model, ctx.options.seed, ctx.options.depth);
         precondition(array, 'no covering array was drawn');
         const values = await valuesOf(ctx);
         const refs = new References(ctx, values);

@@ -77,7 +77,19 @@ type Tuple = { factors: number[]; classes: number[] };
 const keyOf = (factors: readonly number[], classes: readonly number[]): string =>
   factors.map((f, i) => `${f}:${classes[i]}`).join('|');
 
+const COMBINATIONS = new Map<string, number[][]>();
+
+/** Every way to take `k` of `n` indexes, ascending (kept: the builder asks for the same few again and again). */
 function combinations(n: number, k: number): number[][] {
+  const key = `${n},${k}`;
+  const known = COMBINATIONS.get(key);
+  if (known) return known;
+  const made = combinationsOf(n, k);
+  COMBINATIONS.set(key, made);
+  return made;
+}
+
+function combinationsOf(n: number, k: number): number[][] {
   if (k === 0) return [[]];
   const out: number[][] = [];
   for (let first = 0; first <= n - k; first++) {

@@ -99,8 +99,10 @@ test('the covering array of resources.list covers each class when quick, every p
 
 test('rules --coverage says the depth and what it covers (three-way drawn above: slow to draw twice)', async () => {
   const example = await loadProfile(packagePath('fixtures/example-profile.json'));
-  expect(renderCoverage(example, 1)[0]).toMatch(/depth default: pairwise\), pairs covered (\d+)\/\1 \(100%\)/);
-  expect(renderCoverage(example, 1, 'quick')[0]).toMatch(/depth quick: each class once\), classes covered (\d+)\/\1/);
+  expect(renderCoverage(example, 1)[0]).toMatch(/\(seed 1, pairwise\), pairs covered (\d+)\/\1 \(100%\)/);
+  expect(renderCoverage(example, 1, 'quick')[0]).toMatch(
+    /\(seed 1, each class once: --depth quick\), classes covered (\d+)\/\1/,
+  );
   const lines: string[] = [];
   await expect(rulesCommand(['--coverage', '--depth', 'deeper'], (l) => lines.push(l))).rejects.toThrow(
     '--depth must be one of quick, default, deep, got deeper',

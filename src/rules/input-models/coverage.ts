@@ -70,7 +70,7 @@ export function renderCoverage(profile: TargetProfile, seed: number, depth: Dept
   const share = (p: { exercised: number; servable: number }): string =>
     `${p.exercised}/${p.servable} (${p.servable === 0 ? 100 : Math.round((100 * p.exercised) / p.servable)}%)`;
   return [
-    `${c.operation}: ${model.factors.length} factors, ${c.rows} rows (seed ${seed}, depth ${depth}: ${STRENGTH_NAME[c.strength]}), ${INTERACTIONS[c.strength]} covered ${share(c.pairs)} of those this profile can serve`,
+    `${c.operation}: ${model.factors.length} factors, ${c.rows} rows (seed ${seed}, ${STRENGTH_NAME[c.strength]}${depth === 'default' ? '' : `: --depth ${depth}`}), ${INTERACTIONS[c.strength]} covered ${share(c.pairs)} of those this profile can serve`,
     ...model.factors.map((f) => `  factor ${f.name}: ${f.classes.join(', ')}`),
     ...model.fixed.map((f) => `  not varied ${f.field}: ${f.why}`),
     ...Object.entries(c.byFactorPair).map(([pair, p]) => `  ${pair}: ${share(p)}`),

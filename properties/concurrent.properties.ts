@@ -192,8 +192,9 @@ async function runScenario(real: Real, scenario: ConcurrentScenario): Promise<vo
       for (const [i, command] of branch.entries()) await send(real, command, `B${b + 1}.${i + 1}`);
     }),
   );
-  const { ctx, resourceId, window } = real;
-  await showActivityRates(ctx, { resource_id: resourceId, date_range: text(window) }, { fresh: true, step: STEP.read });
+  const { ctx, resourceId } = real;
+  // The whole state (the judge looks at the window's days): the same read restoring makes first, so it is not sent twice.
+  await showActivityRates(ctx, { resource_id: resourceId, date_range: WIDE_RANGE }, { fresh: true, step: STEP.read });
 }
 
 /** The command a request sent, from its body; undefined when it names no range. */
@@ -352,7 +353,7 @@ export default defineRuleGroup({
       // changing the rate of a day outside the range. The spec does not say so in words, so a lost update
       // is reported and counted apart, and fails the run only with --strict (as activity-rates.no-overlap).
       level: 'INFERRED',
-      runs: 4,
+      runs: 3,
       mutates: 'reversible',
       needs: ['roleKindResource', 'workRegime'],
       async drive(ctx) {

@@ -67,7 +67,7 @@ export default defineRuleGroup({
       clause: '§2.1 DateRange',
       quote: '| DateRange | string made of two dates separated by `/`: `<start_date>/<end_date>` |',
       level: 'MUST',
-      runs: 10,
+      runs: 6,
       repeats: { judgedPerRun: 1 },
       mutates: 'reversible',
       needs: ['roleKindResource'],
@@ -130,7 +130,7 @@ export default defineRuleGroup({
       quote:
         '| limit | integer or null | maximum entries in this page; null returns the whole collection in one response |',
       level: 'MUST',
-      runs: 12,
+      runs: 6,
       repeats: { judgedPerRun: 1 },
       needs: ['listKind'],
       async drive(ctx) {
@@ -162,7 +162,7 @@ export default defineRuleGroup({
         '| TeamList | either the string `*` (refers to all teams) or an array of Snowflake (refers to a list of teams) |',
       ],
       level: 'MUST',
-      runs: 8,
+      runs: 5,
       repeats: { judgedPerRun: 1 },
       mutates: 'irreversible',
       needs: ['roleKindResource'],

@@ -767,7 +767,7 @@ export default defineRuleGroup({
       needs: ['listKind'],
       async drive(ctx) {
         const model = listInputModel(ctx.profile);
-        const array = drawCoveringArray(model, ctx.options.seed);
+        const array = drawCoveringArray(model, ctx.options.seed, ctx.options.depth);
         precondition(array, 'no covering array was drawn');
         const values = await valuesOf(ctx);
         const refs = new References(ctx, values);

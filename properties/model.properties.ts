@@ -515,7 +515,7 @@ export default defineRuleGroup({
         'Retrieves team assignations of a resource.',
       ],
       level: 'MUST',
-      runs: 5,
+      runs: 4,
       mutates: 'reversible',
       needs: ['roleKindResource', 'workRegime'],
       async drive(ctx) {

@@ -120,7 +120,7 @@ export default defineRuleGroup({
         'When the collection size is an exact multiple of `limit`, the last full page still carries a non-null `next_token` and the next page is empty.',
       ],
       level: 'MUST',
-      runs: 6,
+      runs: 4,
       needs: ['listKind'],
       async drive(ctx) {
         const ids = await firstIds(ctx, 20, { atLeast: 4 });
@@ -147,7 +147,7 @@ export default defineRuleGroup({
       quote:
         '`filters` and `orders` must be identical in every request of an iteration; otherwise the request fails with status 422.',
       level: 'MUST',
-      runs: 8,
+      runs: 6,
       repeats: { judgedPerRun: 1 },
       needs: ['listKind', 'sortAttribute'],
       async drive(ctx) {
@@ -215,7 +215,7 @@ export default defineRuleGroup({
       clause: '§4.9 rule 6; §7',
       quote: '`next_token` is opaque: a token that is malformed or built by hand fails with status 422.',
       level: 'MUST',
-      runs: 10,
+      runs: 6,
       repeats: { judgedPerRun: 1 },
       needs: ['listKind'],
       async drive(ctx) {

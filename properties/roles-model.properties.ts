@@ -286,7 +286,7 @@ export default defineRuleGroup({
         'An empty `team_ids` array is rejected.',
       ],
       level: 'MUST',
-      runs: 5,
+      runs: 4,
       mutates: 'irreversible',
       needs: ['roleKindResource'],
       async drive(ctx) {

@@ -196,7 +196,12 @@ export default defineRuleGroup({
       async drive(ctx) {
         const resources = ctx.profile.mutableResources.filter((r) => kindById(ctx.profile, r.kindId)?.supportsRoles);
         for (const r of resources.slice(0, 5)) {
-          await ctx.client.post('resources.show-activity-rates', { resource_id: r.id, date_range: WIDE_RANGE });
+          // The state other rules read too: the run sends it once until a change names the resource.
+          await ctx.client.post(
+            'resources.show-activity-rates',
+            { resource_id: r.id, date_range: WIDE_RANGE },
+            { shared: true },
+          );
         }
       },
       judge(log) {

@@ -32,6 +32,16 @@ const NOT_JSON = ['{"kind_id": ', 'kind_id=1', '[]{}'];
 
 const DATE_RANGE_OPERATIONS = ['resources.show-teams', 'resources.show-activity-rates'] as const;
 
+/**
+ * Each malformed shape sent once, to the read operations in turn: both reads
+ * take the same DateRange, and `errors.prop.malformed-date-range-rejected`
+ * draws shapes for every operation that takes one.
+ */
+const MALFORMED_READS = NOT_DATE_RANGES.map((range, i) => ({
+  range,
+  operation: DATE_RANGE_OPERATIONS[i % DATE_RANGE_OPERATIONS.length] ?? 'resources.show-teams',
+}));
+
 /** The steps drivers of this group tag their requests with, which their judges read. */
 const STEP = {
   forgedToken: 'a forged next_token',
@@ -163,25 +173,21 @@ export default defineRuleGroup({
       needs: ['roleKindResource'],
       async drive(ctx) {
         const resourceId = anyResourceId(ctx);
-        for (const range of NOT_DATE_RANGES) {
-          for (const operation of DATE_RANGE_OPERATIONS) {
-            await ctx.client.post(
-              operation,
-              { resource_id: resourceId, date_range: range },
-              { retry: 'judged', step: STEP.withDateRange(operation, range) },
-            );
-          }
+        for (const { range, operation } of MALFORMED_READS) {
+          await ctx.client.post(
+            operation,
+            { resource_id: resourceId, date_range: range },
+            { retry: 'judged', step: STEP.withDateRange(operation, range) },
+          );
         }
       },
       judge: (log) =>
         judgeAll(
-          NOT_DATE_RANGES.flatMap((range) =>
-            DATE_RANGE_OPERATIONS.map((operation) => {
-              const step = STEP.withDateRange(operation, range);
-              const o = firstWithStep(log, step);
-              return o ? rejected(o) : noEvidence(`no ${step} was sent`);
-            }),
-          ),
+          MALFORMED_READS.map(({ range, operation }) => {
+            const step = STEP.withDateRange(operation, range);
+            const o = firstWithStep(log, step);
+            return o ? rejected(o) : noEvidence(`no ${step} was sent`);
+          }),
         ),
     }),
     rule({

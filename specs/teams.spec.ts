@@ -187,7 +187,8 @@ export default defineRuleGroup({
           const res = await ctx.client.post(
             'resources.show-teams',
             { resource_id: r.id, date_range: WIDE_RANGE },
-            { step: STEP.profileRead },
+            // The state other rules read too: the run sends it once until a change names the resource.
+            { step: STEP.profileRead, shared: true },
           );
           if (Array.isArray(res.json)) seen += res.json.length;
         }

@@ -10,8 +10,8 @@ export interface CoveringFactor {
 export type Interaction = ReadonlyArray<{ factor: string; class: string }>;
 
 export interface CoveringArrayConstraints {
-  /** 2: every pair of classes of two factors (pairwise, the default); 3: every triple. */
-  strength?: 2 | 3;
+  /** 1: every class of each factor; 2: every pair of classes of two factors (pairwise, the default); 3: every triple. */
+  strength?: 1 | 2 | 3;
   /**
    * Whether a partial row (undefined where a factor is not set yet) can still
    * be sent: false for classes that exclude each other. An interaction no row
@@ -24,7 +24,7 @@ export interface CoveringArrayConstraints {
 
 export interface CoveringArray {
   factors: readonly CoveringFactor[];
-  strength: 2 | 3;
+  strength: 1 | 2 | 3;
   /** Each row: one class per factor, in the order of `factors`. */
   rows: ReadonlyArray<readonly string[]>;
   /** For each row, the interactions it was the first to cover. */
@@ -77,7 +77,19 @@ type Tuple = { factors: number[]; classes: number[] };
 const keyOf = (factors: readonly number[], classes: readonly number[]): string =>
   factors.map((f, i) => `${f}:${classes[i]}`).join('|');
 
+const COMBINATIONS = new Map<string, number[][]>();
+
+/** Every way to take `k` of `n` indexes, ascending (kept: the builder asks for the same few again and again). */
 function combinations(n: number, k: number): number[][] {
+  const key = `${n},${k}`;
+  const known = COMBINATIONS.get(key);
+  if (known) return known;
+  const made = combinationsOf(n, k);
+  COMBINATIONS.set(key, made);
+  return made;
+}
+
+function combinationsOf(n: number, k: number): number[][] {
   if (k === 0) return [[]];
   const out: number[][] = [];
   for (let first = 0; first <= n - k; first++) {

@@ -76,6 +76,9 @@ Selection:
 
 Properties:
   --seed N                   fast-check seed, a 32-bit integer (default: random, printed in the reports)
+  --depth D                  quick, default or deep (env DIRECTORY_DEPTH): quick halves each
+                             property's runs and covers each input class once; default covers
+                             every pair of input classes; deep every triple, with twice the runs
   --num-runs N               runs of every property (default: each its own, see 'rules')
   --replay-path P            with --path: the command sequence of a model-based counterexample
   --max-commands N           longest sequence of a model-based property (default: each its own)
@@ -139,6 +142,10 @@ Lists the rule catalogue: id, level, clause, and what the rule needs.
   --json              print the manifest as JSON
   --write-manifest    regenerate specs/manifest.json
   --rule/--section/--level   filter as with run
+  --depth D           quick, default or deep: each property's runs at that depth
+  --coverage          each operation's input model and the share of its pairs (triples
+                      with --depth deep, classes with quick) a run covers, for --profile
+                      FILE (default: the example profile) and --seed N (default 1)
 `;
 
 export const COMPARE_HELP = `directory-conformance compare OLD.json NEW.json [--reports DIR] [--allow-coverage-drop]

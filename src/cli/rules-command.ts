@@ -6,14 +6,18 @@ import type { Level } from '../core/types.ts';
 import { loadCatalogue, selectRules } from '../runner/catalogue.ts';
 import { checkSelection } from '../session/check-selection.ts';
 import { MANIFEST_PATH, RULE_IDS_PATH, renderManifest, renderRuleIds } from '../rules/manifest.ts';
-import { RUN_CONFIG_SCHEMA_PATH, renderRunConfigSchema } from '../schemas/run-config.ts';
+import { RUN_CONFIG_SCHEMA, RUN_CONFIG_SCHEMA_PATH, renderRunConfigSchema } from '../schemas/run-config.ts';
 import { RESULTS_SCHEMA_PATH, renderResultsSchema } from '../schemas/results-schema.ts';
 import { RULES_HELP } from './help.ts';
 import { parseOptions } from './options.ts';
 import { UsageError } from '../core/errors.ts';
 import { packagePath } from '../core/package-root.ts';
 import { renderCoverage } from '../rules/input-models/coverage.ts';
+import { runsAtDepth } from '../rules/depth.ts';
+import type { Depth } from '../core/types.ts';
 import { loadProfile } from '../target/load-profile.ts';
+
+const DEPTHS: readonly Depth[] = RUN_CONFIG_SCHEMA.properties.depth.enum;
 
 export async function rulesCommand(argv: string[], out: (line: string) => void): Promise<number> {
   const { values } = parseOptions(argv, {
@@ -25,17 +29,19 @@ export async function rulesCommand(argv: string[], out: (line: string) => void):
     coverage: { type: 'boolean' },
     profile: { type: 'string' },
     seed: { type: 'string' },
+    depth: { type: 'string' },
   });
   if (values.help) {
     out(RULES_HELP);
     return 0;
   }
+  const depth = depthOf(values.depth);
   if (values.coverage) {
     // The input space of each operation with a model, pairwise, for this profile (the example one by default).
     const profile = await loadProfile(values.profile ?? packagePath('fixtures/example-profile.json'));
     const seed = values.seed === undefined ? 1 : Number(values.seed);
     if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, not ${values.seed}`);
-    for (const line of renderCoverage(profile, seed)) out(line);
+    for (const line of renderCoverage(profile, seed, depth)) out(line);
     return 0;
   }
   const catalogue = await loadCatalogue();
@@ -68,8 +74,8 @@ export async function rulesCommand(argv: string[], out: (line: string) => void):
     out(`${g.section} ${g.title}${file}`);
     for (const r of g.rules) {
       const flags = [
-        r.kind === 'property' ? `property:${r.runs ?? DEFAULT_PROPERTY_RUNS} runs` : '',
-        r.repeats ? describeRepeats(r.repeats, r.runs ?? DEFAULT_PROPERTY_RUNS) : '',
+        r.kind === 'property' ? `property:${runsAtDepth(r.runs ?? DEFAULT_PROPERTY_RUNS, depth)} runs` : '',
+        r.repeats ? describeRepeats(r.repeats, runsAtDepth(r.runs ?? DEFAULT_PROPERTY_RUNS, depth)) : '',
         r.mutates !== 'none' ? `mutates:${r.mutates}` : '',
         r.needs.length ? `needs:${r.needs.join(',')}` : '',
       ]
@@ -87,4 +93,12 @@ export function describeRepeats(repeats: Repeats, runs: number): string {
   const trials = each * repeats.judgedPerRun * runs;
   const sure = Math.floor(confidenceOf(trials) * 1000) / 10;
   return `repeats:${each}x, ${trials} judged, one-in-${ONE_IN} seen at ${sure}%`;
+}
+
+/** `--depth` as the run takes it (the run configuration's own choices), `default` when it is not given. */
+function depthOf(given: string | undefined): Depth {
+  if (given === undefined) return 'default';
+  const depth = DEPTHS.find((d) => d === given);
+  if (depth === undefined) throw new UsageError(`--depth must be one of ${DEPTHS.join(', ')}, got ${given}`);
+  return depth;
 }

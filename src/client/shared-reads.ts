@@ -30,6 +30,9 @@ export class SharedReads {
   private keptChars = 0;
   /** Keys of kept answers about each resource, so a change to it forgets them. */
   private readonly byResource = new Map<string, Set<string>>();
+  /** Changes the suite sent, by resource named, and those that named none it could tell (see changesTo). */
+  private readonly changes = new Map<string, number>();
+  private changesToAll = 0;
   /** Answers handed to a read without a request. */
   hits = 0;
 
@@ -74,14 +77,29 @@ export class SharedReads {
   }
 
   /**
+   * How many changes the suite has sent naming any of `resources` (all
+   * resources when a change named none it could tell), taken before a read
+   * is sent: unchanged when it is answered, no change came between.
+   */
+  changesTo(resources: readonly string[]): number {
+    return resources.reduce((n, id) => n + (this.changes.get(id) ?? 0), this.changesToAll);
+  }
+
+  /**
    * A read sent afresh got `delivery`: the newest answer to `key` replaces
    * the one kept, so a later shared read never gets an older state than the
    * run has already seen (a server may serve a read that lags a write: the
-   * answer a moment later is the one to keep).
+   * answer a moment later is the one to keep). A read of named resources is
+   * kept even when none was, unless the suite changed one of them while it
+   * was in flight (`changesBefore`, from `changesTo` when it was sent): the
+   * state a rule reads after its last change is what restoring it reads
+   * first, and is not sent again.
    */
-  refresh(key: string, resources: readonly string[], delivery: Delivery): void {
+  refresh(key: string, resources: readonly string[], delivery: Delivery, changesBefore?: number): void {
     if (!delivery.outcome.ok || delivery.outcome.status < 200 || delivery.outcome.status >= 300) return;
-    if (!this.answers.has(key)) return;
+    const unchanged =
+      changesBefore !== undefined && resources.length > 0 && this.changesTo(resources) === changesBefore;
+    if (!this.answers.has(key) && !unchanged) return;
     const chars = delivery.outcome.text.length;
     if (chars > SHARED_READS_CHARS / 4) {
       this.drop(key);
@@ -98,6 +116,8 @@ export class SharedReads {
 
   /** A request that may change these resources (or, when they are unknown, any): their answers are stale. */
   forget(resources: readonly string[] | 'all'): void {
+    if (resources === 'all') this.changesToAll += 1;
+    else for (const id of resources) this.changes.set(id, (this.changes.get(id) ?? 0) + 1);
     const ids = resources === 'all' ? [...this.byResource.keys()] : resources;
     for (const id of ids) {
       for (const key of this.byResource.get(id) ?? []) this.drop(key);
@@ -172,10 +192,15 @@ async function shareRead(store: SharedReads, request: TransportRequest, next: Se
   return shared ? { ...delivery, shared: true } : delivery;
 }
 
-/** A read sent afresh: its answer, newer than any kept for the same request, replaces that one. */
+/**
+ * A read sent afresh: its answer, newer than any kept for the same request, replaces that one; a read
+ * of named resources that none of the suite's changes crossed is kept for the shared reads after it.
+ */
 async function refreshing(store: SharedReads, request: TransportRequest, next: SendRequest): Promise<Delivery> {
+  const resources = resourcesNamed(request.body) ?? [];
+  const changesBefore = store.changesTo(resources);
   const delivery = await next(request);
-  store.refresh(keyOf(request), resourcesNamed(request.body) ?? [], delivery);
+  store.refresh(keyOf(request), resources, delivery, changesBefore);
   return delivery;
 }
 

@@ -106,12 +106,21 @@ export interface TraceStep {
   check?: ReplayCheck;
 }
 
+/**
+ * How hard a run looks (`--depth`): `quick` makes fewer property runs and
+ * covers each input class once (no pairs); `default` covers every pair of
+ * input classes; `deep` covers every triple and makes more property runs.
+ */
+export type Depth = 'quick' | 'default' | 'deep';
+
 export interface RunOptions {
   /**
    * fast-check runs of every property; absent, each property makes its own
    * number of runs (`runs` of its definition: fewer for the costly ones).
    */
   numRuns?: number;
+  /** How hard the run looks; absent: `default`. */
+  depth?: Depth;
   /** Longest command sequence of a model-based property (default 6). */
   maxCommands?: number;
   /** fast-check seed; the same seed replays the same run. */

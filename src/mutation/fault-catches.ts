@@ -549,7 +549,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   },
   'roles-stale-read': {
     rule: 'revoke-roles.star-leaves-no-team',
-    where: 'list-roles after.team_ids',
+    where: at('list-roles after', 'team_ids'),
     // Every rule that reads list-roles right after a revocation sees the roles as they were.
     alsoFails: [
       'revoke-roles.omitted-team-ids-removes-role',
@@ -564,11 +564,11 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   // Departures one time in N: found because the rules repeat their judged requests (src/rules/one-in-n.ts).
   'invalid-limit-accepted-one-in-ten': {
     rule: 'errors.prop.invalid-limit-rejected',
-    where: 'response.status',
+    where: at('limit ', 'response.status'),
   },
   'invalid-team-ids-as-star-one-in-five': {
     rule: 'revoke-roles.prop.invalid-team-ids-rejected',
-    where: 'response.status',
+    where: at('team_ids ', 'response.status'),
   },
   'rates-stale-read': {
     rule: 'activity-rates.assigned-rate-shown',

@@ -28,6 +28,8 @@ export function replayCommand(r: RuleResult, run: Pick<RunResult, 'options' | 't
     args.push(`--seed ${r.replay?.seed ?? run.options.seed}`);
     if (r.replay?.path) args.push(`--path ${shellWord(r.replay.path)}`);
     if (r.replay?.replayPath) args.push(`--replay-path ${shellWord(r.replay.replayPath)}`);
+    // The depth decides the runs and the covering arrays the seed draws.
+    if (run.options.depth !== undefined && run.options.depth !== 'default') args.push(`--depth ${run.options.depth}`);
     // Sequences are drawn within this bound: the path replays only under the same one.
     if (run.options.maxCommands !== undefined) args.push(`--max-commands ${run.options.maxCommands}`);
   }

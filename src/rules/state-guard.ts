@@ -164,7 +164,8 @@ export async function restoreState(
   if (!stateDifference(goal, now)) return foreign;
   const targeted = targetedUndoRequests(goal, now);
   for (const request of targeted) await send(ctx.client, request);
-  const partly = await settledState(ctx, goal, parts, 'state after restore');
+  // A part none of these requests wrote is as `now` showed it: only the parts written are read again.
+  const partly = await settledState(ctx, goal, writtenParts(targeted), 'state after restore', now);
   if (!stateDifference(goal, partly)) return foreign;
   if (options.ownMutations) {
     // Another party may have changed the resource since it was read: what differs now that neither the
@@ -221,11 +222,23 @@ async function settledState(
   goal: ResourceState,
   parts: readonly RestorablePart[],
   step: string,
+  known?: ResourceState,
 ): Promise<ResourceState> {
-  const first = await captureState(ctx, goal.resourceId, parts, { step });
+  // The parts not read are the known state's (the caller knows nothing changed them).
+  const read = async (options: { step: string; fresh?: boolean }): Promise<ResourceState> => ({
+    ...known,
+    ...(await captureState(ctx, goal.resourceId, parts, options)),
+  });
+  const first = await read({ step });
   if (!stateDifference(goal, first)) return first;
   await settle();
-  return captureState(ctx, goal.resourceId, parts, { step: `${step}, settled`, fresh: true });
+  return read({ step: `${step}, settled`, fresh: true });
+}
+
+/** The parts of a resource that restoring requests write. */
+function writtenParts(requests: readonly UndoRequest[]): RestorablePart[] {
+  const parts = new Set(requests.map(({ operation }) => (operation === 'resources.assign-team' ? 'teams' : 'rates')));
+  return (['rates', 'teams'] as const).filter((p) => parts.has(p));
 }
 
 /** A restoring request as one of the suite's own changes (own-mutations.ts): it may have taken effect. */

@@ -1,6 +1,6 @@
 import type { DirectoryClient } from '../client/directory-client.ts';
 import type { AnsweredExchange } from '../core/exchange.ts';
-import type { Level, Mutation, PropertyReplay, RuleKind, RunOptions, Violation } from '../core/types.ts';
+import type { Depth, Level, Mutation, PropertyReplay, RuleKind, RunOptions, Violation } from '../core/types.ts';
 import type { TargetProfile } from '../target/profile.ts';
 import type { MutationLog } from './own-mutations.ts';
 import type { RuleId } from './rule-ids.ts';
@@ -32,8 +32,8 @@ export interface BaseCheckContext {
   /** Client with the profile's restricted credential, when there is one. */
   readonly restricted: DirectoryClient | undefined;
   readonly profile: TargetProfile;
-  /** The run's options; `numRuns` is this rule's own when the run sets none. */
-  readonly options: RunOptions & { readonly numRuns: number; readonly drawnOnly?: boolean };
+  /** The run's options; `numRuns` is this rule's own at the run's depth when the run sets none. */
+  readonly options: RunOptions & { readonly numRuns: number; readonly drawnOnly?: boolean; readonly depth: Depth };
   /** Record what the server did where the spec is open. */
   observe(subject: string, value: unknown): void;
   /** Attach property replay information (seed, path, counterexample). */
@@ -181,8 +181,9 @@ export interface RuleFacts<N extends Need> {
   /** What the rule judges beyond its own requests: the error answers every other rule received (it runs last). */
   judges?: 'error answers of the run';
   /**
-   * A property's fast-check runs when the run sets none (`--num-runs`): a
-   * run that costs many requests makes fewer, longer ones (default 25).
+   * A property's fast-check runs when the run sets none (`--num-runs`), at
+   * the default depth (src/rules/depth.ts derives the others): a run that
+   * costs many requests makes fewer, longer ones (default 25).
    */
   runs?: number;
   /**

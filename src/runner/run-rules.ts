@@ -31,6 +31,7 @@ import { violationsOf, type Judgement } from '../rules/judges/judgement.ts';
 import type { ExplainedStep } from '../rules/judges/trace.ts';
 import { describeQuietDifference, QuietReads } from '../rules/quiet-reads.ts';
 import { WIDE_RANGE } from '../rules/steps/assignations.ts';
+import { runsAtDepth } from '../rules/depth.ts';
 
 export interface RunTarget {
   baseUrl: string;
@@ -55,6 +56,7 @@ export type EngineOptions = Pick<
   | 'strict'
   | 'failOnSkip'
   | 'numRuns'
+  | 'depth'
   | 'maxCommands'
   | 'path'
   | 'replayPath'
@@ -248,6 +250,7 @@ export async function runRules(
     options: {
       ...(options.strict ? { strict: true } : {}),
       ...(options.numRuns !== undefined ? { numRuns: options.numRuns } : {}),
+      ...(options.depth !== 'default' ? { depth: options.depth } : {}),
       ...(options.maxCommands !== undefined ? { maxCommands: options.maxCommands } : {}),
       seed: options.seed,
       allowMutations: options.allowMutations,
@@ -516,8 +519,11 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     anonymous: client.derive({ credential: undefined }),
     restricted,
     profile: target.profile,
-    // A property's own number of runs, unless the run sets one for every property.
-    options: { ...options, numRuns: options.numRuns ?? rule.runs ?? DEFAULT_PROPERTY_RUNS },
+    // A property's own number of runs at the run's depth, unless the run sets one for every property.
+    options: {
+      ...options,
+      numRuns: options.numRuns ?? runsAtDepth(rule.runs ?? DEFAULT_PROPERTY_RUNS, options.depth),
+    },
     signal: controller.signal,
     observe(subject, value) {
       observations.push({ subject, value: redactDeep(value, env.redactor) });

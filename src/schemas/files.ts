@@ -70,6 +70,7 @@ const RECORD_FIELDS = {
     required: ['seed', 'allowMutations'],
     properties: {
       numRuns: NUMBER,
+      depth: { enum: ['quick', 'default', 'deep'] },
       maxCommands: NUMBER,
       seed: NUMBER,
       allowMutations: BOOLEAN,

@@ -162,7 +162,19 @@ export const RUN_CONFIG_SCHEMA = {
       expected: 'a 32-bit integer, from -2147483648 to 2147483647',
       description: 'fast-check seed, a 32-bit integer (default: random, recorded in the reports).',
     },
-    numRuns: { ...int(1, 1_000_000), flag: 'num-runs', description: 'Runs of every property (default: each its own).' },
+    depth: {
+      enum: ['quick', 'default', 'deep'],
+      default: 'default',
+      flag: 'depth',
+      env: 'DIRECTORY_DEPTH',
+      description:
+        "How hard the run looks: quick (fewer property runs, each input class once), default (every pair of input classes), deep (every triple, more property runs). README: each depth's request count.",
+    },
+    numRuns: {
+      ...int(1, 1_000_000),
+      flag: 'num-runs',
+      description: "Runs of every property (default: each its own, at the run's depth).",
+    },
     maxCommands: {
       ...int(1, 1_000),
       flag: 'max-commands',
@@ -256,6 +268,7 @@ export const RUN_CONFIG_DEFAULTS = {
   maxRequests: RUN_CONFIG_SCHEMA.properties.maxRequests.default,
   requestTimeoutMs: RUN_CONFIG_SCHEMA.properties.requestTimeoutMs.default,
   ruleTimeoutMs: RUN_CONFIG_SCHEMA.properties.ruleTimeoutMs.default,
+  depth: RUN_CONFIG_SCHEMA.properties.depth.default,
   rules: [],
   sections: [],
   levels: [],

@@ -119,6 +119,22 @@ describe('precedence: flags, then environment, then the config file, then the de
     expect(config.rate).toBe(0); // the embedded server's rate
   });
 
+  test('--depth comes from a flag, DIRECTORY_DEPTH, the config file or the API (default: default); others are refused', async () => {
+    const file = join(dir, 'depth.config.json');
+    await writeFile(file, JSON.stringify({ depth: 'quick' }));
+    const configFile = { path: file, required: true };
+    expect((await resolveRunConfig({})).depth).toBe('default');
+    expect((await resolveRunConfig({ configFile })).depth).toBe('quick');
+    expect((await resolveRunConfig({ configFile, env: { DIRECTORY_DEPTH: 'deep' } })).depth).toBe('deep');
+    expect((await resolveRunConfig({ env: { DIRECTORY_DEPTH: 'deep' }, flags: { depth: 'default' } })).depth).toBe(
+      'default',
+    );
+    expect((await resolveRunConfig({ api: { depth: 'deep' } })).depth).toBe('deep');
+    await expect(resolveRunConfig({ flags: { depth: 'deeper' } })).rejects.toThrow(
+      '--depth must be one of quick, default, deep, got "deeper"',
+    );
+  });
+
   test('the CLI reads the config file of the working folder, and a flag wins over it', async () => {
     const work = join(dir, 'work');
     await mkdir(work, { recursive: true });

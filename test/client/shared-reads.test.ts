@@ -17,10 +17,21 @@ let agent: Agent;
 let status = 200;
 /** Each read of resource 9 answers a newer version of it. */
 let version = 0;
+/** Reads of resource 10 not answered yet. */
+const held: Array<() => void> = [];
 
 beforeAll(async () => {
   agent = new Agent();
   server = await startTestServer((req, res, body) => {
+    // A read of resource 10 is held until a request asks to release it: it is answered after what came between.
+    if (body.includes('"resource_id":"10"') && req.url?.endsWith('show-teams')) {
+      held.push(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify([{ held: true }]));
+      });
+      return;
+    }
+    if (body.includes('"release"')) for (const answer of held.splice(0)) answer();
     if (body.includes('"resource_id":"9"')) {
       version += 1;
       res.writeHead(200, { 'content-type': 'application/json' });
@@ -138,4 +149,37 @@ test('a read sent afresh replaces the answer kept for it: a later shared read ge
   expect(fresh.json).toEqual([{ version: 2 }]);
   expect(shared.json).toEqual([{ version: 2 }]);
   expect(sent('resources.show-teams')).toBe(2);
+});
+
+test('a read of a resource sent afresh is kept for the shared reads after it, unless a change crossed it', async () => {
+  server.requests.length = 0;
+  const { a } = clients();
+  const body = { resource_id: '9', date_range: '2020-01-01/2020-12-31' };
+  // None kept before: the fresh answer is kept, and the shared read after it gets it without a request.
+  const fresh = await a.post('resources.show-teams', body);
+  const shared = await a.post('resources.show-teams', body, { shared: true });
+  expect(shared.json).toEqual(fresh.json);
+  expect(sent('resources.show-teams')).toBe(1);
+  // A change naming the resource while a fresh read is in flight, the read answered after it: that answer
+  // may be older than the change, and is not kept.
+  const other = { resource_id: '10', date_range: '2020-01-01/2020-12-31' };
+  const crossed = a.post('resources.show-teams', other);
+  await a.post('resources.assign-team', { resource_id: '10', team_id: '3', date_range: '2020-01-01/2020-12-31' });
+  await a.postRaw('resources.list', { json: { release: true } });
+  expect((await crossed).json).toEqual([{ held: true }]);
+  const after = a.post('resources.show-teams', other, { shared: true });
+  await a.postRaw('resources.list', { json: { release: true } });
+  await after;
+  expect(
+    server.requests.filter((r) => r.body.includes('"resource_id":"10"') && r.url.endsWith('show-teams')),
+  ).toHaveLength(2);
+});
+
+test('a fresh read that names no resource is never kept: what it reads may change without the suite', async () => {
+  server.requests.length = 0;
+  const { a } = clients();
+  const body = { kind_id: '1', with_teams: true, pagination: { limit: 1, next_token: null } };
+  await a.post('resources.list', body);
+  await a.post('resources.list', body, { shared: true });
+  expect(sent('resources.list')).toBe(2);
 });

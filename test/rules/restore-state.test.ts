@@ -76,6 +76,9 @@ test('only what differs is put back: the changed period assigned again, nothing 
 
   exchanges.length = 0;
   await restoreState(ctx, before);
+  // Both parts read before restoring; only the rates were written, so only they are read again to verify.
+  expect(sent(exchanges, 'resources.show-teams')).toBe(1);
+  expect(sent(exchanges, 'resources.show-activity-rates')).toBe(2);
   expect(stateDifference(before, await captureState(ctx, resourceId, ['rates', 'teams']))).toBeUndefined();
   expect(sent(exchanges, 'resources.unassign-activity-rate')).toBe(0);
   expect(sent(exchanges, 'resources.assign-activity-rate')).toBe(1);

@@ -1,17 +1,20 @@
 /**
  * Pairwise coverage of an operation's input model: per pair of factors, how
  * many pairs of classes the target can serve and how many the rows judged
- * exercised. The pairwise rule records it in its observations; `rules
- * --coverage` prints it for a profile and a seed before any run.
+ * exercised (per triple at `--depth deep`, per class at `quick`). The
+ * pairwise rule records it in its observations; `rules --coverage` prints it
+ * for a profile, a seed and a depth before any run.
  */
 import fc from 'fast-check';
 import { coveringArray, type CoveringArray, type Interaction } from '../../arbitraries/index.ts';
+import type { Depth } from '../../core/types.ts';
 import type { TargetProfile } from '../../target/profile.ts';
+import { strengthAtDepth } from '../depth.ts';
 import { listInputModel, type InputModel, type Unservable } from './resources-list.ts';
 
 export interface PairCoverage {
   operation: string;
-  strength: 2 | 3;
+  strength: 1 | 2 | 3;
   rows: number;
   rowsJudged: number;
   pairs: { exercised: number; servable: number };
@@ -19,9 +22,14 @@ export interface PairCoverage {
   notServable: Unservable[];
 }
 
-/** The covering array the pairwise rule drives for `model` with `seed`. */
-export function drawCoveringArray(model: InputModel, seed: number): CoveringArray | undefined {
-  return fc.sample(coveringArray(model.factors, { allowed: model.allowed }), { seed, numRuns: 1 })[0];
+/** The covering array the pairwise rule drives for `model` with `seed`, as strong as `depth` asks. */
+export function drawCoveringArray(
+  model: InputModel,
+  seed: number,
+  depth: Depth = 'default',
+): CoveringArray | undefined {
+  const strength = strengthAtDepth(depth);
+  return fc.sample(coveringArray(model.factors, { allowed: model.allowed, strength }), { seed, numRuns: 1 })[0];
 }
 
 /** What the rows `judged` (by index) exercised of what the target can serve. */
@@ -45,10 +53,14 @@ export function pairCoverage(model: InputModel, array: CoveringArray, judged: re
   };
 }
 
-/** The coverage every row of the seed's array gives when all are judged, as lines of text. */
-export function renderCoverage(profile: TargetProfile, seed: number): string[] {
+/** What the interactions of a strength are called. */
+const INTERACTIONS = { 1: 'classes', 2: 'pairs', 3: 'triples' } as const;
+const STRENGTH_NAME = { 1: 'each class once', 2: 'pairwise', 3: 'three-way' } as const;
+
+/** The coverage every row of the seed's array gives at `depth` when all are judged, as lines of text. */
+export function renderCoverage(profile: TargetProfile, seed: number, depth: Depth = 'default'): string[] {
   const model = listInputModel(profile);
-  const array = drawCoveringArray(model, seed);
+  const array = drawCoveringArray(model, seed, depth);
   if (array === undefined) return [`${model.operation}: no covering array was drawn`];
   const c = pairCoverage(
     model,
@@ -58,7 +70,7 @@ export function renderCoverage(profile: TargetProfile, seed: number): string[] {
   const share = (p: { exercised: number; servable: number }): string =>
     `${p.exercised}/${p.servable} (${p.servable === 0 ? 100 : Math.round((100 * p.exercised) / p.servable)}%)`;
   return [
-    `${c.operation}: ${model.factors.length} factors, ${c.rows} rows (seed ${seed}, pairwise), pairs covered ${share(c.pairs)} of those this profile can serve`,
+    `${c.operation}: ${model.factors.length} factors, ${c.rows} rows (seed ${seed}, ${STRENGTH_NAME[c.strength]}${depth === 'default' ? '' : `: --depth ${depth}`}), ${INTERACTIONS[c.strength]} covered ${share(c.pairs)} of those this profile can serve`,
     ...model.factors.map((f) => `  factor ${f.name}: ${f.classes.join(', ')}`),
     ...model.fixed.map((f) => `  not varied ${f.field}: ${f.why}`),
     ...Object.entries(c.byFactorPair).map(([pair, p]) => `  ${pair}: ${share(p)}`),

@@ -84,6 +84,13 @@ export async function listPage(
 }
 
 /**
+ * Resources a rule only picks from are read as one page of this many (or
+ * more, when a rule wants more), whatever number the rule wants: the same
+ * request for every rule, so the run sends it once (a shared read).
+ */
+export const PICKING_PAGE = 100;
+
+/**
  * The ids of the first `n` resources of the listed kind; with `atLeast`, a
  * target whose kind has fewer cannot show the rule (SKIP).
  */
@@ -92,8 +99,9 @@ export async function firstIds(
   n: number,
   options: { atLeast?: number } = {},
 ): Promise<string[]> {
-  const page = await listPage(ctx, listBody(ctx, { pagination: { limit: n, next_token: null } }));
-  const ids = page.data.map((r) => r.id);
+  const limit = Math.max(n, PICKING_PAGE);
+  const page = await listPage(ctx, listBody(ctx, { pagination: { limit, next_token: null } }));
+  const ids = page.data.slice(0, n).map((r) => r.id);
   const atLeast = options.atLeast ?? 0;
   precondition(ids.length >= atLeast, `the listed kind has fewer than ${atLeast} resources`);
   return ids;
@@ -105,7 +113,7 @@ export async function firstIds(
  * cannot be shown (SKIP).
  */
 export async function idsAcross(ctx: StepContext & { readonly listKindId: string }, n: number): Promise<string[]> {
-  const all = await firstIds(ctx, 100, { atLeast: n });
+  const all = await firstIds(ctx, PICKING_PAGE, { atLeast: n });
   const step = all.length / n;
   return Array.from({ length: n }, (_, i) => all[Math.floor(i * step)]).filter((id) => id !== undefined);
 }

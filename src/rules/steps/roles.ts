@@ -7,7 +7,7 @@
 import type { ApiResponse, DirectoryClient } from '../../client/directory-client.ts';
 import type { ListRolesRequest, RevokeRolesRequest, RoleAssociation } from '../../schemas/index.ts';
 import { expectJson, expectSuccess, fail, owned, summariseBody, type StepOptions } from '../assertions.ts';
-import { judgeRead, listBody, listPage } from './list.ts';
+import { PICKING_PAGE, judgeRead, listBody, listPage } from './list.ts';
 import type { RuleId } from '../rule-ids.ts';
 export { canonicalRoles } from '../resource-state.ts';
 import type { BaseCheckContext } from '../types.ts';
@@ -84,10 +84,9 @@ export async function untouchedRoleResources(
   const mutable = new Set(ctx.profile.mutableResources.map((r) => r.id));
   const perKind: string[][] = [];
   for (const kind of ctx.profile.kinds.filter((k) => k.supportsRoles)) {
-    const page = await listPage(
-      ctx,
-      listBody({ listKindId: kind.id }, { pagination: { limit: n + mutable.size, next_token: null } }),
-    );
+    // One page of the size every rule picks from, so the run reads it once whatever `n` each rule wants.
+    const limit = Math.max(n + mutable.size, PICKING_PAGE);
+    const page = await listPage(ctx, listBody({ listKindId: kind.id }, { pagination: { limit, next_token: null } }));
     perKind.push(page.data.map((r) => r.id).filter((id) => !mutable.has(id)));
   }
   const out: string[] = [];

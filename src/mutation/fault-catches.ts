@@ -121,6 +121,8 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'list-roles-first-resource-only': {
     rule: 'list-roles.filters-respected',
     where: 'list-roles of several resources in listed order: response.body',
+    // The pairwise rows read several resources beside one and several roles, and compare.
+    alsoFails: ['list-roles.prop.pairwise-combinations'],
   },
   'list-roles-first-role-only': {
     rule: 'list-roles.filters-respected',
@@ -244,7 +246,12 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   },
   'show-teams-head-filter-ignored': { rule: 'show-teams.head-filter', where: '.head' },
   'show-teams-team-filter-ignored': { rule: 'show-teams.team-filter', where: 'show-teams(team_ids [' },
-  'show-teams-first-team-filter-only': { rule: 'show-teams.team-filter', where: 'team_ids in listed order' },
+  'show-teams-first-team-filter-only': {
+    rule: 'show-teams.team-filter',
+    where: 'team_ids in listed order',
+    // The pairwise rows and the wide reads name several teams: the answers disagree.
+    alsoFails: ['show-teams.prop.pairwise-combinations'],
+  },
   'show-teams-head-as-string': {
     rule: 'show-teams.response-shape',
     where: 'show-teams of a profile resource: response.body[0].head',
@@ -436,4 +443,37 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     where: 'of the pairwise array: all pages',
   },
   'list-ids-filter-capped-100': { rule: 'list.counts-agree', where: 'ids filter of', resources: 1700 },
+  // Faults of the reads that live beside another input: only the pairwise rows of the reads send
+  // them, each charged to the rule whose clause it breaks (the row's step and field name the place).
+  'show-teams-head-ignored-beside-team-ids': {
+    rule: 'show-teams.head-filter',
+    where: 'show-teams pairwise: head of response.body',
+  },
+  'show-teams-range-ignored-beside-several-teams': {
+    rule: 'show-teams.prop.pairwise-combinations',
+    where: 'show-teams pairwise: date_range of response.body',
+  },
+  'show-teams-disabled-team-refused': {
+    rule: 'show-teams.prop.pairwise-combinations',
+    where: 'show-teams pairwise: response.status',
+  },
+  // list-roles.filters-respected reads several resources with several roles, in both orders, too.
+  'list-roles-first-resource-only-beside-several-roles': {
+    rule: 'list-roles.prop.pairwise-combinations',
+    where: 'list-roles pairwise: response.body association',
+    alsoFails: ['list-roles.filters-respected'],
+  },
+  'list-roles-role-order-matters': {
+    rule: 'list-roles.prop.pairwise-combinations',
+    where: 'list-roles pairwise: response.body association',
+    alsoFails: ['list-roles.filters-respected'],
+  },
+  'show-rates-end-overlap-dropped-on-month-start': {
+    rule: 'show-activity-rates.prop.pairwise-combinations',
+    where: 'show-activity-rates pairwise: date_range of response.body',
+  },
+  'list-roles-role-filter-ignored-without-resource-ids': {
+    rule: 'list-roles.filters-respected',
+    where: 'list-roles pairwise: resource_id/role_id of response.body',
+  },
 };

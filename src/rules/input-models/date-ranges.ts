@@ -34,7 +34,8 @@ const POSITION: Record<RangePosition, (spans: readonly DateSpan[], s: string, e:
 };
 
 const ENDS: Record<RangeEnds, (s: string, e: string) => boolean> = {
-  'ordinary days': (s, e) => !s.endsWith('-01') && !isMonthEnd(e) && !s.endsWith('-02-29') && !e.endsWith('-02-29'),
+  // The end on an ordinary day (a range right after a period starts where the period's month does).
+  'ordinary days': (s, e) => !isMonthEnd(e) && !s.endsWith('-02-29') && !e.endsWith('-02-29'),
   "a month's first and last day": (s, e) => s.endsWith('-01') && isMonthEnd(e),
   "a year's end": (_s, e) => e.endsWith('-12-31'),
   '29 February': (s, e) => s.endsWith('-02-29') || e.endsWith('-02-29'),

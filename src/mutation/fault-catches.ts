@@ -447,7 +447,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   // them, each charged to the rule whose clause it breaks (the row's step and field name the place).
   'show-teams-head-ignored-beside-team-ids': {
     rule: 'show-teams.head-filter',
-    where: 'show-teams pairwise: head of response.body',
+    where: 'show-teams(head: true, with its team_ids)[',
   },
   'show-teams-range-ignored-beside-several-teams': {
     rule: 'show-teams.prop.pairwise-combinations',
@@ -471,9 +471,5 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'show-rates-end-overlap-dropped-on-month-start': {
     rule: 'show-activity-rates.prop.pairwise-combinations',
     where: 'show-activity-rates pairwise: date_range of response.body',
-  },
-  'list-roles-role-filter-ignored-without-resource-ids': {
-    rule: 'list-roles.filters-respected',
-    where: 'list-roles pairwise: resource_id/role_id of response.body',
   },
 };

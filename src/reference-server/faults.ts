@@ -491,10 +491,6 @@ export const FAULTS = {
     description:
       'show-activity-rates leaves out a period across the end of date_range when the range starts on a month’s first day.',
   },
-  'list-roles-role-filter-ignored-without-resource-ids': {
-    clause: '§4.6',
-    description: 'list-roles ignores role_ids when resource_ids is left out.',
-  },
 } as const satisfies Record<string, Fault>;
 
 export type FaultName = keyof typeof FAULTS;

@@ -26,12 +26,7 @@ export const listRoles: Operation = (body, ctx) => {
   const roles = roleIds;
   if (roles && ctx.faults.has('list-roles-role-order-matters') && roles.some((id, i) => id < (roles[i - 1] ?? id)))
     roleIds = roles.slice(0, -1);
-  const roleFilter =
-    roleIds &&
-    !ctx.faults.has('list-roles-ignores-role-filter') &&
-    !(resourceIds === undefined && ctx.faults.has('list-roles-role-filter-ignored-without-resource-ids'))
-      ? new Set(roleIds)
-      : undefined;
+  const roleFilter = roleIds && !ctx.faults.has('list-roles-ignores-role-filter') ? new Set(roleIds) : undefined;
   const resources = resourceIds
     ? resourceIds.map((id) => ctx.store.resourcesById.get(id)).filter((r) => r !== undefined)
     : ctx.store.domain.resources;

@@ -27,7 +27,9 @@ ${unservable}`;
 /** The section, or nothing when no pairwise rule recorded its coverage. */
 export function inputCoverageSection(coverage: readonly InputCoverage[] | undefined): string {
   if (coverage === undefined || coverage.length === 0) return '';
-  return `<h2 id="input-coverage">Input coverage</h2>
+  // Starts on a line of its own; nothing at all when there is no section.
+  return `
+<h2 id="input-coverage">Input coverage</h2>
 <p>Each operation's input space, derived from its request schema: the pairs of (field, class) the run's covering arrays exercised.</p>
 ${coverage.map(operation).join('\n')}`;
 }

@@ -426,8 +426,7 @@ ${tableOfContents(run.results, sections)}
 <h2 id="by-section">By section</h2>
 ${matrix(run, sections)}
 <h2 id="by-operation">Latency per operation</h2>
-${latency(run)}
-${inputCoverageSection(run.inputCoverage)}
+${latency(run)}${inputCoverageSection(run.inputCoverage)}
 <h2 id="rules-title">Rules</h2>
 ${filters(sections, cards.length)}
 <div id="rules">

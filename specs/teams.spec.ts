@@ -39,7 +39,7 @@ interface Scenario {
 const STEP = {
   profileRead: 'show-teams of a profile resource',
   unfiltered: 'show-teams without a filter',
-  head: (head: boolean) => `show-teams(head: ${head})`,
+  head: (head: boolean) => `show-teams(head: ${head}, with its team_ids)`,
   oneTeam: (id: string) => `show-teams(team_ids [${id}])`,
   severalTeams: (n: number, order: 'listed' | 'reverse') => `show-teams(${n} team_ids in ${order} order)`,
   before: 'show-teams before',
@@ -210,13 +210,14 @@ export default defineRuleGroup({
       needs: ['roleKindResource'],
       async drive(ctx) {
         const mixed = await firstResourceWhere(ctx, (all) =>
-          all.some((a) => a.head) && all.some((a) => !a.head) ? true : undefined,
+          all.some((a) => a.head) && all.some((a) => !a.head) ? [...new Set(all.map((a) => a.team.id))] : undefined,
         );
         precondition(mixed, 'no profile resource has both head and side assignations');
+        // Beside team_ids naming every team the resource holds: the head filter must still apply.
         for (const head of [true, false]) {
           await showTeams(
             ctx,
-            { resource_id: mixed.resourceId, head, date_range: WIDE_RANGE },
+            { resource_id: mixed.resourceId, team_ids: mixed.found, head, date_range: WIDE_RANGE },
             { step: STEP.head(head) },
           );
         }

@@ -262,6 +262,33 @@ export interface RunResult {
   gate?: GateRecord;
   /** Requests the rules sent (attempts included; restorations too), against `--max-requests` when set. */
   requests?: RequestFigures;
+  /** Per operation with an input model, what its pairwise rule exercised (absent when none ran). */
+  inputCoverage?: InputCoverage[];
+}
+
+/** A share of pairs of (field, class). */
+export interface PairShare {
+  exercised: number;
+  servable: number;
+}
+
+/**
+ * What a pairwise rule exercised of its operation's input model: the
+ * factors and their classes, the rows of the covering array and those
+ * judged, the share of pairs exercised (in all and per pair of factors), the
+ * fields held fixed and the classes the target cannot serve, each with why.
+ */
+export interface InputCoverage {
+  rule: string;
+  operation: string;
+  strength: 2 | 3;
+  rows: number;
+  rowsJudged: number;
+  pairs: PairShare;
+  byFactorPair: Record<string, PairShare>;
+  factors: Array<{ name: string; classes: string[] }>;
+  fixed: Array<{ field: string; why: string }>;
+  notServable: Array<{ factor: string; class: string; why: string }>;
 }
 
 export interface RequestFigures {

@@ -480,6 +480,32 @@ export const FAULTS = {
     clause: '§2.5',
     description: 'Activity rate periods lack work_regime.',
   },
+  'show-teams-head-ignored-beside-team-ids': {
+    clause: '§4.5',
+    description: 'show-teams ignores head when team_ids is also given.',
+  },
+  'show-teams-range-ignored-beside-several-teams': {
+    clause: '§4.5',
+    description: 'show-teams drops the date_range filter when team_ids holds several ids.',
+  },
+  'show-teams-disabled-team-refused': {
+    clause: '§4.5',
+    description: 'show-teams refuses (400) a team_ids that names a disabled team.',
+  },
+  'list-roles-first-resource-only-beside-several-roles': {
+    clause: '§4.6',
+    description:
+      'list-roles answers only the first resource’s associations when several resource_ids and several role_ids are given.',
+  },
+  'list-roles-role-order-matters': {
+    clause: '§4.6',
+    description: 'list-roles leaves out the last role of role_ids when they are not in ascending order.',
+  },
+  'show-rates-end-overlap-dropped-on-month-start': {
+    clause: '§4.4',
+    description:
+      'show-activity-rates leaves out a period across the end of date_range when the range starts on a month’s first day.',
+  },
 } as const satisfies Record<string, Fault>;
 
 export type FaultName = keyof typeof FAULTS;

@@ -13,6 +13,7 @@ import { describeSelection } from './selection.ts';
 import { renderTrace } from './html-trace.ts';
 import { searchText, tableOfContents } from './html-navigation.ts';
 import { count, duration } from './plural.ts';
+import { inputCoverageSection } from './html-input-coverage.ts';
 
 /** Longest body or value shown; the JSON report keeps everything. */
 const MAX_SHOWN = 4000;
@@ -425,7 +426,7 @@ ${tableOfContents(run.results, sections)}
 <h2 id="by-section">By section</h2>
 ${matrix(run, sections)}
 <h2 id="by-operation">Latency per operation</h2>
-${latency(run)}
+${latency(run)}${inputCoverageSection(run.inputCoverage)}
 <h2 id="rules-title">Rules</h2>
 ${filters(sections, cards.length)}
 <div id="rules">

@@ -13,6 +13,7 @@ export function mergeRuns(runs: ReadonlyArray<Omit<RunResult, 'summary'>>): RunR
   const results = runs.flatMap((r) => r.results);
   const gate = mergeGates(runs.flatMap((r) => (r.gate ? [r.gate] : [])));
   const excused = gate ? { excused: new Set(gate.knownFailures.map((k) => k.rule)) } : {};
+  const inputCoverage = runs.flatMap((r) => r.inputCoverage ?? []);
   return {
     tool: first.tool,
     target: first.target,
@@ -32,6 +33,7 @@ export function mergeRuns(runs: ReadonlyArray<Omit<RunResult, 'summary'>>): RunR
     },
     // The whole run the shards were dealt from; no shard of it any longer.
     ...(first.selection ? { selection: withoutShard(first.selection) } : {}),
+    ...(inputCoverage.length > 0 ? { inputCoverage } : {}),
   };
 }
 

@@ -6,7 +6,16 @@ import { ConformanceFailure, HarnessError, isHarnessError } from '../core/errors
 import type { ApiResponse, Exchange } from '../core/exchange.ts';
 import { Redactor } from '../client/redact.ts';
 import { Pacer } from '../client/pacer.ts';
-import type { Observation, PropertyReplay, RuleResult, RunResult, TraceStep, Verdict } from '../core/types.ts';
+import type {
+  InputCoverage,
+  Observation,
+  PropertyReplay,
+  RuleResult,
+  RunResult,
+  TraceStep,
+  Verdict,
+} from '../core/types.ts';
+import { inputCoverageOf } from './input-coverage.ts';
 import { MAX_TIMER_MS, RUN_CONFIG_DEFAULTS, type RunConfig } from '../schemas/run-config.ts';
 import type { BaseCheckContext, Need, Rule, RuleGroup } from '../rules/types.ts';
 import type { TargetProfile } from '../target/profile.ts';
@@ -268,7 +277,13 @@ export async function runRules(
       budget: options.maxRequests > 0 ? options.maxRequests : null,
       ...(sharedReads.hits > 0 ? { shared: sharedReads.hits } : {}),
     },
+    ...withInputCoverage(results),
   };
+}
+
+function withInputCoverage(results: readonly RuleResult[]): { inputCoverage?: InputCoverage[] } {
+  const coverage = inputCoverageOf(results);
+  return coverage.length > 0 ? { inputCoverage: coverage } : {};
 }
 
 /** Where the owners of findings are found: only a finding for a rule outside the selection needs the catalogue. */

@@ -110,9 +110,62 @@ const RECORD_FIELDS = {
     required: ['total', 'budget'],
     properties: { total: NUMBER, budget: { type: ['number', 'null'] }, shared: NUMBER },
   },
+  inputCoverage: {
+    type: 'array',
+    description:
+      'Per operation with an input model, what its pairwise rule exercised of the pairs the target can serve.',
+    items: { $ref: '#/definitions/InputCoverage' },
+  },
+} as const;
+
+const SHARE = {
+  type: 'object',
+  required: ['exercised', 'servable'],
+  properties: { exercised: NUMBER, servable: NUMBER },
 } as const;
 
 export const FILE_DEFINITIONS = {
+  /** What a pairwise rule exercised of its operation's input model (src/rules/input-models/coverage.ts). */
+  InputCoverage: {
+    type: 'object',
+    required: [
+      'rule',
+      'operation',
+      'strength',
+      'rows',
+      'rowsJudged',
+      'pairs',
+      'byFactorPair',
+      'factors',
+      'fixed',
+      'notServable',
+    ],
+    properties: {
+      rule: STRING,
+      operation: STRING,
+      strength: { enum: [2, 3] },
+      rows: NUMBER,
+      rowsJudged: NUMBER,
+      pairs: SHARE,
+      byFactorPair: { type: 'object', additionalProperties: SHARE },
+      factors: {
+        type: 'array',
+        items: { type: 'object', required: ['name', 'classes'], properties: { name: STRING, classes: STRINGS } },
+      },
+      fixed: {
+        type: 'array',
+        items: { type: 'object', required: ['field', 'why'], properties: { field: STRING, why: STRING } },
+      },
+      notServable: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['factor', 'class', 'why'],
+          properties: { factor: STRING, class: STRING, why: STRING },
+        },
+      },
+    },
+  },
   Headers: { type: 'object', additionalProperties: STRING },
   RecordedRequest: {
     type: 'object',

@@ -1,7 +1,7 @@
 /** §4.4 show-activity-rates, §4.2 assign-activity-rate, §4.7 unassign-activity-rate. */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, badRequest, notFound } from '../errors.ts';
-import { formatSpan, overlaps, subtract, type Span } from '../days.ts';
+import { formatSpan, fromDay, overlaps, subtract, type Span } from '../days.ts';
 import { evenPattern } from '../generate-domain.ts';
 import { WEEKDAYS, type Pattern, type RatePeriod, type Resource } from '../model.ts';
 import {
@@ -67,6 +67,13 @@ export const showActivityRates: Operation = (body, ctx) => {
   const span = optional(body, 'date_range', dateRange);
   const periods = ratesRead(ctx, ctx.store.detailsOf(resource))
     .filter((p) => !span || overlaps(p.span, span))
+    .filter(
+      (p) =>
+        !span ||
+        !ctx.faults.has('show-rates-end-overlap-dropped-on-month-start') ||
+        !fromDay(span.start).endsWith('-01') ||
+        !(p.span.start >= span.start && p.span.end > span.end),
+    )
     .map((p) => renderPeriod(span && ctx.variants.has('clip-ranges') ? { ...p, span: clip(p.span, span) } : p, ctx));
   return { status: 200, body: periods };
 };

@@ -27,6 +27,17 @@ export const listRoles: Operation = (body, ctx) => {
   let roleIds = optional(body, 'role_ids', snowflakes);
   if (resourceIds && ctx.faults.has('list-roles-first-resource-only')) resourceIds = resourceIds.slice(0, 1);
   if (roleIds && ctx.faults.has('list-roles-first-role-only')) roleIds = roleIds.slice(0, 1);
+  if (
+    resourceIds &&
+    resourceIds.length > 1 &&
+    roleIds &&
+    roleIds.length > 1 &&
+    ctx.faults.has('list-roles-first-resource-only-beside-several-roles')
+  )
+    resourceIds = resourceIds.slice(0, 1);
+  const roles = roleIds;
+  if (roles && ctx.faults.has('list-roles-role-order-matters') && roles.some((id, i) => id < (roles[i - 1] ?? id)))
+    roleIds = roles.slice(0, -1);
   const roleFilter = roleIds && !ctx.faults.has('list-roles-ignores-role-filter') ? new Set(roleIds) : undefined;
   const resources = resourceIds
     ? resourceIds.map((id) => ctx.store.resourcesById.get(id)).filter((r) => r !== undefined)

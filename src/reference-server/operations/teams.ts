@@ -1,5 +1,5 @@
 /** §4.5 resources.show-teams and §4.3 resources.assign-team. */
-import { ApiError, notFound } from '../errors.ts';
+import { ApiError, badRequest, notFound } from '../errors.ts';
 import { formatSpan, overlaps, subtract, type Span } from '../days.ts';
 import type { Resource, TeamAssignation } from '../model.ts';
 import { REDACTED, type Operation, type OperationContext } from '../operation.ts';
@@ -43,10 +43,20 @@ export const showTeams: Operation = (body, ctx) => {
       throw new Error('Invalid time value');
     return dateRange(v, f);
   });
+  if (
+    ctx.faults.has('show-teams-disabled-team-refused') &&
+    teamIds?.some((id) => ctx.store.domain.teams.some((t) => t.id === id && !t.enabled))
+  )
+    throw badRequest('team_ids', 'names a disabled team');
+  const headIgnored =
+    ctx.faults.has('show-teams-head-filter-ignored') ||
+    (teamIds !== undefined && ctx.faults.has('show-teams-head-ignored-beside-team-ids'));
+  const spanIgnored =
+    teamIds !== undefined && teamIds.length > 1 && ctx.faults.has('show-teams-range-ignored-beside-several-teams');
   const items = teamsRead(ctx, ctx.store.detailsOf(resource))
     .filter((a) => !teamIds || ctx.faults.has('show-teams-team-filter-ignored') || teamIds.includes(a.teamId))
-    .filter((a) => head === undefined || ctx.faults.has('show-teams-head-filter-ignored') || a.head === head)
-    .filter((a) => !span || overlaps(a.span, span))
+    .filter((a) => head === undefined || headIgnored || a.head === head)
+    .filter((a) => !span || spanIgnored || overlaps(a.span, span))
     .sort((a, b) => a.span.start - b.span.start || (a.teamId < b.teamId ? -1 : 1))
     .map((a) =>
       renderAssignation(span && ctx.variants.has('clip-ranges') ? { ...a, span: clip(a.span, span) } : a, ctx),

@@ -10,7 +10,8 @@ import { coveringArray, type CoveringArray, type Interaction } from '../../arbit
 import type { Depth } from '../../core/types.ts';
 import type { TargetProfile } from '../../target/profile.ts';
 import { strengthAtDepth } from '../depth.ts';
-import { listInputModel, type InputModel, type Unservable } from './resources-list.ts';
+import { INPUT_MODELS } from './index.ts';
+import type { FixedField, InputModel, Unservable } from './model.ts';
 
 export interface PairCoverage {
   operation: string;
@@ -19,6 +20,9 @@ export interface PairCoverage {
   rowsJudged: number;
   pairs: { exercised: number; servable: number };
   byFactorPair: Record<string, { exercised: number; servable: number }>;
+  /** The factors the array varies, each with the classes this target can be sent. */
+  factors: Array<{ name: string; classes: string[] }>;
+  fixed: FixedField[];
   notServable: Unservable[];
 }
 
@@ -49,6 +53,8 @@ export function pairCoverage(model: InputModel, array: CoveringArray, judged: re
     rowsJudged: judged.filter(Boolean).length,
     pairs: { exercised, servable: array.interactions.length },
     byFactorPair,
+    factors: model.factors.map((f) => ({ name: f.name, classes: [...f.classes] })),
+    fixed: model.fixed,
     notServable: model.unservable,
   };
 }
@@ -57,9 +63,17 @@ export function pairCoverage(model: InputModel, array: CoveringArray, judged: re
 const INTERACTIONS = { 1: 'classes', 2: 'pairs', 3: 'triples' } as const;
 const STRENGTH_NAME = { 1: 'each class once', 2: 'pairwise', 3: 'three-way' } as const;
 
-/** The coverage every row of the seed's array gives at `depth` when all are judged, as lines of text. */
+/** The coverage every row of the seed's array gives at `depth` when all are judged, for each operation with a model, as lines of text. */
 export function renderCoverage(profile: TargetProfile, seed: number, depth: Depth = 'default'): string[] {
-  const model = listInputModel(profile);
+  return Object.values(INPUT_MODELS).flatMap((modelOf) => renderModel(modelOf(profile), seed, depth));
+}
+
+/** A share of pairs as `exercised/servable (percent)`. */
+export function shareOf(p: { exercised: number; servable: number }): string {
+  return `${p.exercised}/${p.servable} (${p.servable === 0 ? 100 : Math.round((100 * p.exercised) / p.servable)}%)`;
+}
+
+function renderModel(model: InputModel, seed: number, depth: Depth): string[] {
   const array = drawCoveringArray(model, seed, depth);
   if (array === undefined) return [`${model.operation}: no covering array was drawn`];
   const c = pairCoverage(
@@ -67,13 +81,11 @@ export function renderCoverage(profile: TargetProfile, seed: number, depth: Dept
     array,
     array.rows.map(() => true),
   );
-  const share = (p: { exercised: number; servable: number }): string =>
-    `${p.exercised}/${p.servable} (${p.servable === 0 ? 100 : Math.round((100 * p.exercised) / p.servable)}%)`;
   return [
-    `${c.operation}: ${model.factors.length} factors, ${c.rows} rows (seed ${seed}, ${STRENGTH_NAME[c.strength]}${depth === 'default' ? '' : `: --depth ${depth}`}), ${INTERACTIONS[c.strength]} covered ${share(c.pairs)} of those this profile can serve`,
+    `${c.operation}: ${model.factors.length} factors, ${c.rows} rows (seed ${seed}, ${STRENGTH_NAME[c.strength]}${depth === 'default' ? '' : `: --depth ${depth}`}), ${INTERACTIONS[c.strength]} covered ${shareOf(c.pairs)} of those this profile can serve`,
     ...model.factors.map((f) => `  factor ${f.name}: ${f.classes.join(', ')}`),
     ...model.fixed.map((f) => `  not varied ${f.field}: ${f.why}`),
-    ...Object.entries(c.byFactorPair).map(([pair, p]) => `  ${pair}: ${share(p)}`),
+    ...Object.entries(c.byFactorPair).map(([pair, p]) => `  ${pair}: ${shareOf(p)}`),
     ...(c.notServable.length === 0
       ? ['  every class is servable with this profile']
       : c.notServable.map((u) => `  not servable ${u.factor} = ${u.class}: ${u.why}`)),

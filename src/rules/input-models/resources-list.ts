@@ -12,33 +12,10 @@
 import { DEFINITIONS } from '../../schemas/definitions.ts';
 import type { CoveringFactor } from '../../arbitraries/index.ts';
 import type { TargetProfile } from '../../target/profile.ts';
+import { NOT_SENT, OMITTED, servableFactors, type FixedField, type InputModel, type Unservable } from './model.ts';
 
-export const OMITTED = 'omitted';
-/** The class of a factor that applies only beside another, in a row where that other is not sent. */
-export const NOT_SENT = 'not sent';
-
-/** A class of a factor this target cannot be sent, and why. */
-export interface Unservable {
-  factor: string;
-  class: string;
-  why: string;
-}
-
-/** A field of the request the covering array does not vary, and why. */
-export interface FixedField {
-  field: string;
-  why: string;
-}
-
-export interface InputModel {
-  operation: 'resources.list';
-  /** The factors and the classes this target can be sent (what the covering array covers). */
-  factors: CoveringFactor[];
-  unservable: Unservable[];
-  fixed: FixedField[];
-  /** False for a (partial) row whose classes exclude each other (a text value without a text filter). */
-  allowed(row: ReadonlyArray<string | undefined>): boolean;
-}
+export { NOT_SENT, OMITTED } from './model.ts';
+export type { FixedField, InputModel, Unservable } from './model.ts';
 
 /** Text the caller supplies in a starts_with filter: one class from the target's data, and non-ASCII ones. */
 export const TEXT_VALUES = {
@@ -130,11 +107,7 @@ export function listInputModel(profile: TargetProfile): InputModel {
   }
   if (attributes.length === 0) drop('attributes', 'one', 'the target profile names no attribute its resources carry');
   if (attributes.length < 2) drop('attributes', 'several', 'the target profile names fewer than two attributes');
-  const left = (f: CoveringFactor): CoveringFactor => ({
-    name: f.name,
-    classes: f.classes.filter((c) => !unservable.some((u) => u.factor === f.name && u.class === c)),
-  });
-  const servable = factors.map(left);
+  const servable = servableFactors(factors, unservable);
   const at = (name: string): number => servable.findIndex((f) => f.name === name);
   const filters = at('filters');
   const idsOrder = at(FACTOR.idsOrder);

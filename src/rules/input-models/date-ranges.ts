@@ -1,0 +1,109 @@
+/**
+ * The classes of a DateRange a read is sent with, drawn around the target's
+ * own data (the periods or assignations a wide read showed): where the range
+ * lies against them (inside one, across a start or an end, right next to
+ * one, over two) and where its ends fall on the calendar (ordinary days, a
+ * month's first and last day, a year's end, 29 February). A range is found
+ * among candidate days near the data, so a class the data cannot give is
+ * said to be missing, never faked. `relationOf` says how a record lies
+ * against a range, which the pairwise judges compare across reads.
+ */
+import { addDays, type DateSpan } from '../dates.ts';
+
+export const RANGE_POSITIONS = ['inside one', 'across a start', 'across an end', 'adjacent', 'over two'] as const;
+export type RangePosition = (typeof RANGE_POSITIONS)[number];
+
+export const RANGE_ENDS = ['ordinary days', "a month's first and last day", "a year's end", '29 February'] as const;
+export type RangeEnds = (typeof RANGE_ENDS)[number];
+
+const isLeap = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+const yearOf = (day: string): number => Number(day.slice(0, 4));
+const firstOfMonth = (day: string): string => `${day.slice(0, 8)}01`;
+const lastOfMonth = (day: string): string => addDays(firstOfMonth(addDays(firstOfMonth(day), 32)), -1);
+const isMonthEnd = (day: string): boolean => lastOfMonth(day) === day;
+
+/** A span of the data shares at least one day with [start, end] (ends inclusive). */
+const meets = (p: DateSpan, start: string, end: string): boolean => p.start <= end && start <= p.end;
+
+const POSITION: Record<RangePosition, (spans: readonly DateSpan[], s: string, e: string) => boolean> = {
+  'inside one': (spans, s, e) => spans.some((p) => p.start < s && e < p.end),
+  'across a start': (spans, s, e) => spans.some((p) => s < p.start && p.start <= e && e < p.end),
+  'across an end': (spans, s, e) => spans.some((p) => p.start < s && s <= p.end && p.end < e),
+  adjacent: (spans, s, e) => spans.some((p) => s === addDays(p.end, 1) || e === addDays(p.start, -1)),
+  'over two': (spans, s, e) => spans.filter((p) => meets(p, s, e)).length >= 2,
+};
+
+const ENDS: Record<RangeEnds, (s: string, e: string) => boolean> = {
+  // The end on an ordinary day (a range right after a period starts where the period's month does).
+  'ordinary days': (s, e) => !isMonthEnd(e) && !s.endsWith('-02-29') && !e.endsWith('-02-29'),
+  "a month's first and last day": (s, e) => s.endsWith('-01') && isMonthEnd(e),
+  "a year's end": (_s, e) => e.endsWith('-12-31'),
+  '29 February': (s, e) => s.endsWith('-02-29') || e.endsWith('-02-29'),
+};
+
+/** Days near the data: each span's ends and their neighbours, month and year ends around them, leap days. */
+function candidateDays(spans: readonly DateSpan[]): string[] {
+  const days = new Set<string>();
+  for (const p of spans) {
+    for (const anchor of [p.start, p.end]) {
+      for (const offset of [-40, -10, -1, 0, 1, 10, 40]) days.add(addDays(anchor, offset));
+      for (const month of [-35, 0, 35]) {
+        const day = addDays(anchor, month);
+        days.add(firstOfMonth(day));
+        days.add(lastOfMonth(day));
+      }
+      for (const year of [yearOf(anchor) - 1, yearOf(anchor)]) {
+        days.add(`${year}-12-31`);
+        days.add(`${year + 1}-01-01`);
+      }
+    }
+  }
+  const years = spans.flatMap((p) => [yearOf(p.start), yearOf(p.end)]);
+  for (let y = Math.min(...years) - 1; y <= Math.max(...years) + 1; y++) if (isLeap(y)) days.add(`${y}-02-29`);
+  return [...days].filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)).sort();
+}
+
+/**
+ * The shortest range (then the earliest) whose position against `spans` and
+ * whose ends are the classes asked for, as `start/end`; undefined when the
+ * data gives none. The same classes give the same range, so reads with the
+ * same range can be compared.
+ */
+export function drawRange(spans: readonly DateSpan[], position: RangePosition, ends: RangeEnds): string | undefined {
+  if (spans.length === 0) return undefined;
+  const days = candidateDays(spans);
+  let best: { s: string; e: string; length: number } | undefined;
+  for (const [i, s] of days.entries()) {
+    for (const e of days.slice(i + 1)) {
+      if (!ENDS[ends](s, e) || !POSITION[position](spans, s, e)) continue;
+      const length = Date.parse(e) - Date.parse(s);
+      if (best === undefined || length < best.length) best = { s, e, length };
+    }
+  }
+  return best && `${best.s}/${best.e}`;
+}
+
+/**
+ * How a record's span lies against a range (ends compared as inclusive; a
+ * server that reads them as exclusive answers each relation alike too).
+ * Whether a record that is not inside the range is shown is the server's
+ * choice; that it makes the same choice for every record lying the same way
+ * is not.
+ */
+export type Relation =
+  | 'disjoint'
+  | 'inside'
+  | 'touching the start'
+  | 'touching the end'
+  | 'covering it'
+  | 'across its start'
+  | 'across its end';
+
+export function relationOf(item: DateSpan, range: DateSpan): Relation {
+  if (item.end < range.start || item.start > range.end) return 'disjoint';
+  if (range.start <= item.start && item.end <= range.end) return 'inside';
+  if (item.end === range.start) return 'touching the start';
+  if (item.start === range.end) return 'touching the end';
+  if (item.start < range.start && item.end > range.end) return 'covering it';
+  return item.start < range.start ? 'across its start' : 'across its end';
+}

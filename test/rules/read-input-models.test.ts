@@ -1,0 +1,146 @@
+/**
+ * The input models of show-teams, list-roles and show-activity-rates are
+ * their request schemas': every field is a factor or said not to vary, a
+ * DateRange is where it lies against the data and where its ends fall, a
+ * profile that cannot serve a class says why; the registry holds every
+ * model, `rules --coverage` prints each, and a range drawn for a class is
+ * of that class (or none is drawn).
+ */
+import { describe, expect, test } from 'vitest';
+import { rulesCommand } from '../../src/cli/rules-command.ts';
+import { DEFINITIONS } from '../../src/schemas/definitions.ts';
+import { INPUT_MODELS } from '../../src/rules/input-models/index.ts';
+import { drawCoveringArray } from '../../src/rules/input-models/coverage.ts';
+import { drawRange, relationOf, RANGE_ENDS, RANGE_POSITIONS } from '../../src/rules/input-models/date-ranges.ts';
+import { showTeamsInputModel } from '../../src/rules/input-models/show-teams.ts';
+import { listRolesInputModel } from '../../src/rules/input-models/list-roles.ts';
+import { showActivityRatesInputModel } from '../../src/rules/input-models/show-activity-rates.ts';
+import { NOT_SENT, OMITTED } from '../../src/rules/input-models/model.ts';
+import { addDays, splitRange } from '../../src/rules/dates.ts';
+import type { TargetProfile } from '../../src/target/profile.ts';
+
+const PROFILE: TargetProfile = {
+  kinds: [{ id: '1', name: 'employee', supportsRoles: true }],
+  roles: [{ id: '21' }, { id: '22' }, { id: '23' }],
+  teams: [
+    { id: '31', enabled: true },
+    { id: '32', enabled: false },
+  ],
+  mutableResources: [],
+};
+
+const classesOf = (model: ReturnType<typeof showTeamsInputModel>): Record<string, readonly string[]> =>
+  Object.fromEntries(model.factors.map((f) => [f.name, f.classes]));
+
+describe('the input models of the reads', () => {
+  test('every field of each request schema is a factor or is said not to vary', () => {
+    for (const [model, schema] of [
+      [showTeamsInputModel(PROFILE), DEFINITIONS.ShowTeamsRequest],
+      [listRolesInputModel(PROFILE), DEFINITIONS.ListRolesRequest],
+      [showActivityRatesInputModel(PROFILE), DEFINITIONS.ShowActivityRatesRequest],
+    ] as const) {
+      const named = new Set([...model.factors.map((f) => f.name), ...model.fixed.map((f) => f.field)]);
+      for (const field of Object.keys(schema.properties)) expect(named, `${model.operation} ${field}`).toContain(field);
+    }
+  });
+
+  test('classes follow the schema: id lists, booleans, a DateRange as two factors', () => {
+    expect(classesOf(showTeamsInputModel(PROFILE))).toEqual({
+      team_ids: [OMITTED, 'one', 'several', 'not held', 'disabled'],
+      head: [OMITTED, 'true', 'false'],
+      date_range: [OMITTED, ...RANGE_POSITIONS],
+      'date_range ends': [NOT_SENT, ...RANGE_ENDS],
+    });
+    expect(classesOf(listRolesInputModel(PROFILE))).toEqual({
+      resource_ids: [OMITTED, 'one', 'several', 'reversed'],
+      role_ids: [OMITTED, 'one', 'several', 'reversed'],
+    });
+    expect(showActivityRatesInputModel(PROFILE).fixed.map((f) => f.field)).toEqual([
+      'resource_id',
+      'date_range (wide)',
+    ]);
+  });
+
+  test('a profile without a disabled team or a second role cannot serve those classes, and says why', () => {
+    const bare: TargetProfile = { ...PROFILE, roles: [{ id: '21' }], teams: [{ id: '31', enabled: true }] };
+    const teams = showTeamsInputModel(bare);
+    expect(classesOf(teams).team_ids).toEqual([OMITTED, 'one', 'several', 'not held']);
+    expect(teams.unservable).toEqual([
+      { factor: 'team_ids', class: 'disabled', why: 'the target profile names no disabled team' },
+    ]);
+    expect(classesOf(listRolesInputModel(bare)).role_ids).toEqual([OMITTED, 'one']);
+  });
+
+  test('a range and its ends are sent together or not at all', () => {
+    const model = showActivityRatesInputModel(PROFILE);
+    expect(model.allowed([OMITTED, NOT_SENT])).toBe(true);
+    expect(model.allowed([OMITTED, "a year's end"])).toBe(false);
+    expect(model.allowed(['inside one', NOT_SENT])).toBe(false);
+    const array = drawCoveringArray(model, 1);
+    for (const row of array?.rows ?? []) expect(model.allowed(row)).toBe(true);
+  });
+
+  test('the registry holds every model, and rules --coverage prints each', async () => {
+    expect(Object.keys(INPUT_MODELS).sort()).toEqual([
+      'resources.list',
+      'resources.list-roles',
+      'resources.show-activity-rates',
+      'resources.show-teams',
+    ]);
+    const lines: string[] = [];
+    expect(await rulesCommand(['--coverage', '--seed', '1'], (l) => lines.push(l))).toBe(0);
+    for (const operation of ['resources.show-teams', 'resources.list-roles', 'resources.show-activity-rates']) {
+      expect(lines.some((l) => new RegExp(`^${operation}: \\d+ factors, \\d+ rows .*\\(100%\\)`).test(l))).toBe(true);
+    }
+    expect(lines).toContain('  factor team_ids: omitted, one, several, not held, disabled');
+  });
+});
+
+describe('ranges drawn around the data', () => {
+  const SPANS = [
+    { start: '2018-01-01', end: '2023-12-31' },
+    { start: '2024-01-01', end: '2030-12-31' },
+  ];
+
+  test('each class the data gives is drawn, of its class, and the same classes give the same range', () => {
+    for (const position of RANGE_POSITIONS) {
+      for (const ends of RANGE_ENDS) {
+        const range = drawRange(SPANS, position, ends);
+        expect(range, `${position}, ${ends}`).toBeDefined();
+        expect(drawRange(SPANS, position, ends)).toBe(range);
+        const span = splitRange(range ?? '');
+        expect(span && span.start <= span.end).toBe(true);
+        if (!span) continue;
+        if (ends === '29 February') expect(`${span.start} ${span.end}`).toContain('-02-29');
+        if (ends === "a year's end") expect(span.end.endsWith('-12-31')).toBe(true);
+        if (ends === "a month's first and last day") {
+          expect(span.start.endsWith('-01')).toBe(true);
+          expect(addDays(span.end, 1).endsWith('-01')).toBe(true);
+        }
+        if (position === 'inside one') expect(SPANS.some((p) => p.start < span.start && span.end < p.end)).toBe(true);
+        if (position === 'adjacent') {
+          expect(SPANS.some((p) => span.start === addDays(p.end, 1) || span.end === addDays(p.start, -1))).toBe(true);
+        }
+      }
+    }
+  });
+
+  test('no data, no range', () => {
+    expect(drawRange([], 'inside one', 'ordinary days')).toBeUndefined();
+  });
+
+  test('how a record lies against a range', () => {
+    const range = { start: '2020-01-10', end: '2020-01-20' };
+    const cases: Array<[string, string, string]> = [
+      ['2020-01-01', '2020-01-05', 'disjoint'],
+      ['2020-01-12', '2020-01-15', 'inside'],
+      ['2020-01-01', '2020-01-10', 'touching the start'],
+      ['2020-01-20', '2020-01-30', 'touching the end'],
+      ['2020-01-01', '2020-01-30', 'covering it'],
+      ['2020-01-01', '2020-01-15', 'across its start'],
+      ['2020-01-15', '2020-01-30', 'across its end'],
+    ];
+    for (const [start, end, relation] of cases)
+      expect(relationOf({ start, end }, range), `${start}/${end}`).toBe(relation);
+  });
+});

@@ -10,6 +10,7 @@
  * team, head, resource or role is the filter rules' departure (`owned`), its
  * shape the response-shape rules'; the rest is each pairwise rule's own.
  */
+import type { Depth } from '../src/core/types.ts';
 import fc from 'fast-check';
 import type { ApiResponse } from '../src/client/directory-client.ts';
 import { defineRuleGroup, property } from '../src/rules/define.ts';
@@ -70,8 +71,12 @@ async function read(
 }
 
 /** The rows of the seed's array, each as its classes by factor name. */
-function rowsOf(model: InputModel, seed: number): { rows: Row[]; judged: boolean[]; observe: () => unknown } {
-  const array = drawCoveringArray(model, seed);
+function rowsOf(
+  model: InputModel,
+  seed: number,
+  depth: Depth,
+): { rows: Row[]; judged: boolean[]; observe: () => unknown } {
+  const array = drawCoveringArray(model, seed, depth);
   precondition(array, `no covering array was drawn for ${model.operation}`);
   const rows = array.rows.map((classes) => new Map(classes.map((cls, f) => [array.factors[f]?.name ?? '', cls])));
   const judged = rows.map(() => false);
@@ -128,7 +133,7 @@ const teamIdOf = (item: unknown): string | undefined => {
 
 async function driveShowTeams(ctx: CheckContext & Judging): Promise<void> {
   const model = showTeamsInputModel(ctx.profile);
-  const { rows, judged, observe } = rowsOf(model, ctx.options.seed);
+  const { rows, judged, observe } = rowsOf(model, ctx.options.seed, ctx.options.depth);
   const wideRead = async (id: string) =>
     arrayOf(
       await read(
@@ -200,7 +205,7 @@ async function driveShowTeams(ctx: CheckContext & Judging): Promise<void> {
 
 async function driveShowActivityRates(ctx: CheckContext & Judging): Promise<void> {
   const model = showActivityRatesInputModel(ctx.profile);
-  const { rows, judged, observe } = rowsOf(model, ctx.options.seed);
+  const { rows, judged, observe } = rowsOf(model, ctx.options.seed, ctx.options.depth);
   const wideRead = async (id: string) =>
     arrayOf(
       await read(
@@ -246,7 +251,7 @@ function idsOf(cls: string | undefined, ids: readonly string[]): string[] | unde
 
 async function driveListRoles(ctx: CheckContext & Judging): Promise<void> {
   const model = listRolesInputModel(ctx.profile);
-  const { rows, judged, observe } = rowsOf(model, ctx.options.seed);
+  const { rows, judged, observe } = rowsOf(model, ctx.options.seed, ctx.options.depth);
   const resources = await untouchedRoleResources(ctx, 3);
   precondition(resources.length >= 2, 'fewer than two resources of a role kind that the suite never changes');
   try {

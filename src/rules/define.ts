@@ -47,6 +47,7 @@ function make<N extends Need>(input: RuleDefinition<N>, kind: Rule['kind']): Rul
     ...(input.judges ? { judges: input.judges } : {}),
     ...(input.runs !== undefined ? { runs: input.runs } : {}),
     ...(input.timing ? { timing: input.timing } : {}),
+    ...(input.interaction ? { interaction: input.interaction } : {}),
     kind,
     ...(input.judge ? { judge: input.judge } : {}),
     // The engine SKIPs a rule whose needs are unmet before it gets here; the test narrows the context.

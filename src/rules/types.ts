@@ -185,6 +185,18 @@ export interface RuleFacts<N extends Need> {
    * as far as its times allow.
    */
   timing?: true;
+  /**
+   * A model-based property's steps that interact: of the steps its generator
+   * draws for a seed, how many touch what an earlier step of their sequence
+   * touched (`rules --coverage` shows the share). Pure: nothing is sent.
+   */
+  interaction?: (profile: TargetProfile, seed: number) => StepInteraction;
+}
+
+/** Of a generator's drawn steps (those with inputs), how many touch what an earlier step touched. */
+export interface StepInteraction {
+  steps: number;
+  touching: number;
 }
 
 /**
@@ -228,6 +240,7 @@ export interface Rule {
   judges?: 'error answers of the run';
   runs?: number;
   timing?: true;
+  interaction?: (profile: TargetProfile, seed: number) => StepInteraction;
   kind: RuleKind;
   /** The rule's judge, when it is written as a driver and a judge. */
   judge?: RuleJudge;

@@ -28,8 +28,9 @@ import { accepted, isClean, isNoVerdict, noEvidence, type Judgement } from '../s
 import { field, type Observed } from '../src/rules/judges/observed.ts';
 import {
   describePlacement,
+  drawnCommands,
   earlierIndex,
-  placeAll,
+  touches,
   placeRange,
   relativeRange,
   type DaySpan,
@@ -68,8 +69,14 @@ interface Real {
  */
 interface Reading {
   teams: boolean;
-  used: DaySpan[];
-  teamOf: Array<number | undefined>;
+  used: Used[];
+}
+
+/** A range a step used: an assigned rate's, an unassigned one's or a team's (with the team's index). */
+interface Used {
+  span: DaySpan;
+  kind: 'assigned' | 'unassigned' | 'teams';
+  team?: number;
 }
 
 type Step = fc.AsyncCommand<Reading, Real>;
@@ -100,11 +107,26 @@ function datesOf(window: DateSpan, span: DaySpan): DateSpan {
   return { start: addDays(window.start, span.from), end: addDays(window.start, span.to) };
 }
 
+/**
+ * The ranges a step of `kind` stands to, all of them while there are none
+ * such: an assignment's stand to the rates' ranges (assigned or unassigned),
+ * an unassignment's to the assigned ones, a team's to the teams'.
+ */
+function ofKind(used: readonly Used[], kind: Used['kind']): Used[] {
+  const partners: ReadonlyArray<Used['kind']> =
+    kind === 'assigned' ? ['assigned', 'unassigned'] : kind === 'unassigned' ? ['assigned'] : ['teams'];
+  const pool = used.filter((u) => partners.includes(u.kind));
+  return pool.length > 0 ? pool : [...used];
+}
+
 /** Places a step's range relative to those used before it in the sequence, and records it as used. */
-function placeStep(reading: Reading, placement: Placement, team?: number): DaySpan {
-  const span = placeRange(placement, reading.used, WINDOW_DAYS);
-  reading.used.push(span);
-  reading.teamOf.push(team);
+function placeStep(reading: Reading, placement: Placement, kind: Used['kind'], team?: number): DaySpan {
+  const span = placeRange(
+    placement,
+    ofKind(reading.used, kind).map((u) => u.span),
+    WINDOW_DAYS,
+  );
+  reading.used.push({ span, kind, ...(team !== undefined ? { team } : {}) });
   return span;
 }
 
@@ -140,7 +162,7 @@ export function judgeRates(
       const covering = periods.filter((p) => surelyCovers(p.date_range, day));
       if (covering.length > 0) {
         violations.push({
-          where: `show-activity-rates after ${after}, day ${day}: date_range`,
+          where: `show-activity-rates after ${after}: date_range on ${day}`,
           message: 'must show no period on a day whose rate was unassigned since',
           expected: '(no period)',
           actual: covering,
@@ -149,7 +171,7 @@ export function judgeRates(
       // "Shown as an integer" is another rule's business: a rounded rate matches.
     } else if (!periods.some((p) => mayCover(p.date_range, day) && Math.abs(p.average_rate - rate) <= 0.5)) {
       violations.push({
-        where: `show-activity-rates after ${after}, day ${day}: average_rate`,
+        where: `show-activity-rates after ${after}: average_rate on ${day}`,
         message: 'must show a period with the rate assigned last over the day',
         expected: { average_rate: rate },
         actual: periods.filter((p) => mayCover(p.date_range, day)),
@@ -191,7 +213,7 @@ export function judgeTeams(
     if (otherwise.length > 0) {
       return [
         {
-          where: `show-teams after ${after}, day ${otherwise[0]}: regrouping`,
+          where: `show-teams after ${after}: regrouping on ${otherwise[0]}`,
           message: 'must show the regrouping the assignment made last sent, on each of its days',
           expected: { team: teamId, head, regrouping, days: `${otherwise[0]} … ${otherwise.at(-1)}` },
           actual: covering(otherwise[0] ?? '').map((a) => ({ date_range: a.date_range, regrouping: a.regrouping })),
@@ -315,12 +337,22 @@ export function judgeSequence(log: readonly Observed[]): Judgement {
   return commands > 0 ? [] : noEvidence('the sequence sent no command');
 }
 
-/** After every step: the show operations are read, tagged for the judge to hold them against the model. */
-async function readAfter(reading: Reading, real: Real, after: string, fresh = false): Promise<void> {
+/**
+ * After every step: what it changed is read (`rates` or `teams`; a look reads
+ * both), tagged for the judge to hold it against the model. The teams are
+ * read once the model holds an assignation.
+ */
+async function readAfter(
+  reading: Reading,
+  real: Real,
+  after: string,
+  what: 'rates' | 'teams' | 'both',
+  fresh = false,
+): Promise<void> {
   const { ctx, resourceId, window } = real;
   const body = { resource_id: resourceId, date_range: text(window) };
-  await showActivityRates(ctx, body, { fresh, step: `${STEP.ratesAfter}${after}` });
-  if (reading.teams) await showTeams(ctx, body, { fresh, step: `${STEP.teamsAfter}${after}` });
+  if (what !== 'teams') await showActivityRates(ctx, body, { fresh, step: `${STEP.ratesAfter}${after}` });
+  if (what !== 'rates' && reading.teams) await showTeams(ctx, body, { fresh, step: `${STEP.teamsAfter}${after}` });
 }
 
 class AssignRate implements Step {
@@ -330,8 +362,8 @@ class AssignRate implements Step {
   ) {}
   check = (): boolean => true;
   async run(reading: Reading, real: Real): Promise<void> {
-    const span = placeStep(reading, this.placement);
-    const step = `assignRate(${describePlacement(this.placement)}: +${span.from}..+${span.to}, ${this.rate})`;
+    const span = placeStep(reading, this.placement, 'assigned');
+    const step = this.toString();
     await real.ctx.client.post(
       'resources.assign-activity-rate',
       {
@@ -347,25 +379,31 @@ class AssignRate implements Step {
       },
       { step },
     );
-    await readAfter(reading, real, step);
+    await readAfter(reading, real, step, 'rates');
   }
-  toString = (): string => `assignRate(${describePlacement(this.placement)}, ${this.rate})`;
+  toString = (): string => `assignRate(${this.rate}, ${describePlacement(this.placement)})`;
 }
 
 class UnassignRate implements Step {
   constructor(readonly placement: Placement) {}
   check = (): boolean => true;
   async run(reading: Reading, real: Real): Promise<void> {
-    const span = placeStep(reading, this.placement);
-    const step = `unassignRate(${describePlacement(this.placement)}: +${span.from}..+${span.to})`;
+    const span = placeStep(reading, this.placement, 'unassigned');
+    const step = this.toString();
     await real.ctx.client.post(
       'resources.unassign-activity-rate',
       { resource_id: real.resourceId, date_range: text(datesOf(real.window, span)) },
       { step },
     );
-    await readAfter(reading, real, step);
+    await readAfter(reading, real, step, 'rates');
   }
   toString = (): string => `unassignRate(${describePlacement(this.placement)})`;
+}
+
+/** The team assigned over the earlier range a team step's placement stands to (none for a rate's range). */
+function teamOfEarlier(used: readonly Used[], placement: Placement): number | undefined {
+  const pool = ofKind(used, 'teams');
+  return pool.length > 0 ? pool[earlierIndex(placement.ref, pool.length)]?.team : undefined;
 }
 
 /**
@@ -387,13 +425,10 @@ class AssignTeam implements Step {
   ) {}
   check = (): boolean => true;
   async run(reading: Reading, real: Real): Promise<void> {
-    const earlier = reading.used.length > 0 ? earlierIndex(this.placement.ref, reading.used.length) : -1;
-    const team = (this.sameTeam ? reading.teamOf[earlier] : undefined) ?? this.team;
-    const span = placeStep(reading, this.placement, team);
+    const team = (this.sameTeam ? teamOfEarlier(reading.used, this.placement) : undefined) ?? this.team;
+    const span = placeStep(reading, this.placement, 'teams', team);
     const teamId = real.teamIds[team % real.teamIds.length]!;
-    const step =
-      `assignHeadTeam(team ${team}, ${describePlacement(this.placement)}: +${span.from}..+${span.to}, ` +
-      `warning_aware ${this.warningAware})`;
+    const step = this.toString();
     const body = {
       resource_id: real.resourceId,
       team_id: teamId,
@@ -413,18 +448,18 @@ class AssignTeam implements Step {
     } else if (!this.warningAware) {
       await showTeams(real.ctx, whole, { step: STEP.teamsAfterWarning(step) });
     }
-    await readAfter(reading, real, step);
+    await readAfter(reading, real, step, 'teams');
   }
   toString = (): string =>
-    `assignHeadTeam(${this.sameTeam ? 'same team' : `team ${this.team}`}, ${describePlacement(this.placement)}, ` +
-    `warning_aware ${this.warningAware})`;
+    `assignHeadTeam(${this.sameTeam ? 'same team or ' : ''}team ${this.team}, warning_aware ${this.warningAware}, ` +
+    `${describePlacement(this.placement)})`;
 }
 
 class Look implements Step {
   check = (): boolean => true;
   async run(reading: Reading, real: Real): Promise<void> {
     // A second look, sent even though nothing changed since: an answer that does not hold still shows.
-    await readAfter(reading, real, STEP.look, true);
+    await readAfter(reading, real, STEP.look, 'both', true);
   }
   toString = (): string => 'look()';
 }
@@ -457,16 +492,21 @@ const MAX_COMMANDS = 8;
  * land on the data of the first.
  */
 function sequences(maxCommands: number, replayPath?: string): fc.Arbitrary<Iterable<Step>> {
-  const placement = relativeRange({ windowDays: WINDOW_DAYS });
+  // Each kind weighs what its second steps are about: an assignment beside or across the last one, an
+  // unassignment inside one, the same team again over the same days.
+  const placement = (weights: Partial<Record<Placement['relation'], number>>): fc.Arbitrary<Placement> =>
+    relativeRange({ windowDays: WINDOW_DAYS, weights });
+  const mostly = fc.oneof({ weight: 2, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) });
+  const assignRate = fc
+    .tuple(placement({ adjacent: 8, inside: 2 }), fc.integer({ min: 0, max: 100 }))
+    .map(([p, r]) => new AssignRate(p, r));
+  const unassignRate = placement({ inside: 8, adjacent: 1, spanning: 2 }).map((p) => new UnassignRate(p));
+  const assignTeam = fc
+    .tuple(fc.nat(7), placement({ same: 3, inside: 4, adjacent: 1 }), mostly, mostly)
+    .map(([t, p, aware, same]) => new AssignTeam(t, p, aware, same));
+  // By weight (an arbitrary listed twice is drawn twice as often): rates 5, teams 2, a look 1.
   return fc.commands(
-    [
-      fc.tuple(placement, fc.integer({ min: 0, max: 100 })).map(([p, r]) => new AssignRate(p, r)),
-      placement.map((p) => new UnassignRate(p)),
-      fc
-        .tuple(fc.nat(7), placement, fc.boolean(), fc.boolean())
-        .map(([t, p, w, same]) => new AssignTeam(t, p, w, same)),
-      fc.constant(new Look()),
-    ],
+    [assignRate, assignRate, assignRate, unassignRate, unassignRate, assignTeam, assignTeam, fc.constant(new Look())],
     { maxCommands, ...(replayPath ? { replayPath } : {}) },
   );
 }
@@ -477,11 +517,16 @@ function sequences(maxCommands: number, replayPath?: string): fc.Arbitrary<Itera
  * ranges are placed as the driver places them.
  */
 export function interactionOf(steps: Iterable<unknown>): StepInteraction {
-  const placements = [...steps].map(drawnCommand).flatMap((s) =>
-    s instanceof AssignRate || s instanceof UnassignRate || s instanceof AssignTeam ? [s.placement] : [],
-  );
-  const placed = placeAll(placements, WINDOW_DAYS);
-  return { steps: placed.length, touching: placed.filter((p) => p.touchesEarlier).length };
+  const reading: Reading = { teams: false, used: [] };
+  let touching = 0;
+  for (const s of drawnCommands(steps)) {
+    if (!(s instanceof AssignRate || s instanceof UnassignRate || s instanceof AssignTeam)) continue;
+    const earlier = reading.used.map((u) => u.span);
+    const kind = s instanceof AssignTeam ? 'teams' : s instanceof AssignRate ? 'assigned' : 'unassigned';
+    const span = placeStep(reading, s.placement, kind);
+    if (earlier.some((u) => touches(u, span))) touching++;
+  }
+  return { steps: reading.used.length, touching };
 }
 
 /** The share over the sequences the seed draws (a hundred of them): what `rules --coverage` shows. */
@@ -491,11 +536,6 @@ export function drawnInteraction(seed: number, sequencesDrawn = 100): StepIntera
     steps: 0,
     touching: 0,
   });
-}
-
-/** A command as drawn: the sequences fast-check draws hold each command in a wrapper (its `cmd`). */
-export function drawnCommand(command: unknown): unknown {
-  return typeof command === 'object' && command !== null && 'cmd' in command ? command.cmd : command;
 }
 
 /** A range at `at` days from the window's start, `length` days long: a fixed example's. */
@@ -523,7 +563,7 @@ export default defineRuleGroup({
         'Retrieves team assignations of a resource.',
       ],
       level: 'MUST',
-      runs: 5,
+      runs: 4,
       mutates: 'reversible',
       needs: ['roleKindResource', 'workRegime'],
       async drive(ctx) {
@@ -550,16 +590,15 @@ export default defineRuleGroup({
           sequences(ctx.options.maxCommands ?? MAX_COMMANDS, ctx.options.replayPath),
           (steps) =>
             ctx.judged(() =>
-              guard.around(() =>
-                fc.asyncModelRun(() => ({ model: { teams: false, used: [], teamOf: [] }, real }), steps),
-              ),
+              guard.around(() => fc.asyncModelRun(() => ({ model: { teams: false, used: [] }, real }), steps)),
             ),
           {
-            // First a rate inside the period and an unassignment across both (§4.7 over two periods),
-            // then a conflicting head assignment without and with warning_aware (§4.3).
+            // First one sequence of a rate inside the period and an unassignment across both (§4.7 over
+            // two periods), then a conflicting head assignment without and with warning_aware (§4.3).
             examples: [
-              [new AssignRate(fixed(10, 10), 30), new UnassignRate(fixed(5, 10))],
               [
+                new AssignRate(fixed(10, 10), 30),
+                new UnassignRate(fixed(5, 10)),
                 new AssignTeam(1, fixed(10, 10), false, false),
                 new AssignTeam(1, fixed(10, 10, 'same'), true, true),
                 new Look(),

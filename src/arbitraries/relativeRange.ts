@@ -42,29 +42,43 @@ export interface RelativeRangeConstraints {
   windowDays?: number;
   /** Longest drawn length in days (default 20). */
   maxLength?: number;
+  /**
+   * How often each relation is drawn, by weight (default: fresh 2, same 1,
+   * inside 3, overlapping 2, adjacent 3, spanning 1): a step kind weighs the
+   * relations its second steps are about (an unassignment inside, an
+   * assignment adjacent).
+   */
+  weights?: Partial<Record<Relation, number>>;
 }
 
 /** Relations by weight: most steps land on what an earlier step touched. */
-const WEIGHTS: ReadonlyArray<readonly [Relation, number]> = [
-  ['fresh', 2],
-  ['same', 1],
-  ['inside', 3],
-  ['overlapping', 2],
-  ['adjacent', 3],
-  ['spanning', 1],
-];
+const WEIGHTS: Readonly<Record<Relation, number>> = {
+  fresh: 2,
+  same: 1,
+  inside: 3,
+  overlapping: 2,
+  adjacent: 3,
+  spanning: 1,
+};
 
 /** A placement relative to earlier ranges (see `Placement`); `fresh` first, so shrinking goes towards it. */
 export function relativeRange(constraints: RelativeRangeConstraints = {}): fc.Arbitrary<Placement> {
   const windowDays = constraints.windowDays ?? 40;
   const maxLength = constraints.maxLength ?? 20;
+  // Mostly the range just used, and after it: what a second step most often does to the first's data.
+  const back = fc.oneof({ weight: 6, arbitrary: fc.constant(0) }, { weight: 4, arbitrary: fc.nat({ max: 3 }) });
   return fc.record({
-    relation: fc.oneof(...WEIGHTS.map(([relation, weight]) => ({ weight, arbitrary: fc.constant(relation) }))),
-    ref: fc.nat(3),
+    relation: fc.oneof(
+      ...RELATIONS.map((relation) => ({
+        weight: constraints.weights?.[relation] ?? WEIGHTS[relation],
+        arbitrary: fc.constant(relation),
+      })),
+    ),
+    ref: back,
     other: fc.nat(3),
     at: fc.nat(windowDays - 2),
     length: fc.integer({ min: 2, max: maxLength }),
-    before: fc.boolean(),
+    before: fc.oneof({ weight: 2, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
   });
 }
 
@@ -93,8 +107,9 @@ export function placeRange(p: Placement, used: readonly DaySpan[], windowDays: n
     const out = 1 + (p.length % 8);
     span = p.before ? { from: ref.from - out, to: ref.to - 1 - into } : { from: ref.from + 1 + into, to: ref.to + out };
   } else if (p.relation === 'adjacent') {
-    // From the earlier end date, or the day after it: ends that are included or not both get a neighbour.
-    const gap = p.at % 2;
+    // From the earlier end date, or (two times in three) the day after it: ends that are included or
+    // not both get a neighbour.
+    const gap = p.at % 3 === 0 ? 0 : 1;
     span = p.before
       ? { from: ref.from - gap - p.length, to: ref.from - gap }
       : { from: ref.to + gap, to: ref.to + gap + p.length };
@@ -114,24 +129,15 @@ export function touches(a: DaySpan, b: DaySpan): boolean {
   return a.from <= b.to + 1 && b.from <= a.to + 1;
 }
 
-/** Each placement of a sequence placed in turn, and whether it touches a range an earlier one used. */
-export function placeAll(
-  placements: readonly Placement[],
-  windowDays: number,
-): Array<{ span: DaySpan; touchesEarlier: boolean }> {
-  const used: DaySpan[] = [];
-  return placements.map((p) => {
-    const span = placeRange(p, used, windowDays);
-    const touchesEarlier = used.some((u) => touches(u, span));
-    used.push(span);
-    return { span, touchesEarlier };
-  });
+/** A placement as a step names it, the relation last: `at 3, 5 days, inside -1` is inside the second latest range. */
+export function describePlacement(p: Placement): string {
+  if (p.relation === 'fresh') return `at ${p.at}, ${p.length} days`;
+  if (p.relation === 'same') return `same as -${p.ref}`;
+  if (p.relation === 'spanning') return `margins ${p.at % 3}, ${p.length % 3}, spanning -${p.ref} and -${p.other}`;
+  return `at ${p.at}, ${p.length} days, ${p.relation}${p.before ? ' before' : ''} -${p.ref}`;
 }
 
-/** A placement as a step names it: `inside #2` is the range of the second latest step. */
-export function describePlacement(p: Placement): string {
-  if (p.relation === 'fresh') return `at +${p.at}, ${p.length} days`;
-  if (p.relation === 'spanning') return `spanning -${p.ref} and -${p.other}, margins ${p.at}, ${p.length}`;
-  if (p.relation === 'same') return `same as -${p.ref}`;
-  return `${p.relation}${p.before ? ' before' : ''} -${p.ref} (at ${p.at}, ${p.length} days)`;
+/** The commands of a sequence `fc.commands` drew: it hands each one in a wrapper (its `cmd`). */
+export function drawnCommands(sequence: Iterable<unknown>): unknown[] {
+  return [...sequence].map((c) => (typeof c === 'object' && c !== null && 'cmd' in c ? c.cmd : c));
 }

@@ -436,4 +436,21 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     where: 'of the pairwise array: all pages',
   },
   'list-ids-filter-capped-100': { rule: 'list.counts-agree', where: 'ids filter of', resources: 1700 },
+  // Faults only a second step on the same data shows: the model-based sequences draw it.
+  'rates-unassign-inside-removes-period': {
+    rule: 'activity-rates.prop.model-sequences',
+    where: 'show-activity-rates after unassignRate(',
+  },
+  'rates-assign-adjacent-merges': {
+    rule: 'activity-rates.prop.model-sequences',
+    where: 'show-activity-rates after assignRate(',
+  },
+  'teams-reassign-keeps-regrouping': {
+    rule: 'activity-rates.prop.model-sequences',
+    where: ': regrouping on ',
+  },
+  'revoke-second-narrowing-restores': {
+    rule: 'revoke-roles.prop.model-sequences',
+    where: 'list-roles after revoke(roles of -',
+  },
 };

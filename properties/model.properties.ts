@@ -355,7 +355,7 @@ async function readAfter(
   if (what !== 'rates' && reading.teams) await showTeams(ctx, body, { fresh, step: `${STEP.teamsAfter}${after}` });
 }
 
-class AssignRate implements Step {
+export class AssignRate implements Step {
   constructor(
     readonly placement: Placement,
     readonly rate: number,
@@ -384,7 +384,7 @@ class AssignRate implements Step {
   toString = (): string => `assignRate(${this.rate}, ${describePlacement(this.placement)})`;
 }
 
-class UnassignRate implements Step {
+export class UnassignRate implements Step {
   constructor(readonly placement: Placement) {}
   check = (): boolean => true;
   async run(reading: Reading, real: Real): Promise<void> {
@@ -415,7 +415,7 @@ function teamOfEarlier(used: readonly Used[], placement: Placement): number | un
  * Each assignment sends a regrouping of its own, so a second one that keeps
  * the first's shows.
  */
-class AssignTeam implements Step {
+export class AssignTeam implements Step {
   readonly head = true;
   constructor(
     readonly team: number,
@@ -455,7 +455,7 @@ class AssignTeam implements Step {
     `${describePlacement(this.placement)})`;
 }
 
-class Look implements Step {
+export class Look implements Step {
   check = (): boolean => true;
   async run(reading: Reading, real: Real): Promise<void> {
     // A second look, sent even though nothing changed since: an answer that does not hold still shows.
@@ -593,15 +593,17 @@ export default defineRuleGroup({
               guard.around(() => fc.asyncModelRun(() => ({ model: { teams: false, used: [] }, real }), steps)),
             ),
           {
-            // First one sequence of a rate inside the period and an unassignment across both (§4.7 over
-            // two periods), then a conflicting head assignment without and with warning_aware (§4.3).
+            // First one sequence: a rate inside the period, another from the day after it ends, an
+            // unassignment across the period and the first rate (§4.7 over two periods), then a conflicting
+            // head assignment without and with warning_aware (§4.3), and the same team again inside it.
             examples: [
               [
                 new AssignRate(fixed(10, 10), 30),
+                new AssignRate(fixed(1, 5, 'adjacent'), 60),
                 new UnassignRate(fixed(5, 10)),
                 new AssignTeam(1, fixed(10, 10), false, false),
                 new AssignTeam(1, fixed(10, 10, 'same'), true, true),
-                new Look(),
+                new AssignTeam(1, fixed(2, 4, 'inside'), true, true),
               ],
             ],
           },

@@ -123,6 +123,15 @@ export function applyRevocation(
   }
 }
 
+/** Where two models first differ: a role one holds and the other does not, or the teams of a role. */
+function firstDifference(expected: Model, actual: Model): string {
+  const roles = [...new Set([...expected.keys(), ...actual.keys()])].sort();
+  const differs = (id: string): boolean =>
+    JSON.stringify(expected.get(id) ?? null) !== JSON.stringify(actual.get(id) ?? null);
+  const id = roles.find(differs) ?? '';
+  return expected.has(id) && actual.has(id) ? `role ${id}.team_ids` : `role ${id}`;
+}
+
 /** The model without the roles whose fate the spec leaves open. */
 function known(model: Model, open: ReadonlySet<string>): Model {
   return new Map([...model].filter(([roleId]) => !open.has(roleId)));
@@ -174,7 +183,7 @@ export function judgeRevocations(log: readonly Observed[], profile: TargetProfil
       if (!sameModel(actual, expected)) {
         return [
           {
-            where: o.step,
+            where: `${o.step}: ${firstDifference(expected, actual)}`,
             message: 'must show the roles and teams §4.1 leaves after the revocations so far',
             expected: describe(expected),
             actual: describe(actual),
@@ -200,7 +209,7 @@ export function rolesNamed(
   return earlier ?? [...new Set(step.roles.map((i) => i % roleCount))];
 }
 
-class Revoke implements Step {
+export class Revoke implements Step {
   constructor(
     readonly roles: number[],
     readonly teams: Teams,
@@ -273,14 +282,8 @@ export function revocationInteraction(steps: Iterable<unknown>, roleCount: numbe
   return { steps: named.length, touching };
 }
 
-/** The index (among the profile's teams) of a team the role is held on: the first enabled one for `*`. */
-function firstTeamOf(teams: '*' | string[], real: Real): number {
-  const team = teams === '*' ? real.enabledTeamIds[0] : teams[0];
-  return Math.max(0, real.teamIds.indexOf(team ?? ''));
-}
-
 /** Longest sequence unless `--max-commands` says otherwise: few, long sequences catch more per request. */
-const MAX_COMMANDS = 10;
+const MAX_COMMANDS = 9;
 
 /**
  * The sequences: revocations of drawn roles, most of them the roles an
@@ -343,19 +346,20 @@ export default defineRuleGroup({
         const resourceId = await claimRoleResource(ctx);
         const real = revocationTarget(ctx, resourceId);
         const held = await shown(real, 'list-roles at the start');
-        // First, on one role the resource holds on teams, the path through every rule that changes a
-        // team scope: some teams revoked (rule 6, or a narrowed list), then `*` (rule 5).
-        const scoped = [...held].find(([, teams]) => teams === '*' || teams.length > 1);
+        // First, on one role the resource holds on several teams (an explicit list if it has one), the
+        // path through the rules that narrow a team scope: one of its teams revoked (rule 6, or a narrowed
+        // list), then another of those left (the list narrowed again), then `*` (rule 5).
+        const scoped =
+          [...held].find(([, teams]) => teams !== '*' && teams.length > 1) ??
+          [...held].find(([, teams]) => teams === '*');
         const examples: Array<Iterable<Step>> =
           scoped === undefined
             ? []
             : [
                 [
-                  new Revoke([real.roleIds.indexOf(scoped[0])], {
-                    kind: 'list',
-                    picks: [firstTeamOf(scoped[1], real)],
-                  }),
-                  new Revoke([real.roleIds.indexOf(scoped[0])], { kind: 'star' }),
+                  new Revoke([real.roleIds.indexOf(scoped[0])], { kind: 'held', picks: [0] }),
+                  new Revoke([], { kind: 'held', picks: [0] }, true),
+                  new Revoke([], { kind: 'star' }, true),
                 ],
               ];
         // Revocations cannot be undone: each sequence starts from what the server shows, read again

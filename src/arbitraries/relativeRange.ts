@@ -134,7 +134,8 @@ export function describePlacement(p: Placement): string {
   if (p.relation === 'fresh') return `at ${p.at}, ${p.length} days`;
   if (p.relation === 'same') return `same as -${p.ref}`;
   if (p.relation === 'spanning') return `margins ${p.at % 3}, ${p.length % 3}, spanning -${p.ref} and -${p.other}`;
-  return `at ${p.at}, ${p.length} days, ${p.relation}${p.before ? ' before' : ''} -${p.ref}`;
+  const side = p.before && (p.relation === 'adjacent' || p.relation === 'overlapping') ? ' before' : '';
+  return `at ${p.at}, ${p.length} days, ${p.relation}${side} -${p.ref}`;
 }
 
 /** The commands of a sequence `fc.commands` drew: it hands each one in a wrapper (its `cmd`). */

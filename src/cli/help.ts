@@ -138,6 +138,9 @@ Lists the rule catalogue: id, level, clause, and what the rule needs.
   --json              print the manifest as JSON
   --write-manifest    regenerate specs/manifest.json
   --rule/--section/--level   filter as with run
+  --coverage          each operation's input model and the pairs its covering array covers, and
+                      each model-based property's share of drawn steps that touch what an earlier
+                      step of their sequence touched (for --profile FILE and --seed N, default 1)
 `;
 
 export const COMPARE_HELP = `directory-conformance compare OLD.json NEW.json [--reports DIR] [--allow-coverage-drop]

@@ -129,13 +129,17 @@ export function touches(a: DaySpan, b: DaySpan): boolean {
   return a.from <= b.to + 1 && b.from <= a.to + 1;
 }
 
-/** A placement as a step names it, the relation last: `at 3, 5 days, inside -1` is inside the second latest range. */
+/**
+ * A placement as a step names it, the relation last so a place can name it
+ * beside what follows: `at 3, 5 days, by -1: inside` is inside the second
+ * latest range.
+ */
 export function describePlacement(p: Placement): string {
   if (p.relation === 'fresh') return `at ${p.at}, ${p.length} days`;
-  if (p.relation === 'same') return `same as -${p.ref}`;
-  if (p.relation === 'spanning') return `margins ${p.at % 3}, ${p.length % 3}, spanning -${p.ref} and -${p.other}`;
+  if (p.relation === 'same') return `by -${p.ref}: same`;
+  if (p.relation === 'spanning') return `margins ${p.at % 3}, ${p.length % 3}, by -${p.ref} and -${p.other}: spanning`;
   const side = p.before && (p.relation === 'adjacent' || p.relation === 'overlapping') ? ' before' : '';
-  return `at ${p.at}, ${p.length} days, ${p.relation}${side} -${p.ref}`;
+  return `at ${p.at}, ${p.length} days, by -${p.ref}: ${p.relation}${side}`;
 }
 
 /** The commands of a sequence `fc.commands` drew: it hands each one in a wrapper (its `cmd`). */

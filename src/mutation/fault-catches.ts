@@ -440,19 +440,19 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   // the read after the second step, by the relation its range or roles stand in, and the field).
   'rates-unassign-inside-removes-period': {
     rule: 'activity-rates.prop.model-sequences',
-    where: 'inside -0): average_rate on ',
+    where: ': inside): average_rate on ',
   },
   'rates-assign-adjacent-merges': {
     rule: 'activity-rates.prop.model-sequences',
-    where: 'adjacent -0): average_rate on ',
+    where: ': adjacent): average_rate on ',
   },
   'teams-reassign-keeps-regrouping': {
     rule: 'activity-rates.prop.model-sequences',
-    where: '-0): regrouping on ',
+    where: '): regrouping on ',
   },
   'revoke-second-narrowing-restores': {
     rule: 'revoke-roles.prop.model-sequences',
-    where: 'after revoke(roles of -0, team_ids [0] of those held): role ',
+    where: 'of those held): role ',
     // Its branches narrow a list and narrow it again too.
     alsoFails: ['revoke-roles.prop.concurrent-sequences'],
   },

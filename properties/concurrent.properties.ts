@@ -124,7 +124,7 @@ export function ratesModel(): SequentialModel<RateState, RateCall, RateAnswer> {
 function describeDeparture(state: RateState, periods: readonly ActivityRatePeriod[]): string | undefined {
   const v = judgeRates({ rates: new Map(state) }, periods, 'this order')[0];
   if (!v) return undefined;
-  const day = /day (\S+)$/.exec(v.where)?.[1] ?? '';
+  const day = / on (\S+)$/.exec(v.where)?.[1] ?? '';
   const shown = periods
     .filter((p) => {
       const s = splitRange(p.date_range);

@@ -27,6 +27,17 @@ import type { CheckContext } from '../src/rules/types.ts';
 import { accepted, isClean, isNoVerdict, noEvidence, type Judgement } from '../src/rules/judges/judgement.ts';
 import { field, type Observed } from '../src/rules/judges/observed.ts';
 import { TraceBuilder, type ExplainedStep } from '../src/rules/judges/trace.ts';
+import {
+  describePlacement,
+  drawnCommands,
+  earlierIndex,
+  touches,
+  placeRange,
+  relativeRange,
+  type DaySpan,
+  type Placement,
+} from '../src/arbitraries/relativeRange.ts';
+import type { StepInteraction } from '../src/rules/types.ts';
 
 /** What the spec says the show operations must answer, day by day inside the window. */
 export interface Model {
@@ -36,8 +47,11 @@ export interface Model {
    * other periods).
    */
   rates: Map<string, number | null>;
-  /** Assignations that must be shown on each of their days; others are open (§4.3: others may be extended or shortened). */
-  teams: Array<{ teamId: string; head: boolean; days: string[] }>;
+  /**
+   * Assignations that must be shown on each of their days, with the regrouping
+   * they were assigned with; others are open (§4.3: others may be extended or shortened).
+   */
+  teams: Array<{ teamId: string; head: boolean; days: string[]; regrouping?: string }>;
 }
 
 interface Real {
@@ -48,12 +62,22 @@ interface Real {
 }
 
 /**
- * What the driver keeps between commands to decide what to read: show-teams
- * is read after each step once an assignment made with warning_aware was
- * answered without a warning (before that the model holds no assignation).
+ * What the driver keeps between commands: show-teams is read after each step
+ * once an assignment made with warning_aware was answered without a warning
+ * (before that the model holds no assignation); the ranges the sequence used
+ * so far (days from the window's start), where the next step's range is
+ * placed, and the team each used range was assigned to (none for a rate).
  */
 interface Reading {
   teams: boolean;
+  used: Used[];
+}
+
+/** A range a step used: an assigned rate's, an unassigned one's or a team's (with the team's index). */
+interface Used {
+  span: DaySpan;
+  kind: 'assigned' | 'unassigned' | 'teams';
+  team?: number;
 }
 
 type Step = fc.AsyncCommand<Reading, Real>;
@@ -76,10 +100,35 @@ function certainDays(span: DateSpan): string[] {
   return days;
 }
 
-function rangeIn(window: DateSpan, offset: number, length: number): DateSpan {
-  const start = addDays(window.start, offset);
-  const end = addDays(start, length);
-  return { start, end: end > window.end ? window.end : end };
+/** Days of the window every range of a sequence is placed in. */
+const WINDOW_DAYS = 40;
+
+/** The dates of a range placed in the window. */
+function datesOf(window: DateSpan, span: DaySpan): DateSpan {
+  return { start: addDays(window.start, span.from), end: addDays(window.start, span.to) };
+}
+
+/**
+ * The ranges a step of `kind` stands to, all of them while there are none
+ * such: an assignment's stand to the rates' ranges (assigned or unassigned),
+ * an unassignment's to the assigned ones, a team's to the teams'.
+ */
+function ofKind(used: readonly Used[], kind: Used['kind']): Used[] {
+  const partners: ReadonlyArray<Used['kind']> =
+    kind === 'assigned' ? ['assigned', 'unassigned'] : kind === 'unassigned' ? ['assigned'] : ['teams'];
+  const pool = used.filter((u) => partners.includes(u.kind));
+  return pool.length > 0 ? pool : [...used];
+}
+
+/** Places a step's range relative to those used before it in the sequence, and records it as used. */
+function placeStep(reading: Reading, placement: Placement, kind: Used['kind'], team?: number): DaySpan {
+  const span = placeRange(
+    placement,
+    ofKind(reading.used, kind).map((u) => u.span),
+    WINDOW_DAYS,
+  );
+  reading.used.push({ span, kind, ...(team !== undefined ? { team } : {}) });
+  return span;
 }
 
 const text = (s: DateSpan): string => `${s.start}/${s.end}`;
@@ -114,7 +163,7 @@ export function judgeRates(
       const covering = periods.filter((p) => surelyCovers(p.date_range, day));
       if (covering.length > 0) {
         violations.push({
-          where: `show-activity-rates after ${after}, day ${day}`,
+          where: `show-activity-rates after ${after}: date_range on ${day}`,
           message: 'must show no period on a day whose rate was unassigned since',
           expected: '(no period)',
           actual: covering,
@@ -123,7 +172,7 @@ export function judgeRates(
       // "Shown as an integer" is another rule's business: a rounded rate matches.
     } else if (!periods.some((p) => mayCover(p.date_range, day) && Math.abs(p.average_rate - rate) <= 0.5)) {
       violations.push({
-        where: `show-activity-rates after ${after}, day ${day}`,
+        where: `show-activity-rates after ${after}: average_rate on ${day}`,
         message: 'must show a period with the rate assigned last over the day',
         expected: { average_rate: rate },
         actual: periods.filter((p) => mayCover(p.date_range, day)),
@@ -141,10 +190,10 @@ export function judgeTeams(
   assignations: readonly TeamAssignation[],
   after: string,
 ): Violation[] {
-  for (const { teamId, head, days } of model.teams) {
-    const missing = days.filter(
-      (day) => !assignations.some((a) => a.team.id === teamId && a.head === head && mayCover(a.date_range, day)),
-    );
+  for (const { teamId, head, days, regrouping } of model.teams) {
+    const covering = (day: string): TeamAssignation[] =>
+      assignations.filter((a) => a.team.id === teamId && a.head === head && mayCover(a.date_range, day));
+    const missing = days.filter((day) => covering(day).length === 0);
     if (missing.length > 0) {
       return [
         {
@@ -152,6 +201,23 @@ export function judgeTeams(
           message: 'must show the assignation made last on each of its days',
           expected: { team: teamId, head, days: `${missing[0]} … ${missing.at(-1)}` },
           actual: assignations.filter((a) => a.team.id === teamId),
+        },
+      ];
+    }
+    // What the assignment sent comes back on its days; a redacted regrouping is another rule's business.
+    const otherwise =
+      regrouping === undefined
+        ? []
+        : days.filter((day) =>
+            covering(day).every((a) => typeof a.regrouping === 'string' && a.regrouping !== regrouping),
+          );
+    if (otherwise.length > 0) {
+      return [
+        {
+          where: `show-teams after ${after}: regrouping on ${otherwise[0]}`,
+          message: 'must show the regrouping the assignment made last sent, on each of its days',
+          expected: { team: teamId, head, regrouping, days: `${otherwise[0]} … ${otherwise.at(-1)}` },
+          actual: covering(otherwise[0] ?? '').map((a) => ({ date_range: a.date_range, regrouping: a.regrouping })),
         },
       ];
     }
@@ -200,9 +266,10 @@ function replayCommand(model: Model, log: readonly Observed[], at: number): Judg
     // may or may not be done: what the model knows is only this one, when it must be.
     const teamId = field(o.request, 'team_id');
     const head = field(o.request, 'head');
+    const regrouping = field(o.request, 'regrouping');
     model.teams =
       field(o.request, 'warning_aware') === true && typeof teamId === 'string' && typeof head === 'boolean'
-        ? [{ teamId, head, days }]
+        ? [{ teamId, head, days, ...(typeof regrouping === 'string' ? { regrouping } : {}) }]
         : [];
   }
   return [];
@@ -358,28 +425,38 @@ export function explainSequence(log: readonly Observed[]): ExplainedStep[] {
   return trace.steps;
 }
 
-/** After every step: the show operations are read, tagged for the judge to hold them against the model. */
-async function readAfter(reading: Reading, real: Real, after: string, fresh = false): Promise<void> {
+/**
+ * After every step: what it changed is read (`rates` or `teams`; a look reads
+ * both), tagged for the judge to hold it against the model. The teams are
+ * read once the model holds an assignation.
+ */
+async function readAfter(
+  reading: Reading,
+  real: Real,
+  after: string,
+  what: 'rates' | 'teams' | 'both',
+  fresh = false,
+): Promise<void> {
   const { ctx, resourceId, window } = real;
   const body = { resource_id: resourceId, date_range: text(window) };
-  await showActivityRates(ctx, body, { fresh, step: `${STEP.ratesAfter}${after}` });
-  if (reading.teams) await showTeams(ctx, body, { fresh, step: `${STEP.teamsAfter}${after}` });
+  if (what !== 'teams') await showActivityRates(ctx, body, { fresh, step: `${STEP.ratesAfter}${after}` });
+  if (what !== 'rates' && reading.teams) await showTeams(ctx, body, { fresh, step: `${STEP.teamsAfter}${after}` });
 }
 
-class AssignRate implements Step {
+export class AssignRate implements Step {
   constructor(
-    readonly offset: number,
-    readonly length: number,
+    readonly placement: Placement,
     readonly rate: number,
   ) {}
   check = (): boolean => true;
   async run(reading: Reading, real: Real): Promise<void> {
-    const span = rangeIn(real.window, this.offset, this.length);
+    const span = placeStep(reading, this.placement, 'assigned');
+    const step = this.toString();
     await real.ctx.client.post(
       'resources.assign-activity-rate',
       {
         resource_id: real.resourceId,
-        date_range: text(span),
+        date_range: text(datesOf(real.window, span)),
         average_rate: this.rate,
         work_regime_id: real.ctx.workRegimeIds[0],
         indemnity_enabled: true,
@@ -388,78 +465,89 @@ class AssignRate implements Step {
         apprentice: false,
         paid_hourly: false,
       },
-      { step: this.toString() },
+      { step },
     );
-    await readAfter(reading, real, this.toString());
+    await readAfter(reading, real, step, 'rates');
   }
-  toString = (): string => `assignRate(+${this.offset}, ${this.length} days, ${this.rate})`;
+  toString = (): string => `assignRate(${this.rate}, ${describePlacement(this.placement)})`;
 }
 
-class UnassignRate implements Step {
-  constructor(
-    readonly offset: number,
-    readonly length: number,
-  ) {}
+export class UnassignRate implements Step {
+  constructor(readonly placement: Placement) {}
   check = (): boolean => true;
   async run(reading: Reading, real: Real): Promise<void> {
-    const span = rangeIn(real.window, this.offset, this.length);
+    const span = placeStep(reading, this.placement, 'unassigned');
+    const step = this.toString();
     await real.ctx.client.post(
       'resources.unassign-activity-rate',
-      { resource_id: real.resourceId, date_range: text(span) },
-      { step: this.toString() },
+      { resource_id: real.resourceId, date_range: text(datesOf(real.window, span)) },
+      { step },
     );
-    await readAfter(reading, real, this.toString());
+    await readAfter(reading, real, step, 'rates');
   }
-  toString = (): string => `unassignRate(+${this.offset}, ${this.length} days)`;
+  toString = (): string => `unassignRate(${describePlacement(this.placement)})`;
+}
+
+/** The team assigned over the earlier range a team step's placement stands to (none for a rate's range). */
+function teamOfEarlier(used: readonly Used[], placement: Placement): number | undefined {
+  const pool = ofKind(used, 'teams');
+  return pool.length > 0 ? pool[earlierIndex(placement.ref, pool.length)]?.team : undefined;
 }
 
 /**
  * Head assignations only, inside a head assignation the resource had: the
  * restoration re-assigns that one and so removes them; a side assignation to
- * a new team could not be taken back with the documented operations.
+ * a new team could not be taken back with the documented operations. With
+ * `sameTeam`, the team of the earlier assignment its range stands to (its own
+ * when that range was a rate's): the same team assigned again in one period.
+ * Each assignment sends a regrouping of its own, so a second one that keeps
+ * the first's shows.
  */
-class AssignTeam implements Step {
+export class AssignTeam implements Step {
   readonly head = true;
   constructor(
     readonly team: number,
-    readonly offset: number,
-    readonly length: number,
+    readonly placement: Placement,
     readonly warningAware: boolean,
+    readonly sameTeam: boolean,
   ) {}
   check = (): boolean => true;
   async run(reading: Reading, real: Real): Promise<void> {
-    const span = rangeIn(real.window, this.offset, this.length);
-    const teamId = real.teamIds[this.team % real.teamIds.length]!;
+    const team = (this.sameTeam ? teamOfEarlier(reading.used, this.placement) : undefined) ?? this.team;
+    const span = placeStep(reading, this.placement, 'teams', team);
+    const teamId = real.teamIds[team % real.teamIds.length]!;
+    const step = this.toString();
     const body = {
       resource_id: real.resourceId,
       team_id: teamId,
       head: this.head,
-      date_range: text(span),
-      regrouping: 'conformance',
+      date_range: text(datesOf(real.window, span)),
+      regrouping: `conformance ${reading.used.length}`,
       contract_number: 'DC-CONFORMANCE',
       external_id: `dc-conformance-${real.resourceId}`,
       warning_aware: this.warningAware,
     };
     const whole = { resource_id: real.resourceId, date_range: WIDE_RANGE };
     // Without warning_aware the answer may be a warning, which must change nothing: the teams are read around it.
-    if (!this.warningAware) await showTeams(real.ctx, whole, { step: STEP.teamsBefore(this.toString()) });
-    const res = await real.ctx.client.post('resources.assign-team', body, { step: this.toString() });
+    if (!this.warningAware) await showTeams(real.ctx, whole, { step: STEP.teamsBefore(step) });
+    const res = await real.ctx.client.post('resources.assign-team', body, { step });
     if (!isWarning(res.json)) {
       reading.teams = this.warningAware;
     } else if (!this.warningAware) {
-      await showTeams(real.ctx, whole, { step: STEP.teamsAfterWarning(this.toString()) });
+      await showTeams(real.ctx, whole, { step: STEP.teamsAfterWarning(step) });
     }
-    await readAfter(reading, real, this.toString());
+    await readAfter(reading, real, step, 'teams');
   }
   toString = (): string =>
-    `assignHeadTeam(team ${this.team}, +${this.offset}, ${this.length} days, warning_aware ${this.warningAware})`;
+    `assignHeadTeam(${this.sameTeam ? 'same team or ' : ''}team ${this.team}, warning_aware ${this.warningAware}, ` +
+    `${describePlacement(this.placement)})`;
 }
 
-class Look implements Step {
+export class Look implements Step {
   check = (): boolean => true;
   async run(reading: Reading, real: Real): Promise<void> {
     // A second look, sent even though nothing changed since: an answer that does not hold still shows.
-    await readAfter(reading, real, STEP.look, true);
+    await readAfter(reading, real, STEP.look, 'both', true);
   }
   toString = (): string => 'look()';
 }
@@ -485,20 +573,68 @@ function commonWindow(a: DateSpan | undefined, b: DateSpan | undefined): DateSpa
 /** Longest sequence unless `--max-commands` says otherwise: few, long sequences catch more per request. */
 const MAX_COMMANDS = 8;
 
-/** The sequences: up to `maxCommands` steps of each kind, offsets and lengths inside a 40-day window. */
-function sequences(maxCommands: number, replayPath: string | undefined): fc.Arbitrary<Iterable<Step>> {
-  const offset = fc.integer({ min: 0, max: 35 });
-  const length = fc.integer({ min: 2, max: 20 });
+/**
+ * The sequences: up to `maxCommands` steps of each kind, each range placed
+ * in a 40-day window relative to those the earlier steps used (inside,
+ * overlapping, adjacent, spanning two, the same), so second and third steps
+ * land on the data of the first.
+ */
+function sequences(maxCommands: number, replayPath?: string): fc.Arbitrary<Iterable<Step>> {
+  // Each kind weighs what its second steps are about: an assignment beside or across the last one, an
+  // unassignment inside one, the same team again over the same days.
+  const placement = (weights: Partial<Record<Placement['relation'], number>>): fc.Arbitrary<Placement> =>
+    relativeRange({ windowDays: WINDOW_DAYS, weights });
+  const mostly = fc.oneof({ weight: 2, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) });
+  const assignRate = fc
+    .tuple(placement({ adjacent: 8, inside: 2 }), fc.integer({ min: 0, max: 100 }))
+    .map(([p, r]) => new AssignRate(p, r));
+  const unassignRate = placement({ inside: 8, adjacent: 1, spanning: 2 }).map((p) => new UnassignRate(p));
+  const assignTeam = fc
+    .tuple(fc.nat(7), placement({ same: 3, inside: 4, adjacent: 1 }), mostly, mostly)
+    .map(([t, p, aware, same]) => new AssignTeam(t, p, aware, same));
+  // By weight (an arbitrary listed twice is drawn twice as often): rates 5, teams 2, a look 1.
   return fc.commands(
-    [
-      fc.tuple(offset, length, fc.integer({ min: 0, max: 100 })).map(([o, l, r]) => new AssignRate(o, l, r)),
-      fc.tuple(offset, length).map(([o, l]) => new UnassignRate(o, l)),
-      fc.tuple(fc.nat(7), offset, length, fc.boolean()).map(([t, o, l, w]) => new AssignTeam(t, o, l, w)),
-      fc.constant(new Look()),
-    ],
+    [assignRate, assignRate, assignRate, unassignRate, unassignRate, assignTeam, assignTeam, fc.constant(new Look())],
     { maxCommands, ...(replayPath ? { replayPath } : {}) },
   );
 }
+
+/**
+ * How many of a sequence's steps with a range touch (share a day with, or
+ * meet end to end) a range an earlier step of the sequence used. Pure: the
+ * ranges are placed as the driver places them.
+ */
+export function interactionOf(steps: Iterable<unknown>): StepInteraction {
+  const reading: Reading = { teams: false, used: [] };
+  let touching = 0;
+  for (const s of drawnCommands(steps)) {
+    if (!(s instanceof AssignRate || s instanceof UnassignRate || s instanceof AssignTeam)) continue;
+    const earlier = reading.used.map((u) => u.span);
+    const kind = s instanceof AssignTeam ? 'teams' : s instanceof AssignRate ? 'assigned' : 'unassigned';
+    const span = placeStep(reading, s.placement, kind);
+    if (earlier.some((u) => touches(u, span))) touching++;
+  }
+  return { steps: reading.used.length, touching };
+}
+
+/** The share over the sequences the seed draws (a hundred of them): what `rules --coverage` shows. */
+export function drawnInteraction(seed: number, sequencesDrawn = 100): StepInteraction {
+  const drawn = fc.sample(sequences(MAX_COMMANDS), { seed, numRuns: sequencesDrawn });
+  return drawn.map(interactionOf).reduce((a, b) => ({ steps: a.steps + b.steps, touching: a.touching + b.touching }), {
+    steps: 0,
+    touching: 0,
+  });
+}
+
+/** A range at `at` days from the window's start, `length` days long: a fixed example's. */
+const fixed = (at: number, length: number, relation: Placement['relation'] = 'fresh'): Placement => ({
+  relation,
+  ref: 0,
+  other: 0,
+  at,
+  length,
+  before: false,
+});
 
 export default defineRuleGroup({
   section: '§4.2',
@@ -541,19 +677,29 @@ export default defineRuleGroup({
           ctx,
           sequences(ctx.options.maxCommands ?? MAX_COMMANDS, ctx.options.replayPath),
           (steps) =>
-            ctx.judged(() => guard.around(() => fc.asyncModelRun(() => ({ model: { teams: false }, real }), steps))),
+            ctx.judged(() =>
+              guard.around(() => fc.asyncModelRun(() => ({ model: { teams: false, used: [] }, real }), steps)),
+            ),
           {
-            // First a rate inside the period and an unassignment across both (§4.7 over two periods),
-            // then a conflicting head assignment without and with warning_aware (§4.3).
+            // First one sequence: a rate inside the period, another from the day after it ends, an
+            // unassignment across the period and the first rate (§4.7 over two periods), then a conflicting
+            // head assignment without and with warning_aware (§4.3), and the same team again inside it.
             examples: [
-              [new AssignRate(10, 10, 30), new UnassignRate(5, 10)],
-              [new AssignTeam(1, 10, 10, false), new AssignTeam(1, 10, 10, true), new Look()],
+              [
+                new AssignRate(fixed(10, 10), 30),
+                new AssignRate(fixed(1, 5, 'adjacent'), 60),
+                new UnassignRate(fixed(5, 10)),
+                new AssignTeam(1, fixed(10, 10), false, false),
+                new AssignTeam(1, fixed(10, 10, 'same'), true, true),
+                new AssignTeam(1, fixed(2, 4, 'inside'), true, true),
+              ],
             ],
           },
         );
       },
       judge: judgeSequence,
       explain: explainSequence,
+      interaction: (_, seed) => drawnInteraction(seed),
     }),
   ],
 });

@@ -33,6 +33,8 @@ import { claimRoleResource } from '../src/rules/steps/claims.ts';
 import { isDefiningRole, listRoles } from '../src/rules/steps/roles.ts';
 import type { CheckContext } from '../src/rules/types.ts';
 import type { TargetProfile } from '../src/target/profile.ts';
+import type { StepInteraction } from '../src/rules/types.ts';
+import { drawnCommands, earlierIndex } from '../src/arbitraries/relativeRange.ts';
 
 /** Role id → the teams it is held on ('*' or an explicit list); a role not in the map is not held. */
 export type Model = HeldRoles;
@@ -57,11 +59,27 @@ export function revocationTarget(ctx: CheckContext, resourceId: string): Real {
   };
 }
 
-/** The driver keeps no model: the judge replays it over the run's exchanges. */
-type Step = fc.AsyncCommand<Record<string, never>, Real>;
+/**
+ * The driver keeps no model of §4.1 (the judge replays it over the run's
+ * exchanges), only what it needs to give a step the data of earlier ones:
+ * the roles each earlier step named (indices among the profile's roles) and
+ * what the last read showed held.
+ */
+interface Reading {
+  named: number[][];
+  held: Model;
+}
 
-/** What a revocation asks for: `omitted` removes the role, `*` every team, a list those teams. */
-type Teams = { kind: 'omitted' } | { kind: 'star' } | { kind: 'list'; picks: number[] };
+type Step = fc.AsyncCommand<Reading, Real>;
+
+/**
+ * What a revocation asks for: `omitted` removes the role, `*` every team, a
+ * list those teams (indices among the profile's), `held` those of the teams
+ * the first role is held on as last read (indices among them: every enabled
+ * team for `*`), so a scope is narrowed and then narrowed again.
+ */
+type Teams =
+  { kind: 'omitted' } | { kind: 'star' } | { kind: 'list'; picks: number[] } | { kind: 'held'; picks: number[] };
 
 /** The read each sequence starts with, and the prefix of the read after each revocation (its step follows). */
 const STEP = { start: 'list-roles at the start of the sequence', after: 'list-roles after ' } as const;
@@ -105,6 +123,15 @@ export function applyRevocation(
         held.filter((t) => !teams.includes(t)),
       ); // narrowed; none left: rule 5
   }
+}
+
+/** Where two models first differ: a role one holds and the other does not, or the teams of a role. */
+function firstDifference(expected: Model, actual: Model): string {
+  const roles = [...new Set([...expected.keys(), ...actual.keys()])].sort();
+  const differs = (id: string): boolean =>
+    JSON.stringify(expected.get(id) ?? null) !== JSON.stringify(actual.get(id) ?? null);
+  const id = roles.find(differs) ?? '';
+  return expected.has(id) && actual.has(id) ? `role ${id}.team_ids` : `role ${id}`;
 }
 
 /** The model without the roles whose fate the spec leaves open. */
@@ -163,7 +190,7 @@ function replayRevocations(log: readonly Observed[], profile: TargetProfile, tra
       if (!sameModel(actual, expected)) {
         return [
           {
-            where: o.step,
+            where: `${o.step}: ${firstDifference(expected, actual)}`,
             message: 'must show the roles and teams §4.1 leaves after the revocations so far',
             expected: describe(expected),
             actual: describe(actual),
@@ -206,36 +233,60 @@ function firstRoleCheck(expected: Model, shown: Model, resourceId: string, excha
   return { kind: 'role-teams', exchange, resourceId, roleId, teams: expected.get(roleId) ?? null };
 }
 
-class Revoke implements Step {
+/**
+ * The roles a revocation names, as indices among `roleCount` roles: with
+ * `again`, those an earlier step named (`ref` counted back from the last
+ * one), its own picks otherwise and in a sequence's first step.
+ */
+export function rolesNamed(
+  step: Pick<Revoke, 'roles' | 'again' | 'ref'>,
+  named: readonly number[][],
+  roleCount: number,
+): number[] {
+  const earlier = step.again && named.length > 0 ? named[earlierIndex(step.ref, named.length)] : undefined;
+  return earlier ?? [...new Set(step.roles.map((i) => i % roleCount))];
+}
+
+export class Revoke implements Step {
   constructor(
     readonly roles: number[],
     readonly teams: Teams,
+    readonly again = false,
+    readonly ref = 0,
   ) {}
   check = (): boolean => true;
 
-  async run(_: Record<string, never>, real: Real): Promise<void> {
+  async run(reading: Reading, real: Real): Promise<void> {
     const { ctx } = real;
-    const roleIds = [...new Set(this.roles.map((i) => real.roleIds[i % real.roleIds.length]!))];
+    const named = rolesNamed(this, reading.named, real.roleIds.length);
+    reading.named.push(named);
+    const roleIds = named.map((i) => real.roleIds[i]!);
     // Removing a kind-defining role entirely is refused or ignored: the spec does not say which.
     const sent = this.teams.kind === 'omitted' ? roleIds.filter((id) => !isDefiningRole(ctx, id)) : roleIds;
     if (sent.length === 0) return;
-    const teamIds =
-      this.teams.kind === 'list'
-        ? [...new Set(this.teams.picks.map((i) => real.teamIds[i % real.teamIds.length]!))]
-        : [];
+    const teamIds = this.teamIds(reading, real, sent[0]);
     const body = {
       resource_ids: [real.resourceId],
       role_ids: sent,
       ...(this.teams.kind === 'star' ? { team_ids: '*' as const } : {}),
-      ...(this.teams.kind === 'list' ? { team_ids: teamIds } : {}),
+      ...(teamIds !== undefined ? { team_ids: teamIds } : {}),
     };
     // An empty team_ids array is rejected (§4.1 rule 7): its status is judged, so a lone 5xx is sent again.
-    const empty = this.teams.kind === 'list' && teamIds.length === 0;
+    const empty = teamIds?.length === 0;
     await ctx.client.post('resources.revoke-roles', body, {
       step: this.toString(),
       ...(empty ? { retry: 'judged' } : {}),
     });
-    await shown(real, `${STEP.after}${this.toString()}`);
+    reading.held = await shown(real, `${STEP.after}${this.toString()}`);
+  }
+
+  /** The explicit teams the revocation sends, if it sends a list: `held` picks among the first role's. */
+  private teamIds(reading: Reading, real: Real, roleId: string | undefined): string[] | undefined {
+    if (this.teams.kind !== 'list' && this.teams.kind !== 'held') return undefined;
+    const held = roleId === undefined ? undefined : reading.held.get(roleId);
+    const among = this.teams.kind === 'held' ? (held === '*' ? real.enabledTeamIds : held) : undefined;
+    const from = among !== undefined && among.length > 0 ? among : real.teamIds;
+    return [...new Set(this.teams.picks.map((i) => from[i % from.length]!))];
   }
 
   toString = (): string => {
@@ -244,30 +295,69 @@ class Revoke implements Step {
         ? 'team_ids omitted'
         : this.teams.kind === 'star'
           ? 'team_ids *'
-          : `team_ids [${this.teams.picks.join(', ')}]`;
-    return `revoke(roles [${this.roles.join(', ')}], ${teams})`;
+          : this.teams.kind === 'held'
+            ? `team_ids [${this.teams.picks.join(', ')}] of those held`
+            : `team_ids [${this.teams.picks.join(', ')}]`;
+    const roles = this.again ? `roles of -${this.ref}` : `roles [${this.roles.join(', ')}]`;
+    return `revoke(${roles}, ${teams})`;
   };
 }
 
-/** The index (among the profile's teams) of a team the role is held on: the first enabled one for `*`. */
-function firstTeamOf(teams: '*' | string[], real: Real): number {
-  const team = teams === '*' ? real.enabledTeamIds[0] : teams[0];
-  return Math.max(0, real.teamIds.indexOf(team ?? ''));
+/**
+ * How many of a sequence's revocations name a role an earlier one of the
+ * sequence named, with `roleCount` roles to name. Pure: the roles are
+ * resolved as the driver resolves them.
+ */
+export function revocationInteraction(steps: Iterable<unknown>, roleCount: number): StepInteraction {
+  const named: number[][] = [];
+  let touching = 0;
+  for (const step of drawnCommands(steps)) {
+    if (!(step instanceof Revoke)) continue;
+    const roles = rolesNamed(step, named, roleCount);
+    if (roles.some((r) => named.some((earlier) => earlier.includes(r)))) touching++;
+    named.push(roles);
+  }
+  return { steps: named.length, touching };
 }
 
 /** Longest sequence unless `--max-commands` says otherwise: few, long sequences catch more per request. */
-const MAX_COMMANDS = 10;
+const MAX_COMMANDS = 9;
 
-function sequences(maxCommands: number, replayPath: string | undefined): fc.Arbitrary<Iterable<Step>> {
+/**
+ * The sequences: revocations of drawn roles, most of them the roles an
+ * earlier step named (`again`), on teams drawn among the profile's or among
+ * those the role is held on, so a scope is narrowed and narrowed again.
+ */
+function sequences(maxCommands: number, replayPath?: string): fc.Arbitrary<Iterable<Step>> {
+  const picks = (minLength: number, maxLength = 3): fc.Arbitrary<number[]> =>
+    fc.array(fc.nat(15), { minLength, maxLength });
   const teams: fc.Arbitrary<Teams> = fc.oneof(
     { weight: 1, arbitrary: fc.constant({ kind: 'omitted' as const }) },
     { weight: 2, arbitrary: fc.constant({ kind: 'star' as const }) },
-    { weight: 4, arbitrary: fc.array(fc.nat(15), { maxLength: 3 }).map((picks) => ({ kind: 'list' as const, picks })) },
+    { weight: 2, arbitrary: picks(0).map((p) => ({ kind: 'list' as const, picks: p })) },
+    { weight: 4, arbitrary: picks(1, 2).map((p) => ({ kind: 'held' as const, picks: p })) },
   );
   return fc.commands(
-    [fc.tuple(fc.array(fc.nat(15), { minLength: 1, maxLength: 3 }), teams).map(([r, t]) => new Revoke(r, t))],
+    [
+      fc
+        .tuple(
+          picks(1),
+          teams,
+          fc.oneof({ weight: 1, arbitrary: fc.constant(false) }, { weight: 2, arbitrary: fc.constant(true) }),
+          fc.nat(2),
+        )
+        .map(([r, t, again, ref]) => new Revoke(r, t, again, ref)),
+    ],
     { maxCommands, ...(replayPath ? { replayPath } : {}) },
   );
+}
+
+/** The share over the sequences the seed draws (a hundred of them), with the profile's roles to name. */
+export function drawnRevocationInteraction(roleCount: number, seed: number, sequencesDrawn = 100): StepInteraction {
+  return fc
+    .sample(sequences(MAX_COMMANDS), { seed, numRuns: sequencesDrawn })
+    .map((steps) => revocationInteraction(steps, roleCount))
+    .reduce((a, b) => ({ steps: a.steps + b.steps, touching: a.touching + b.touching }), { steps: 0, touching: 0 });
 }
 
 export default defineRuleGroup({
@@ -294,19 +384,20 @@ export default defineRuleGroup({
         const resourceId = await claimRoleResource(ctx);
         const real = revocationTarget(ctx, resourceId);
         const held = await shown(real, 'list-roles at the start');
-        // First, on one role the resource holds on teams, the path through every rule that changes a
-        // team scope: some teams revoked (rule 6, or a narrowed list), then `*` (rule 5).
-        const scoped = [...held].find(([, teams]) => teams === '*' || teams.length > 1);
+        // First, on one role the resource holds on several teams (an explicit list if it has one), the
+        // path through the rules that narrow a team scope: one of its teams revoked (rule 6, or a narrowed
+        // list), then another of those left (the list narrowed again), then `*` (rule 5).
+        const scoped =
+          [...held].find(([, teams]) => teams !== '*' && teams.length > 1) ??
+          [...held].find(([, teams]) => teams === '*');
         const examples: Array<Iterable<Step>> =
           scoped === undefined
             ? []
             : [
                 [
-                  new Revoke([real.roleIds.indexOf(scoped[0])], {
-                    kind: 'list',
-                    picks: [firstTeamOf(scoped[1], real)],
-                  }),
-                  new Revoke([real.roleIds.indexOf(scoped[0])], { kind: 'star' }),
+                  new Revoke([real.roleIds.indexOf(scoped[0])], { kind: 'held', picks: [0] }),
+                  new Revoke([], { kind: 'held', picks: [0] }, true),
+                  new Revoke([], { kind: 'star' }, true),
                 ],
               ];
         // Revocations cannot be undone: each sequence starts from what the server shows, read again
@@ -316,14 +407,15 @@ export default defineRuleGroup({
           sequences(ctx.options.maxCommands ?? MAX_COMMANDS, ctx.options.replayPath),
           (steps) =>
             ctx.judged(async () => {
-              await shown(real, STEP.start);
-              await fc.asyncModelRun(() => ({ model: {}, real }), steps);
+              const start = await shown(real, STEP.start);
+              await fc.asyncModelRun(() => ({ model: { named: [], held: start }, real }), steps);
             }),
           { examples },
         );
       },
       judge: judgeRevocations,
       explain: explainRevocations,
+      interaction: (profile, seed) => drawnRevocationInteraction(profile.roles.length, seed),
     }),
   ],
 });

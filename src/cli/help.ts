@@ -144,8 +144,10 @@ Lists the rule catalogue: id, level, clause, and what the rule needs.
   --rule/--section/--level   filter as with run
   --depth D           quick, default or deep: each property's runs at that depth
   --coverage          each operation's input model and the share of its pairs (triples
-                      with --depth deep, classes with quick) a run covers, for --profile
-                      FILE (default: the example profile) and --seed N (default 1)
+                      with --depth deep, classes with quick) a run covers, and each
+                      model-based property's share of drawn steps that touch what an earlier
+                      step of their sequence touched (for --profile FILE, default the
+                      example profile, and --seed N, default 1)
 `;
 
 export const COMPARE_HELP = `directory-conformance compare OLD.json NEW.json [--reports DIR] [--allow-coverage-drop]

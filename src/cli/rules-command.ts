@@ -16,6 +16,22 @@ import { renderCoverage } from '../rules/input-models/coverage.ts';
 import { runsAtDepth } from '../rules/depth.ts';
 import type { Depth } from '../core/types.ts';
 import { loadProfile } from '../target/load-profile.ts';
+import type { TargetProfile } from '../target/profile.ts';
+import type { RuleGroup } from '../rules/types.ts';
+
+/** Each model-based property's steps that interact, for a profile and a seed: what `rules --coverage` adds. */
+export function renderInteraction(groups: readonly RuleGroup[], profile: TargetProfile, seed: number): string[] {
+  return groups.flatMap((g) =>
+    g.rules.flatMap((r) => {
+      if (r.interaction === undefined) return [];
+      const { steps, touching } = r.interaction(profile, seed);
+      const share = steps === 0 ? 0 : Math.round((100 * touching) / steps);
+      return [
+        `${r.id}: ${touching}/${steps} drawn steps (${share}%) touch what an earlier step of their sequence touched (seed ${seed})`,
+      ];
+    }),
+  );
+}
 
 const DEPTHS: readonly Depth[] = RUN_CONFIG_SCHEMA.properties.depth.enum;
 
@@ -42,6 +58,7 @@ export async function rulesCommand(argv: string[], out: (line: string) => void):
     const seed = values.seed === undefined ? 1 : Number(values.seed);
     if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, not ${values.seed}`);
     for (const line of renderCoverage(profile, seed, depth)) out(line);
+    for (const line of renderInteraction(await loadCatalogue(), profile, seed)) out(line);
     return 0;
   }
   const catalogue = await loadCatalogue();

@@ -865,4 +865,24 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     rule: 'show-activity-rates.prop.pairwise-combinations',
     where: at('show-activity-rates pairwise', 'date_range of response.body'),
   },
+  // Faults only a second step on the same data shows: the model-based sequences draw it (the place is
+  // the read after the second step, by the relation its range or roles stand in, and the field).
+  'rates-unassign-inside-removes-period': {
+    rule: 'activity-rates.prop.model-sequences',
+    where: at(': inside)', 'average_rate on '),
+  },
+  'rates-assign-adjacent-merges': {
+    rule: 'activity-rates.prop.model-sequences',
+    where: at(': adjacent)', 'average_rate on '),
+  },
+  'teams-reassign-keeps-regrouping': {
+    rule: 'activity-rates.prop.model-sequences',
+    where: at('show-teams after ', 'regrouping on '),
+  },
+  'revoke-second-narrowing-restores': {
+    rule: 'revoke-roles.prop.model-sequences',
+    where: at('of those held)', 'role '),
+    // Its branches narrow a list and narrow it again too.
+    alsoFails: ['revoke-roles.prop.concurrent-sequences'],
+  },
 };

@@ -506,6 +506,26 @@ export const FAULTS = {
     description:
       'show-activity-rates leaves out a period across the end of date_range when the range starts on a month’s first day.',
   },
+  'rates-unassign-inside-removes-period': {
+    clause: '§4.7',
+    description:
+      'An unassignment whose range lies inside one period removes that whole period, not only the unassigned days.',
+  },
+  'rates-assign-adjacent-merges': {
+    clause: '§4.2',
+    description:
+      'An assignment that starts the day after a period ends extends that period over its range instead: the earlier rate is kept and the assigned one lost.',
+  },
+  'teams-reassign-keeps-regrouping': {
+    clause: '§4.3',
+    description:
+      'Assigning a team again (same head flag) over days it is already assigned keeps the regrouping of the assignation it had, not the one sent.',
+  },
+  'revoke-second-narrowing-restores': {
+    clause: '§4.1 rules 3-6',
+    description:
+      'Narrowing an explicit team list again starts from the list before its first narrowing: the teams the first narrowing revoked come back.',
+  },
 } as const satisfies Record<string, Fault>;
 
 export type FaultName = keyof typeof FAULTS;

@@ -54,6 +54,8 @@ export interface RoleHolding {
   unassigned?: boolean;
   /** Fault 'revoke-star-remembered': the list came from `*`, and the server still thinks of it so. */
   fromStar?: boolean;
+  /** Fault 'revoke-second-narrowing-restores': the explicit list before its first narrowing. */
+  narrowedFrom?: string[];
 }
 
 export interface TeamAssignation {

@@ -53,6 +53,7 @@ function make<N extends Need>(input: RuleDefinition<N>, kind: Rule['kind']): Rul
     ...(input.runs !== undefined ? { runs: input.runs } : {}),
     ...(input.timing ? { timing: input.timing } : {}),
     ...(input.repeats ? { repeats: input.repeats } : {}),
+    ...(input.interaction ? { interaction: input.interaction } : {}),
     kind,
     ...(input.judge ? { judge: input.judge } : {}),
     ...(input.explain ? { explain: input.explain } : {}),

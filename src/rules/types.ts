@@ -200,6 +200,18 @@ export interface RuleFacts<N extends Need> {
    * (src/rules/one-in-n.ts).
    */
   repeats?: Repeats;
+  /**
+   * A model-based property's steps that interact: of the steps its generator
+   * draws for a seed, how many touch what an earlier step of their sequence
+   * touched (`rules --coverage` shows the share). Pure: nothing is sent.
+   */
+  interaction?: (profile: TargetProfile, seed: number) => StepInteraction;
+}
+
+/** Of a generator's drawn steps (those with inputs), how many touch what an earlier step touched. */
+export interface StepInteraction {
+  steps: number;
+  touching: number;
 }
 
 /**
@@ -250,6 +262,7 @@ export interface Rule {
   runs?: number;
   timing?: true;
   repeats?: Repeats;
+  interaction?: (profile: TargetProfile, seed: number) => StepInteraction;
   kind: RuleKind;
   /** The rule's judge, when it is written as a driver and a judge. */
   judge?: RuleJudge;

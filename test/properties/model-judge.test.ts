@@ -48,7 +48,7 @@ describe('judgeRates', () => {
   test('the wrong rate on a day the model knows is a departure naming the day', () => {
     const [v] = judgeRates(model, [period('2150-03-01/2150-03-03', 40)], 'assign 60');
     expect(v).toMatchObject({
-      where: 'show-activity-rates after assign 60, day 2150-03-01',
+      where: 'show-activity-rates after assign 60: average_rate on 2150-03-01',
       message: 'must show a period with the rate assigned last over the day',
     });
   });
@@ -56,7 +56,7 @@ describe('judgeRates', () => {
   test('a period still covering an unassigned day is a departure', () => {
     const periods = [period('2150-03-01/2150-03-03', 60), period('2150-03-09/2150-03-12', 50)];
     const [v] = judgeRates(model, periods, 'unassign');
-    expect(v?.where).toBe('show-activity-rates after unassign, day 2150-03-10');
+    expect(v?.where).toBe('show-activity-rates after unassign: date_range on 2150-03-10');
   });
 
   test('an end day is open: a period ending on it may or may not include it', () => {
@@ -84,6 +84,29 @@ describe('judgeTeams', () => {
   test('a missing day, or the wrong head flag, is a departure', () => {
     expect(judgeTeams(model, [assignation('7', false, '2150-03-02/2150-03-05')], 'assign')).toHaveLength(1);
     expect(judgeTeams(model, [assignation('7', true, '2150-03-01/2150-03-05')], 'assign')).toHaveLength(1);
+  });
+
+  test('the regrouping sent comes back on each of its days: another one, kept from before, is a departure', () => {
+    const sent: Pick<Model, 'teams'> = {
+      teams: [{ teamId: '7', head: false, days: ['2150-03-01', '2150-03-02'], regrouping: 'second' }],
+    };
+    const shown = (regrouping: string): TeamAssignation => ({
+      ...assignation('7', false, '2150-03-01/2150-03-05'),
+      regrouping,
+    });
+    expect(judgeTeams(sent, [shown('second')], 'assign again')).toEqual([]);
+    expect(judgeTeams(sent, [shown('first')], 'assign again')).toEqual([
+      expect.objectContaining({
+        where: 'show-teams after assign again: regrouping on 2150-03-01',
+        message: 'must show the regrouping the assignment made last sent, on each of its days',
+      }),
+    ]);
+    // Split at the boundary: the new days carry the new regrouping, the old ones the old one.
+    const split = [
+      { ...assignation('7', false, '2150-02-01/2150-02-28'), regrouping: 'first' },
+      { ...assignation('7', false, '2150-03-01/2150-03-05'), regrouping: 'second' },
+    ];
+    expect(judgeTeams(sent, split, 'assign again')).toEqual([]);
   });
 });
 
@@ -153,7 +176,7 @@ describe('judgeSequence: the model replayed over a sequence', () => {
       rates(U, [period('2150-03-01/2150-03-11', 30)]),
     ];
     expect(judgeSequence(log)).toEqual([
-      expect.objectContaining({ where: `show-activity-rates after ${U}, day 2150-03-03` }),
+      expect.objectContaining({ where: `show-activity-rates after ${U}: date_range on 2150-03-03` }),
     ]);
   });
 

@@ -159,8 +159,21 @@ export const assignActivityRate: OperationMaybeLater = (body, ctx) => {
     );
   }
   const remaining = ctx.faults.has('activity-rate-overlap') ? details.rates : carve(details.rates, span);
+  if (ctx.faults.has('rates-assign-adjacent-merges')) {
+    // The fault: an assignment that starts the day after the previous one ends extends that period, rate and all.
+    const previous = lastAssigned.get(details);
+    const extended =
+      previous && details.rates.includes(previous) && previous.span.end === span.start - 1
+        ? { ...previous, span: { start: previous.span.start, end: span.end } }
+        : period;
+    lastAssigned.set(details, extended);
+    return writeRate(ctx, resource, details, carve(remaining, extended.span), extended, externalId);
+  }
   return writeRate(ctx, resource, details, remaining, period, externalId);
 };
+
+/** Under `rates-assign-adjacent-merges`: the period each resource's last assignment wrote. */
+const lastAssigned = new WeakMap<object, RatePeriod>();
 
 /** How long the `rates-lost-update` fault waits between reading the periods and writing them. */
 const LOST_UPDATE_GAP_MS = 25;
@@ -209,6 +222,12 @@ export const unassignActivityRate: Operation = (body, ctx) => {
       const trimmed = carve([period], span);
       details.rates = [...details.rates.slice(0, first), ...trimmed, ...details.rates.slice(first + 1)];
     }
+  } else if (
+    ctx.faults.has('rates-unassign-inside-removes-period') &&
+    details.rates.some((p) => p.span.start <= span.start && span.end <= p.span.end)
+  ) {
+    // The period the range lies inside is removed whole, not split around the range.
+    details.rates = details.rates.filter((p) => !(p.span.start <= span.start && span.end <= p.span.end));
   } else if (!ctx.faults.has('activity-rate-unassign-noop')) details.rates = carve(details.rates, span);
   return { status: 204 };
 };

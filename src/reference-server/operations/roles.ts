@@ -125,6 +125,11 @@ function narrowed(
     if (!held.some((t) => gone.has(t))) {
       return faults.has('revoke-absent-team-clears-list') ? { ...holding, teams: [] } : holding;
     }
+    if (faults.has('revoke-second-narrowing-restores')) {
+      // Narrowed from the list it had before its first narrowing: what that one revoked comes back.
+      const before = holding.narrowedFrom ?? held;
+      return { ...holding, teams: before.filter((t) => !gone.has(t)), narrowedFrom: before };
+    }
     remaining = faults.has('revoke-narrow-drops-all') ? [] : held.filter((t) => !gone.has(t));
   }
   if (remaining.length === 0 && faults.has('revoke-last-teams-removes-role') && !defining) return undefined;

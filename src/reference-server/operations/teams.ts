@@ -144,7 +144,12 @@ export const assignTeam: Operation = (body, ctx) => {
     teamId,
     head,
     span,
-    regrouping: regrouping ?? same?.regrouping ?? '',
+    // The fault: the assignation the team already had over these days keeps its regrouping.
+    regrouping:
+      (ctx.faults.has('teams-reassign-keeps-regrouping') ? same?.regrouping : undefined) ??
+      regrouping ??
+      same?.regrouping ??
+      '',
     contractNumber: contractNumber ?? same?.contractNumber ?? '',
     externalId: externalId ?? same?.externalId ?? '',
   };

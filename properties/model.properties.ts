@@ -330,14 +330,36 @@ export function ratesShown(
 
 const teamKey = (teamId: string, head: boolean): string => `${teamId}/${head ? 'head' : 'side'}`;
 
-/** The days of each assignation the model holds on which show-teams shows it. */
-function teamsShown(model: Pick<Model, 'teams'>, assignations: readonly TeamAssignation[]): Record<string, string[]> {
+/**
+ * What show-teams shows of each assignation the model holds, in the model's
+ * terms: the days it is shown on and, where the assignment sent one, the
+ * regrouping shown (the one sent where every day shows it, else the first
+ * other one shown).
+ */
+function teamsShown(
+  model: Pick<Model, 'teams'>,
+  assignations: readonly TeamAssignation[],
+): Record<string, { days: string[]; regrouping?: unknown }> {
   return Object.fromEntries(
-    model.teams.map(({ teamId, head, days }) => [
+    model.teams.map(({ teamId, head, days, regrouping }) => {
+      const covering = (day: string): TeamAssignation[] =>
+        assignations.filter((a) => a.team.id === teamId && a.head === head && mayCover(a.date_range, day));
+      const shown = days.filter((day) => covering(day).length > 0);
+      if (regrouping === undefined) return [teamKey(teamId, head), { days: shown }];
+      const other = shown
+        .flatMap((day) => (covering(day).some((a) => a.regrouping === regrouping) ? [] : covering(day)))
+        .find((a) => typeof a.regrouping === 'string');
+      return [teamKey(teamId, head), { days: shown, regrouping: other ? other.regrouping : regrouping }];
+    }),
+  );
+}
+
+/** The assignations the model holds, in the terms `teamsShown` shows them. */
+function teamsExpected(model: Pick<Model, 'teams'>): Record<string, { days: string[]; regrouping?: unknown }> {
+  return Object.fromEntries(
+    model.teams.map(({ teamId, head, days, regrouping }) => [
       teamKey(teamId, head),
-      days.filter((day) =>
-        assignations.some((a) => a.team.id === teamId && a.head === head && mayCover(a.date_range, day)),
-      ),
+      regrouping === undefined ? { days } : { days, regrouping },
     ]),
   );
 }
@@ -392,9 +414,10 @@ function replaySequence(log: readonly Observed[], trace?: TraceBuilder): Judgeme
         if ('list' in read) {
           judgement = judgeTeams(model, read.list, o.step.slice(STEP.teamsAfter.length));
           const shown = teamsShown(model, read.list);
-          const expected = Object.fromEntries(model.teams.map((t) => [teamKey(t.teamId, t.head), t.days]));
-          trace?.judged(at, { teams: expected }, { teams: shown }, (exchange) => {
-            const differs = model.teams.find((t) => (shown[teamKey(t.teamId, t.head)] ?? []).length !== t.days.length);
+          trace?.judged(at, { teams: teamsExpected(model) }, { teams: shown }, (exchange) => {
+            const differs = model.teams.find(
+              (t) => (shown[teamKey(t.teamId, t.head)]?.days ?? []).length !== t.days.length,
+            );
             return (
               differs && {
                 kind: 'team-on-days',

@@ -90,10 +90,9 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
   });
 
   // A model-based sequence's script replays its trace (the judge's replay told step by step) and judges
-  // the failing step's answer; the others judge one answer.
+  // the failing step's answer; the others judge one answer. (A revocation sequence replays only on a
+  // target in the state the sequence started from, which a fresh server is not.)
   test.each([
-    // A model-based sequence of revocations, judged at the step that departs.
-    ['revoke-star-on-explicit-list-ignored', 'revoke-roles.prop.model-sequences'],
     // A model-based sequence of rates, judged on the day that departs.
     ['rates-unassign-first-period-only', 'activity-rates.prop.model-sequences'],
     // One answer's status.

@@ -64,7 +64,9 @@ describe('each judge on its recorded logs', () => {
           // answer stops the sequence before any state is compared.
           if (/ after /.test(departure)) {
             expect(last?.difference, departure).toBeDefined();
-            expect(last?.check?.exchange).toBeLessThan(last?.evidence.length ?? 0);
+            // A reproducer's check, where one judges that kind of state, names an exchange of the step.
+            const check = last?.check;
+            if (check) expect(check.exchange).toBeLessThan(last.evidence.length);
           } else expect(last?.difference).toBeUndefined();
         });
       }

@@ -15,6 +15,13 @@ export interface Catch {
   where: string;
   /** Other rules allowed to fail against this fault, each named. */
   alsoFails?: readonly RuleId[];
+  /**
+   * The rule whose requests show the departure, when the owner's own cannot
+   * (the fault lives beside an input only that rule combines): the owner
+   * FAILs on what it found, and the owner's judge is proven on its log
+   * (src/mutation/judge-logs.ts).
+   */
+  finder?: RuleId;
   /** Resources the faulty server needs to show the fault (default 120). */
   resources?: number;
 }
@@ -432,18 +439,22 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'list-total-count-dropped-beside-orders': {
     rule: 'list.total-count-of-filtered-set',
     where: 'of the pairwise array, page 1: response.body.total_count',
+    finder: 'list.prop.pairwise-combinations',
   },
   'list-ids-filter-ignored-when-approximate': {
     rule: 'list.ids-filter',
     where: 'of the pairwise array, page 1: response.body.data',
+    finder: 'list.prop.pairwise-combinations',
   },
   'list-attributes-dropped-with-teams': {
     rule: 'list.attributes-returned',
     where: 'of the pairwise array, page 1: response.body.data[0].attributes',
+    finder: 'list.prop.pairwise-combinations',
   },
   'list-with-relations-ignored-beside-orders': {
     rule: 'list.with-relations',
     where: 'of the pairwise array, page 1: response.body.data[0].relations',
+    finder: 'list.prop.pairwise-combinations',
   },
   'list-with-relations-null-as-filter': {
     rule: 'list.prop.pairwise-combinations',

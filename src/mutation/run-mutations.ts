@@ -137,6 +137,8 @@ export interface CatchOf {
   rule: string;
   where: string;
   alsoFails?: readonly string[];
+  /** The rule whose requests must show it, when the owner's own cannot. */
+  finder?: string;
 }
 
 /** What a run against a faulty server shows of a catch: did its rule FAIL at its place, and nothing else fail? */
@@ -147,8 +149,12 @@ export function judgeCatch(
   const owner = run.results.find((r) => r.ruleId === expected.rule);
   const reportedAt = owner?.violations.map((v) => v.where) ?? [];
   const allowed = new Set<string>([expected.rule, ...(expected.alsoFails ?? [])]);
+  // A catch that names its finder is made by that rule's requests: the owner's judge is proven on its log.
+  const atPlace = (owner?.violations ?? []).filter(
+    (v) => v.where.includes(expected.where) && (expected.finder === undefined || v.foundBy === expected.finder),
+  );
   return {
-    caught: owner?.verdict === 'FAIL' && reportedAt.some((where) => where.includes(expected.where)),
+    caught: owner?.verdict === 'FAIL' && atPlace.length > 0,
     reportedAt,
     unexpected: run.results.filter((r) => r.verdict === 'FAIL' && !allowed.has(r.ruleId)).map((r) => r.ruleId),
     errors: run.results.filter((r) => r.verdict === 'ERROR').map((r) => `${r.ruleId}: ${r.reason ?? ''}`),

@@ -23,7 +23,7 @@ const catalogue = await loadCatalogue();
 
 describe('every fault is caught by the rule it breaks, at the place it breaks', () => {
   for (const fault of FAULT_NAMES) {
-    const { rule, where } = CATCHES[fault];
+    const { rule, where, finder } = CATCHES[fault];
     test(`${fault} is caught by ${rule} at "${where}"`, async () => {
       const outcome = await runMutation(fault, catalogue);
       outcomes.push(outcome);
@@ -32,6 +32,8 @@ describe('every fault is caught by the rule it breaks, at the place it breaks', 
         outcome.reportedAt.some((w) => w.includes(where)),
         `violations at ${JSON.stringify(outcome.reportedAt)}`,
       ).toBe(true);
+      // A catch that names its finder is caught in that rule's requests (the owner's judge is proven on its log).
+      expect(outcome.caught, `caught at "${where}"${finder ? ` in ${finder}'s requests` : ''}`).toBe(true);
       expect(outcome.unexpected, 'rules failing that the fault does not name').toEqual([]);
       expect(outcome.errors, 'a mutation run ends no rule in ERROR').toEqual([]);
       expect(outcome.rejudgedOtherwise, "the run's HAR, judged again, gives every verdict it gave").toEqual([]);

@@ -4,7 +4,7 @@
  */
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import type { CheckContext } from '../src/rules/types.ts';
-import { expectJson, expectSuccess, owned, precondition } from '../src/rules/assertions.ts';
+import { expectJson, expectSuccess, failAll, owned, precondition } from '../src/rules/assertions.ts';
 import {
   ascendingOn,
   attributeText,
@@ -35,7 +35,9 @@ import {
   judgeIdsFilter,
   judgeTotalCount,
 } from '../src/rules/judges/list-traffic.ts';
-import { field } from '../src/rules/judges/observed.ts';
+import { LIST_ANSWER_JUDGES } from '../src/rules/judges/list-answer.ts';
+import { field, observedOf } from '../src/rules/judges/observed.ts';
+import { WalkJudge } from '../src/rules/judges/walk.ts';
 import { matchesSchema, validateSchema, type ListRequest } from '../src/schemas/index.ts';
 import { listKindId } from '../src/target/profile.ts';
 
@@ -106,19 +108,25 @@ function addsArrayToEachResource(added: 'teams' | 'relations', id: string, claus
 /**
  * Follows up to `maxPages` pages of `body` by hand, each tagged
  * `resources.list page N`, for the rules whose clause the list step itself
- * judges (only the filtered ids, the counts): their judge, not the step,
- * says what the pages showed.
+ * judges (only the filtered ids, the counts): the list step's judges of
+ * other rules' clauses and the walk's (no resource twice) run on each page,
+ * each for its owner, but the running rule's own clause is left to its
+ * judge, which says what the pages showed.
  */
 async function pagesByHand(ctx: ListContext, body: ListRequest, maxPages: number): Promise<void> {
   const limit = body.pagination?.limit ?? null;
+  const walk = new WalkJudge();
   let token: string | null = null;
   for (let n = 1; n <= maxPages; n++) {
+    const step = `resources.list page ${n}`;
+    const request = { ...body, pagination: { limit, next_token: token } };
     // The same pages another rule may walk: the run asks for them once.
-    const res = await ctx.client.post(
-      'resources.list',
-      { ...body, pagination: { limit, next_token: token } },
-      { shared: true, step: `resources.list page ${n}` },
-    );
+    const res = await ctx.client.post('resources.list', request, { shared: true, step });
+    const observed = observedOf(res, step, request);
+    for (const { owner, judge } of LIST_ANSWER_JUDGES) {
+      if (owner !== ctx.ruleId) owned(ctx, owner, () => failAll(judge(observed)));
+    }
+    owned(ctx, 'pagination.each-resource-once', () => failAll(walk.page(observed, n - 1, `limit ${limit}`)));
     const data = field(res.json, 'data');
     const next = field(res.json, 'next_token');
     if (res.status !== 200 || !Array.isArray(data) || typeof next !== 'string' || data.length === 0) return;

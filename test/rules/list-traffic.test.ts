@@ -143,6 +143,18 @@ describe('list.total-count-of-filtered-set', () => {
     ]);
   });
 
+  test('pages outside their ids filter count what the server filtered: list.ids-filter’s departure, no evidence here', () => {
+    const strays = [[resource('1'), resource('8')], [resource('2'), resource('9')], [resource('3')]];
+    const log = [
+      listed,
+      ...walk('counted', { ...filter, counting_mode: 'strict' }, strays, () => ({
+        total_count: 5,
+        total_count_approximate: false,
+      })),
+    ];
+    expect(isNoEvidence(judgeTotalCount(log))).toBe(true);
+  });
+
   test('without an earlier answer listing the ids, a walk of the same set that ended shows its size', () => {
     const counted = walk('counted', { ...filter, counting_mode: 'strict' }, pages, () => ({
       total_count: 7,

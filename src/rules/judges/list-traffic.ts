@@ -75,7 +75,8 @@ function attributesOwed(request: unknown, profile: TargetProfile): string[] {
 
 /**
  * list.attributes-returned: every resource of every answer to a request with
- * a non-empty `attributes` carries each attribute it asked for, on every page.
+ * a non-empty `attributes` carries each attribute it asked for that the
+ * profile says every resource of the listed kind carries, on every page.
  */
 export function judgeAttributesReturned(log: readonly Observed[], profile: TargetProfile): Judgement {
   const violations = listAnswers(log).flatMap(({ o, data }): Violation[] => {
@@ -157,6 +158,12 @@ function onlyIdsFilter(request: unknown): string[] | undefined {
   return Array.isArray(filters) && filters.length === 1 ? idsFiltered(request) : undefined;
 }
 
+/** A page holds only ids its request's ids filter names (any page, when it has none). */
+function onlyOfFilter(request: unknown, data: readonly unknown[]): boolean {
+  const ids = idsFiltered(request);
+  return ids === undefined || data.every((r) => ids.includes(idOf(r) ?? ''));
+}
+
 /** What decides the set a request lists: its kind, date and filters (presentation and paging aside). */
 const setKey = (request: unknown): string =>
   JSON.stringify([field(request, 'kind_id'), dateOf(request), field(request, 'filters') ?? []]);
@@ -196,9 +203,13 @@ function filteredSetSize(
 export function judgeTotalCount(log: readonly Observed[]): Judgement {
   const answers = listAnswers(log);
   const walks = walksByToken(log);
-  const onlyFiltered = (o: Observed): boolean =>
-    LIST_ANSWER_JUDGES.every((j) => j.owner !== IDS || isClean(j.judge(o)));
-  const violations = answers.flatMap(({ o, at }): Violation[] => {
+  // A walk with a page outside its ids filter counts the set the server filtered: list.ids-filter's departure.
+  const strayed = new Set(
+    walks
+      .filter((w) => !w.pages.every((p) => onlyOfFilter(p.request, p.page.data)))
+      .flatMap((w) => w.pages.map((p) => p.request)),
+  );
+  const violations = answers.flatMap(({ o, at, data }): Violation[] => {
     if (field(o.request, 'with_total_count') !== true) return [];
     const total = field(o.body, 'total_count');
     const approximate = field(o.body, 'total_count_approximate');
@@ -220,7 +231,13 @@ export function judgeTotalCount(log: readonly Observed[]): Judgement {
       });
     }
     // A page that lists ids outside its ids filter counts the set the server filtered: list.ids-filter's departure.
-    if (field(o.request, 'counting_mode') !== 'strict' || typeof total !== 'number' || !onlyFiltered(o)) return found;
+    if (
+      field(o.request, 'counting_mode') !== 'strict' ||
+      typeof total !== 'number' ||
+      !onlyOfFilter(o.request, data) ||
+      strayed.has(o.request)
+    )
+      return found;
     const size = filteredSetSize(answers, walks, at, o.request);
     if (size !== undefined && total !== size) {
       found.push({
@@ -236,6 +253,7 @@ export function judgeTotalCount(log: readonly Observed[]): Judgement {
     (w) =>
       field(w.request, 'with_total_count') === true &&
       field(w.request, 'counting_mode') === 'strict' &&
+      w.pages.every((p) => onlyOfFilter(p.request, p.page.data)) &&
       filteredSetSize(answers, walks, w.startedAt, w.request) !== undefined,
   );
   const shown = everyPageShown(

@@ -4,7 +4,7 @@
  */
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import type { CheckContext } from '../src/rules/types.ts';
-import { expectEach, expectJson, expectSuccess, fail, owned, precondition } from '../src/rules/assertions.ts';
+import { expectJson, expectSuccess, failAll, owned, precondition } from '../src/rules/assertions.ts';
 import {
   ascendingOn,
   attributeText,
@@ -18,7 +18,6 @@ import {
 } from '../src/rules/steps/list.ts';
 import type { Violation } from '../src/core/types.ts';
 import { recordOf } from '../src/rules/json-values.ts';
-import { onEveryPage } from '../src/rules/steps/every-page.ts';
 import {
   accepted,
   firstWithStep,
@@ -30,14 +29,24 @@ import {
   type Judgement,
 } from '../src/rules/judges/judgement.ts';
 import { enoughPagesIn, idsFiltered, textFilterOf, walksIn, type WalkRead } from '../src/rules/judges/list-walks.ts';
-import { field } from '../src/rules/judges/observed.ts';
-import { matchesSchema, validateSchema, type ListEnvelope, type ListRequest } from '../src/schemas/index.ts';
+import {
+  judgeArrayAdded,
+  judgeAttributesReturned,
+  judgeIdsFilter,
+  judgeTotalCount,
+} from '../src/rules/judges/list-traffic.ts';
+import { LIST_ANSWER_JUDGES } from '../src/rules/judges/list-answer.ts';
+import { field, observedOf } from '../src/rules/judges/observed.ts';
+import { WalkJudge } from '../src/rules/judges/walk.ts';
+import { matchesSchema, validateSchema, type ListRequest } from '../src/schemas/index.ts';
 import { listKindId } from '../src/target/profile.ts';
 
 type ListContext = CheckContext<'listKind'>;
 
 /** Walks never go past this; a server that keeps paging is pagination.each-resource-once's business. */
 const MAX_PAGES = 10_000;
+/** Pages followed by hand: an ids filter of seven ids at limit 2 ends within five. */
+const HAND_PAGES = 10;
 
 /** The steps drivers of this group tag their requests with, which their judges read (walks are `resources.list page N`). */
 const STEP = {
@@ -51,15 +60,6 @@ const STEP = {
   modeOmitted: 'counting_mode omitted',
   withoutPagination: 'a list request without pagination',
 } as const;
-
-/** Each resource of the page, with its place in the walk. */
-function eachResource(
-  page: ListEnvelope,
-  index: number,
-  check: (r: ListResource, where: string) => Violation | readonly Violation[] | undefined,
-): void {
-  expectEach(page.data, (r, i) => check(r, `page ${index + 1}: response.body.data[${i}]`));
-}
 
 /** What `check` finds wanting in each resource of each page of a walk, placed on its page. */
 function eachResourceOf(walk: WalkRead, check: (r: ListResource, where: string) => Violation | undefined): Violation[] {
@@ -83,8 +83,9 @@ function orderedOn(request: unknown): string | undefined {
 }
 
 /**
- * `with_teams`: the flag adds the field, an array, to each resource of every
- * page (the first four pages of a walk at limit 5).
+ * `with_teams` and `with_relations`: the flag adds the field, an array, to
+ * each resource of every page (the first four pages of a walk at limit 5).
+ * The judge reads any walk of the log that asked for the field.
  */
 function addsArrayToEachResource(added: 'teams' | 'relations', id: string, clause: string, quote: string) {
   const flag = `with_${added}` as const;
@@ -100,51 +101,37 @@ function addsArrayToEachResource(added: 'teams' | 'relations', id: string, claus
         stopAfterPages: 4,
       });
     },
-    judge(log) {
-      const walk = walksIn(log).find((w) => field(w.request, flag) === true);
-      if (!walk) return noEvidence(`no walk with ${flag} true`);
-      const lacking = eachResourceOf(walk, (r, where) =>
-        Array.isArray(r[added])
-          ? undefined
-          : {
-              where: `${where}.${added}`,
-              message: `must be an array when ${flag} is true`,
-              expected: 'array',
-              actual: r[added],
-            },
-      );
-      return judgeAll([lacking, walk.unread, enoughPagesIn(walk, 'the walk at limit 5')]);
-    },
+    judge: (log) => judgeArrayAdded(log, added),
   });
 }
 
 /**
- * `with_relations`, as one check (its judge waits: a departure of this clause
- * that only the pairwise rule's requests show cannot yet be recorded for it).
+ * Follows up to `maxPages` pages of `body` by hand, each tagged
+ * `resources.list page N`, for the rules whose clause the list step itself
+ * judges (only the filtered ids, the counts): the list step's judges of
+ * other rules' clauses and the walk's (no resource twice) run on each page,
+ * each for its owner, but the running rule's own clause is left to its
+ * judge, which says what the pages showed.
  */
-function addsArrayToEachResourceChecked(added: 'teams' | 'relations', id: string, clause: string, quote: string) {
-  const flag = `with_${added}` as const;
-  return rule({
-    id,
-    clause,
-    quote,
-    level: 'MUST',
-    needs: ['listKind'],
-    async check(ctx) {
-      await onEveryPage(ctx, listBody(ctx, { [flag]: true }), 5, (page, index) =>
-        eachResource(page, index, (r, where) =>
-          Array.isArray(r[added])
-            ? undefined
-            : {
-                where: `${where}.${added}`,
-                message: `must be an array when ${flag} is true`,
-                expected: 'array',
-                actual: r[added],
-              },
-        ),
-      );
-    },
-  });
+async function pagesByHand(ctx: ListContext, body: ListRequest, maxPages: number): Promise<void> {
+  const limit = body.pagination?.limit ?? null;
+  const walk = new WalkJudge();
+  let token: string | null = null;
+  for (let n = 1; n <= maxPages; n++) {
+    const step = `resources.list page ${n}`;
+    const request = { ...body, pagination: { limit, next_token: token } };
+    // The same pages another rule may walk: the run asks for them once.
+    const res = await ctx.client.post('resources.list', request, { shared: true, step });
+    const observed = observedOf(res, step, request);
+    for (const { owner, judge } of LIST_ANSWER_JUDGES) {
+      if (owner !== ctx.ruleId) owned(ctx, owner, () => failAll(judge(observed)));
+    }
+    owned(ctx, 'pagination.each-resource-once', () => failAll(walk.page(observed, n - 1, `limit ${limit}`)));
+    const data = field(res.json, 'data');
+    const next = field(res.json, 'next_token');
+    if (res.status !== 200 || !Array.isArray(data) || typeof next !== 'string' || data.length === 0) return;
+    token = next;
+  }
 }
 
 /** The largest page size the target takes for a long walk (the maximum `limit` is not shown). */
@@ -265,33 +252,15 @@ export default defineRuleGroup({
       quote: '| `resource.ids` | array of Snowflake |',
       level: 'MUST',
       needs: ['listKind'],
-      async check(ctx) {
-        // Seven ids from across the collection, in its order and reversed, over pages of two.
+      async drive(ctx) {
+        // Seven ids from across the collection, in its order and reversed, over pages of two followed to the end.
         const wanted = await idsAcross(ctx, 7);
         for (const order of [wanted, [...wanted].reverse()]) {
-          const got: string[] = [];
-          await walkPages(
-            ctx,
-            listBody(ctx, { filters: [idsFilter(order)], pagination: { limit: 2, next_token: null } }),
-            {
-              maxPages: MAX_PAGES,
-              // A page holding an id outside the filter is caught by the list step, for this rule.
-              onPage(page) {
-                got.push(...page.data.map((r) => r.id));
-              },
-            },
-          );
-          const missing = wanted.filter((id) => !got.includes(id));
-          if (missing.length > 0 || got.length !== wanted.length) {
-            fail({
-              where: `ids in the order ${order === wanted ? 'of the collection' : 'reversed'}: all pages`,
-              message: 'must hold every resource whose id is in the resource.ids filter, once',
-              expected: [...wanted].sort(),
-              actual: [...got].sort(),
-            });
-          }
+          const body = listBody(ctx, { filters: [idsFilter(order)], pagination: { limit: 2, next_token: null } });
+          await pagesByHand(ctx, body, HAND_PAGES);
         }
       },
+      judge: (log) => judgeIdsFilter(log),
     }),
     rule({
       id: 'list.text-filter-starts-with',
@@ -417,26 +386,18 @@ export default defineRuleGroup({
       ],
       level: 'MUST',
       needs: ['listKind', 'sortAttribute'],
-      async check(ctx) {
+      async drive(ctx) {
         // Up to four attributes the profile says every resource carries, in its order and reversed.
         const requested = [...new Set([ctx.sortAttribute, ...(ctx.profile.attributes ?? [])])].slice(0, 4);
         ctx.observe('attributes requested together', requested);
         for (const attributes of [requested, [...requested].reverse()]) {
-          await onEveryPage(ctx, listBody(ctx, { attributes }), 5, (page, index) =>
-            eachResource(page, index, (r, where) => {
-              const absent = attributes.filter((a) => attributeText(r, a) === undefined);
-              return absent.length === 0
-                ? undefined
-                : {
-                    where: `attributes ${attributes.join(',')}, ${where}.attributes`,
-                    message: `must carry every requested attribute (missing ${absent.join(', ')})`,
-                    expected: attributes,
-                    actual: r.attributes,
-                  };
-            }),
-          );
+          await walkPages(ctx, listBody(ctx, { attributes, pagination: { limit: 5, next_token: null } }), {
+            maxPages: MAX_PAGES,
+            stopAfterPages: 4,
+          });
         }
       },
+      judge: (log, profile) => judgeAttributesReturned(log, profile),
     }),
     addsArrayToEachResource(
       'teams',
@@ -444,7 +405,7 @@ export default defineRuleGroup({
       '§4.8 with_teams; §2.2 teams',
       '| with_teams | boolean | false | adds `teams` to each resource |',
     ),
-    addsArrayToEachResourceChecked(
+    addsArrayToEachResource(
       'relations',
       'list.with-relations',
       '§4.8 with_relations; §2.2 relations',
@@ -494,29 +455,19 @@ export default defineRuleGroup({
       ],
       level: 'MUST',
       needs: ['listKind'],
-      async check(ctx) {
-        // Seven ids from across the collection: a count of the page, or of what remains, shows on some page.
+      async drive(ctx) {
+        // Seven ids from across the collection, counted strictly over pages of two: a count of the
+        // page, or of what remains, shows on some page.
         const ids = await idsAcross(ctx, 7);
-        const body = listBody(ctx, { filters: [idsFilter(ids)], with_total_count: true, counting_mode: 'strict' });
-        await onEveryPage(ctx, body, 2, (page, index) => {
-          if (page.total_count !== ids.length) {
-            fail({
-              where: `page ${index + 1}: response.body.total_count`,
-              message: 'must be the number of resources matching the filters (not of the page), on every page',
-              expected: ids.length,
-              actual: page.total_count,
-            });
-          }
-          if (typeof page.total_count_approximate !== 'boolean') {
-            fail({
-              where: `page ${index + 1}: response.body.total_count_approximate`,
-              message: 'must be present (a boolean) when with_total_count is true',
-              expected: 'boolean',
-              actual: page.total_count_approximate,
-            });
-          }
+        const body = listBody(ctx, {
+          filters: [idsFilter(ids)],
+          with_total_count: true,
+          counting_mode: 'strict',
+          pagination: { limit: 2, next_token: null },
         });
+        await pagesByHand(ctx, body, 4);
       },
+      judge: (log) => judgeTotalCount(log),
     }),
     rule({
       id: 'list.total-count-only-when-asked',

@@ -20,6 +20,13 @@ export interface Catch {
   alsoFails?: readonly RuleId[];
   /** Rules that SKIP against this fault, each with a part of its reason (why): each must SKIP for it. */
   skips?: Readonly<Partial<Record<RuleId, string>>>;
+  /**
+   * The rule whose requests show the departure, when the owner's own cannot
+   * (the fault lives beside an input only that rule combines): the owner
+   * FAILs on what it found, and the owner's judge is proven on its log
+   * (src/mutation/judge-logs.ts).
+   */
+  finder?: RuleId;
   /** Resources the faulty server needs to show the fault (default 120). */
   resources?: number;
 }
@@ -811,21 +818,25 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     rule: 'list.total-count-of-filtered-set',
     where: at('row 6 of the pairwise array, page 1', 'response.body.total_count'),
     skips: { ...blockedBy('list.total-count-of-filtered-set', ['list.prop.pairwise-combinations']) },
+    finder: 'list.prop.pairwise-combinations',
   },
   'list-ids-filter-ignored-when-approximate': {
     rule: 'list.ids-filter',
     where: at('row 9 of the pairwise array, page 1', 'response.body.data'),
     skips: { ...blockedBy('list.ids-filter', ['list.prop.pairwise-combinations']) },
+    finder: 'list.prop.pairwise-combinations',
   },
   'list-attributes-dropped-with-teams': {
     rule: 'list.attributes-returned',
     where: at('row 3 of the pairwise array, page 1', 'response.body.data[0].attributes'),
     skips: { ...blockedBy('list.attributes-returned', ['list.prop.pairwise-combinations']) },
+    finder: 'list.prop.pairwise-combinations',
   },
   'list-with-relations-ignored-beside-orders': {
     rule: 'list.with-relations',
     where: at('row 5 of the pairwise array, page 1', 'response.body.data[0].relations'),
     skips: { ...blockedBy('list.with-relations', ['list.prop.pairwise-combinations']) },
+    finder: 'list.prop.pairwise-combinations',
   },
   'list-with-relations-null-as-filter': {
     rule: 'list.prop.pairwise-combinations',

@@ -1,7 +1,10 @@
 /**
  * Recorded logs for the judges' own tests: each driven rule's exchanges
  * against the reference server, and against each fault the rule must catch,
- * as its judge read them. `npm run judge-logs` records them into
+ * as its judge read them. A fault whose departure only another rule's
+ * requests show (its catch names that rule, the `finder`) is recorded from
+ * the finder's exchanges instead: the owner's judge, a judge of traffic,
+ * must find it there. `npm run judge-logs` records them into
  * test/fixtures/judge-logs/; the tests judge them with no network, so a
  * judge is proven on real traffic: quiet on the conformant server's, and
  * finding each fault's departure at its declared place.
@@ -10,7 +13,7 @@ import { readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseJsonText } from '../core/json-text.ts';
 import { packagePath } from '../core/package-root.ts';
-import type { Observed } from '../rules/judges/observed.ts';
+import { observedFromExchange, type Observed } from '../rules/judges/observed.ts';
 import { violationsOf } from '../rules/judges/judgement.ts';
 import type { Rule, RuleGroup } from '../rules/types.ts';
 import { allRules } from '../runner/catalogue.ts';
@@ -84,7 +87,43 @@ async function logsOf(
   return new Map([...logs].map(([id, { log }]) => [id, log]));
 }
 
-/** Records every driven rule's clean log and the log of each fault it owns. */
+/**
+ * The exchanges `finder`, run alone against `fault`, made and read until its
+ * verdict was given (driven again afterwards to confirm what it found, it is
+ * not kept twice), as recorded: whichever form the finder is written in, its
+ * traffic is what it sent. A recorded body cut short cannot be judged: the
+ * recording stops with an error rather than keep one.
+ */
+async function finderLogOf(
+  groups: readonly RuleGroup[],
+  finder: string,
+  fault: FaultName,
+  resources?: number,
+): Promise<Stored[]> {
+  const log: Stored[] = [];
+  const cut: string[] = [];
+  let ended = false;
+  await runAgainstReference(
+    [fault],
+    only(groups, new Set([finder])),
+    {
+      ...MUTATION_OPTIONS,
+      onExchange(ruleId, e) {
+        if (ruleId !== finder || ended || !e.response) return;
+        if (e.response.truncated) cut.push(e.step ?? e.operation);
+        else log.push(stored(observedFromExchange(e)));
+      },
+      onRuleEnd(result) {
+        if (result.ruleId === finder) ended = true;
+      },
+    },
+    resources,
+  );
+  if (cut.length > 0) throw new Error(`${finder} against ${fault}: recorded bodies cut short (${cut.join(', ')})`);
+  return log;
+}
+
+/** Records every driven rule's clean log and the log of each fault it owns (its finder's, when it names one). */
 export async function recordJudgeLogs(groups: readonly RuleGroup[]): Promise<JudgeLog[]> {
   const rules = drivenRules(groups);
   const ids = new Set(rules.map((r) => r.id));
@@ -93,11 +132,16 @@ export async function recordJudgeLogs(groups: readonly RuleGroup[]): Promise<Jud
     rules.map((r) => [r.id, { rule: r.id, clean: clean.get(r.id) ?? [], faults: {} }]),
   );
   for (const fault of FAULT_NAMES) {
-    const owner = CATCHES[fault].rule;
+    const { rule: owner, finder, resources } = CATCHES[fault];
     const file = files.get(owner);
     if (!file) continue;
+    if (finder) {
+      file.faults[fault] = await finderLogOf(groups, finder, fault, resources);
+      file.foundBy = { ...file.foundBy, [fault]: finder };
+      continue;
+    }
     // A fault that needs a larger directory to show (a cap at 1,000) is recorded against one.
-    const log = (await logsOf(groups, new Set([owner]), [fault], CATCHES[fault].resources)).get(owner);
+    const log = (await logsOf(groups, new Set([owner]), [fault], resources)).get(owner);
     if (log) file.faults[fault] = log;
   }
   return [...files.values()];

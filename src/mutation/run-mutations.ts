@@ -144,6 +144,8 @@ export interface CatchOf {
   where: Place;
   alsoFails?: readonly string[];
   skips?: Readonly<Record<string, string | undefined>>;
+  /** The rule whose requests must show it, when the owner's own cannot. */
+  finder?: string;
 }
 
 /**
@@ -164,8 +166,12 @@ export function judgeCatch(
   const verdictOf = (id: string): string => run.results.find((r) => r.ruleId === id)?.verdict ?? 'not run';
   const declared = expected.skips ?? {};
   const skipped = run.results.filter((r) => r.verdict === 'SKIP');
+  // A catch that names its finder is made by that rule's requests: the owner's judge is proven on its log.
+  const atPlace = (owner?.violations ?? []).filter(
+    (v) => expected.where.shownBy(v.where) && (expected.finder === undefined || v.foundBy === expected.finder),
+  );
   return {
-    caught: owner?.verdict === 'FAIL' && reportedAt.some((where) => expected.where.shownBy(where)),
+    caught: owner?.verdict === 'FAIL' && atPlace.length > 0,
     reportedAt,
     unexpected: run.results.filter((r) => r.verdict === 'FAIL' && !allowed.has(r.ruleId)).map((r) => r.ruleId),
     alsoPassed: (expected.alsoFails ?? [])

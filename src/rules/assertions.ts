@@ -32,17 +32,6 @@ export function failAll(violations: readonly Violation[]): void {
 }
 
 /**
- * Checks every item and fails once with all that break the rule: a check of
- * "each X has Y" reports every X that does not, not the first.
- */
-export function expectEach<T>(
-  items: readonly T[],
-  check: (item: T, index: number) => Violation | readonly Violation[] | undefined,
-): void {
-  failAll(items.flatMap((item, index) => check(item, index) ?? []));
-}
-
-/**
  * What a judgement says, as the engine reads a check's outcome: violations
  * are a ConformanceFailure, no verdict a HarnessError of its code, no
  * evidence an unmet precondition (SKIP); a clean judgement returns.

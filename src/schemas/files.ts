@@ -491,7 +491,9 @@ export const FILE_DEFINITIONS = {
   /**
    * The recorded logs a rule's judge is tested on (src/mutation/judge-logs.ts):
    * the exchanges its driver made against the reference server, and against
-   * each fault it must catch. A body is kept as text; a judge reads it parsed.
+   * each fault it must catch (or, for a fault only another rule's requests
+   * show, that rule's exchanges: `foundBy` names it). A body is kept as text;
+   * a judge reads it parsed.
    */
   JudgeLog: {
     type: 'object',
@@ -501,6 +503,7 @@ export const FILE_DEFINITIONS = {
       rule: STRING,
       clean: { $ref: '#/definitions/JudgedExchanges' },
       faults: { type: 'object', additionalProperties: { $ref: '#/definitions/JudgedExchanges' } },
+      foundBy: { type: 'object', additionalProperties: STRING },
     },
   },
   /**

@@ -24,7 +24,7 @@ const catalogue = await loadCatalogue();
 
 describe('every fault is caught by the rule it breaks, at the place it breaks', () => {
   for (const fault of FAULT_NAMES) {
-    const { rule, where } = CATCHES[fault];
+    const { rule, where, finder } = CATCHES[fault];
     test(`${fault} is caught by ${rule} at "${String(where)}"`, async () => {
       const outcome = await runMutation(fault, catalogue);
       outcomes.push(outcome);
@@ -33,6 +33,8 @@ describe('every fault is caught by the rule it breaks, at the place it breaks', 
         outcome.reportedAt.some((w) => where.shownBy(w)),
         `violations at ${JSON.stringify(outcome.reportedAt)}`,
       ).toBe(true);
+      // A catch that names its finder is caught in that rule's requests (the owner's judge is proven on its log).
+      expect(outcome.caught, `caught at "${where}"${finder ? ` in ${finder}'s requests` : ''}`).toBe(true);
       expect(outcome.unexpected, 'rules failing that the fault does not name').toEqual([]);
       expect(outcome.alsoPassed, 'every rule alsoFails names must FAIL').toEqual([]);
       expect(outcome.undeclaredSkips, 'every SKIP is declared in skips, with why').toEqual([]);

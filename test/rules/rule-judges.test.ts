@@ -2,8 +2,11 @@
  * Every rule written as a driver and a judge has its judge proven on recorded
  * traffic, with no network: the log its driver made against the conformant
  * reference server is judged clean, and the log it made against each fault it
- * owns shows that fault's departure at the declared place. The logs are
- * recorded by `npm run judge-logs` (src/mutation/judge-logs.ts).
+ * owns shows that fault's departure at the declared place. A fault only
+ * another rule's requests show (its catch names that rule, the finder) is
+ * proven on the finder's log: the owner's judge finds it in traffic its own
+ * driver did not send. The logs are recorded by `npm run judge-logs`
+ * (src/mutation/judge-logs.ts).
  */
 import { describe, expect, test } from 'vitest';
 import { CATCHES } from '../../src/mutation/fault-catches.ts';
@@ -31,6 +34,17 @@ describe('every driven rule has recorded logs', () => {
     const recorded = logs.flatMap((l) => Object.keys(l.faults));
     expect(recorded.sort()).toEqual([...owned].sort());
   });
+
+  test("a fault whose catch names a finder is recorded from the finder's traffic, and no other", () => {
+    const found = Object.fromEntries(logs.flatMap((l) => Object.entries(l.foundBy ?? {})));
+    const named = Object.fromEntries(
+      FAULT_NAMES.flatMap((f) => {
+        const { rule, finder } = CATCHES[f];
+        return finder && rules.some((r) => r.id === rule) ? [[f, finder]] : [];
+      }),
+    );
+    expect(found).toEqual(named);
+  });
 });
 
 describe('each judge on its recorded logs', () => {
@@ -45,7 +59,9 @@ describe('each judge on its recorded logs', () => {
     for (const [fault, exchanges] of Object.entries(log.faults)) {
       const where = FAULT_NAMES.find((f) => f === fault);
       const declared = where ? CATCHES[where].where : undefined;
-      test(`${log.rule}: ${fault}'s traffic shows the departure at "${String(declared)}"`, () => {
+      const finder = log.foundBy?.[fault];
+      const traffic = finder ? `${fault}'s traffic, as ${finder} sent it,` : `${fault}'s traffic`;
+      test(`${log.rule}: ${traffic} shows the departure at "${String(declared)}"`, () => {
         const violations = violationsOf(judge(exchanges.map(observedOf), profile));
         expect(
           violations.map((v) => v.where).some((w) => declared?.shownBy(w)),

@@ -1,14 +1,22 @@
 /**
  * Walks of resources.list read back from a rule's log, for the judges of §4.8
- * rules: the pages `walkPages` tagged `resources.list page N`, each linked to
- * the page before it by the `next_token` it sent, grouped into one walk per
- * request. A judge reads a walk's pages as the answers they were, with no
- * network and whatever else the log holds (shared reads, other walks).
+ * rules: the pages `walkPages` tagged `resources.list page N` (or, read by
+ * content, every resources.list exchange of the log), each linked to the page
+ * before it by the `next_token` it sent, grouped into one walk per request. A
+ * judge reads a walk's pages as the answers they were, with no network and
+ * whatever else the log holds (shared reads, other walks).
  */
 import { matchesSchema, type ListEnvelope } from '../../schemas/index.ts';
-import { MIN_PAGES } from '../steps/every-page.ts';
 import { accepted, isNoVerdict, noEvidence, type Judgement } from './judgement.ts';
 import { field, type Observed } from './observed.ts';
+
+/**
+ * Pages holding resources an "every page" clause must have looked at: the
+ * first, and at least two a next_token asked for (bugs of later pages live on
+ * the pages a next_token asks for). Fewer is data too thin to show the
+ * clause: no evidence (SKIP, not PASS).
+ */
+export const MIN_PAGES = 3;
 
 /** The step `walkPages` tags each page with. */
 const PAGE_STEP = /^resources\.list page (\d+)$/;
@@ -25,6 +33,8 @@ export interface WalkedPage {
 export interface WalkRead {
   /** The first page's request: what the walk asked for. */
   readonly request: unknown;
+  /** Where in the log the walk's first page is: what came before it is what the walk could rely on. */
+  readonly startedAt: number;
   readonly pages: readonly WalkedPage[];
   /** The last page read has next_token null or no data (§4.9 rule 3). */
   readonly ended: boolean;
@@ -49,6 +59,7 @@ function walkKey(request: unknown): string {
 interface Building {
   key: string;
   request: unknown;
+  startedAt: number;
   pages: WalkedPage[];
   ended: boolean;
   unread: Judgement;
@@ -56,24 +67,44 @@ interface Building {
   next: string | undefined;
 }
 
-/** Every walk of the log, in the order each began. */
+/** Every walk of the log, in the order each began: the pages `walkPages` tagged `resources.list page N`. */
 export function walksIn(log: readonly Observed[]): WalkRead[] {
+  return linked(
+    log.map((o) => {
+      const step = PAGE_STEP.exec(o.step);
+      return step ? { o, index: Number(step[1]) - 1 } : undefined;
+    }),
+  );
+}
+
+/**
+ * Every walk of the log, read by content whatever its steps are named: each
+ * resources.list request with next_token null begins one, and each request
+ * that sends the next_token a walk's last page gave, the rest of the request
+ * the same, is its next page. Traffic the suite did not send reads the same.
+ */
+export function walksByToken(log: readonly Observed[]): WalkRead[] {
+  return linked(log.map((o) => ({ o })));
+}
+
+/** The walks of the pages given (undefined: not a page; `index`: the page's number, from 0, when its step says it). */
+function linked(pages: ReadonlyArray<{ o: Observed; index?: number } | undefined>): WalkRead[] {
   const walks: Building[] = [];
-  for (const o of log) {
-    const step = PAGE_STEP.exec(o.step);
-    if (!step || o.operation !== 'resources.list') continue;
-    const index = Number(step[1]) - 1;
+  for (const [at, entry] of pages.entries()) {
+    if (!entry || entry.o.operation !== 'resources.list') continue;
+    const { o } = entry;
     const token = nextTokenSent(o.request);
     const key = walkKey(o.request);
     let walk: Building | undefined;
-    if (index === 0 && token === null) {
-      walk = { key, request: o.request, pages: [], ended: false, unread: [], next: undefined };
+    if ((entry.index ?? 0) === 0 && token === null) {
+      walk = { key, request: o.request, startedAt: at, pages: [], ended: false, unread: [], next: undefined };
       walks.push(walk);
     } else {
       walk = walks.findLast((w) => w.key === key && w.next !== undefined && w.next === token);
     }
     // A page whose walk did not start in this log says nothing of it.
     if (walk === undefined) continue;
+    const index = entry.index ?? walk.pages.length;
     walk.next = undefined;
     if (o.status !== 200 || !matchesSchema('ListEnvelope', o.body)) {
       const answer = accepted(o, { status: 200 });
@@ -84,13 +115,13 @@ export function walksIn(log: readonly Observed[]): WalkRead[] {
     if (o.body.next_token === null || o.body.data.length === 0) walk.ended = true;
     else walk.next = o.body.next_token;
   }
-  return walks.map(({ request, pages, ended, unread }) => ({ request, pages, ended, unread }));
+  return walks.map(({ request, startedAt, pages, ended, unread }) => ({ request, startedAt, pages, ended, unread }));
 }
 
 /**
  * An "every page" clause needs the first page and at least two a next_token
- * asked for holding resources (src/rules/steps/every-page.ts): fewer is data
- * too thin to show it, no evidence (SKIP, not PASS). `walked` names the walk.
+ * asked for holding resources (MIN_PAGES): fewer is data too thin to show it,
+ * no evidence (SKIP, not PASS). `walked` names the walk.
  */
 export function enoughPagesIn(walk: WalkRead, walked: string): Judgement {
   const filled = walk.pages.filter((p) => p.page.data.length > 0).length;

@@ -10,6 +10,7 @@ import { CATCHES } from '../../src/mutation/fault-catches.ts';
 import { drivenRules, observedOf, readJudgeLogs } from '../../src/mutation/judge-logs.ts';
 import { FAULT_NAMES } from '../../src/reference-server/faults.ts';
 import { startReferenceServer } from '../../src/reference-server/index.ts';
+import { judgeLog } from '../../src/rules/judges/fold.ts';
 import { violationsOf } from '../../src/rules/judges/judgement.ts';
 import { loadCatalogue } from '../../src/runner/catalogue.ts';
 
@@ -39,14 +40,14 @@ describe('each judge on its recorded logs', () => {
     if (!rule?.judge) continue;
     const judge = rule.judge;
     test(`${log.rule}: the conformant server's traffic is judged clean`, () => {
-      const judgement = judge(log.clean.map(observedOf), profile);
+      const judgement = judgeLog(judge, log.clean.map(observedOf), profile);
       expect(judgement).toEqual([]);
     });
     for (const [fault, exchanges] of Object.entries(log.faults)) {
       const where = FAULT_NAMES.find((f) => f === fault);
       const declared = where ? CATCHES[where].where : '(unknown fault)';
       test(`${log.rule}: ${fault}'s traffic shows the departure at "${declared}"`, () => {
-        const violations = violationsOf(judge(exchanges.map(observedOf), profile));
+        const violations = violationsOf(judgeLog(judge, exchanges.map(observedOf), profile));
         expect(
           violations.map((v) => v.where).some((w) => w.includes(declared)),
           JSON.stringify(violations),

@@ -12,6 +12,15 @@
  * resources with a compact table of the ids seen, not a million resources.
  * The same fold judges a recorded log by folding over it (`judgeLog`).
  *
+ * Why a fold, and not a big log cut into chunks each judged alone (as a
+ * property's runs are, `ctx.judged`): the clause compares walks with one
+ * another (the same set whatever the limit) and a page with every earlier
+ * page of its walk (no resource twice), so a chunk judged alone cannot show
+ * it, and state carried from chunk to chunk would live outside the judge,
+ * where a recording cannot be judged by it. A fold keeps exactly the state
+ * the clause needs, inside the judge, and every other judge is the fold that
+ * keeps the log: the engine has one way to judge, whatever the rule.
+ *
  * A judge is pure: what it says is a function of the exchanges and the
  * profile alone (no I/O, no clock, no randomness). A fold's state is its own,
  * made by `initial` for one judging and seen by nothing else, so `step` may

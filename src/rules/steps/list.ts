@@ -144,6 +144,7 @@ export async function walkPages(ctx: StepContext, body: ListRequest, options: Wa
   const judge = ctx.ruleId === PAGING ? undefined : new WalkJudge();
   let token: string | null = null;
   let resources = 0;
+  let first: string | undefined;
   for (let index = 0; ; index++) {
     if (index >= options.maxPages) {
       if (!judge) return { pages: index, resources, ended: false };
@@ -168,6 +169,10 @@ export async function walkPages(ctx: StepContext, body: ListRequest, options: Wa
     if (options.stopAfterPages !== undefined && index + 1 >= options.stopAfterPages) {
       return { pages: index + 1, resources, ended: false };
     }
+    // Back at its first resource, the walk would only send again what it sent: it stops there, and the
+    // repeat is its judge's to read (a server whose pages come round again with new tokens never ends).
+    if (index > 0 && page.data.some((r) => r.id === first)) return { pages: index + 1, resources, ended: false };
+    first ??= page.data[0]?.id;
     const next = page.next_token;
     token = next;
   }

@@ -26,6 +26,7 @@ import { addDays, splitRange, type DateSpan } from '../src/rules/dates.ts';
 import type { CheckContext } from '../src/rules/types.ts';
 import { accepted, isClean, isNoVerdict, noEvidence, type Judgement } from '../src/rules/judges/judgement.ts';
 import { field, type Observed } from '../src/rules/judges/observed.ts';
+import { TraceBuilder, type ExplainedStep } from '../src/rules/judges/trace.ts';
 
 /** What the spec says the show operations must answer, day by day inside the window. */
 export interface Model {
@@ -239,35 +240,122 @@ function replayWarning(log: readonly Observed[], at: number, o: Observed): Judge
 }
 
 /**
- * The rule's judge: the model replayed over one sequence's exchanges, in the
- * order they were sent. Each command (tagged with its description) moves the
- * model; each read after it (`show-activity-rates after …`, `show-teams
- * after …`) must agree with the model as it stands. The first step that
- * departs decides, as the sequence would have stopped there. Pure: the same
- * function judges a recorded sequence.
+ * What show-activity-rates shows over each day the model knows, in the
+ * model's terms and with the judge's tolerance: the expected rate where a
+ * period that may cover the day shows it, else the rate shown there (null: none).
  */
-export function judgeSequence(log: readonly Observed[]): Judgement {
+export function ratesShown(
+  model: Pick<Model, 'rates'>,
+  periods: readonly ActivityRatePeriod[],
+): Record<string, number | null> {
+  const shown: Record<string, number | null> = {};
+  for (const [day, rate] of model.rates) {
+    if (rate === null) shown[day] = periods.find((p) => surelyCovers(p.date_range, day))?.average_rate ?? null;
+    else {
+      const covering = periods.filter((p) => mayCover(p.date_range, day));
+      shown[day] = covering.some((p) => Math.abs(p.average_rate - rate) <= 0.5)
+        ? rate
+        : (covering[0]?.average_rate ?? null);
+    }
+  }
+  return shown;
+}
+
+const teamKey = (teamId: string, head: boolean): string => `${teamId}/${head ? 'head' : 'side'}`;
+
+/** The days of each assignation the model holds on which show-teams shows it. */
+function teamsShown(model: Pick<Model, 'teams'>, assignations: readonly TeamAssignation[]): Record<string, string[]> {
+  return Object.fromEntries(
+    model.teams.map(({ teamId, head, days }) => [
+      teamKey(teamId, head),
+      days.filter((day) =>
+        assignations.some((a) => a.team.id === teamId && a.head === head && mayCover(a.date_range, day)),
+      ),
+    ]),
+  );
+}
+
+/** A command in the trace: the operation with the ids and values it sent, not fast-check's indexes. */
+function commandOf(o: Observed): string {
+  const resource = field(o.request, 'resource_id');
+  const sent = ['team_id', 'head', 'date_range', 'average_rate', 'warning_aware']
+    .map((name) => [name, field(o.request, name)] as const)
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => `${name} ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  return `${o.operation.replace(/^resources\./, '')} on resource ${String(resource)}: ${sent.join(', ')}`;
+}
+
+/**
+ * The model replayed over one sequence's exchanges, in the order they were
+ * sent. Each command (tagged with its description) moves the model; each
+ * read after it (`show-activity-rates after …`, `show-teams after …`) must
+ * agree with the model as it stands. The first step that departs decides, as
+ * the sequence would have stopped there. `trace` hears each step as it is
+ * replayed (the report's trace of a FAIL).
+ */
+function replaySequence(log: readonly Observed[], trace?: TraceBuilder): Judgement {
   const model: Model = { rates: new Map(), teams: [] };
   let commands = 0;
   for (const [at, o] of log.entries()) {
     let judgement: Judgement = [];
     if (STEP.command.test(o.step)) {
       commands += 1;
+      trace?.begin(commandOf(o), at);
       judgement = replayCommand(model, log, at);
-    } else if (o.operation === 'resources.show-activity-rates' && o.step.startsWith(STEP.ratesAfter)) {
-      const read = readList(o, 'ActivityRatePeriodList');
-      judgement = 'list' in read ? judgeRates(model, read.list, o.step.slice(STEP.ratesAfter.length)) : read.judgement;
-    } else if (
-      o.operation === 'resources.show-teams' &&
-      o.step.startsWith(STEP.teamsAfter) &&
-      !o.step.endsWith(' answered a warning')
-    ) {
-      const read = readList(o, 'TeamAssignationList');
-      judgement = 'list' in read ? judgeTeams(model, read.list, o.step.slice(STEP.teamsAfter.length)) : read.judgement;
+    } else {
+      trace?.saw(at);
+      if (o.operation === 'resources.show-activity-rates' && o.step.startsWith(STEP.ratesAfter)) {
+        const read = readList(o, 'ActivityRatePeriodList');
+        if ('list' in read) {
+          judgement = judgeRates(model, read.list, o.step.slice(STEP.ratesAfter.length));
+          const shown = ratesShown(model, read.list);
+          trace?.judged(at, { rates: Object.fromEntries(model.rates) }, { rates: shown }, (exchange) => {
+            const day = [...model.rates.keys()].find((d) => shown[d] !== model.rates.get(d));
+            return day === undefined
+              ? undefined
+              : { kind: 'rate-on-day', exchange, day, rate: model.rates.get(day) ?? null };
+          });
+        } else judgement = read.judgement;
+      } else if (
+        o.operation === 'resources.show-teams' &&
+        o.step.startsWith(STEP.teamsAfter) &&
+        !o.step.endsWith(' answered a warning')
+      ) {
+        const read = readList(o, 'TeamAssignationList');
+        if ('list' in read) {
+          judgement = judgeTeams(model, read.list, o.step.slice(STEP.teamsAfter.length));
+          const shown = teamsShown(model, read.list);
+          const expected = Object.fromEntries(model.teams.map((t) => [teamKey(t.teamId, t.head), t.days]));
+          trace?.judged(at, { teams: expected }, { teams: shown }, (exchange) => {
+            const differs = model.teams.find((t) => (shown[teamKey(t.teamId, t.head)] ?? []).length !== t.days.length);
+            return (
+              differs && {
+                kind: 'team-on-days',
+                exchange,
+                teamId: differs.teamId,
+                head: differs.head,
+                days: differs.days,
+              }
+            );
+          });
+        } else judgement = read.judgement;
+      }
     }
     if (!isClean(judgement)) return judgement;
   }
   return commands > 0 ? [] : noEvidence('the sequence sent no command');
+}
+
+/** The rule's judge: the model replayed over one sequence (pure: the same function judges a recorded one). */
+export function judgeSequence(log: readonly Observed[]): Judgement {
+  return replaySequence(log);
+}
+
+/** The same replay told step by step: the trace of a failing sequence. */
+export function explainSequence(log: readonly Observed[]): ExplainedStep[] {
+  const trace = new TraceBuilder();
+  replaySequence(log, trace);
+  return trace.steps;
 }
 
 /** After every step: the show operations are read, tagged for the judge to hold them against the model. */
@@ -465,6 +553,7 @@ export default defineRuleGroup({
         );
       },
       judge: judgeSequence,
+      explain: explainSequence,
     }),
   ],
 });

@@ -27,6 +27,8 @@ import {
 } from '../src/rules/judges/judgement.ts';
 import { field, type Observed } from '../src/rules/judges/observed.ts';
 import { heldBy, revocationOf, rolesShown, type HeldRoles } from '../src/rules/judges/role-answers.ts';
+import { TraceBuilder, type ExplainedStep } from '../src/rules/judges/trace.ts';
+import type { ReplayCheck } from '../src/core/types.ts';
 import { claimRoleResource } from '../src/rules/steps/claims.ts';
 import { isDefiningRole, listRoles } from '../src/rules/steps/roles.ts';
 import type { CheckContext } from '../src/rules/types.ts';
@@ -120,7 +122,7 @@ function known(model: Model, open: ReadonlySet<string>): Model {
  * the spec does not say which, so that role is left out from then on. Pure:
  * tested on recorded sequences with no network.
  */
-export function judgeRevocations(log: readonly Observed[], profile: TargetProfile): Judgement {
+function replayRevocations(log: readonly Observed[], profile: TargetProfile, trace?: TraceBuilder): Judgement {
   const first = firstWithStep(log, STEP.start);
   const start = rolesShown(first, STEP.start);
   if (!('roles' in start)) return start.judgement;
@@ -131,11 +133,12 @@ export function judgeRevocations(log: readonly Observed[], profile: TargetProfil
   const open = new Set<string>();
   const enabled = profile.teams.filter((t) => t.enabled).map((t) => t.id);
   let revocations = 0;
-  for (const o of log) {
+  for (const [at, o] of log.entries()) {
     if (o.operation === 'resources.revoke-roles') {
       const revocation = revocationOf(o.request);
       if (!revocation?.resourceIds.includes(resourceId)) continue;
       revocations++;
+      trace?.begin(commandOf(o), at);
       const { roleIds, teams } = revocation;
       if (Array.isArray(teams) && teams.length === 0) {
         // §4.1 rule 7: an empty team_ids array is rejected (and so changes nothing).
@@ -149,10 +152,14 @@ export function judgeRevocations(log: readonly Observed[], profile: TargetProfil
       const applied = roleIds.filter((id) => !open.has(id));
       applyRevocation(model, applied, teams, enabled);
     } else if (o.step.startsWith(STEP.after)) {
+      trace?.saw(at);
       const read = rolesShown(o, o.step);
       if (!('roles' in read)) return read.judgement;
       const expected = known(model, open);
       const actual = known(heldBy(read.roles, resourceId), open);
+      trace?.judged(at, describe(expected), describe(actual), (exchange) =>
+        firstRoleCheck(expected, actual, resourceId, exchange),
+      );
       if (!sameModel(actual, expected)) {
         return [
           {
@@ -166,6 +173,37 @@ export function judgeRevocations(log: readonly Observed[], profile: TargetProfil
     }
   }
   return revocations > 0 ? [] : noEvidence('the sequence sent no revocation');
+}
+
+/** The rule's judge: §4.1's model replayed over one sequence (pure: the same function judges a recorded one). */
+export function judgeRevocations(log: readonly Observed[], profile: TargetProfile): Judgement {
+  return replayRevocations(log, profile);
+}
+
+/** The same replay told step by step: the trace of a failing sequence. */
+export function explainRevocations(log: readonly Observed[], profile: TargetProfile): ExplainedStep[] {
+  const trace = new TraceBuilder();
+  replayRevocations(log, profile, trace);
+  return trace.steps;
+}
+
+/** A revocation in the trace: the ids it sent, not fast-check's indexes. */
+function commandOf(o: Observed): string {
+  const revocation = revocationOf(o.request);
+  if (!revocation) return `revoke-roles ${o.text}`;
+  const { resourceIds, roleIds, teams } = revocation;
+  const scope =
+    teams === 'omitted' ? 'team_ids omitted' : teams === 'star' ? 'team_ids *' : `team_ids [${teams.join(', ')}]`;
+  return `revoke-roles on resource ${resourceIds.join(', ')}: roles [${roleIds.join(', ')}], ${scope}`;
+}
+
+/** The reproducer's check of the first role whose teams differ from what the model expects. */
+function firstRoleCheck(expected: Model, shown: Model, resourceId: string, exchange: number): ReplayCheck | undefined {
+  const roleId = [...new Set([...expected.keys(), ...shown.keys()])].find(
+    (id) => JSON.stringify(expected.get(id)) !== JSON.stringify(shown.get(id)),
+  );
+  if (roleId === undefined) return undefined;
+  return { kind: 'role-teams', exchange, resourceId, roleId, teams: expected.get(roleId) ?? null };
 }
 
 class Revoke implements Step {
@@ -285,6 +323,7 @@ export default defineRuleGroup({
         );
       },
       judge: judgeRevocations,
+      explain: explainRevocations,
     }),
   ],
 });

@@ -27,7 +27,9 @@ import {
 import type { Observed } from '../src/rules/judges/observed.ts';
 import { revocationOf, rolesShown, sameSet, type Revocation } from '../src/rules/judges/role-answers.ts';
 import { stateIn, unchangedBetween } from '../src/rules/judges/state.ts';
-import type { RevokeRolesRequest, RoleAssociation } from '../src/schemas/index.ts';
+import type { ListRolesRequest, RevokeRolesRequest, RoleAssociation } from '../src/schemas/index.ts';
+import { judgeEveryRead, later, MOMENT_MS } from '../src/rules/judges/read-after-write.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { kindById, type TargetProfile } from '../src/target/profile.ts';
 
 interface Holding {
@@ -126,9 +128,20 @@ async function revokeHeld(
   return res.status >= 200 && res.status < 300;
 }
 
-/** The held role as list-roles shows it now, read under `step`. */
+/**
+ * What list-roles shows after a revocation, read right after it (tagged
+ * `step`) and a moment later (`later(step)`): both must show its effect
+ * (judgeEveryRead), so a read served stale for a moment is a departure.
+ */
+async function readAfterRevocation(ctx: CheckContext, body: ListRolesRequest, step: string): Promise<void> {
+  await listRoles(ctx, body, { step, fresh: true });
+  await sleep(MOMENT_MS, undefined, { signal: ctx.signal });
+  await listRoles(ctx, body, { step: later(step), fresh: true });
+}
+
+/** The held role as list-roles shows it right after a revocation and a moment later. */
 async function readRole(ctx: CheckContext, held: Holding, step: string): Promise<void> {
-  await listRoles(ctx, { resource_ids: [held.resourceId], role_ids: [held.association.role_id] }, { step });
+  await readAfterRevocation(ctx, { resource_ids: [held.resourceId], role_ids: [held.association.role_id] }, step);
 }
 
 /** The revocation a driver sent under `step`, accepted; or the judgement that stops there. */
@@ -337,29 +350,30 @@ export default defineRuleGroup({
         ctx.observe('status of revoking every team of a kind-defining role', star.status);
         await readRole(ctx, held, STEP.after);
       },
-      judge(log, profile) {
-        const o = firstWithStep(log, STEP.definingWhole);
-        const revocation = o ? revocationOf(o.request) : undefined;
-        const named = revocation ? target(revocation) : undefined;
-        if (!named) return noEvidence(`no ${STEP.definingWhole} was sent`);
-        if (
-          !isDefiningRole({ profile }, named.roleId) ||
-          heldBefore(log, named.resourceId, named.roleId) === undefined
-        ) {
-          return noEvidence('the revoked role is not a kind-defining role the resource held');
-        }
-        const shown = roleShown(log, STEP.after, named.resourceId, named.roleId);
-        if (!('association' in shown)) return shown.judgement;
-        if (shown.association) return [];
-        return [
-          {
-            where: STEP.after,
-            message: 'must still show the kind-defining role as assigned (only its teams can be revoked)',
-            expected: { role_id: named.roleId, is_assigned: true },
-            actual: '(role gone)',
-          },
-        ];
-      },
+      judge: (log, profile) =>
+        judgeEveryRead(log, (log) => {
+          const o = firstWithStep(log, STEP.definingWhole);
+          const revocation = o ? revocationOf(o.request) : undefined;
+          const named = revocation ? target(revocation) : undefined;
+          if (!named) return noEvidence(`no ${STEP.definingWhole} was sent`);
+          if (
+            !isDefiningRole({ profile }, named.roleId) ||
+            heldBefore(log, named.resourceId, named.roleId) === undefined
+          ) {
+            return noEvidence('the revoked role is not a kind-defining role the resource held');
+          }
+          const shown = roleShown(log, STEP.after, named.resourceId, named.roleId);
+          if (!('association' in shown)) return shown.judgement;
+          if (shown.association) return [];
+          return [
+            {
+              where: STEP.after,
+              message: 'must still show the kind-defining role as assigned (only its teams can be revoked)',
+              expected: { role_id: named.roleId, is_assigned: true },
+              actual: '(role gone)',
+            },
+          ];
+        }),
     }),
     rule({
       id: 'revoke-roles.absent-role-no-change',
@@ -437,49 +451,50 @@ export default defineRuleGroup({
           { step: STEP.withoutTeams },
         );
         if (res.status >= 200 && res.status < 300) {
-          await listRoles(ctx, { resource_ids: resourceIds }, { step: STEP.after });
+          await readAfterRevocation(ctx, { resource_ids: resourceIds }, STEP.after);
         }
       },
-      judge(log) {
-        const sent = revocationIn(log, STEP.withoutTeams);
-        if (!('revocation' in sent)) return sent.judgement;
-        const { roleIds, teams } = sent.revocation;
-        if (teams !== 'omitted' || roleIds.length === 0) return noEvidence(`${STEP.withoutTeams} named no role`);
-        const before = rolesShown(firstWithStep(log, STEP.before), STEP.before);
-        if (!('roles' in before)) return before.judgement;
-        const after = rolesShown(firstWithStep(log, STEP.after), STEP.after);
-        if (!('roles' in after)) return after.judgement;
-        const revoked = new Set(roleIds);
-        const resources = new Set(sent.revocation.resourceIds);
-        const remaining = after.roles.filter(
-          (a) => a.is_assigned && revoked.has(a.role_id) && resources.has(a.resource_id),
-        );
-        const others = (list: RoleAssociation[]) =>
-          canonicalRoles(list.filter((a) => a.is_assigned && !revoked.has(a.role_id)));
-        return [
-          ...(remaining.length > 0
-            ? [
-                {
-                  where: STEP.after,
-                  message:
-                    'must no longer show a role as assigned on any of the resources once it is revoked without team_ids',
-                  expected: '(no assigned association of the revoked roles)',
-                  actual: remaining.slice(0, 3),
-                },
-              ]
-            : []),
-          ...(JSON.stringify(others(after.roles)) !== JSON.stringify(others(before.roles))
-            ? [
-                {
-                  where: `${STEP.after} (roles not revoked)`,
-                  message: 'must leave the roles the request does not name as they were',
-                  expected: others(before.roles),
-                  actual: others(after.roles),
-                },
-              ]
-            : []),
-        ];
-      },
+      judge: (log) =>
+        judgeEveryRead(log, (log) => {
+          const sent = revocationIn(log, STEP.withoutTeams);
+          if (!('revocation' in sent)) return sent.judgement;
+          const { roleIds, teams } = sent.revocation;
+          if (teams !== 'omitted' || roleIds.length === 0) return noEvidence(`${STEP.withoutTeams} named no role`);
+          const before = rolesShown(firstWithStep(log, STEP.before), STEP.before);
+          if (!('roles' in before)) return before.judgement;
+          const after = rolesShown(firstWithStep(log, STEP.after), STEP.after);
+          if (!('roles' in after)) return after.judgement;
+          const revoked = new Set(roleIds);
+          const resources = new Set(sent.revocation.resourceIds);
+          const remaining = after.roles.filter(
+            (a) => a.is_assigned && revoked.has(a.role_id) && resources.has(a.resource_id),
+          );
+          const others = (list: RoleAssociation[]) =>
+            canonicalRoles(list.filter((a) => a.is_assigned && !revoked.has(a.role_id)));
+          return [
+            ...(remaining.length > 0
+              ? [
+                  {
+                    where: STEP.after,
+                    message:
+                      'must no longer show a role as assigned on any of the resources once it is revoked without team_ids',
+                    expected: '(no assigned association of the revoked roles)',
+                    actual: remaining.slice(0, 3),
+                  },
+                ]
+              : []),
+            ...(JSON.stringify(others(after.roles)) !== JSON.stringify(others(before.roles))
+              ? [
+                  {
+                    where: `${STEP.after} (roles not revoked)`,
+                    message: 'must leave the roles the request does not name as they were',
+                    expected: others(before.roles),
+                    actual: others(after.roles),
+                  },
+                ]
+              : []),
+          ];
+        }),
     }),
     rule({
       id: 'revoke-roles.star-leaves-no-team',
@@ -490,7 +505,8 @@ export default defineRuleGroup({
         const held = await claimRevocable(ctx);
         if (await revokeHeld(ctx, held, '*', STEP.star)) await readRole(ctx, held, STEP.after);
       },
-      judge: (log) => assignedOnNoTeam(log, STEP.star, 'revoking `*`', (r) => r.teams === 'star'),
+      judge: (log) =>
+        judgeEveryRead(log, (log) => assignedOnNoTeam(log, STEP.star, 'revoking `*`', (r) => r.teams === 'star')),
     }),
     rule({
       id: 'revoke-roles.last-teams-like-star',
@@ -508,12 +524,14 @@ export default defineRuleGroup({
         }
       },
       judge: (log) =>
-        assignedOnNoTeam(
-          log,
-          STEP.lastTeams,
-          'revoking the last remaining teams',
-          (r, before) =>
-            Array.isArray(before) && before.length > 0 && Array.isArray(r.teams) && sameSet(r.teams, before),
+        judgeEveryRead(log, (log) =>
+          assignedOnNoTeam(
+            log,
+            STEP.lastTeams,
+            'revoking the last remaining teams',
+            (r, before) =>
+              Array.isArray(before) && before.length > 0 && Array.isArray(r.teams) && sameSet(r.teams, before),
+          ),
         ),
     }),
     rule({
@@ -533,30 +551,31 @@ export default defineRuleGroup({
         const revoked = teams.slice(0, Math.max(1, teams.length - 1)).reverse();
         if (await revokeHeld(ctx, held, revoked, STEP.someTeams)) await readRole(ctx, held, STEP.after);
       },
-      judge(log) {
-        const sent = revocationIn(log, STEP.someTeams);
-        if (!('revocation' in sent)) return sent.judgement;
-        const named = target(sent.revocation);
-        const revoked = sent.revocation.teams;
-        const before = named ? heldBefore(log, named.resourceId, named.roleId) : undefined;
-        const expected =
-          Array.isArray(before) && Array.isArray(revoked) ? before.filter((t) => !revoked.includes(t)) : [];
-        if (!named || expected.length === 0) {
-          return noEvidence(`${STEP.someTeams} did not revoke some of the teams of a role held on an explicit list`);
-        }
-        const shown = roleShown(log, STEP.after, named.resourceId, named.roleId);
-        if (!('association' in shown)) return shown.judgement;
-        const after = shown.association;
-        if (after && Array.isArray(after.team_ids) && sameSet(after.team_ids, expected)) return [];
-        return [
-          {
-            where: `${STEP.after}.team_ids`,
-            message: 'must be the former list without the revoked teams',
-            expected,
-            actual: after?.team_ids ?? '(role gone)',
-          },
-        ];
-      },
+      judge: (log) =>
+        judgeEveryRead(log, (log) => {
+          const sent = revocationIn(log, STEP.someTeams);
+          if (!('revocation' in sent)) return sent.judgement;
+          const named = target(sent.revocation);
+          const revoked = sent.revocation.teams;
+          const before = named ? heldBefore(log, named.resourceId, named.roleId) : undefined;
+          const expected =
+            Array.isArray(before) && Array.isArray(revoked) ? before.filter((t) => !revoked.includes(t)) : [];
+          if (!named || expected.length === 0) {
+            return noEvidence(`${STEP.someTeams} did not revoke some of the teams of a role held on an explicit list`);
+          }
+          const shown = roleShown(log, STEP.after, named.resourceId, named.roleId);
+          if (!('association' in shown)) return shown.judgement;
+          const after = shown.association;
+          if (after && Array.isArray(after.team_ids) && sameSet(after.team_ids, expected)) return [];
+          return [
+            {
+              where: `${STEP.after}.team_ids`,
+              message: 'must be the former list without the revoked teams',
+              expected,
+              actual: after?.team_ids ?? '(role gone)',
+            },
+          ];
+        }),
     }),
     rule({
       id: 'revoke-roles.star-to-explicit-enabled',
@@ -578,31 +597,32 @@ export default defineRuleGroup({
           if (await revokeHeld(ctx, held, [next], STEP.oneMore)) await readRole(ctx, held, STEP.afterSecond);
         }
       },
-      judge(log, profile) {
-        const sent = revocationIn(log, STEP.fromStar);
-        if (!('revocation' in sent)) return sent.judgement;
-        const named = target(sent.revocation);
-        const first = sent.revocation.teams;
-        if (!named || !Array.isArray(first) || heldBefore(log, named.resourceId, named.roleId) !== '*') {
-          return noEvidence(`${STEP.fromStar} did not revoke teams of a role held on \`*\``);
-        }
-        const parts: Judgement[] = [
-          explicitEnabled(log, profile, named, first, { read: STEP.after, where: `${STEP.after}.team_ids` }),
-        ];
-        if (firstWithStep(log, STEP.oneMore)) {
-          const second = revocationIn(log, STEP.oneMore);
-          const more = 'revocation' in second ? second.revocation.teams : [];
-          parts.push(
-            'judgement' in second
-              ? second.judgement
-              : explicitEnabled(log, profile, named, [...first, ...(Array.isArray(more) ? more : [])], {
-                  read: STEP.afterSecond,
-                  where: `${STEP.afterSecond}.team_ids`,
-                }),
-          );
-        }
-        return judgeAll(parts);
-      },
+      judge: (log, profile) =>
+        judgeEveryRead(log, (log) => {
+          const sent = revocationIn(log, STEP.fromStar);
+          if (!('revocation' in sent)) return sent.judgement;
+          const named = target(sent.revocation);
+          const first = sent.revocation.teams;
+          if (!named || !Array.isArray(first) || heldBefore(log, named.resourceId, named.roleId) !== '*') {
+            return noEvidence(`${STEP.fromStar} did not revoke teams of a role held on \`*\``);
+          }
+          const parts: Judgement[] = [
+            explicitEnabled(log, profile, named, first, { read: STEP.after, where: `${STEP.after}.team_ids` }),
+          ];
+          if (firstWithStep(log, STEP.oneMore)) {
+            const second = revocationIn(log, STEP.oneMore);
+            const more = 'revocation' in second ? second.revocation.teams : [];
+            parts.push(
+              'judgement' in second
+                ? second.judgement
+                : explicitEnabled(log, profile, named, [...first, ...(Array.isArray(more) ? more : [])], {
+                    read: STEP.afterSecond,
+                    where: `${STEP.afterSecond}.team_ids`,
+                  }),
+            );
+          }
+          return judgeAll(parts);
+        }),
     }),
     rule({
       id: 'revoke-roles.empty-team-ids-rejected',

@@ -298,6 +298,20 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     // The model-based sequences read show-teams right after each assignment too.
     alsoFails: ['activity-rates.prop.model-sequences'],
   },
+  'roles-stale-read': {
+    rule: 'revoke-roles.star-leaves-no-team',
+    where: 'list-roles after.team_ids',
+    // Every rule that reads list-roles right after a revocation sees the roles as they were.
+    alsoFails: [
+      'revoke-roles.omitted-team-ids-removes-role',
+      'revoke-roles.last-teams-like-star',
+      'revoke-roles.narrows-explicit-list',
+      'revoke-roles.star-to-explicit-enabled',
+      'revoke-roles.prop.concurrent-sequences',
+      'revoke-roles.prop.idempotent',
+      'revoke-roles.prop.model-sequences',
+    ],
+  },
   'rates-stale-read': {
     rule: 'activity-rates.assigned-rate-shown',
     where: 'read right after the assignment',

@@ -461,6 +461,11 @@ export const FAULTS = {
     description:
       'show-activity-rates serves what a resource held before its last assignment or unassignment for 300 ms after it: a read right after a write does not show it, a read a moment later does.',
   },
+  'roles-stale-read': {
+    clause: '§4.1',
+    description:
+      'list-roles serves what a resource held before its last revocation for 300 ms after it: a read right after the revocation does not show it, a read a moment later does.',
+  },
   'show-rates-without-work-regime': {
     clause: '§2.5',
     description: 'Activity rate periods lack work_regime.',

@@ -54,6 +54,7 @@ function make<N extends Need>(input: RuleDefinition<N>, kind: Rule['kind']): Rul
     ...(input.timing ? { timing: input.timing } : {}),
     kind,
     ...(input.judge ? { judge: judgeOf(input.judge) } : {}),
+    ...(input.explain ? { explain: input.explain } : {}),
     // The engine SKIPs a rule whose needs are unmet before it gets here; the test narrows the context.
     check: (ctx, env) => {
       if (meetsNeeds(ctx, needs, env)) {

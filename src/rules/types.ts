@@ -7,6 +7,7 @@ import type { RuleId } from './rule-ids.ts';
 import type { Need, NeedEnv, ProvidedBy, Provisions } from './needs.ts';
 import type { Judgement } from './judges/judgement.ts';
 import type { Judge, RuleJudge } from './judges/fold.ts';
+import type { RuleExplainer } from './judges/trace.ts';
 
 export type { Need } from './needs.ts';
 
@@ -191,6 +192,7 @@ export interface CheckedRuleDefinition<N extends Need> extends RuleFacts<N> {
   check(ctx: CheckContext<N>): Promise<void>;
   drive?: undefined;
   judge?: undefined;
+  explain?: undefined;
 }
 
 /**
@@ -203,6 +205,11 @@ export interface CheckedRuleDefinition<N extends Need> extends RuleFacts<N> {
 export interface DrivenRuleDefinition<N extends Need> extends RuleFacts<N> {
   drive(ctx: CheckContext<N> & Judging): Promise<void>;
   judge: RuleJudge | Judge;
+  /**
+   * A model-based judge's replay told step by step: the engine runs it on a
+   * FAIL's evidence (the shrunk sequence) and the report shows its trace.
+   */
+  explain?: RuleExplainer;
   check?: undefined;
 }
 
@@ -231,6 +238,8 @@ export interface Rule {
    * rejudge path and the judge-logs' tests over a recorded log.
    */
   judge?: Judge;
+  /** The judge's replay step by step, for a FAIL's trace (model-based rules). */
+  explain?: RuleExplainer;
   /**
    * Runs the check with `ctx` narrowed to what the rule's needs provide: the
    * engine hands it everything met needs provide (`provisions`), and the rule

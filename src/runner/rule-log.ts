@@ -25,7 +25,8 @@ export type OnJudged = (evidence: readonly Observed[], judgement: Judgement) => 
  * late: when a step reports another rule's departure in the latest answer,
  * what came before it can still be judged alone (`before`). The exchanges
  * themselves are kept only when someone asked to hear the evidence (the
- * judge-logs recorder): a run's own judging keeps what its judge keeps.
+ * judge-logs recorder, a FAIL's trace): otherwise a judging keeps what its
+ * judge keeps.
  */
 class Judging {
   private readonly folding: Folding;
@@ -79,6 +80,8 @@ export class ExchangeLog implements RuleLog {
   private readonly whole: Judging | undefined;
   /** A property's judging of the run under way. */
   private current: Judging | undefined;
+  /** The recorded exchange each kept entry was read from, for a FAIL's trace; dropped with the entry. */
+  private readonly recorded = new WeakMap<Observed, Exchange>();
 
   /**
    * `judge`: the rule's, with what it judges (an example rule's whole log, or
@@ -100,7 +103,15 @@ export class ExchangeLog implements RuleLog {
     if (this.inRun) exchange.run = this.run;
     if (!exchange.response || !answer) return;
     const judging = this.whole ?? this.current;
-    judging?.add(observedFromExchange(exchange, answer));
+    if (!judging) return;
+    const observed = observedFromExchange(exchange, answer);
+    if (this.onJudged) this.recorded.set(observed, exchange);
+    judging.add(observed);
+  }
+
+  /** The recorded exchange (as the report shows it) that `observed`, an entry heard by `onJudged`, was read from. */
+  exchangeOf(observed: Observed): Exchange | undefined {
+    return this.recorded.get(observed);
   }
 
   /** A step reported another rule's departure in the latest answer (see `before`). */

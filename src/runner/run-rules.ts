@@ -6,7 +6,7 @@ import { ConformanceFailure, HarnessError, isHarnessError } from '../core/errors
 import type { ApiResponse, Exchange } from '../core/exchange.ts';
 import { Redactor } from '../client/redact.ts';
 import { Pacer } from '../client/pacer.ts';
-import type { Observation, PropertyReplay, RuleResult, RunResult, Verdict } from '../core/types.ts';
+import type { Observation, PropertyReplay, RuleResult, RunResult, TraceStep, Verdict } from '../core/types.ts';
 import { MAX_TIMER_MS, RUN_CONFIG_DEFAULTS, type RunConfig } from '../schemas/run-config.ts';
 import type { BaseCheckContext, Need, Rule, RuleGroup } from '../rules/types.ts';
 import type { TargetProfile } from '../target/profile.ts';
@@ -28,6 +28,7 @@ import { ExchangeLog } from './rule-log.ts';
 import type { Observed } from '../rules/judges/observed.ts';
 import { judgeLog } from '../rules/judges/fold.ts';
 import { violationsOf, type Judgement } from '../rules/judges/judgement.ts';
+import type { ExplainedStep } from '../rules/judges/trace.ts';
 import { describeQuietDifference, QuietReads } from '../rules/quiet-reads.ts';
 import { WIDE_RANGE } from '../rules/steps/assignations.ts';
 
@@ -435,14 +436,22 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     return result('SKIP', { reason: 'read-only run: this rule changes state', skipCause: 'options' });
   const controller = new AbortController();
   const ownMutations = new MutationLog();
+  /** The evidence of the last judgement that found a departure: a property's shrunk counterexample. */
+  let departed: readonly Observed[] | undefined;
   // An example rule's judge folds its whole log as it comes; a property's each run; a rule that judges the run's
-  // error answers reads those at the end.
+  // error answers reads those at the end. The exchanges judged are kept only for whoever hears them: the
+  // recorder of judge logs, and the trace of a rule that explains its FAIL.
   const log = new ExchangeLog(
     rule.judge && !rule.judges
       ? { judge: rule.judge, judges: rule.kind === 'example' ? 'whole log' : 'each run' }
       : undefined,
     target.profile,
-    options.onJudged && ((evidence, judgement) => options.onJudged?.(rule.id, evidence, judgement)),
+    options.onJudged || rule.explain
+      ? (evidence, judgement) => {
+          if (rule.explain && violationsOf(judgement).length > 0) departed = evidence;
+          options.onJudged?.(rule.id, evidence, judgement);
+        }
+      : undefined,
   );
   const record = (e: Exchange, answer?: ApiResponse): void => {
     // Every exchange names the rule that sent or read it: traffic can be judged again from its tags.
@@ -592,7 +601,8 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
       // Before a FAIL is reported, each resource the rule held is read a few times more while it still holds
       // it: a state that changes then, with nothing of the suite's in flight, is another party's (unlessForeign).
       if (rule.mutates === 'reversible' && env.quietReads) await watch(client, env.quietReads);
-      return result('FAIL', { violations });
+      const trace = rule.explain && departed ? traceOf(rule.explain(departed, target.profile), departed, log) : [];
+      return result('FAIL', { violations, ...(trace.length > 0 ? { trace } : {}) });
     }
     const harness = toHarness(error, controller.signal.aborted, options.ruleTimeoutMs);
     const verdict = verdictOfHarnessFault(harness.code);
@@ -620,6 +630,21 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     // Restored resources serve the next rule; a revoked one only another irreversible rule (see ResourceClaims).
     env.claims.release(env.holder);
   }
+}
+
+/**
+ * A FAIL's trace: the explainer's steps with the recorded exchanges they
+ * name, as the report shows them (redacted like the rest of the transcript).
+ */
+function traceOf(steps: readonly ExplainedStep[], evidence: readonly Observed[], log: ExchangeLog): TraceStep[] {
+  return steps.map(({ evidence: at, ...step }) => ({
+    ...step,
+    exchanges: at.flatMap((i) => {
+      const observed = evidence[i];
+      const exchange = observed && log.exchangeOf(observed);
+      return exchange ? [exchange] : [];
+    }),
+  }));
 }
 
 /** Reads of each held resource's rates and teams after a confirming attempt FAILed (see quiet-reads.ts). */

@@ -89,9 +89,13 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
     await rm(dir, { recursive: true, force: true });
   });
 
-  // A model-based sequence's script replays its trace; the model-based properties record none since their
-  // judges replay the model (the trace is to be rebuilt there), so the cases are one answer's.
+  // A model-based sequence's script replays its trace (the judge's replay told step by step) and judges
+  // the failing step's answer; the others judge one answer.
   test.each([
+    // A model-based sequence of revocations, judged at the step that departs.
+    ['revoke-star-on-explicit-list-ignored', 'revoke-roles.prop.model-sequences'],
+    // A model-based sequence of rates, judged on the day that departs.
+    ['rates-unassign-first-period-only', 'activity-rates.prop.model-sequences'],
     // One answer's status.
     ['malformed-date-500', 'errors.invalid-date-range-rejected'],
     // One answer's body at a JSON path.

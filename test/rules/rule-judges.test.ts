@@ -53,6 +53,22 @@ describe('each judge on its recorded logs', () => {
           JSON.stringify(violations),
         ).toBe(true);
       });
+      const explain = rule.explain;
+      if (explain) {
+        test(`${log.rule}: ${fault}'s trace ends at the step that departs, as the judge saw it`, () => {
+          const steps = explain(exchanges.map(observedOf), profile);
+          // Only the last step departs: the replay stops where the judge does.
+          expect(steps.slice(0, -1).filter((s) => s.difference)).toEqual([]);
+          const last = steps.at(-1);
+          const departure = violationsOf(judgeLog(judge, exchanges.map(observedOf), profile))[0]?.where ?? '';
+          // A read after a step that departs is the last step's difference; a command's own refused
+          // answer stops the sequence before any state is compared.
+          if (/ after /.test(departure)) {
+            expect(last?.difference, departure).toBeDefined();
+            expect(last?.check?.exchange).toBeLessThan(last?.evidence.length ?? 0);
+          } else expect(last?.difference).toBeUndefined();
+        });
+      }
     }
   }
 });

@@ -10,6 +10,17 @@ function renderTeams(teams: RoleHolding['teams'], ctx: OperationContext): unknow
   return teams === '*' ? '*' : [...teams];
 }
 
+/** How long the `roles-stale-read` fault serves a resource's roles as they were before a revocation. */
+const STALE_READ_MS = 300;
+
+/** Under `roles-stale-read`: what each resource held before its last revocation, and until when it is served. */
+const staleRoles = new WeakMap<object, { roles: RoleHolding[]; until: number }>();
+
+function rolesRead(ctx: OperationContext, details: { roles: RoleHolding[] }): RoleHolding[] {
+  const stale = ctx.faults.has('roles-stale-read') ? staleRoles.get(details) : undefined;
+  return stale && performance.now() < stale.until ? stale.roles : details.roles;
+}
+
 export const listRoles: Operation = (body, ctx) => {
   let resourceIds = optional(body, 'resource_ids', snowflakes);
   let roleIds = optional(body, 'role_ids', snowflakes);
@@ -22,7 +33,7 @@ export const listRoles: Operation = (body, ctx) => {
   const out: unknown[] = [];
   for (const resource of resources) {
     if (!ctx.store.kindsById.get(resource.kindId)?.supportsRoles) continue;
-    for (const holding of ctx.store.detailsOf(resource).roles) {
+    for (const holding of rolesRead(ctx, ctx.store.detailsOf(resource))) {
       if (roleFilter && !roleFilter.has(holding.roleId)) continue;
       if (
         ctx.caller === 'restricted' &&
@@ -156,7 +167,12 @@ export const revokeRoles: OperationMaybeLater = (body, ctx) => {
     }
     // Read, wait, write (the fault): a revocation that lands meanwhile is overwritten with the roles read here.
     if (ctx.faults.has('revoke-lost-update')) writes.push({ details, next });
-    else details.roles = next;
+    else {
+      if (ctx.faults.has('roles-stale-read')) {
+        staleRoles.set(details, { roles: details.roles, until: performance.now() + STALE_READ_MS });
+      }
+      details.roles = next;
+    }
   }
   const answer = (): OperationResult => {
     for (const { details, next } of writes) details.roles = next;

@@ -1,0 +1,115 @@
+/**
+ * A model-based FAIL carries the trace of its failing (shrunk) sequence: each
+ * step's command with the ids it sent, its request and answers, the state the
+ * model expected beside what the server showed, and their first difference by
+ * JSON path: the judge's own replay told step by step (explainSequence,
+ * explainRevocations). results.json keeps it, validated when read back; the HTML report
+ * shows it. Tried on built-in faults the model-based properties catch.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { RuleResult, RunResult } from '../../src/core/types.ts';
+import { startReferenceServer, type FaultName, type ReferenceServer } from '../../src/reference-server/index.ts';
+import { renderHtml } from '../../src/report/html.ts';
+import { renderJson } from '../../src/report/json.ts';
+import { firstDifference } from '../../src/rules/judges/state-difference.ts';
+import { loadCatalogue, selectRules } from '../../src/runner/catalogue.ts';
+import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
+import { fileProblems, matchesFileSchema } from '../../src/schemas/files.ts';
+
+describe('firstDifference', () => {
+  test('walks the expected order and names the first differing place by JSON path', () => {
+    expect(firstDifference({ a: 1, 'r-1': ['x', 'y'] }, { a: 1, 'r-1': ['x', 'z'] })).toEqual({
+      path: '$["r-1"][1]',
+      expected: 'y',
+      shown: 'z',
+    });
+    expect(firstDifference({ rates: { '2026-01-02': 30 } }, { rates: {} })).toEqual({
+      path: '$.rates["2026-01-02"]',
+      expected: 30,
+    });
+    expect(firstDifference([1], [1, 2])).toEqual({ path: '$[1]', shown: 2 });
+    expect(firstDifference({ a: [1, { b: null }] }, { a: [1, { b: null }] })).toBeUndefined();
+  });
+});
+
+async function failingRun(fault: FaultName, rule: string): Promise<{ run: RunResult; result: RuleResult }> {
+  const server: ReferenceServer = await startReferenceServer({ faults: [fault] });
+  try {
+    const run = await runRules(
+      selectRules(await loadCatalogue(), { rules: [rule] }),
+      { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile },
+      { ...DEFAULT_ENGINE_OPTIONS, seed: 1, allowMutations: true },
+    );
+    const result = run.results.find((r) => r.ruleId === rule);
+    if (!result) throw new Error(`${rule} did not run`);
+    return { run, result };
+  } finally {
+    await server.close();
+  }
+}
+
+describe('the trace of a model-based FAIL', () => {
+  let roles: { run: RunResult; result: RuleResult };
+  let rates: { run: RunResult; result: RuleResult };
+  beforeAll(async () => {
+    roles = await failingRun('revoke-star-on-explicit-list-ignored', 'revoke-roles.prop.model-sequences');
+    rates = await failingRun('rates-unassign-first-period-only', 'activity-rates.prop.model-sequences');
+  }, 120_000);
+  afterAll(() => undefined);
+
+  test('revocations: every step of the shrunk sequence, with real ids, the failing one last', () => {
+    const { result } = roles;
+    expect(result.verdict).toBe('FAIL');
+    const trace = result.trace ?? [];
+    // The counterexample's steps, one for one.
+    expect(trace.length).toBe((result.replay?.counterexample?.match(/revoke\(/g) ?? []).length);
+    for (const step of trace) {
+      // Ids, not fast-check's indexes: the profile's role and team ids are long numbers.
+      expect(step.command).toMatch(/^revoke-roles on resource \d{6,}: roles \[\d{6,}/);
+      expect(step.exchanges.map((e) => e.operation)).toEqual(['resources.revoke-roles', 'resources.list-roles']);
+      expect(step.expected).toBeDefined();
+      expect(step.shown).toBeDefined();
+    }
+    const last = trace.at(-1);
+    expect(last?.command).toContain('team_ids *');
+    expect(last?.difference?.path).toMatch(/^\$\["\d+"\]/);
+    expect(last?.check).toMatchObject({ kind: 'role-teams', exchange: 1, teams: [] });
+    // Only the failing step departs.
+    expect(trace.slice(0, -1).filter((s) => s.difference)).toEqual([]);
+  });
+
+  test('rates: the first day that departs, as the judge saw it', () => {
+    const { result } = rates;
+    expect(result.verdict).toBe('FAIL');
+    const last = result.trace?.at(-1);
+    expect(last?.command).toMatch(
+      /^unassign-activity-rate on resource \d+: date_range \d{4}-\d{2}-\d{2}\/\d{4}-\d{2}-\d{2}$/,
+    );
+    expect(last?.difference?.path).toMatch(/^\$\.rates\["\d{4}-\d{2}-\d{2}"\]$/);
+    expect(last?.check).toMatchObject({ kind: 'rate-on-day', rate: null });
+    // The violation names the same day.
+    const day = last?.check?.kind === 'rate-on-day' ? last.check.day : 'none';
+    expect(result.violations[0]?.where).toContain(`day ${day}`);
+  });
+
+  test('results.json keeps the trace, and a trace that does not match its schema is refused when read back', () => {
+    const file: unknown = JSON.parse(renderJson(roles.run));
+    expect(fileProblems('RunRecord', file)).toEqual([]);
+    const read = matchesFileSchema('RunRecord', file) ? file : undefined;
+    expect(read?.results[0]?.trace).toEqual(roles.result.trace);
+    const broken = JSON.parse(renderJson(roles.run));
+    broken.results[0].trace[0].check = { kind: 'role-teams', exchange: 1 };
+    expect(fileProblems('RunRecord', broken).join('\n')).toMatch(/trace\/0\/check/);
+  });
+
+  test('the HTML report shows each step: command, exchanges, expected beside shown, first difference', () => {
+    const html = renderHtml(roles.run);
+    const trace = roles.result.trace ?? [];
+    expect(html.match(/<li class="trace-step/g)?.length).toBe(trace.length);
+    expect(html).toContain('class="model-expected"');
+    expect(html).toContain('class="server-shown"');
+    expect(html).toContain(
+      `first difference at <code class="path">${trace.at(-1)?.difference?.path.replace(/"/g, '&quot;')}</code>`,
+    );
+  });
+});

@@ -68,6 +68,7 @@ export default defineRuleGroup({
       quote: '| DateRange | string made of two dates separated by `/`: `<start_date>/<end_date>` |',
       level: 'MUST',
       runs: 10,
+      repeats: { judgedPerRun: 1 },
       mutates: 'reversible',
       needs: ['roleKindResource'],
       async drive(ctx) {
@@ -93,10 +94,12 @@ export default defineRuleGroup({
                   Object.assign(body, { team_id: team, head: false, warning_aware: true });
                 if (operation === 'resources.assign-activity-rate')
                   Object.assign(body, { average_rate: 50, work_regime_id: null });
-                await ctx.client.postRaw(
-                  operation,
-                  { json: body },
-                  { retry: 'judged', step: STEP.dateRange(operation, range) },
+                await ctx.repeat(() =>
+                  ctx.client.postRaw(
+                    operation,
+                    { json: body },
+                    { retry: 'judged', step: STEP.dateRange(operation, range) },
+                  ),
                 );
                 if (parts.length > 0) await captureState(ctx, resourceId, parts, { step: STEP.after });
               }),
@@ -128,6 +131,7 @@ export default defineRuleGroup({
         '| limit | integer or null | maximum entries in this page; null returns the whole collection in one response |',
       level: 'MUST',
       runs: 12,
+      repeats: { judgedPerRun: 1 },
       needs: ['listKind'],
       async drive(ctx) {
         await checkProperty(
@@ -135,10 +139,9 @@ export default defineRuleGroup({
           invalidPaginationLimit(),
           (limit) =>
             ctx.judged(async () => {
-              await ctx.client.postRaw(
-                'resources.list',
-                { json: { ...listBody(ctx), pagination: { limit, next_token: null } } },
-                { retry: 'judged', step: STEP.limit(limit) },
+              const json = { ...listBody(ctx), pagination: { limit, next_token: null } };
+              await ctx.repeat(() =>
+                ctx.client.postRaw('resources.list', { json }, { retry: 'judged', step: STEP.limit(limit) }),
               );
             }),
           { distinct: true, examples: ['10', 2.5, true] },
@@ -160,6 +163,7 @@ export default defineRuleGroup({
       ],
       level: 'MUST',
       runs: 8,
+      repeats: { judgedPerRun: 1 },
       mutates: 'irreversible',
       needs: ['roleKindResource'],
       async drive(ctx) {
@@ -180,10 +184,13 @@ export default defineRuleGroup({
             ctx.judged(async () => {
               // Read from the shared reads when the run before left the state there (a revocation forgets them).
               await captureState(ctx, resourceId, ['roles'], { step: STEP.before });
-              await ctx.client.postRaw(
-                'resources.revoke-roles',
-                { json: { resource_ids: [resourceId], role_ids: [role], team_ids: teamIds } },
-                { retry: 'judged', step: STEP.teamIds(teamIds) },
+              const json = { resource_ids: [resourceId], role_ids: [role], team_ids: teamIds };
+              await ctx.repeat(() =>
+                ctx.client.postRaw(
+                  'resources.revoke-roles',
+                  { json },
+                  { retry: 'judged', step: STEP.teamIds(teamIds) },
+                ),
               );
               await captureState(ctx, resourceId, ['roles'], { step: STEP.after });
             }),

@@ -9,8 +9,13 @@
  * list.documented-values-accepted, a missing attribute to
  * list.attributes-returned, and so on. This rule's own clause is what the
  * presentation fields say of themselves: they add to the answer, so the
- * resources listed are those the filters alone give.
+ * resources listed are those the filters alone give. The driver sends the
+ * rows and the references, each tagged with its step; `judgePairwise` judges
+ * that clause from them alone. The whole array is one run (its rows are
+ * drawn once, from the run's seed).
  */
+import fc from 'fast-check';
+import { HarnessError } from '../src/core/errors.ts';
 import type { Violation } from '../src/core/types.ts';
 import { defineRuleGroup, property } from '../src/rules/define.ts';
 import { expectJson, expectSuccess, fail, failAll, owned, precondition } from '../src/rules/assertions.ts';
@@ -23,8 +28,20 @@ import {
   listInputModel,
 } from '../src/rules/input-models/resources-list.ts';
 import { drawCoveringArray, pairCoverage } from '../src/rules/input-models/coverage.ts';
+import {
+  accepted,
+  isClean,
+  isNoEvidence,
+  isNoVerdict,
+  judgeAll,
+  noEvidence,
+  type Judgement,
+  type NoEvidence,
+  type NoVerdict,
+} from '../src/rules/judges/judgement.ts';
 import { LIST_ANSWER_JUDGES } from '../src/rules/judges/list-answer.ts';
-import { observedOf } from '../src/rules/judges/observed.ts';
+import { idsFiltered, textFilterOf } from '../src/rules/judges/list-walks.ts';
+import { field, observedOf, type Observed } from '../src/rules/judges/observed.ts';
 import { WalkJudge } from '../src/rules/judges/walk.ts';
 import type { RuleId } from '../src/rules/rule-ids.ts';
 import {
@@ -37,7 +54,7 @@ import {
   type ListResource,
 } from '../src/rules/steps/list.ts';
 import type { CheckContext } from '../src/rules/types.ts';
-import type { ListEnvelope, ListRequest } from '../src/schemas/index.ts';
+import { matchesSchema, type ListEnvelope, type ListRequest } from '../src/schemas/index.ts';
 
 type PairwiseContext = CheckContext<'listKind'>;
 
@@ -49,6 +66,22 @@ const MAX_WALK_PAGES = 4;
 const LIMITS = { '1': 1, small: 2, large: 50, null: null } as const;
 /** The ids filter: this many ids, some passing the text filter and some not. */
 const IDS = 3;
+
+/** The steps the driver tags its requests with, which the judge reads. */
+const STEP = {
+  sample: 'a sample of the listed kind',
+  /** A row's pages: "row 3 of the pairwise array, page 1". */
+  row: (index: number) => `row ${index + 1} of the pairwise array`,
+  page: (walk: string, index: number) => `${walk}, page ${index + 1}`,
+  /** The references: each filter alone (and, to tell which clause broke, the ids reversed and both filters). */
+  idsAlone: 'reference: the ids filter alone',
+  idsReversed: 'reference: the ids filter alone, reversed',
+  textAlone: (textClass: string) => `reference: the text filter (${textClass}) alone`,
+  noFilter: 'reference: no filter',
+  bothFilters: 'reference: both filters',
+} as const;
+const ROW_PAGE = /^(row \d+ of the pairwise array), page (\d+)$/;
+const TEXT_ALONE = /^reference: the text filter \(.*\) alone$/;
 
 /** What a row is sent with, found once on the target. */
 interface Values {
@@ -162,7 +195,7 @@ async function walk(ctx: PairwiseContext, body: ListRequest, name: string, maxPa
   const ids: string[] = [];
   let token: string | null = null;
   for (let index = 0; index < maxPages; index++) {
-    const step = `${name}, page ${index + 1}`;
+    const step = STEP.page(name, index);
     const request: ListRequest = { ...body, pagination: { limit: body.pagination?.limit ?? null, next_token: token } };
     const got = await page(ctx, request, step);
     if (got === 'refused') return 'refused';
@@ -301,8 +334,8 @@ class References {
     private readonly values: Values,
   ) {}
 
-  /** The ids the server lists for exactly `filters` at `date`, with nothing else. */
-  of(filters: Filter[], date: string | undefined, name: string): Promise<string[]> {
+  /** The ids the server lists for exactly `filters` at `date`, with nothing else, sent with `step`. */
+  of(filters: Filter[], date: string | undefined, step: string): Promise<string[]> {
     const body = listBody(this.ctx, {
       ...(date !== undefined ? { at_date: date } : {}),
       filters,
@@ -311,7 +344,6 @@ class References {
     const key = JSON.stringify(body);
     let ids = this.kept.get(key);
     if (ids === undefined) {
-      const step = `reference: ${name}`;
       ids = page(this.ctx, body, step).then((p) => {
         if (p === 'refused') return [];
         // limit null is the whole collection in one answer: a reference that pages is no reference.
@@ -332,40 +364,38 @@ class References {
     return ids;
   }
 
+  /** The ids filter alone, its ids as listed or reversed. */
+  ids(date: string | undefined, order: 'as listed' | 'reversed'): Promise<string[]> {
+    const filters = filtersOf(new Map([['filters', 'resource.ids']]), this.values, order);
+    return this.of(filters, date, order === 'reversed' ? STEP.idsReversed : STEP.idsAlone);
+  }
+
   /** What the row's filters must list, from each filter alone: their intersection (every filter applies). */
   async expected(row: Row, date: string | undefined): Promise<string[]> {
     const shape = row.get('filters') ?? 'none';
     const parts: string[][] = [];
-    if (shape.includes('resource.ids')) {
-      parts.push(
-        await this.of(
-          filtersOf(new Map([['filters', 'resource.ids']]), this.values, 'as listed'),
-          date,
-          'the ids filter alone',
-        ),
-      );
-    }
+    if (shape.includes('resource.ids')) parts.push(await this.ids(date, 'as listed'));
     if (shape.includes('resource.text')) {
+      const textClass = row.get(FACTOR.textValue) ?? '';
       const text = new Map([
         ['filters', 'resource.text'],
-        [FACTOR.textValue, row.get(FACTOR.textValue) ?? ''],
+        [FACTOR.textValue, textClass],
       ]);
-      parts.push(
-        await this.of(filtersOf(text, this.values), date, `the text filter (${row.get(FACTOR.textValue)}) alone`),
-      );
+      parts.push(await this.of(filtersOf(text, this.values), date, STEP.textAlone(textClass)));
     }
-    if (parts.length === 0) return this.of([], date, 'no filter');
+    if (parts.length === 0) return this.of([], date, STEP.noFilter);
     const [first, ...rest] = parts;
     return (first ?? []).filter((id) => rest.every((p) => p.includes(id)));
   }
 }
 
 /**
- * The set a row listed is not the one its filters alone give: which clause
- * broke? An ids filter read in another order lists otherwise
- * (list.ids-filter); two filters together list other than what both let
- * through (list.filters-all-applied); otherwise a field that only adds to the
- * answer changed which resources are listed (this rule).
+ * A row listed another set than its filters alone give: the references that
+ * tell which clause broke, sent only then. An ids filter read in another
+ * order lists otherwise (list.ids-filter); two filters together list other
+ * than what both let through (list.filters-all-applied); both are other
+ * rules' clauses, judged here for them. Otherwise a field that only adds to
+ * the answer changed which resources are listed: this rule's judge says so.
  */
 async function blame(
   ctx: PairwiseContext,
@@ -378,20 +408,12 @@ async function blame(
 ): Promise<void> {
   const shape = row.get('filters') ?? 'none';
   if (row.get(FACTOR.idsOrder) === 'reversed') {
-    const listed = await refs.of(
-      filtersOf(new Map([['filters', 'resource.ids']]), values, 'as listed'),
-      date,
-      'the ids filter alone',
-    );
-    const reversed = await refs.of(
-      filtersOf(new Map([['filters', 'resource.ids']]), values, 'reversed'),
-      date,
-      'the ids filter alone, reversed',
-    );
+    const listed = await refs.ids(date, 'as listed');
+    const reversed = await refs.ids(date, 'reversed');
     if (!sameSet(listed, reversed)) {
       owned(ctx, 'list.ids-filter', () =>
         fail({
-          where: `${name}: reference: the ids filter alone, reversed`,
+          where: `${name}: ${STEP.idsReversed}`,
           message: 'must list the same resources whatever the order of the ids in the filter',
           expected: [...listed].sort(),
           actual: [...reversed].sort(),
@@ -400,11 +422,11 @@ async function blame(
     }
   }
   if (shape === 'resource.ids and resource.text') {
-    const both = await refs.of(filtersOf(row, values), date, 'both filters');
+    const both = await refs.of(filtersOf(row, values), date, STEP.bothFilters);
     if (!sameSet(both, expected)) {
       owned(ctx, 'list.filters-all-applied', () =>
         fail({
-          where: `${name}: reference: both filters`,
+          where: `${name}: ${STEP.bothFilters}`,
           message: 'must list what every filter lets through: the resources each filter alone lists, together',
           expected: [...expected].sort(),
           actual: [...both].sort(),
@@ -414,14 +436,20 @@ async function blame(
   }
 }
 
+/**
+ * Sends one row (its references first, then its pages) and judges on its
+ * answers what other rules own. 'differs': the row listed another set than
+ * its references give, and the references that tell which clause broke were
+ * sent; the array stops there, its judge has what it needs.
+ */
 async function driveRow(
   ctx: PairwiseContext,
   refs: References,
   values: Values,
   row: Row,
   index: number,
-): Promise<'judged' | 'refused'> {
-  const name = `row ${index + 1} of the pairwise array`;
+): Promise<'judged' | 'refused' | 'differs'> {
+  const name = STEP.row(index);
   const body = requestOf(ctx, row, values);
   const date = body.at_date;
   const expected = await refs.expected(row, date);
@@ -436,17 +464,11 @@ async function driveRow(
   judgeOrder(ctx, body, name, listed.pages);
   const wanted = new Set(expected);
   const listedSet = new Set(listed.ids);
-  const missing = listed.complete ? expected.filter((id) => !listedSet.has(id)) : [];
-  const extra = listed.ids.filter((id) => !wanted.has(id));
-  if (missing.length > 0 || extra.length > 0) {
+  const differs =
+    listed.ids.some((id) => !wanted.has(id)) || (listed.complete && expected.some((id) => !listedSet.has(id)));
+  if (differs) {
     await blame(ctx, refs, row, values, date, expected, name);
-    fail({
-      where: `${name}: ${listed.complete ? 'all pages' : 'page 1'}`,
-      message:
-        'must list the resources its filters alone give: attributes, with_teams, with_relations, with_total_count, counting_mode, orders and limit add to the answer, they do not change which resources it holds',
-      expected: `${[...wanted].sort().join(',')} (${describe(row)})`,
-      actual: { missing, extra },
-    });
+    return 'differs';
   }
   if (body.with_total_count === true && body.counting_mode === 'strict') {
     owned(ctx, 'list.counts-agree', () =>
@@ -456,7 +478,7 @@ async function driveRow(
             ? []
             : [
                 {
-                  where: `${name}, page ${i + 1}: response.body.total_count`,
+                  where: `${STEP.page(name, i)}: response.body.total_count`,
                   message:
                     'must count (strict) the resources a walk and limit null list for the same filters, whatever else the request holds',
                   expected: expected.length,
@@ -477,7 +499,7 @@ async function valuesOf(ctx: PairwiseContext): Promise<Values> {
   const sample = await page(
     ctx,
     listBody(ctx, { ...(attribute ? { attributes: [attribute] } : {}), pagination: { limit: 100, next_token: null } }),
-    'a sample of the listed kind',
+    STEP.sample,
   );
   precondition(sample !== 'refused', 'the target refused a page of 100');
   precondition(sample.data.length >= IDS, `the listed kind has fewer than ${IDS} resources`);
@@ -503,6 +525,229 @@ async function valuesOf(ctx: PairwiseContext): Promise<Values> {
   };
 }
 
+/** A row's pages as the judge reads them back: its request, the lists its walk got, whether it ended. */
+interface RowRead {
+  /** "row 3 of the pairwise array". */
+  readonly name: string;
+  readonly request: ListRequest;
+  readonly pages: readonly ListEnvelope[];
+  /** The last page read has next_token null or no data (§4.9 rule 3). */
+  readonly ended: boolean;
+  /** Why the walk stops short of a page: an answer that says nothing, or one that is no list (refused). */
+  readonly unread: Judgement;
+}
+
+/** The rows of the log, each rebuilt from its pages (found by step, linked by the next_token each sent). */
+function rowsIn(log: readonly Observed[]): RowRead[] {
+  const byRow = new Map<string, Map<number, Observed>>();
+  for (const o of log) {
+    const step = ROW_PAGE.exec(o.step);
+    if (!step || o.operation !== 'resources.list') continue;
+    const name = step[1] ?? '';
+    const pages = byRow.get(name) ?? new Map<number, Observed>();
+    if (!pages.has(Number(step[2]))) pages.set(Number(step[2]), o);
+    byRow.set(name, pages);
+  }
+  return [...byRow].flatMap(([name, pages]): RowRead[] => {
+    const first = pages.get(1);
+    const request: unknown = first?.request;
+    if (!first || !matchesSchema('ListRequest', request) || (request.pagination?.next_token ?? null) !== null)
+      return [];
+    const read: ListEnvelope[] = [];
+    let token: string | null = null;
+    for (let index = 1; ; index++) {
+      const o = pages.get(index);
+      // A page the walk did not ask for with the token before it is not this walk's.
+      if (!o || field(field(o.request, 'pagination'), 'next_token') !== token) break;
+      if (o.status !== 200 || !matchesSchema('ListEnvelope', o.body)) {
+        const answer = accepted(o, { status: 200 });
+        const unread = isNoVerdict(answer) ? answer : noEvidence(`${o.step} is not a list of resources`);
+        return [{ name, request, pages: read, ended: false, unread }];
+      }
+      read.push(o.body);
+      if (o.body.next_token === null || o.body.data.length === 0) {
+        return [{ name, request, pages: read, ended: true, unread: [] }];
+      }
+      token = o.body.next_token;
+    }
+    return [{ name, request, pages: read, ended: false, unread: [] }];
+  });
+}
+
+/** A reference as the judge reads it back: what it asked for and the ids it listed. */
+interface Reference {
+  readonly request: ListRequest;
+  readonly ids: readonly string[];
+}
+type ReferenceRead = Reference | NoVerdict | NoEvidence;
+const isRead = (r: ReferenceRead): r is Reference => 'ids' in r;
+
+/** A reference asks for its filters at its date, limit null, and nothing else (nothing that adds to the answer). */
+function isReference(r: ListRequest): boolean {
+  const asked = Object.keys(r).every((k) => ['kind_id', 'at_date', 'filters', 'pagination'].includes(k));
+  return asked && r.pagination?.limit === null && r.pagination.next_token === null;
+}
+
+/** One reference of a row: found by its step and by what it asked for (the row's filter, at the row's at_date). */
+function referenceOf(
+  log: readonly Observed[],
+  row: RowRead,
+  step: (s: string) => boolean,
+  asks: (r: ListRequest) => boolean,
+  what: string,
+): ReferenceRead {
+  for (const o of log) {
+    const request: unknown = o.request;
+    if (o.operation !== 'resources.list' || !step(o.step) || !matchesSchema('ListRequest', request)) continue;
+    if (!isReference(request) || (request.at_date ?? null) !== (row.request.at_date ?? null) || !asks(request)) {
+      continue;
+    }
+    if (o.status !== 200 || !matchesSchema('ListEnvelope', o.body)) {
+      const answer = accepted(o, { status: 200 });
+      return isNoVerdict(answer) ? answer : noEvidence(`${o.step} (for ${row.name}) is not a list of resources`);
+    }
+    // limit null is the whole collection in one answer: a reference that pages is no reference.
+    if (o.body.next_token !== null) return noEvidence(`${o.step} (for ${row.name}) did not list the whole collection`);
+    return { request, ids: o.body.data.map((r) => r.id) };
+  }
+  return noEvidence(`${row.name}: the log holds no reference of ${what}`);
+}
+
+/** The request's one filter, when it has exactly one. */
+const onlyFilter = (r: ListRequest): Filter[] | undefined => (r.filters?.length === 1 ? r.filters : undefined);
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+
+/** The references a row is judged by, as the driver tagged them. */
+function referencesOf(log: readonly Observed[], row: RowRead) {
+  const ids = idsFiltered(row.request);
+  const text = textFilterOf(row.request);
+  return {
+    ids,
+    text,
+    idsAlone: (order: 'as listed' | 'reversed') =>
+      referenceOf(
+        log,
+        row,
+        (s) => s === (order === 'reversed' ? STEP.idsReversed : STEP.idsAlone),
+        (r) => {
+          const sent = idsFiltered({ filters: onlyFilter(r) });
+          return sent !== undefined && ids !== undefined && sameSet(sent, ids);
+        },
+        order === 'reversed' ? 'its ids filter alone, reversed' : 'its ids filter alone',
+      ),
+    textAlone: () =>
+      referenceOf(
+        log,
+        row,
+        (s) => TEXT_ALONE.test(s),
+        (r) => text !== undefined && sameJson(textFilterOf({ filters: onlyFilter(r) }), text),
+        'its text filter alone',
+      ),
+    noFilter: () =>
+      referenceOf(
+        log,
+        row,
+        (s) => s === STEP.noFilter,
+        (r) => (r.filters ?? []).length === 0,
+        'no filter',
+      ),
+    bothFilters: () =>
+      referenceOf(
+        log,
+        row,
+        (s) => s === STEP.bothFilters,
+        (r) => sameJson(r.filters, row.request.filters),
+        'both its filters',
+      ),
+  };
+}
+
+/** The request in one line, for messages: what it asks for but the kind and the token. */
+function describeRequest(request: ListRequest): string {
+  const { kind_id: _kind, pagination, ...asked } = request;
+  return JSON.stringify({ ...asked, limit: pagination?.limit ?? null });
+}
+
+/** One row: the resources it listed are those its filters alone give (the references' intersection). */
+function judgeRow(log: readonly Observed[], row: RowRead): Judgement {
+  if (!isClean(row.unread)) return row.unread;
+  const refs = referencesOf(log, row);
+  const parts: ReferenceRead[] = [];
+  if (refs.ids !== undefined) parts.push(refs.idsAlone('as listed'));
+  if (refs.text !== undefined) parts.push(refs.textAlone());
+  if (parts.length === 0) parts.push(refs.noFilter());
+  const unread = parts.find((p): p is NoVerdict | NoEvidence => !isRead(p));
+  if (unread) return unread;
+  const [first, ...rest] = parts.filter(isRead).map((p) => p.ids);
+  const expected = (first ?? []).filter((id) => rest.every((p) => p.includes(id)));
+  const listed = row.pages.flatMap((p) => p.data.map((r) => r.id));
+  const wanted = new Set(expected);
+  const listedSet = new Set(listed);
+  const missing = row.ended ? expected.filter((id) => !listedSet.has(id)) : [];
+  const extra = listed.filter((id) => !wanted.has(id));
+  if (missing.length === 0 && extra.length === 0) return [];
+  const explained = otherClause(row, refs, expected);
+  if (explained) return explained;
+  const walked = row.ended ? 'all pages' : row.pages.length > 1 ? `pages 1 to ${row.pages.length}` : 'page 1';
+  return [
+    {
+      where: `${row.name}: ${walked}`,
+      message:
+        'must list the resources its filters alone give: attributes, with_teams, with_relations, with_total_count, counting_mode, orders and limit add to the answer, they do not change which resources it holds',
+      expected: `${[...wanted].sort().join(',')} (${describeRequest(row.request)})`,
+      actual: { missing, extra },
+    },
+  ];
+}
+
+/**
+ * A row that lists otherwise may show another rule's clause, not this one:
+ * its ids filter read otherwise in another order (list.ids-filter), or its
+ * two filters together listing other than both let through
+ * (list.filters-all-applied). The references that tell are in the log (the
+ * driver sends them when a row lists otherwise); without them the log cannot
+ * show which clause broke: no evidence of this one.
+ */
+function otherClause(
+  row: RowRead,
+  refs: ReturnType<typeof referencesOf>,
+  expected: readonly string[],
+): NoVerdict | NoEvidence | undefined {
+  const alone = refs.ids !== undefined ? refs.idsAlone('as listed') : undefined;
+  // The row sent its ids in another order than the reference of the ids filter alone.
+  if (alone && isRead(alone) && !sameJson(idsFiltered(alone.request), refs.ids)) {
+    const reversed = refs.idsAlone('reversed');
+    if (!isRead(reversed)) return reversed;
+    if (!sameSet(reversed.ids, alone.ids)) {
+      return noEvidence(`${row.name}: its ids filter lists otherwise in another order (list.ids-filter's clause)`);
+    }
+  }
+  if (refs.ids !== undefined && refs.text !== undefined) {
+    const both = refs.bothFilters();
+    if (!isRead(both)) return both;
+    if (!sameSet(both.ids, expected)) {
+      return noEvidence(
+        `${row.name}: its filters together list other than each alone gives (list.filters-all-applied's clause)`,
+      );
+    }
+  }
+  return undefined;
+}
+
+/**
+ * This rule's clause over one run (the whole array): every row lists the
+ * resources its filters alone give. A row refused (the largest limit is not
+ * shown) or whose difference another clause explains shows nothing of it;
+ * the rows that do are enough.
+ */
+export function judgePairwise(log: readonly Observed[]): Judgement {
+  const rows = rowsIn(log);
+  if (rows.length === 0) return noEvidence('no row of the pairwise array was sent');
+  const judged = rows.map((row) => judgeRow(log, row));
+  const all = judgeAll(judged);
+  return isNoEvidence(all) && judged.some(isClean) ? [] : all;
+}
+
 export default defineRuleGroup({
   section: '§4.8',
   title: 'resources.list: every pair of input classes',
@@ -517,10 +762,10 @@ export default defineRuleGroup({
         'number of resources matching the filters',
       ],
       level: 'MUST',
-      // One covering array per run: its rows are the runs.
+      // The whole covering array is one run, drawn from the run's seed (a run's numRuns draws no other array).
       runs: 1,
       needs: ['listKind'],
-      async check(ctx) {
+      async drive(ctx) {
         const model = listInputModel(ctx.profile);
         const array = drawCoveringArray(model, ctx.options.seed);
         precondition(array, 'no covering array was drawn');
@@ -528,14 +773,26 @@ export default defineRuleGroup({
         const refs = new References(ctx, values);
         const judged: boolean[] = array.rows.map(() => false);
         try {
-          for (const [index, classes] of array.rows.entries()) {
-            const row: Row = new Map(classes.map((cls, f) => [array.factors[f]?.name ?? '', cls]));
-            judged[index] = (await driveRow(ctx, refs, values, row, index)) === 'judged';
+          await ctx.judged(async () => {
+            for (const [index, classes] of array.rows.entries()) {
+              const row: Row = new Map(classes.map((cls, f) => [array.factors[f]?.name ?? '', cls]));
+              const outcome = await driveRow(ctx, refs, values, row, index);
+              judged[index] = outcome !== 'refused';
+              // A row that lists otherwise is what the judge needs: the array stops there.
+              if (outcome === 'differs') break;
+            }
+          });
+        } catch (error) {
+          // Outside fast-check, a run whose traffic holds no evidence of the clause is a SKIP, not a discarded run.
+          if (fc.PreconditionFailure.isFailure(error)) {
+            throw new HarnessError('DC_ERR_PRECONDITION', 'no row of the pairwise array could show the clause');
           }
+          throw error;
         } finally {
           ctx.observe('pairwise coverage of resources.list', pairCoverage(model, array, judged));
         }
       },
+      judge: judgePairwise,
     }),
   ],
 });

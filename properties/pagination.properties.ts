@@ -24,6 +24,7 @@ import {
   judgeEach,
   noEvidence,
   rejected,
+  withStep,
   type Judgement,
 } from '../src/rules/judges/judgement.ts';
 import { field, type Observed } from '../src/rules/judges/observed.ts';
@@ -147,6 +148,7 @@ export default defineRuleGroup({
         '`filters` and `orders` must be identical in every request of an iteration; otherwise the request fails with status 422.',
       level: 'MUST',
       runs: 8,
+      repeats: { judgedPerRun: 1 },
       needs: ['listKind', 'sortAttribute'],
       async drive(ctx) {
         const ids = await firstIds(ctx, 12, { atLeast: 4 });
@@ -170,11 +172,8 @@ export default defineRuleGroup({
               });
               // Without a token there is no next page to ask for: the judge finds no evidence and the run is discarded.
               if (page.next_token === null) return;
-              await ctx.client.post(
-                'resources.list',
-                listBody(ctx, { ...b, pagination: { limit: 1, next_token: page.next_token } }),
-                { retry: 'judged', step: CHANGED.next },
-              );
+              const next = listBody(ctx, { ...b, pagination: { limit: 1, next_token: page.next_token } });
+              await ctx.repeat(() => ctx.client.post('resources.list', next, { retry: 'judged', step: CHANGED.next }));
             }),
           {
             distinct: true,
@@ -202,11 +201,13 @@ export default defineRuleGroup({
       },
       judge(log) {
         const first = firstWithStep(log, CHANGED.first);
-        const next = firstWithStep(log, CHANGED.next);
-        if (!first || !next) return noEvidence('no next page was asked for with another query');
+        const next = withStep(log, CHANGED.next);
+        if (!first || next.length === 0) return noEvidence('no next page was asked for with another query');
         // The arbitrary changes the query; a run whose query came back the same shows nothing of the clause.
-        if (sameQuery(first.request, next.request)) return noEvidence('the next page kept the same filters and orders');
-        return rejected(next, { status: 422 });
+        if (next.every((o) => sameQuery(first.request, o.request)))
+          return noEvidence('the next page kept the same filters and orders');
+        // Every time it was asked for (the rule repeats it: a departure one time in ten shows).
+        return judgeEach(next, 'no next page was asked for', (o) => rejected(o, { status: 422 }));
       },
     }),
     property({
@@ -215,6 +216,7 @@ export default defineRuleGroup({
       quote: '`next_token` is opaque: a token that is malformed or built by hand fails with status 422.',
       level: 'MUST',
       runs: 10,
+      repeats: { judgedPerRun: 1 },
       needs: ['listKind'],
       async drive(ctx) {
         const ids = await firstIds(ctx, 8, { atLeast: 4 });
@@ -227,13 +229,12 @@ export default defineRuleGroup({
           tamperedToken(),
           (t) =>
             ctx.judged(async () => {
-              await ctx.client.post(
-                'resources.list',
-                { ...body, pagination: { limit: 2, next_token: t.apply(token) } },
-                { retry: 'judged', step: `${TAMPERED} "${t.name}"` },
+              const tampered = { ...body, pagination: { limit: 2, next_token: t.apply(token) } };
+              await ctx.repeat(() =>
+                ctx.client.post('resources.list', tampered, { retry: 'judged', step: `${TAMPERED} "${t.name}"` }),
               );
             }),
-          { distinct: true },
+          // A kind of tampering drawn again is sent again: its runs count toward a departure one time in ten.
         );
       },
       judge: (log) =>

@@ -8,6 +8,7 @@ Usage:
   directory-conformance merge A.json B.json… [--reports DIR]   one set of reports from shards
   directory-conformance expectations update --from results.json --file F
   directory-conformance restore reports/journal.jsonl   put back what an interrupted run changed
+  directory-conformance judge reports/exchanges.har   judge a run's recorded traffic again, sending nothing
   directory-conformance <command> --help  options of a command
 
 Exit codes (run, merge, compare):
@@ -199,3 +200,20 @@ export function namesHelp(faults: readonly string[], variants: readonly string[]
     '',
   ].join('\n');
 }
+
+export const JUDGE_HELP = `directory-conformance judge FILE.har [--profile FILE] [--resources N]
+    [--rule ID]… [--section §N]… [--json]
+
+Judges a run's recorded traffic again (reports/exchanges.har), sending no
+request: every rule written as a driver and a judge gets the exchanges the
+recording tags with it (_rule, _run) and says PASS, FAIL or OBSERVED as it did
+live; NOT-APPLICABLE where the recording holds no evidence of its clause (no
+exchange of the rule, an answer cut in the recording, a rule judged only
+live); NO-VERDICT where its answers said nothing of the clause (a 429, a 5xx).
+Rules judged by when requests went and came (the concurrent ones) are judged
+as far as the recording's times, to the millisecond, allow.
+
+The profile is the target's (--profile, as for run); without one, the
+embedded reference server's (--resources N as the run had, default 200).
+Exit 1 when a rule FAILs, 3 when no rule found evidence, 0 otherwise.
+`;

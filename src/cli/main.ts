@@ -6,7 +6,17 @@ import { closestName } from '../core/did-you-mean.ts';
 import { UsageError } from '../core/errors.ts';
 import { colourEnabled, cursorControlEnabled, painter } from './terminal.ts';
 
-const COMMANDS: readonly string[] = ['run', 'serve', 'rules', 'compare', 'merge', 'expectations', 'restore', 'help'];
+const COMMANDS: readonly string[] = [
+  'run',
+  'serve',
+  'rules',
+  'compare',
+  'merge',
+  'expectations',
+  'restore',
+  'judge',
+  'help',
+];
 
 let liveShown = false;
 const terminal = { isTTY: process.stdout.isTTY === true, env: process.env };
@@ -65,6 +75,8 @@ export async function main(argv: string[], io: Output = stdio, env: NodeJS.Proce
         return await (await import('./gate-commands.ts')).expectationsCommand(rest, io);
       case 'restore':
         return await (await import('./restore-command.ts')).restoreCommand(rest, io);
+      case 'judge':
+        return await (await import('./judge-command.ts')).judgeCommand(rest, io);
       case undefined:
       case 'help':
       case '--help':

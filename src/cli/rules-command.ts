@@ -1,3 +1,4 @@
+import { confidenceOf, ONE_IN, repetitionsPerRun, type Repeats } from '../rules/one-in-n.ts';
 import { DEFAULT_PROPERTY_RUNS } from '../runner/run-rules.ts';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -68,6 +69,7 @@ export async function rulesCommand(argv: string[], out: (line: string) => void):
     for (const r of g.rules) {
       const flags = [
         r.kind === 'property' ? `property:${r.runs ?? DEFAULT_PROPERTY_RUNS} runs` : '',
+        r.repeats ? describeRepeats(r.repeats, r.runs ?? DEFAULT_PROPERTY_RUNS) : '',
         r.mutates !== 'none' ? `mutates:${r.mutates}` : '',
         r.needs.length ? `needs:${r.needs.join(',')}` : '',
       ]
@@ -77,4 +79,12 @@ export async function rulesCommand(argv: string[], out: (line: string) => void):
     }
   }
   return 0;
+}
+
+/** How often a repeated rule sends its judged request, and how sure that is to see a departure one time in ten. */
+export function describeRepeats(repeats: Repeats, runs: number): string {
+  const each = repetitionsPerRun(repeats, runs);
+  const trials = each * repeats.judgedPerRun * runs;
+  const sure = Math.floor(confidenceOf(trials) * 1000) / 10;
+  return `repeats:${each}x, ${trials} judged, one-in-${ONE_IN} seen at ${sure}%`;
 }

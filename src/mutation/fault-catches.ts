@@ -312,6 +312,15 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
       'revoke-roles.prop.model-sequences',
     ],
   },
+  // Departures one time in N: found because the rules repeat their judged requests (src/rules/one-in-n.ts).
+  'invalid-limit-accepted-one-in-ten': {
+    rule: 'errors.prop.invalid-limit-rejected',
+    where: 'response.status',
+  },
+  'invalid-team-ids-as-star-one-in-five': {
+    rule: 'revoke-roles.prop.invalid-team-ids-rejected',
+    where: 'response.status',
+  },
   'rates-stale-read': {
     rule: 'activity-rates.assigned-rate-shown',
     where: 'read right after the assignment',

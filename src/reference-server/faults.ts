@@ -466,6 +466,16 @@ export const FAULTS = {
     description:
       'list-roles serves what a resource held before its last revocation for 300 ms after it: a read right after the revocation does not show it, a read a moment later does.',
   },
+  'invalid-limit-accepted-one-in-ten': {
+    clause: '§4.9 table; §7',
+    description:
+      'One invalid pagination.limit in ten (every tenth the server receives) is accepted and lists the whole collection, as if it were null; the others are refused.',
+  },
+  'invalid-team-ids-as-star-one-in-five': {
+    clause: '§2.1 TeamList; §4.1',
+    description:
+      'One revoke-roles request in five whose team_ids is no TeamList (a string other than `*`, a list holding what is not a Snowflake) is taken as `*` and revokes every team; the others are refused.',
+  },
   'show-rates-without-work-regime': {
     clause: '§2.5',
     description: 'Activity rate periods lack work_regime.',

@@ -87,6 +87,15 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   };
 }
 
+/**
+ * The profile of the embedded server a default run starts (`resources`
+ * resources of the default seed), without starting it: what `judge` reads a
+ * default run's recording with.
+ */
+export function embeddedProfile(resources: number): TargetProfile {
+  return profileOf(generateDomain(1, resources));
+}
+
 /** What the suite needs to know about the generated directory. */
 export function profileOf(domain: Domain): TargetProfile {
   const [listKind] = domain.kinds;

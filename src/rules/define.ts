@@ -9,6 +9,7 @@ import { enforce } from './assertions.ts';
 import { ofLog, type Judge } from './judges/fold.ts';
 import { isNoEvidence } from './judges/judgement.ts';
 import { meetsNeeds, unmetNeed, type Need } from './needs.ts';
+import { repetitionsPerRun, type Repeats } from './one-in-n.ts';
 import type { BaseCheckContext, Judging, Rule, RuleDefinition, RuleGroupDefinition, RuleJudge } from './types.ts';
 
 /**
@@ -16,8 +17,12 @@ import type { BaseCheckContext, Judging, Rule, RuleDefinition, RuleGroupDefiniti
  * them and only them (the engine folds them into it as they come). Their part
  * of the log is dropped once judged, whatever happened.
  */
-function judging(ctx: BaseCheckContext): Judging {
+function judging(ctx: BaseCheckContext, repeats: Repeats | undefined): Judging {
   return {
+    async repeat(send) {
+      const repetitions = repeats ? repetitionsPerRun(repeats, ctx.options.numRuns) : 1;
+      for (let i = 0; i < repetitions; i++) await send();
+    },
     async judged(run) {
       ctx.log.startRun();
       try {
@@ -52,13 +57,14 @@ function make<N extends Need>(input: RuleDefinition<N>, kind: Rule['kind']): Rul
     ...(input.judges ? { judges: input.judges } : {}),
     ...(input.runs !== undefined ? { runs: input.runs } : {}),
     ...(input.timing ? { timing: input.timing } : {}),
+    ...(input.repeats ? { repeats: input.repeats } : {}),
     kind,
     ...(input.judge ? { judge: judgeOf(input.judge) } : {}),
     ...(input.explain ? { explain: input.explain } : {}),
     // The engine SKIPs a rule whose needs are unmet before it gets here; the test narrows the context.
     check: (ctx, env) => {
       if (meetsNeeds(ctx, needs, env)) {
-        return input.judge ? input.drive({ ...ctx, ...judging(ctx) }) : input.check(ctx);
+        return input.judge ? input.drive({ ...ctx, ...judging(ctx, input.repeats) }) : input.check(ctx);
       }
       const reason = needs.map((need) => unmetNeed(need, env)).find((r) => r !== undefined);
       return Promise.reject(new HarnessError('DC_ERR_PRECONDITION', reason ?? 'a need of the rule is not provided'));

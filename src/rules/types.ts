@@ -8,6 +8,7 @@ import type { Need, NeedEnv, ProvidedBy, Provisions } from './needs.ts';
 import type { Judgement } from './judges/judgement.ts';
 import type { Judge, RuleJudge } from './judges/fold.ts';
 import type { RuleExplainer } from './judges/trace.ts';
+import type { Repeats } from './one-in-n.ts';
 
 export type { Need } from './needs.ts';
 
@@ -95,6 +96,11 @@ export type { RuleJudge } from './judges/fold.ts';
  */
 export interface Judging {
   judged(run: () => Promise<void>): Promise<void>;
+  /**
+   * Sends a run's judged request as many times as the rule's `repeats` asks
+   * for the run's number of runs (once for a rule that does not repeat).
+   */
+  repeat(send: () => Promise<unknown>): Promise<void>;
 }
 
 /**
@@ -182,6 +188,13 @@ export interface RuleFacts<N extends Need> {
    * as far as its times allow.
    */
   timing?: true;
+  /**
+   * The rule judges a rejection or a paging invariant: each run sends its
+   * judged request(s) often enough (`ctx.repeat`) that a departure one time
+   * in ten shows with 95% confidence, and a FAIL is confirmed at that rate
+   * (src/rules/one-in-n.ts).
+   */
+  repeats?: Repeats;
 }
 
 /**
@@ -231,6 +244,7 @@ export interface Rule {
   judges?: 'error answers of the run';
   runs?: number;
   timing?: true;
+  repeats?: Repeats;
   kind: RuleKind;
   /**
    * The rule's judge, when it is written as a driver and a judge: one fold

@@ -5,7 +5,8 @@
  * new answer judged again by the owner's judges of one answer
  * (src/rules/judges); where that cannot be done (no such judge, an answer to
  * a change, a request made with another credential, a body cut for the
- * report) the rule that found it is driven again and must find it again.
+ * report, a next page asked for with a token an earlier answer gave) the
+ * rule that found it is driven again and must find it again.
  * The departure repeats when it shows at the same place with the same
  * message (same-departure.ts): then the owner FAILs on it; when it does not,
  * the owner is FLAKY, never failed on it. A finding that neither way can
@@ -15,7 +16,7 @@ import type { DirectoryClient } from '../client/directory-client.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { Violation } from '../core/types.ts';
 import { LIST_ANSWER_JUDGES } from '../rules/judges/list-answer.ts';
-import { observedFromExchange, type ExchangeJudge, type Observed } from '../rules/judges/observed.ts';
+import { field, observedFromExchange, requestOf, type ExchangeJudge, type Observed } from '../rules/judges/observed.ts';
 import { READ_ANSWER_JUDGES } from '../rules/judges/read-answers.ts';
 import { OPERATION_REQUESTS, READ_OPERATIONS, type OperationName } from '../schemas/operations.ts';
 import type { Finding, FindingCheck, Findings } from './findings.ts';
@@ -92,6 +93,9 @@ async function sentAgainRepeats(
   // The last one that shows it: a step judges an answer as it comes, so the departure ends the evidence.
   const shown = [...finding.evidence].reverse().find((e) => sameDeparture(finding.violations, departures(e, judges)));
   if (!shown) return undefined;
+  // A request built from an earlier answer (the next_token it carries) holds what that answer said: sent again
+  // alone, a token a middlebox spoiled would be refused again. The rule that found it is driven again instead.
+  if (followsToken(shown)) return undefined;
   const request = `${shown.operation}\n${shown.request.body}`;
   const known = tried.get(request);
   if (known !== undefined) return known;
@@ -124,6 +128,17 @@ export async function sendAgain(client: DirectoryClient, exchange: Exchange): Pr
     // No answer came: nothing is confirmed or refuted by it.
     return undefined;
   }
+}
+
+/** A list request that asks for a next page with a token an earlier answer gave. */
+function followsToken(exchange: Exchange): boolean {
+  const pagination = field(requestOf(exchange), 'pagination');
+  return (
+    typeof pagination === 'object' &&
+    pagination !== null &&
+    'next_token' in pagination &&
+    typeof pagination.next_token === 'string'
+  );
 }
 
 /** What `judges` find in the answer of `exchange`, read whole. */

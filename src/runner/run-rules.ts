@@ -16,6 +16,7 @@ import { loadCatalogue } from './catalogue.ts';
 import { chargeFindings, Findings, type FindingCheck, type RuleLookup } from './findings.ts';
 import { confirmFindings, sendAgain } from './confirm-findings.ts';
 import { sameDeparture } from './same-departure.ts';
+import { confirmationAttempts } from '../rules/one-in-n.ts';
 import { emptyResult } from './rule-result.ts';
 import { provisions, unmetNeed, type NeedEnv, type Provisions } from '../rules/needs.ts';
 import { ErrorAnswers } from './error-answers.ts';
@@ -335,39 +336,53 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
   const sentAgain: Exchange[] = [];
   const client = resender(env, rule.id, sentAgain);
   const errorAnswers = rule.judges ? await env.errorAnswers.sentAgain((e) => sendAgain(client, e)) : env.errorAnswers;
-  const again = await runAttempt(rule, group, {
-    ...env,
-    errorAnswers,
-    quietReads: reads[1],
-    // Driven again for real: an answer shared from the first attempt would only repeat what it saw.
-    confirming: true,
-    options: replay
-      ? {
-          ...env.options,
-          seed: replay.seed,
-          ...(replay.path !== undefined ? { path: replay.path } : {}),
-          ...(replay.replayPath !== undefined ? { replayPath: replay.replayPath } : {}),
-        }
-      : env.options,
-  });
+  const confirm = (): Promise<RuleResult> =>
+    runAttempt(rule, group, {
+      ...env,
+      errorAnswers,
+      quietReads: reads[1],
+      // Driven again for real: an answer shared from the first attempt would only repeat what it saw.
+      confirming: true,
+      options: replay
+        ? {
+            ...env.options,
+            seed: replay.seed,
+            ...(replay.path !== undefined ? { path: replay.path } : {}),
+            ...(replay.replayPath !== undefined ? { replayPath: replay.replayPath } : {}),
+          }
+        : env.options,
+    });
+  // A rule that repeats its judged request (one-in-n.ts) is driven again until the departure repeats, as many
+  // times as it takes to see one that comes one time in ten: a rare departure is a FAIL, not FLAKY.
+  const attempts = confirmationAttempts(rule.repeats, env.options.numRuns ?? rule.runs ?? DEFAULT_PROPERTY_RUNS);
+  const counterexample = first.replay?.counterexample;
+  const repeats = (r: RuleResult): boolean =>
+    r.verdict === 'FAIL' &&
+    sameDeparture(first.violations, r.violations, { first: counterexample, again: r.replay?.counterexample });
+  let again = await confirm();
+  const tried = [again];
+  while (tried.length < attempts && !repeats(again) && (again.verdict === 'PASS' || again.verdict === 'FAIL')) {
+    if (env.options.interrupt?.aborted) break;
+    again = await confirm();
+    tried.push(again);
+  }
   const both = {
-    requestCount: first.requestCount + again.requestCount,
-    durationMs: first.durationMs + again.durationMs,
+    requestCount: first.requestCount + tried.reduce((n, r) => n + r.requestCount, 0),
+    durationMs: first.durationMs + tried.reduce((n, r) => n + r.durationMs, 0),
   };
-  const counterexamples = { first: first.replay?.counterexample, again: again.replay?.counterexample };
-  if (again.verdict === 'FAIL' && sameDeparture(first.violations, again.violations, counterexamples))
-    return unlessForeign(rule, { ...first, ...both, confirmed: true }, reads, env.redactor);
+  if (repeats(again)) return unlessForeign(rule, { ...first, ...both, confirmed: true }, reads, env.redactor);
   if (again.verdict === 'FAIL' || again.verdict === 'PASS' || again.verdict === 'OBSERVED') {
+    const times = tried.length === 1 ? 'driven again' : `driven again ${tried.length} times`;
     return {
       ...first,
       ...both,
       verdict: 'FLAKY',
       reason:
         again.verdict === 'FAIL'
-          ? 'the departure did not repeat when the failing example was driven again: that attempt departed ' +
-            `elsewhere (${again.violations[0]?.where ?? ''}; both attempts are shown)`
-          : 'the departure did not repeat when the failing example was driven again (both attempts are shown)',
-      exchanges: [...first.exchanges, ...sentAgain, ...again.exchanges],
+          ? `the departure did not repeat when the failing example was ${times}: the last attempt departed ` +
+            `elsewhere (${again.violations[0]?.where ?? ''}; the attempts are shown)`
+          : `the departure did not repeat when the failing example was ${times} (the attempts are shown)`,
+      exchanges: [...first.exchanges, ...sentAgain, ...tried.flatMap((r) => r.exchanges)],
     };
   }
   return {

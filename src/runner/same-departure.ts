@@ -9,8 +9,9 @@ export const SENT_AGAIN = ' (sent again to confirm)';
  * confirmation of the first (a middlebox that corrupts one answer in many
  * could show two). Identifiers in the place aside (a claim may give the
  * second attempt another resource), the numbers in the message (a count of
- * what the attempt saw), and a property's counterexample (drawn again for
- * another resource, the same path may give other values).
+ * what the attempt saw), and a property's counterexample wherever the place
+ * or the message names it (drawn again for another resource, or shrunk to
+ * another value in an attempt, the same departure names other values).
  */
 export function sameDeparture(
   first: readonly Violation[],
@@ -21,8 +22,11 @@ export function sameDeparture(
     const prefix = counterexample === undefined ? undefined : `counterexample ${counterexample}: `;
     const named = prefix !== undefined && v.where.startsWith(prefix) ? v.where.slice(prefix.length) : v.where;
     // A request sent again to confirm is named as the first was, and marked so: the mark is no other place.
-    const where = named.split(SENT_AGAIN).join('');
-    return `${where.replace(/\d{6,}/g, '#')}\n${v.message.replace(/\d+/g, '#')}`;
+    // The counterexample's value where a step or a message names it is aside too (`limit {}`, `limit true`).
+    const value = (text: string): string =>
+      counterexample === undefined || counterexample === '' ? text : text.split(counterexample).join('<value>');
+    const where = value(named.split(SENT_AGAIN).join(''));
+    return `${where.replace(/\d{6,}/g, '#')}\n${value(v.message).replace(/\d+/g, '#')}`;
   };
   const seen = new Set(first.map((v) => key(v, counterexamples.first)));
   return again.some((v) => seen.has(key(v, counterexamples.again)));

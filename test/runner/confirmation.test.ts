@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
 import { loadCatalogue, selectRules } from '../../src/runner/catalogue.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
+import { request } from 'undici';
 import { startForwardingProxy, type ForwardingProxy } from '../helpers/forwarding-proxy.ts';
 
 let upstream: ReferenceServer;
@@ -83,6 +84,52 @@ test('the second attempt reads afresh: an answer shared from the first would onl
       { ...DEFAULT_ENGINE_OPTIONS, seed: 1 },
     );
     expect(run.results[0]?.verdict).toBe('FLAKY');
+  } finally {
+    await proxy.close();
+  }
+});
+
+test('a next page asked for with a token a middlebox spoiled is not sent again alone: its finder walks again', async () => {
+  // The first page of one walk comes back with its next_token spoiled; the server refuses that token (422),
+  // which the walk's list step charges to pagination.envelope. Sent again alone, the request would carry the
+  // spoiled token again and be refused again: no confirmation of anything the server did.
+  let spoiled = false;
+  const proxy = await startForwardingProxy(upstream.url, async (path, body, res) => {
+    if (
+      !path.endsWith('/resources.list') ||
+      spoiled ||
+      !body.includes('"orders"') ||
+      !body.includes('"next_token":null')
+    )
+      return false;
+    spoiled = true;
+    const up = await request(`${upstream.url}${path}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${upstream.apiKey}`,
+        'service-version': '26.06.25',
+      },
+      body,
+    });
+    const page: unknown = await up.body.json();
+    if (typeof page !== 'object' || page === null) throw new Error('the first page of the ordered walk is no object');
+    const token: unknown = Reflect.get(page, 'next_token');
+    if (typeof token !== 'string') throw new Error('the first page of the ordered walk has no next_token');
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ ...page, next_token: `x${token}` }));
+    return true;
+  });
+  try {
+    const run = await runRules(
+      selectRules(await loadCatalogue(), { rules: ['list.orders-ascending'] }),
+      { baseUrl: proxy.url, serviceVersion: '26.06.25', apiKey: upstream.apiKey, profile: upstream.profile },
+      { ...DEFAULT_ENGINE_OPTIONS, seed: 1 },
+    );
+    expect(spoiled).toBe(true);
+    const envelope = run.results.find((r) => r.ruleId === 'pagination.envelope');
+    expect(envelope?.verdict).not.toBe('FAIL');
+    expect(run.results.filter((r) => r.verdict === 'FAIL')).toEqual([]);
   } finally {
     await proxy.close();
   }

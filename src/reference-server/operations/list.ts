@@ -1,4 +1,5 @@
 /** §4.8 resources.list with the §4.9 pagination protocol. */
+import { nowAndThen } from '../now-and-then.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { toDay, todayDay } from '../days.ts';
 import type { Resource } from '../model.ts';
@@ -105,9 +106,10 @@ function readQuery(body: Body, ctx: OperationContext): ListQuery {
       limit = null;
     } else if (p.limit !== null) {
       if (typeof p.limit !== 'number' || !Number.isInteger(p.limit) || p.limit < 1 || p.limit > MAX_LIMIT) {
-        throw badRequest('pagination.limit', `must be null or an integer from 1 to ${MAX_LIMIT}`);
-      }
-      limit = p.limit;
+        // One invalid limit in ten lists the whole collection, as if it were null.
+        if (!(ctx.faults.has('invalid-limit-accepted-one-in-ten') && nowAndThen(ctx.store, 'invalid limit', 10)))
+          throw badRequest('pagination.limit', `must be null or an integer from 1 to ${MAX_LIMIT}`);
+      } else limit = p.limit;
     }
     if (p.next_token !== null) token = string(p.next_token, 'pagination.next_token');
   }

@@ -1,4 +1,5 @@
 /** §4.6 resources.list-roles and §4.1 resources.revoke-roles. */
+import { nowAndThen } from '../now-and-then.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, badRequest, notFound, unprocessable } from '../errors.ts';
 import type { Kind, Resource, RoleHolding } from '../model.ts';
@@ -57,7 +58,15 @@ function readTeamIds(body: Body, ctx: OperationContext): '*' | string[] | undefi
   if (body.team_ids === undefined) return undefined;
   if (body.team_ids === '*') return '*';
   if (typeof body.team_ids === 'string' && ctx.faults.has('revoke-string-team-ids-as-star')) return '*';
-  const ids = snowflakes(body.team_ids, 'team_ids');
+  let ids: string[];
+  try {
+    ids = snowflakes(body.team_ids, 'team_ids');
+  } catch (error) {
+    // One team_ids in five that is no TeamList (a string but `*`, a list holding a non-Snowflake) is taken as `*`.
+    if (ctx.faults.has('invalid-team-ids-as-star-one-in-five') && nowAndThen(ctx.store, 'invalid team_ids', 5))
+      return '*';
+    throw error;
+  }
   if (ids.length === 0) {
     if (ctx.faults.has('revoke-empty-team-ids-as-star')) return '*';
     throw unprocessable('team_ids', 'must not be empty: omit it to remove the role, or send "*" to revoke every team');

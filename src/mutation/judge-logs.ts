@@ -7,7 +7,8 @@
  * must find it there. `npm run judge-logs` records them into
  * test/fixtures/judge-logs/; the tests judge them with no network, so a
  * judge is proven on real traffic: quiet on the conformant server's, and
- * finding each fault's departure at its declared place.
+ * finding each fault's departure at its declared place (in the traffic of
+ * the rule that showed it, when only another rule's requests do).
  */
 import { readdir, readFile, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -69,7 +70,7 @@ async function logsOf(
   ids: ReadonlySet<string>,
   faults: FaultName[],
   resources?: number,
-): Promise<Map<string, Stored[]>> {
+): Promise<Map<string, { log: Stored[]; departs: boolean }>> {
   const logs = new Map<string, { log: Stored[]; departs: boolean }>();
   await runAgainstReference(
     faults,
@@ -84,7 +85,41 @@ async function logsOf(
     },
     resources,
   );
-  return new Map([...logs].map(([id, { log }]) => [id, log]));
+  return logs;
+}
+
+/**
+ * The exchanges of the rule whose requests showed `fault`'s departure from
+ * `owner`'s clause, when the owner's own requests do not show it (repeats
+ * only under explicit orders, which other rules' walks send): the catalogue
+ * run under the fault, and the traffic of the first rule the engine charged
+ * the owner from. The owner's judge reads any rule's walks, so it is proven
+ * on that traffic.
+ */
+async function finderLog(
+  groups: readonly RuleGroup[],
+  owner: string,
+  fault: FaultName,
+  resources?: number,
+): Promise<Stored[] | undefined> {
+  const traffic = new Map<string, Stored[]>();
+  const run = await runAgainstReference(
+    [fault],
+    groups,
+    {
+      ...MUTATION_OPTIONS,
+      onExchange(ruleId, e) {
+        // A body cut for the report cannot be judged whole.
+        if (!e.response || e.response.truncated) return;
+        const log = traffic.get(ruleId) ?? [];
+        log.push(stored(observedFromExchange(e)));
+        traffic.set(ruleId, log);
+      },
+    },
+    resources,
+  );
+  const finder = run.results.find((r) => r.ruleId === owner)?.violations.find((v) => v.foundBy)?.foundBy;
+  return finder === undefined ? undefined : traffic.get(finder);
 }
 
 /**
@@ -129,7 +164,7 @@ export async function recordJudgeLogs(groups: readonly RuleGroup[]): Promise<Jud
   const ids = new Set(rules.map((r) => r.id));
   const clean = await logsOf(groups, ids, []);
   const files = new Map<string, JudgeLog>(
-    rules.map((r) => [r.id, { rule: r.id, clean: clean.get(r.id) ?? [], faults: {} }]),
+    rules.map((r) => [r.id, { rule: r.id, clean: clean.get(r.id)?.log ?? [], faults: {} }]),
   );
   for (const fault of FAULT_NAMES) {
     const { rule: owner, finder, resources } = CATCHES[fault];
@@ -141,7 +176,8 @@ export async function recordJudgeLogs(groups: readonly RuleGroup[]): Promise<Jud
       continue;
     }
     // A fault that needs a larger directory to show (a cap at 1,000) is recorded against one.
-    const log = (await logsOf(groups, new Set([owner]), [fault], resources)).get(owner);
+    const own = (await logsOf(groups, new Set([owner]), [fault], resources)).get(owner);
+    const log = own?.departs ? own.log : ((await finderLog(groups, owner, fault, resources)) ?? own?.log);
     if (log) file.faults[fault] = log;
   }
   return [...files.values()];

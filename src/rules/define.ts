@@ -6,36 +6,41 @@
 import fc from 'fast-check';
 import { HarnessError } from '../core/errors.ts';
 import { enforce } from './assertions.ts';
+import { ofLog, type Judge } from './judges/fold.ts';
 import { isNoEvidence } from './judges/judgement.ts';
 import { meetsNeeds, unmetNeed, type Need } from './needs.ts';
 import { repetitionsPerRun, type Repeats } from './one-in-n.ts';
 import type { BaseCheckContext, Judging, Rule, RuleDefinition, RuleGroupDefinition, RuleJudge } from './types.ts';
 
 /**
- * `ctx.judged` for a driver: one run's requests, then the judge over them and
- * only them. Their part of the log is dropped once judged, whatever happened.
+ * `ctx.judged` for a driver: one run's requests, then the rule's judge over
+ * them and only them (the engine folds them into it as they come). Their part
+ * of the log is dropped once judged, whatever happened.
  */
-function judging(ctx: BaseCheckContext, judge: RuleJudge, repeats: Repeats | undefined): Judging {
+function judging(ctx: BaseCheckContext, repeats: Repeats | undefined): Judging {
   return {
     async repeat(send) {
       const repetitions = repeats ? repetitionsPerRun(repeats, ctx.options.numRuns) : 1;
       for (let i = 0; i < repetitions; i++) await send();
     },
     async judged(run) {
-      const mark = ctx.log.startRun();
+      ctx.log.startRun();
       try {
         await run();
-        const evidence = ctx.log.since(mark);
-        const judgement = judge(evidence, ctx.profile);
-        ctx.log.judged(evidence, judgement);
+        const judgement = ctx.log.endRun();
         // A run whose exchanges cannot show the clause is discarded, as fast-check discards a run that fails `fc.pre`.
         fc.pre(!isNoEvidence(judgement));
         enforce(judgement);
       } finally {
-        ctx.log.forget(mark);
+        ctx.log.dropRun();
       }
     },
   };
+}
+
+/** A judge as a spec file writes it (a function of the whole log, or a fold), as everything that judges uses it. */
+function judgeOf(judge: RuleJudge | Judge): Judge {
+  return typeof judge === 'function' ? ofLog(judge) : judge;
 }
 
 function make<N extends Need>(input: RuleDefinition<N>, kind: Rule['kind']): Rule {
@@ -55,12 +60,12 @@ function make<N extends Need>(input: RuleDefinition<N>, kind: Rule['kind']): Rul
     ...(input.repeats ? { repeats: input.repeats } : {}),
     ...(input.interaction ? { interaction: input.interaction } : {}),
     kind,
-    ...(input.judge ? { judge: input.judge } : {}),
+    ...(input.judge ? { judge: judgeOf(input.judge) } : {}),
     ...(input.explain ? { explain: input.explain } : {}),
     // The engine SKIPs a rule whose needs are unmet before it gets here; the test narrows the context.
     check: (ctx, env) => {
       if (meetsNeeds(ctx, needs, env)) {
-        return input.judge ? input.drive({ ...ctx, ...judging(ctx, input.judge, input.repeats) }) : input.check(ctx);
+        return input.judge ? input.drive({ ...ctx, ...judging(ctx, input.repeats) }) : input.check(ctx);
       }
       const reason = needs.map((need) => unmetNeed(need, env)).find((r) => r !== undefined);
       return Promise.reject(new HarnessError('DC_ERR_PRECONDITION', reason ?? 'a need of the rule is not provided'));

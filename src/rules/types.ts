@@ -6,7 +6,7 @@ import type { MutationLog } from './own-mutations.ts';
 import type { RuleId } from './rule-ids.ts';
 import type { Need, NeedEnv, ProvidedBy, Provisions } from './needs.ts';
 import type { Judgement } from './judges/judgement.ts';
-import type { Observed } from './judges/observed.ts';
+import type { Judge, RuleJudge } from './judges/fold.ts';
 import type { RuleExplainer } from './judges/trace.ts';
 import type { Repeats } from './one-in-n.ts';
 
@@ -66,31 +66,27 @@ export interface BaseCheckContext {
 /**
  * The answered exchanges of one rule, in the order they came, as its judge
  * reads them: a driver's own requests and the shared reads it used, each
- * tagged with its step. A property judges each run's part (`mark`, `since`)
- * and then forgets it, so a long property holds one run at a time.
+ * tagged with its step. The engine folds them into the rule's judge as they
+ * come (src/runner/rule-log.ts): an example rule's whole log, a property's
+ * one run at a time (`startRun`, `endRun`), so a long property holds one run
+ * at a time and a judge written as a fold holds only its state.
  */
 export interface RuleLog {
-  /** Where the next exchange will go. */
-  mark(): number;
-  /**
-   * Starts a property's run: the exchanges from here on are tagged with the
-   * run's number until `forget` ends it. Returns where the run starts.
-   */
-  startRun(): number;
-  /** The exchanges from `mark` on. */
-  since(mark: number): readonly Observed[];
-  /** Drops the exchanges from `mark` on (judged already), and ends the run they were. */
-  forget(mark: number): void;
-  /** Tells the run what was judged and how: the evidence a verdict can be judged again from. */
-  judged(evidence: readonly Observed[], judgement: Judgement): void;
+  /** Starts a property's run: the exchanges from here on are tagged with the run's number and judged together. */
+  startRun(): void;
+  /** Ends the run under way: what the rule's judge says of its exchanges (the evidence a verdict can be judged again from). */
+  endRun(): Judgement;
+  /** Drops the run under way unjudged (its driver threw). */
+  dropRun(): void;
 }
 
 /**
- * A rule's judge: a pure function of the exchanges its driver tagged and the
- * profile, sending nothing. It sees the whole log of an example rule, and
- * one run's part of a property's.
+ * A rule's judge as a spec file writes it: a function of the exchanges its
+ * driver tagged and the profile, sending nothing (it sees the whole log of
+ * an example rule, one run's part of a property's), or a fold over them
+ * (`fold` in judges/fold.ts) when the log is too big to keep.
  */
-export type RuleJudge = (log: readonly Observed[], profile: TargetProfile) => Judgement;
+export type { RuleJudge } from './judges/fold.ts';
 
 /**
  * What a property's driver has besides the check context: `judged` runs one
@@ -234,7 +230,7 @@ export interface CheckedRuleDefinition<N extends Need> extends RuleFacts<N> {
  */
 export interface DrivenRuleDefinition<N extends Need> extends RuleFacts<N> {
   drive(ctx: CheckContext<N> & Judging): Promise<void>;
-  judge: RuleJudge;
+  judge: RuleJudge | Judge;
   /**
    * A model-based judge's replay told step by step: the engine runs it on a
    * FAIL's evidence (the shrunk sequence) and the report shows its trace.
@@ -264,8 +260,12 @@ export interface Rule {
   repeats?: Repeats;
   interaction?: (profile: TargetProfile, seed: number) => StepInteraction;
   kind: RuleKind;
-  /** The rule's judge, when it is written as a driver and a judge. */
-  judge?: RuleJudge;
+  /**
+   * The rule's judge, when it is written as a driver and a judge: one fold
+   * (judges/fold.ts), which the engine applies as the exchanges come, the
+   * rejudge path and the judge-logs' tests over a recorded log.
+   */
+  judge?: Judge;
   /** The judge's replay step by step, for a FAIL's trace (model-based rules). */
   explain?: RuleExplainer;
   /**

@@ -6,6 +6,7 @@
  * run's HAR can so check that its verdicts follow from its evidence.
  */
 import type { Violation } from '../core/types.ts';
+import { judgeLog } from '../rules/judges/fold.ts';
 import { isNoEvidence, isNoVerdict, violationsOf, type Judgement } from '../rules/judges/judgement.ts';
 import type { Rule } from '../rules/types.ts';
 import type { TargetProfile } from '../target/profile.ts';
@@ -82,7 +83,8 @@ function judgedFromRecording(rule: Rule, traffic: readonly RecordedExchange[], p
     if (own.some((t) => t.cut)) return notApplicable('an answer of this rule is cut in the recording');
     return fromJudgement(
       rule.id,
-      judge(
+      judgeLog(
+        judge,
         own.map((t) => t.observed),
         profile,
       ),
@@ -94,7 +96,8 @@ function judgedFromRecording(rule: Rule, traffic: readonly RecordedExchange[], p
     .map((run) =>
       fromJudgement(
         rule.id,
-        judge(
+        judgeLog(
+          judge,
           run.map((t) => t.observed),
           profile,
         ),

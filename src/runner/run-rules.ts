@@ -36,6 +36,7 @@ import { MutationLog } from '../rules/own-mutations.ts';
 import { enforce } from '../rules/assertions.ts';
 import { ExchangeLog } from './rule-log.ts';
 import type { Observed } from '../rules/judges/observed.ts';
+import { judgeLog } from '../rules/judges/fold.ts';
 import { violationsOf, type Judgement } from '../rules/judges/judgement.ts';
 import type { ExplainedStep } from '../rules/judges/trace.ts';
 import { describeQuietDifference, QuietReads } from '../rules/quiet-reads.ts';
@@ -475,12 +476,21 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
   const ownMutations = new MutationLog();
   /** The evidence of the last judgement that found a departure: a property's shrunk counterexample. */
   let departed: readonly Observed[] | undefined;
-  const log = new ExchangeLog((evidence, judgement) => {
-    if (violationsOf(judgement).length > 0) departed = evidence;
-    options.onJudged?.(rule.id, evidence, judgement);
-  });
-  /** Where the log stood when a step first reported another rule's departure in this rule's exchanges. */
-  let firstFoundAt: number | undefined;
+  // An example rule's judge folds its whole log as it comes; a property's each run; a rule that judges the run's
+  // error answers reads those at the end. The exchanges judged are kept only for whoever hears them: the
+  // recorder of judge logs, and the trace of a rule that explains its FAIL.
+  const log = new ExchangeLog(
+    rule.judge && !rule.judges
+      ? { judge: rule.judge, judges: rule.kind === 'example' ? 'whole log' : 'each run' }
+      : undefined,
+    target.profile,
+    options.onJudged || rule.explain
+      ? (evidence, judgement) => {
+          if (rule.explain && violationsOf(judgement).length > 0) departed = evidence;
+          options.onJudged?.(rule.id, evidence, judgement);
+        }
+      : undefined,
+  );
   const record = (e: Exchange, answer?: ApiResponse): void => {
     // Every exchange names the rule that sent or read it: traffic can be judged again from its tags.
     e.rule = rule.id;
@@ -522,7 +532,7 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     ...provisions(needEnv),
     ruleId: rule.id,
     found(owner, violations) {
-      firstFoundAt ??= log.mark();
+      log.found();
       env.findings.add(
         owner,
         rule.id,
@@ -589,25 +599,26 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     await Promise.race([running, expired]);
     // An example rule's judge reads what its driver sent, once it is done; a property judges each run itself.
     // A rule that judges the run's error answers reads those (its driver's own among them), kept as recorded.
-    if (rule.judge && rule.kind === 'example') {
-      const evidence = rule.judges === 'error answers of the run' ? env.errorAnswers.observed() : log.since(0);
-      const judgement = rule.judge(evidence, target.profile);
-      log.judged(evidence, judgement);
+    if (rule.judge && rule.judges === 'error answers of the run') {
+      const evidence = env.errorAnswers.observed();
+      const judgement = judgeLog(rule.judge, evidence, target.profile);
+      options.onJudged?.(rule.id, evidence, judgement);
       enforce(judgement);
     }
+    const judgement = log.end();
+    if (judgement) enforce(judgement);
     return result(rule.level === 'OBSERVED' ? 'OBSERVED' : 'PASS');
   } catch (caught) {
     let error = caught;
     // A driver stopped by another rule's departure may already have sent what shows its own:
     // its judge reads what it sent, and a departure of its own clause is its FAIL, not "blocked".
-    if (isDepartureOfAnotherRule(error) && rule.judge && rule.kind === 'example') {
-      // The exchange that showed the other rule's departure is that rule's evidence, not this one's: what
-      // came after a departure of another clause (a filter ignored, a page repeated) says nothing of this one.
-      const evidence = log.since(0).slice(0, Math.max(0, (firstFoundAt ?? log.mark()) - 1));
-      const judgement = rule.judge(evidence, target.profile);
-      const own = violationsOf(judgement);
+    // The exchange that showed the other rule's departure is that rule's evidence, not this one's: what
+    // came after a departure of another clause (a filter ignored, a page repeated) says nothing of this one.
+    const before = isDepartureOfAnotherRule(error) ? log.before() : undefined;
+    if (before) {
+      const own = violationsOf(before.judgement);
       if (own.length > 0) {
-        log.judged(evidence, judgement);
+        before.report();
         error = new ConformanceFailure([...own]);
       }
     }

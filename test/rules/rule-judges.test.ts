@@ -13,6 +13,7 @@ import { CATCHES } from '../../src/mutation/fault-catches.ts';
 import { drivenRules, observedOf, readJudgeLogs } from '../../src/mutation/judge-logs.ts';
 import { FAULT_NAMES } from '../../src/reference-server/faults.ts';
 import { startReferenceServer } from '../../src/reference-server/index.ts';
+import { judgeLog } from '../../src/rules/judges/fold.ts';
 import { violationsOf } from '../../src/rules/judges/judgement.ts';
 import { loadCatalogue } from '../../src/runner/catalogue.ts';
 
@@ -53,7 +54,7 @@ describe('each judge on its recorded logs', () => {
     if (!rule?.judge) continue;
     const judge = rule.judge;
     test(`${log.rule}: the conformant server's traffic is judged clean`, () => {
-      const judgement = judge(log.clean.map(observedOf), profile);
+      const judgement = judgeLog(judge, log.clean.map(observedOf), profile);
       expect(judgement).toEqual([]);
     });
     for (const [fault, exchanges] of Object.entries(log.faults)) {
@@ -62,7 +63,7 @@ describe('each judge on its recorded logs', () => {
       const finder = log.foundBy?.[fault];
       const traffic = finder ? `${fault}'s traffic, as ${finder} sent it,` : `${fault}'s traffic`;
       test(`${log.rule}: ${traffic} shows the departure at "${String(declared)}"`, () => {
-        const violations = violationsOf(judge(exchanges.map(observedOf), profile));
+        const violations = violationsOf(judgeLog(judge, exchanges.map(observedOf), profile));
         expect(
           violations.map((v) => v.where).some((w) => declared?.shownBy(w)),
           JSON.stringify(violations),
@@ -75,7 +76,7 @@ describe('each judge on its recorded logs', () => {
           // Only the last step departs: the replay stops where the judge does.
           expect(steps.slice(0, -1).filter((s) => s.difference)).toEqual([]);
           const last = steps.at(-1);
-          const departure = violationsOf(judge(exchanges.map(observedOf), profile))[0]?.where ?? '';
+          const departure = violationsOf(judgeLog(judge, exchanges.map(observedOf), profile))[0]?.where ?? '';
           // A read after a step that departs is the last step's difference; a command's own refused
           // answer stops the sequence before any state is compared.
           if (/ after /.test(departure)) {

@@ -63,3 +63,41 @@ test('a million ids, each once, in order', () => {
   expect(seen.idsOf(1, 1, 3)).toEqual(ids.slice(0, 3));
   expect(seen.idsOf(3, 1, 2)).toEqual([ids[1], ids[2]]);
 });
+
+test('a walk forgotten leaves every id as if it had never seen them, and its bit free for another walk', () => {
+  fc.assert(
+    fc.property(
+      fc.array(
+        fc.oneof(
+          { weight: 9, arbitrary: fc.tuple(fc.constant('see' as const), id, fc.integer({ min: 0, max: 3 })) },
+          {
+            weight: 1,
+            arbitrary: fc.tuple(fc.constant('forget' as const), fc.constant(''), fc.integer({ min: 0, max: 3 })),
+          },
+        ),
+        { maxLength: 2000 },
+      ),
+      (steps) => {
+        const seen = new SeenIds();
+        const model = new Map<string, number>();
+        for (const [op, value, w] of steps) {
+          const walk = 1 << w;
+          if (op === 'forget') {
+            seen.forget(walk);
+            for (const [k, walks] of model) model.set(k, walks & ~walk);
+            continue;
+          }
+          expect(seen.see(value, walk)).toBe(model.get(value) ?? 0);
+          model.set(value, (model.get(value) ?? 0) | walk);
+        }
+        for (const [value, walks] of model) expect(seen.walksOf(value)).toBe(walks);
+        for (let w = 0; w < 4; w++) {
+          const expected = [...model].filter(([, walks]) => (walks & (1 << w)) !== 0).map(([k]) => k);
+          expect(seen.countOf(1 << w, 1 << w)).toBe(expected.length);
+          expect(seen.idsOf(1 << w, 1 << w, 5)).toEqual(expected.slice(0, 5));
+        }
+      },
+    ),
+    { numRuns: 60 },
+  );
+});

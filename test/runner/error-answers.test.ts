@@ -5,6 +5,7 @@ import { startReferenceServer, type FaultName } from '../../src/reference-server
 import { allRules, loadCatalogue } from '../../src/runner/catalogue.ts';
 import type { NeedEnv, Provisions } from '../../src/rules/needs.ts';
 import type { BaseCheckContext, ErrorAnswersSeen } from '../../src/rules/types.ts';
+import { judgeLog } from '../../src/rules/judges/fold.ts';
 import { ErrorAnswers } from '../../src/runner/error-answers.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
 
@@ -100,7 +101,7 @@ function contextWith(seen: ErrorAnswersSeen, observations: Record<string, unknow
 describe('errors.message-present judges every 4xx of the run', () => {
   const judge = (answers: ErrorAnswers) => {
     if (!MESSAGE_PRESENT.judge) throw new Error('errors.message-present has no judge');
-    return MESSAGE_PRESENT.judge(answers.observed(), PROFILE);
+    return judgeLog(MESSAGE_PRESENT.judge, answers.observed(), PROFILE);
   };
 
   test('its judge reads the kept answers: each one without a message is a violation naming it and its request', () => {

@@ -16,7 +16,6 @@ import { LIST_ANSWER_JUDGES } from '../judges/list-answer.ts';
 import { observedOf } from '../judges/observed.ts';
 import { judgesOf } from '../judges/read-answers.ts';
 import { WalkJudge } from '../judges/walk.ts';
-import type { SeenIds } from './seen-ids.ts';
 
 const ENVELOPE: RuleId = 'pagination.envelope';
 const PAGING: RuleId = 'pagination.each-resource-once';
@@ -125,12 +124,6 @@ export interface WalkOptions {
   stopAfterPages?: number;
   /** Called with every page, in order. */
   onPage?: (page: ListEnvelope, index: number) => void;
-  /**
-   * The table the walk marks each id in, with its own walk bit: a rule that
-   * compares several walks keeps one table for all (default: a table of this
-   * walk's own, noting the page each id was first on).
-   */
-  seen?: { ids: SeenIds; walk: number };
   client?: DirectoryClient;
 }
 
@@ -149,15 +142,20 @@ export interface Walk {
  * token or an empty page. Memory stays bounded by the ids seen (about
  * twenty bytes each, see seen-ids.ts). A resource repeated across pages, a
  * token that comes back, and pages that never end are
- * `pagination.each-resource-once`'s business.
+ * `pagination.each-resource-once`'s business: judged here, page by page, in
+ * any other rule's walk; in that rule's own walks its judge reads them from
+ * its log (judges/walks-once.ts), and the walk only stops at `maxPages`.
  */
 export async function walkPages(ctx: StepContext, body: ListRequest, options: WalkOptions): Promise<Walk> {
   const limit = body.pagination?.limit ?? null;
-  const judge = new WalkJudge(options.seen);
+  // A step never judges the running rule's own clause: its judge does.
+  const judge = ctx.ruleId === PAGING ? undefined : new WalkJudge();
   let token: string | null = null;
   let resources = 0;
+  let first: string | undefined;
   for (let index = 0; ; index++) {
     if (index >= options.maxPages) {
+      if (!judge) return { pages: index, resources, ended: false };
       owned(ctx, PAGING, () =>
         fail({
           where: `limit ${limit}, page ${index + 1}`,
@@ -172,13 +170,17 @@ export async function walkPages(ctx: StepContext, body: ListRequest, options: Wa
     const page = await listPage(ctx, request, { step, ...(options.client ? { client: options.client } : {}) });
     // The page passed the list step's judges: the walk's judge reads it as the answer it was.
     const answered = { status: 200, body: page };
-    owned(ctx, PAGING, () => failAll(judge.page(answered, index, `limit ${limit}`)));
+    if (judge) owned(ctx, PAGING, () => failAll(judge.page(answered, index, `limit ${limit}`)));
     resources += page.data.length;
     options.onPage?.(page, index);
     if (page.next_token === null || page.data.length === 0) return { pages: index + 1, resources, ended: true };
     if (options.stopAfterPages !== undefined && index + 1 >= options.stopAfterPages) {
       return { pages: index + 1, resources, ended: false };
     }
+    // Back at its first resource, the walk would only send again what it sent: it stops there, and the
+    // repeat is its judge's to read (a server whose pages come round again with new tokens never ends).
+    if (index > 0 && page.data.some((r) => r.id === first)) return { pages: index + 1, resources, ended: false };
+    first ??= page.data[0]?.id;
     const next = page.next_token;
     token = next;
   }

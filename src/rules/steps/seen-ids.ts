@@ -86,6 +86,17 @@ export class SeenIds {
     return at < 0 ? undefined : this.words === 4 ? this.entries[at + 3] : 0;
   }
 
+  /**
+   * Clears `walk`'s bit from every id, so the bit can stand for another walk
+   * (a table tells MAX_WALKS walks apart; a judge of many walks reuses them).
+   * The ids stay, seen by no walk if no other one saw them.
+   */
+  forget(walk: number): void {
+    const keep = ~(walk << WALKS_SHIFT);
+    for (let at = 2; at < this.count * this.words; at += this.words) this.entries[at] = (this.entries[at] ?? 0) & keep;
+    for (const other of this.others.values()) other.walks &= ~walk;
+  }
+
   /** Ids whose walks, of those in `mask`, are exactly `walks`. */
   countOf(mask: number, walks: number): number {
     let n = 0;

@@ -60,12 +60,12 @@ function make<N extends Need>(input: RuleDefinition<N>, kind: Rule['kind']): Rul
     ...(input.repeats ? { repeats: input.repeats } : {}),
     ...(input.interaction ? { interaction: input.interaction } : {}),
     kind,
-    ...(input.judge ? { judge: judgeOf(input.judge) } : {}),
+    judge: judgeOf(input.judge),
     ...(input.explain ? { explain: input.explain } : {}),
     // The engine SKIPs a rule whose needs are unmet before it gets here; the test narrows the context.
     check: (ctx, env) => {
       if (meetsNeeds(ctx, needs, env)) {
-        return input.judge ? input.drive({ ...ctx, ...judging(ctx, input.repeats) }) : input.check(ctx);
+        return input.drive({ ...ctx, ...judging(ctx, input.repeats) });
       }
       const reason = needs.map((need) => unmetNeed(need, env)).find((r) => r !== undefined);
       return Promise.reject(new HarnessError('DC_ERR_PRECONDITION', reason ?? 'a need of the rule is not provided'));

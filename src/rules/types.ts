@@ -211,17 +211,6 @@ export interface StepInteraction {
 }
 
 /**
- * A rule written as one check that sends and judges in turn: throws a
- * ConformanceFailure (FAIL) or a HarnessError (ERROR); returns normally to PASS.
- */
-export interface CheckedRuleDefinition<N extends Need> extends RuleFacts<N> {
-  check(ctx: CheckContext<N>): Promise<void>;
-  drive?: undefined;
-  judge?: undefined;
-  explain?: undefined;
-}
-
-/**
  * A rule written as a driver and a judge: the driver sends the requests,
  * each tagged with a step name, and judges nothing of its own clause (the
  * shared steps it uses still judge theirs); the judge says what the tagged
@@ -236,11 +225,10 @@ export interface DrivenRuleDefinition<N extends Need> extends RuleFacts<N> {
    * FAIL's evidence (the shrunk sequence) and the report shows its trace.
    */
   explain?: RuleExplainer;
-  check?: undefined;
 }
 
-/** A rule as a spec file writes it (see define.ts). */
-export type RuleDefinition<N extends Need> = CheckedRuleDefinition<N> | DrivenRuleDefinition<N>;
+/** A rule as a spec file writes it (see define.ts): every rule is a driver and a judge. */
+export type RuleDefinition<N extends Need> = DrivenRuleDefinition<N>;
 
 /** A rule as the catalogue, the engine, the reports and the manifest see it: plain data and a check. */
 export interface Rule {

@@ -9,7 +9,8 @@ const mk = (id: string) =>
     clause: '§4.9 rule 1',
     quote: 'a sentence long enough',
     level: 'MUST',
-    check: () => Promise.resolve(),
+    judge: () => [],
+    drive: () => Promise.resolve(),
   });
 const group = {
   file: 'x',

@@ -263,7 +263,8 @@ describe('rate limits', () => {
             clause: '§4.9 rule 1',
             quote: 'a sentence long enough',
             level: 'MUST',
-            check: async (ctx) =>
+            judge: () => [],
+            drive: async (ctx) =>
               expectSuccess(await ctx.client.postRaw('resources.list', { json: {} }), { step: 'list' }),
           }),
         ],

@@ -71,7 +71,8 @@ describe('the needs table', () => {
       quote: 'a sentence',
       level: 'MUST',
       needs: ['sortAttribute'],
-      check: (ctx) => {
+      judge: () => [],
+      drive: (ctx) => {
         ran = typeof ctx.sortAttribute === 'string';
         return Promise.resolve();
       },

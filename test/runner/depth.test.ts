@@ -47,7 +47,8 @@ test("the engine hands each property its runs at the run's depth, and results.js
     quote: 'a sentence long enough',
     level: 'OBSERVED',
     runs: 6,
-    check: (ctx) => {
+    judge: () => [],
+    drive: (ctx) => {
       seen.push({ numRuns: ctx.options.numRuns, depth: ctx.options.depth });
       return Promise.resolve();
     },

@@ -155,7 +155,8 @@ describe('the engine: another party between two quiet reads', () => {
     quote: 'a sentence long enough',
     level: 'MUST',
     mutates: 'reversible',
-    check: async (ctx) => {
+    judge: () => [],
+    drive: async (ctx) => {
       const id = await ctx.claimResource();
       if (id === undefined) throw new Error('no resource');
       await ctx.client.post('resources.show-activity-rates', { resource_id: id, date_range: WIDE });

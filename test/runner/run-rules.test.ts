@@ -50,37 +50,47 @@ describe('engine verdicts', () => {
         rule({
           ...base,
           id: 't.pass',
-          check: async (ctx) =>
+          judge: () => [],
+          drive: async (ctx) =>
             expectSuccess(await ctx.client.postRaw('resources.list', { json: {} }), { step: 'list' }),
         }),
         rule({
           ...base,
           id: 't.fail',
-          check: async () => fail({ where: 'response.status', message: 'must be 204', expected: 204, actual: 200 }),
+          judge: () => [],
+          drive: async () => fail({ where: 'response.status', message: 'must be 204', expected: 204, actual: 200 }),
         }),
         rule({
           ...base,
           id: 't.server-error',
-          check: async (ctx) =>
+          judge: () => [],
+          drive: async (ctx) =>
             expectSuccess(await ctx.client.postRaw('resources.show-teams', { json: {} }), { step: 'show-teams' }),
         }),
-        rule({ ...base, id: 't.bug', check: () => Promise.reject(new TypeError('x is undefined')) }),
-        rule({ ...base, id: 't.needs', needs: ['restrictedKey'], check: () => Promise.resolve() }),
+        rule({ ...base, id: 't.bug', judge: () => [], drive: () => Promise.reject(new TypeError('x is undefined')) }),
+        rule({ ...base, id: 't.needs', needs: ['restrictedKey'], judge: () => [], drive: () => Promise.resolve() }),
         rule({
           ...base,
           id: 't.precondition',
-          check: () => Promise.reject(new HarnessError('DC_ERR_PRECONDITION', 'no data')),
+          judge: () => [],
+          drive: () => Promise.reject(new HarnessError('DC_ERR_PRECONDITION', 'no data')),
         }),
         rule({
           ...base,
           id: 't.observed',
           level: 'OBSERVED',
-          check: async (ctx) => {
+          judge: () => [],
+          drive: async (ctx) => {
             ctx.observe('status', 200);
             fail({ where: 'x', message: 'must not matter for an open point' });
           },
         }),
-        rule({ ...base, id: 't.budget', check: () => Promise.reject(new HarnessError('DC_ERR_BUDGET', 'spent')) }),
+        rule({
+          ...base,
+          id: 't.budget',
+          judge: () => [],
+          drive: () => Promise.reject(new HarnessError('DC_ERR_BUDGET', 'spent')),
+        }),
       ],
       { concurrency: 3 },
     );
@@ -99,20 +109,32 @@ describe('engine verdicts', () => {
   });
 
   test('mutating rules are skipped in read-only runs and without permission', async () => {
-    const mutating = rule({ ...base, id: 't.mutates', mutates: 'reversible', check: () => Promise.resolve() });
+    const mutating = rule({
+      ...base,
+      id: 't.mutates',
+      mutates: 'reversible',
+      judge: () => [],
+      drive: () => Promise.resolve(),
+    });
     expect((await run([mutating], { readOnly: true, allowMutations: true }))['t.mutates']!.verdict).toBe('SKIP');
     expect((await run([mutating], { allowMutations: false }))['t.mutates']!).toMatchObject({
       reason: expect.stringMatching(/allow-mutations/) as unknown,
       skipCause: 'options',
     });
     expect((await run([mutating], { readOnly: true, allowMutations: true }))['t.mutates']!.skipCause).toBe('options');
-    const needsKey = rule({ ...base, id: 't.needs-key', needs: ['restrictedKey'], check: () => Promise.resolve() });
+    const needsKey = rule({
+      ...base,
+      id: 't.needs-key',
+      needs: ['restrictedKey'],
+      judge: () => [],
+      drive: () => Promise.resolve(),
+    });
     expect((await run([needsKey]))['t.needs-key']!.skipCause).toBe('profile');
     expect((await run([mutating], { allowMutations: true }))['t.mutates']!.verdict).toBe('PASS');
   });
 
   test('a check that ignores its abort signal is still stopped at its deadline, as an ERROR', async () => {
-    const deaf = rule({ ...base, id: 't.deaf', check: () => new Promise<void>(() => undefined) });
+    const deaf = rule({ ...base, id: 't.deaf', judge: () => [], drive: () => new Promise<void>(() => undefined) });
     // Without the engine's own deadline this run would never end (the check never settles).
     const results = await run([deaf], { ruleTimeoutMs: 50 });
     expect(results['t.deaf']!).toMatchObject({ verdict: 'ERROR', errorCode: 'DC_ERR_TIMEOUT' });
@@ -122,7 +144,8 @@ describe('engine verdicts', () => {
     const slow = rule({
       ...base,
       id: 't.slow',
-      check: (ctx) =>
+      judge: () => [],
+      drive: (ctx) =>
         new Promise((_, reject) =>
           ctx.signal.addEventListener('abort', () => reject(new HarnessError('DC_ERR_ABORTED', 'aborted'))),
         ),
@@ -142,7 +165,8 @@ describe('engine verdicts', () => {
         ...base,
         id,
         mutates: 'reversible',
-        check: async (ctx) => {
+        judge: () => [],
+        drive: async (ctx) => {
           const r = await ctx.claimResource();
           held.push([id, r ?? 'none']);
           if (r && inUse.has(r)) overlap = true;
@@ -164,7 +188,8 @@ describe('engine verdicts', () => {
       ...base,
       id: 't.holder',
       mutates: 'reversible',
-      check: async (ctx) => {
+      judge: () => [],
+      drive: async (ctx) => {
         await ctx.claimResource((id) => id === '10');
         await sleep(800);
       },
@@ -174,7 +199,8 @@ describe('engine verdicts', () => {
       ...base,
       id: 't.waiter',
       mutates: 'reversible',
-      check: async (ctx) => {
+      judge: () => [],
+      drive: async (ctx) => {
         await sleep(300);
         const r = await ctx.claimResource((id) => id === '10');
         if (r !== '10') fail({ where: 'claim', message: 'must get the resource', actual: r });
@@ -195,7 +221,8 @@ describe('engine verdicts', () => {
         ...base,
         id,
         mutates,
-        check: async (ctx) => {
+        judge: () => [],
+        drive: async (ctx) => {
           running += 1;
           if (mutates === 'irreversible' && running > 1) sideBySide = true;
           const r = await ctx.claimResource();
@@ -227,7 +254,8 @@ describe('engine verdicts', () => {
         ...base,
         id,
         mutates,
-        check: async (ctx) => {
+        judge: () => [],
+        drive: async (ctx) => {
           attempts[id] = (attempts[id] ?? 0) + 1;
           if (mutates === 'irreversible') await ctx.claimResource();
           fail({ where: 'x', message: 'must hold' });
@@ -247,13 +275,15 @@ describe('engine verdicts', () => {
       rule({
         ...base,
         id: 't.blocked',
-        check: async (ctx) =>
+        judge: () => [],
+        drive: async (ctx) =>
           owned(ctx, 'list-roles.plain-array', () => fail({ where: 'list-roles', message: 'must be a plain array' })),
       }),
       rule({
         ...base,
         id: 't.no-data',
-        check: () => Promise.reject(new HarnessError('DC_ERR_PRECONDITION', 'no data')),
+        judge: () => [],
+        drive: () => Promise.reject(new HarnessError('DC_ERR_PRECONDITION', 'no data')),
       }),
     ]);
     expect(results['t.blocked']).toMatchObject({
@@ -277,7 +307,8 @@ describe('engine verdicts', () => {
       rule({
         ...base,
         id,
-        check: async (ctx) => {
+        judge: () => [],
+        drive: async (ctx) => {
           await new Promise((resolve) => setTimeout(resolve, 20));
           await ctx.client.post('resources.list-roles', { resource_ids: [id] });
           await ctx.client.postRaw('resources.list', { json: {} });
@@ -288,7 +319,8 @@ describe('engine verdicts', () => {
       ...base,
       id: 't.judge',
       judges: 'error answers of the run',
-      check: (ctx) => {
+      judge: () => [],
+      drive: (ctx) => {
         seen.push(ctx.errorAnswers().kept.map((a) => `${a.ruleId} ${a.exchange.response.status}`));
         return Promise.resolve();
       },
@@ -304,7 +336,8 @@ describe('engine verdicts', () => {
       rule({
         ...base,
         id,
-        check: async (ctx) => {
+        judge: () => [],
+        drive: async (ctx) => {
           await ctx.client.post('resources.list-roles', { resource_ids: [id] }, { step: `asked by ${id}` });
         },
       }),

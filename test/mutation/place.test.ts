@@ -33,6 +33,10 @@ const PAGE_ONLY: readonly FaultName[] = [
   'list-total-count-later-pages-remaining',
   'list-total-count-later-pages-always',
   'pagination-later-envelope-token-number',
+  // list.attributes-returned judges any rule's list traffic: its violations name the page of the walk.
+  'list-attributes-ignored',
+  'list-later-pages-drop-attributes',
+  'list-attributes-first-only',
 ];
 
 describe('a place names the step of the departure', () => {

@@ -10,8 +10,12 @@
 import { expect, test } from 'vitest';
 import { runConformance } from '../../src/api/index.ts';
 
-/** Requests of the default run at seed 1: 589 measured (shared reads in flight vary it by a few). */
-const CEILING = 600;
+/**
+ * Requests of the default run at seed 1: 787 measured (shared reads in flight vary it by a few): 589 before
+ * the rejection properties repeated their judged requests (departures one time in ten, about 130) and the
+ * reads' pairwise rules came (67).
+ */
+const CEILING = 800;
 
 test(`the default run at seed 1 sends at most ${CEILING} requests`, async () => {
   const run = await runConformance({ seed: 1 });

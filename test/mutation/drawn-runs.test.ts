@@ -31,7 +31,8 @@ async function firstLimits(drawnOnly: boolean): Promise<string[]> {
   } finally {
     await server.close();
   }
-  return steps.slice(0, 3);
+  // Each run sends its judged request several times (departures one time in ten): one step a run.
+  return [...new Set(steps)].slice(0, 3);
 }
 
 describe('drawn runs alone', () => {

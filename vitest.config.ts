@@ -9,5 +9,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Most files wait on sockets and timers far more than they compute, so two
+    // run side by side even on two cores (vitest's default there is one).
+    maxWorkers: 2,
   },
 });

@@ -24,6 +24,7 @@ import {
   describeOwn,
   foreignChanges,
   keepingForeign,
+  settingOf,
   type ForeignChange,
   type OwnMutation,
 } from './own-mutations.ts';
@@ -247,6 +248,7 @@ function asOwnMutation({ operation, body }: UndoRequest): OwnMutation {
     part: operation === 'resources.assign-team' ? 'teams' : 'rates',
     resourceId: body.resource_id,
     span: body.date_range === undefined ? undefined : dateSpan(body.date_range),
+    sets: settingOf(operation, body),
     accepted: true,
   };
 }

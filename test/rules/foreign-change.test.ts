@@ -11,6 +11,7 @@ import { startReferenceServer, type ReferenceServer } from '../../src/reference-
 import { loadCatalogue, selectRules } from '../../src/runner/catalogue.ts';
 import { foreignChanges, MutationLog } from '../../src/rules/own-mutations.ts';
 import type { ResourceState } from '../../src/rules/steps/state.ts';
+import type { ActivityRatePeriod, TeamAssignation } from '../../src/schemas/index.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
 import { startForwardingProxy, type ForwardingProxy } from '../helpers/forwarding-proxy.ts';
 import { ratePeriod } from '../helpers/rate-period.ts';
@@ -44,11 +45,126 @@ describe('telling the suite’s own changes from another party’s', () => {
 
   test('the fragments of a period the suite cut are its own; a period on dates it never touched is foreign', () => {
     const log = new MutationLog();
-    log.add(sent('resources.assign-activity-rate', { resource_id: '7', date_range: '2020-03-01/2020-03-31' }));
-    log.add(sent('resources.assign-activity-rate', { resource_id: '8', date_range: '2150-01-01/2150-12-31' }));
+    log.add(
+      sent('resources.assign-activity-rate', {
+        resource_id: '7',
+        date_range: '2020-03-01/2020-03-31',
+        average_rate: 40,
+      }),
+    );
+    log.add(
+      sent('resources.assign-activity-rate', {
+        resource_id: '8',
+        date_range: '2150-01-01/2150-12-31',
+        average_rate: 11,
+      }),
+    );
     expect(foreignChanges(before, now, log.since(0, '7'))).toEqual({
       rates: { missing: [], unexpected: [ratePeriod('2150-01-01/2150-12-31', 11)] },
+      onOwnDates: false,
     });
+  });
+
+  /** The suite's own change of `before`: a rate of 40.4 over March 2020, answered 204 (or not answered at all). */
+  const ownMarch = (answered = true): MutationLog => {
+    const log = new MutationLog();
+    const exchange = sent('resources.assign-activity-rate', {
+      resource_id: '7',
+      date_range: '2020-03-01/2020-03-31',
+      average_rate: 40.4,
+      work_regime_id: '1',
+    });
+    const { response: _answer, ...unanswered } = exchange;
+    log.add(answered ? exchange : { ...unanswered, error: { code: 'UND_ERR_SOCKET', message: 'other side closed' } });
+    return log;
+  };
+  /** `now` with the periods of 2018-2023 replaced by `periods`. */
+  const nowWith = (...periods: ActivityRatePeriod[]): ResourceState => ({
+    resourceId: '7',
+    rates: [...periods, ratePeriod('2024-01-01/2030-12-31', 60)],
+  });
+
+  test('another rate over the days the suite changed is foreign, and on the suite’s own dates', () => {
+    const overwritten = nowWith(
+      ratePeriod('2018-01-01/2020-02-29', 50),
+      ratePeriod('2020-03-01/2020-03-31', 99),
+      ratePeriod('2020-04-01/2023-12-31', 50),
+    );
+    expect(foreignChanges(before, overwritten, ownMarch().since(0, '7'))).toEqual({
+      rates: { missing: [], unexpected: [ratePeriod('2020-03-01/2020-03-31', 99)] },
+      onOwnDates: true,
+    });
+    // The rate the suite sent, shown rounded, is its own.
+    const rounded = nowWith(
+      ratePeriod('2018-01-01/2020-02-29', 50),
+      ratePeriod('2020-03-01/2020-03-31', 40),
+      ratePeriod('2020-04-01/2023-12-31', 50),
+    );
+    expect(foreignChanges(before, rounded, ownMarch().since(0, '7'))).toBeUndefined();
+  });
+
+  test('a change on the days beside the suite’s, or far away in the period it cut, is foreign; the period is not the suite’s to widen', () => {
+    const beside = nowWith(
+      ratePeriod('2018-01-01/2020-02-29', 50),
+      ratePeriod('2020-03-01/2020-03-31', 40),
+      ratePeriod('2020-04-01/2020-04-05', 99),
+      ratePeriod('2020-04-06/2023-12-31', 50),
+    );
+    expect(foreignChanges(before, beside, ownMarch().since(0, '7'))).toEqual({
+      rates: { missing: [], unexpected: [ratePeriod('2020-04-01/2020-04-05', 99)] },
+      onOwnDates: true,
+    });
+    const far = nowWith(
+      ratePeriod('2018-01-01/2020-02-29', 50),
+      ratePeriod('2020-03-01/2020-03-31', 40),
+      ratePeriod('2020-04-01/2023-05-31', 50),
+      ratePeriod('2023-06-01/2023-06-30', 99),
+      ratePeriod('2023-07-01/2023-12-31', 50),
+    );
+    // Far from the suite's days, but putting back the period the suite cut would overwrite it.
+    expect(foreignChanges(before, far, ownMarch().since(0, '7'))).toEqual({
+      rates: { missing: [], unexpected: [ratePeriod('2023-06-01/2023-06-30', 99)] },
+      onOwnDates: true,
+    });
+  });
+
+  test('teams: an assignation merged with the suite’s is its own; another team on the suite’s days is foreign', () => {
+    const assignation = (team: string, range: string, regrouping = ''): TeamAssignation => ({
+      team: { id: team, name: `team ${team}` },
+      head: false,
+      date_range: range,
+      regrouping,
+      contract_number: '',
+      external_id: '',
+    });
+    const teamsBefore: ResourceState = { resourceId: '7', teams: [assignation('3', '2021-02-01/2021-12-31', 'old')] };
+    const log = new MutationLog();
+    log.add(
+      sent('resources.assign-team', {
+        resource_id: '7',
+        team_id: '3',
+        head: false,
+        date_range: '2021-01-01/2021-01-31',
+        regrouping: 'new',
+      }),
+    );
+    // §4.3: the assignation beside is extended, and takes the new one's regrouping.
+    const merged = { resourceId: '7', teams: [assignation('3', '2021-01-01/2021-12-31', 'new')] };
+    expect(foreignChanges(teamsBefore, merged, log.since(0, '7'))).toBeUndefined();
+    const other = { resourceId: '7', teams: [...merged.teams, assignation('4', '2021-01-10/2021-01-20')] };
+    expect(foreignChanges(teamsBefore, other, log.since(0, '7'))).toEqual({
+      teams: { missing: [], unexpected: [assignation('4', '2021-01-10/2021-01-20')] },
+      onOwnDates: true,
+    });
+  });
+
+  test('a change of the suite’s that was never answered explains anything on its days and the day beside', () => {
+    const overwritten = nowWith(
+      ratePeriod('2018-01-01/2020-02-29', 50),
+      ratePeriod('2020-03-01/2020-04-01', 99),
+      ratePeriod('2020-04-02/2023-12-31', 50),
+    );
+    expect(foreignChanges(before, overwritten, ownMarch(false).since(0, '7'))).toBeUndefined();
   });
 
   test('a change of the suite’s whose dates cannot be read may explain anything: nothing is foreign', () => {

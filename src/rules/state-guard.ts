@@ -5,9 +5,11 @@
  * never a FAIL of the rule, and quarantines the resource: nothing changes it
  * again in the run (another snapshot would take the state left for the one
  * before), and its change stays pending in the journal for `restore`. A change
- * the suite did not make, seen at restore
- * time (own-mutations.ts), is left in place and ends the rule in ERROR
- * (DC_ERR_FOREIGN_CHANGE) naming the resource and the change.
+ * the suite did not make, seen at restore time (own-mutations.ts), is left in
+ * place and ends the rule in ERROR (DC_ERR_FOREIGN_CHANGE) naming the
+ * resource and the change; when it lies on or beside the days the rule
+ * changed, putting the rule's change back would overwrite it, so nothing is
+ * put back and the resource is quarantined, its change pending, as above.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { DirectoryClient } from '../client/directory-client.ts';
@@ -24,6 +26,7 @@ import {
   describeOwn,
   foreignChanges,
   keepingForeign,
+  settingOf,
   type ForeignChange,
   type OwnMutation,
 } from './own-mutations.ts';
@@ -79,7 +82,7 @@ async function guarded<T>(ctx: StepContext, before: ResourceState, change: () =>
   if (quarantined !== undefined) {
     throw new HarnessError(
       'DC_ERR_RESTORE',
-      `resource ${resourceId} is left out: an earlier restoration of it did not verify (${quarantined})`,
+      `resource ${resourceId} is left out: an earlier restoration of it did not finish (${quarantined})`,
     );
   }
   // Write-ahead: the journal holds the state (and how to put it back) before anything changes.
@@ -95,9 +98,9 @@ async function guarded<T>(ctx: StepContext, before: ResourceState, change: () =>
     'error' in outcome && outcome.error instanceof Error ? ` (the check had found: ${outcome.error.message})` : '';
   // What the suite sent to this resource while changing it, read before restoring sends anything.
   const own = mark === undefined ? undefined : ctx.ownMutations?.since(mark, resourceId);
-  let foreign: ForeignChange | undefined;
+  let restoration: Restoration;
   try {
-    foreign = await restoreState(ctx, before, own ? { ownMutations: own } : {});
+    restoration = await restoreState(ctx, before, own ? { ownMutations: own } : {});
   } catch (restoreError) {
     // A target left changed outranks whatever the check found: the run must say so first.
     const journal = ctx.journal ? `; \`directory-conformance restore ${ctx.journal.path}\` retries it` : '';
@@ -108,19 +111,45 @@ async function guarded<T>(ctx: StepContext, before: ResourceState, change: () =>
     ctx.quarantine?.add(resourceId, `${ctx.ruleId}: ${message}`);
     throw new HarnessError('DC_ERR_RESTORE', `${message}${journal}${found}`);
   }
+  if (!restoration.restored) {
+    // Another party changed the days the rule changed: their change stays, and so does the rule's change
+    // pending in the journal. A later snapshot would take this state for the one to put back: quarantined.
+    const { foreign } = restoration;
+    const journal = ctx.journal
+      ? `; its change stays pending in the journal (\`directory-conformance restore ${ctx.journal.path}\` puts ` +
+        `back the state before the rule, over that change)`
+      : '';
+    ctx.quarantine?.add(
+      resourceId,
+      `${ctx.ruleId}: another party changed it where the rule had: ${describeForeign(foreign)}`,
+    );
+    throw new HarnessError(
+      'DC_ERR_FOREIGN_CHANGE',
+      `resource ${resourceId} was changed by someone else while the rule ran, on or beside the dates of the ` +
+        `suite's own changes (${describeOwn(own ?? [])}): ${describeForeign(foreign)}; nothing was put back, so as ` +
+        `not to overwrite that change, and the resource is left out of the rest of the run${journal}${found}`,
+    );
+  }
   await ctx.journal?.restored({ ruleId: ctx.ruleId, resourceId });
-  if (foreign) {
+  if (restoration.foreign) {
     // Another party changed the resource meanwhile: what the check saw may be theirs, so no verdict.
     throw new HarnessError(
       'DC_ERR_FOREIGN_CHANGE',
       `resource ${resourceId} was changed by someone else while the rule ran, on dates none of the suite's own ` +
-        `changes (${describeOwn(own ?? [])}) touched: ${describeForeign(foreign)}; that change was left in place ` +
-        `and only the suite's own changes were put back${found}`,
+        `changes (${describeOwn(own ?? [])}) touched: ${describeForeign(restoration.foreign)}; that change was ` +
+        `left in place and only the suite's own changes were put back${found}`,
     );
   }
   if ('error' in outcome) throw outcome.error;
   return outcome.value;
 }
+
+/** What restoring a resource did. */
+export type Restoration =
+  /** Put back as `before` held it, but for another party's change (`foreign`) on days the suite did not change. */
+  | { restored: true; foreign?: ForeignChange }
+  /** Another party changed days the suite changed: nothing (more) was sent, so as not to overwrite that. */
+  | { restored: false; foreign: ForeignChange };
 
 /**
  * Puts a resource's rates and teams back as `before` holds them and verifies
@@ -131,13 +160,16 @@ async function guarded<T>(ctx: StepContext, before: ResourceState, change: () =>
  *
  * Given the changes the suite sent (`ownMutations`), a difference none of
  * them explains is another party's: it is left in place (neither undone nor
- * sent again) and returned, so the caller can say so.
+ * sent again) and returned, so the caller can say so. When it lies on or
+ * beside the days the suite changed, every request that would put the
+ * suite's change back might overwrite it: nothing more is sent, and the
+ * resource is not restored.
  */
 export async function restoreState(
   stepCtx: StepContext,
   before: ResourceState,
   options: { ownMutations?: readonly OwnMutation[] } = {},
-): Promise<ForeignChange | undefined> {
+): Promise<Restoration> {
   // A spent request budget stops rules, never the restoration of what they changed.
   const ctx = { ...stepCtx, client: stepCtx.client.derive({ exemptFromBudget: true }) };
   const parts = partsOf(before);
@@ -145,10 +177,10 @@ export async function restoreState(
   if (!stateDifference(before, now)) {
     // A change the server accepted that does not show may be a read lagging the write (judged by the
     // rule that made it): the state is read again once it has had a moment to settle, never left changed.
-    if (!options.ownMutations?.some((m) => m.accepted)) return undefined;
+    if (!options.ownMutations?.some((m) => m.accepted)) return { restored: true };
     await settle();
     now = await captureState(ctx, before.resourceId, parts, { step: 'state before restore, settled', fresh: true });
-    if (!stateDifference(before, now)) return undefined;
+    if (!stateDifference(before, now)) return { restored: true };
   }
   let foreign = options.ownMutations ? foreignChanges(before, now, options.ownMutations) : undefined;
   if (foreign && options.ownMutations) {
@@ -156,23 +188,25 @@ export async function restoreState(
     // one) is given its moment: the state is read again, settled and sent afresh.
     await settle();
     now = await captureState(ctx, before.resourceId, parts, { step: 'state before restore, settled', fresh: true });
-    if (!stateDifference(before, now)) return undefined;
+    if (!stateDifference(before, now)) return { restored: true };
     foreign = foreignChanges(before, now, options.ownMutations);
   }
+  if (foreign?.onOwnDates) return { restored: false, foreign };
   // The state to put back: `before`, with another party's change kept.
   let goal = foreign ? keepingForeign(before, foreign) : before;
-  if (!stateDifference(goal, now)) return foreign;
+  if (!stateDifference(goal, now)) return restoredKeeping(foreign);
   const targeted = targetedUndoRequests(goal, now);
   for (const request of targeted) await send(ctx.client, request);
   // A part none of these requests wrote is as `now` showed it: only the parts written are read again.
   const partly = await settledState(ctx, goal, writtenParts(targeted), 'state after restore', now);
-  if (!stateDifference(goal, partly)) return foreign;
+  if (!stateDifference(goal, partly)) return restoredKeeping(foreign);
   if (options.ownMutations) {
     // Another party may have changed the resource since it was read: what differs now that neither the
     // suite's changes nor the requests just sent explain is theirs too, and the full restore keeps it.
     foreign = foreignChanges(before, partly, [...options.ownMutations, ...targeted.map(asOwnMutation)]);
+    if (foreign?.onOwnDates) return { restored: false, foreign };
     goal = foreign ? keepingForeign(before, foreign) : before;
-    if (!stateDifference(goal, partly)) return foreign;
+    if (!stateDifference(goal, partly)) return restoredKeeping(foreign);
   }
   // The full restore spares what another party added: it stays as they left it.
   const kept = new Set(
@@ -201,7 +235,11 @@ export async function restoreState(
         `unexpected after restore: ${difference.unexpected.join(' ') || 'none'}`,
     );
   }
-  return foreign;
+  return restoredKeeping(foreign);
+}
+
+function restoredKeeping(foreign: ForeignChange | undefined): Restoration {
+  return foreign ? { restored: true, foreign } : { restored: true };
 }
 
 /** How long a read that lags a write is given to catch up before the guard believes it. */
@@ -247,6 +285,7 @@ function asOwnMutation({ operation, body }: UndoRequest): OwnMutation {
     part: operation === 'resources.assign-team' ? 'teams' : 'rates',
     resourceId: body.resource_id,
     span: body.date_range === undefined ? undefined : dateSpan(body.date_range),
+    sets: settingOf(operation, body),
     accepted: true,
   };
 }

@@ -104,7 +104,8 @@ export interface Judging {
 }
 
 /**
- * Resources a restoration that did not verify left changed. A later change
+ * Resources a restoration that did not verify left changed, or that another
+ * party changed where a rule had (nothing was put back). A later change
  * would snapshot that state and, restoring it, write the resource off as put
  * back: quarantined, a resource is changed no more in the run and stays
  * pending in the journal until `directory-conformance restore`.

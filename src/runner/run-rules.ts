@@ -524,7 +524,7 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     if (reason) return result('SKIP', { reason, skipCause: turnedOff ? 'options' : 'profile' });
   }
   let claimGaveUp = false;
-  /** Resources the rule could have had but for a restoration that did not verify. */
+  /** Resources the rule could have had but for a restoration that did not finish. */
   let leftOut: string[] = [];
   let deadline: PausableDeadline | undefined;
   // Everything the met needs provide; the rule's check sees only what its own needs provide (define.ts).
@@ -651,7 +651,7 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     if (verdict === 'SKIP') {
       if (leftOut.length > 0) {
         return result('SKIP', {
-          reason: `${reason} (left out: resource(s) ${leftOut.join(', ')}, whose restoration did not verify)`,
+          reason: `${reason} (left out: resource(s) ${leftOut.join(', ')}, whose restoration did not finish)`,
           errorCode: harness.code,
           skipCause: 'resource',
         });

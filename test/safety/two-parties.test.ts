@@ -12,9 +12,10 @@
  * way, on dates neither run touches (2150): restoration leaves its change in
  * place, and it is still there when both runs have ended. What the test
  * cannot state: that the two runs leave each other's changes alone. Each run
- * counts a difference on dates it changed itself as its own (it cannot tell
- * otherwise), so two suites changing the same days can put back each other's
- * half-done changes; the state the two leave is not checked here.
+ * counts a difference on dates it changed itself as its own when it shows a
+ * value the run set there (own-mutations.ts), so two suites setting the same
+ * values on the same days can put back each other's half-done changes; the
+ * state the two leave is not checked here.
  */
 import { spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';

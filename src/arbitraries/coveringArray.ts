@@ -103,11 +103,14 @@ function build(
   constraints: CoveringArrayConstraints,
   random: (n: number) => number,
 ): CoveringArray {
-  const strength = constraints.strength ?? 2;
+  // Fewer factors than the strength asked: every tuple of them is the whole row, so the array covers
+  // every combination of all of them (a triple-wise array over two factors is the pairwise one).
+  const asked = constraints.strength ?? 2;
+  const strength = factors.length < asked ? (factors.length === 2 ? 2 : 1) : asked;
   const candidates = constraints.candidates ?? 24;
   const allowed = constraints.allowed ?? (() => true);
   const n = factors.length;
-  if (n < strength) throw new Error(`a covering array of strength ${strength} needs at least ${strength} factors`);
+  if (n === 0) throw new Error('a covering array needs at least one factor');
   for (const f of factors) if (f.classes.length === 0) throw new Error(`factor ${f.name} has no class`);
 
   const named = (row: ReadonlyArray<number | undefined>): Array<string | undefined> =>

@@ -57,6 +57,13 @@ describe('coveringArray', () => {
     expect(array.rows.length).toBeLessThanOrEqual(13);
   });
 
+  test('a strength above the number of factors covers every combination of them', () => {
+    const array = draw(factorsOf([3, 2]), 5, { strength: 3 });
+    expect(array.strength).toBe(2);
+    expect(uncovered(array)).toEqual([]);
+    expect(array.rows.length).toBe(6);
+  });
+
   test('the same seed gives the same rows, another seed others', () => {
     const factors = factorsOf([3, 3, 3, 3, 4]);
     expect(draw(factors, 42).rows).toEqual(draw(factors, 42).rows);

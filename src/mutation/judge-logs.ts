@@ -16,7 +16,7 @@ import { parseJsonText } from '../core/json-text.ts';
 import { packagePath } from '../core/package-root.ts';
 import { observedFromExchange, type Observed } from '../rules/judges/observed.ts';
 import { violationsOf } from '../rules/judges/judgement.ts';
-import type { Rule, RuleGroup } from '../rules/types.ts';
+import type { RuleGroup } from '../rules/types.ts';
 import { allRules } from '../runner/catalogue.ts';
 import { checkedFile, type FileType } from '../schemas/files.ts';
 import { FAULT_NAMES, type FaultName } from '../reference-server/faults.ts';
@@ -29,11 +29,6 @@ type Stored = JudgeLog['clean'][number];
 /** Where the recorded logs live: one file per rule. */
 export function judgeLogsDir(): string {
   return packagePath('test', 'fixtures', 'judge-logs');
-}
-
-/** Rules written as a driver and a judge: an example rule's evidence is its whole log, a property's one run. */
-export function drivenRules(groups: readonly RuleGroup[]): Rule[] {
-  return allRules(groups).filter((r) => r.judge !== undefined);
 }
 
 function stored(o: Observed): Stored {
@@ -160,7 +155,7 @@ async function finderLogOf(
 
 /** Records every driven rule's clean log and the log of each fault it owns (its finder's, when it names one). */
 export async function recordJudgeLogs(groups: readonly RuleGroup[]): Promise<JudgeLog[]> {
-  const rules = drivenRules(groups);
+  const rules = allRules(groups);
   const ids = new Set(rules.map((r) => r.id));
   const clean = await logsOf(groups, ids, []);
   const files = new Map<string, JudgeLog>(

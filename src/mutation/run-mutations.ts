@@ -126,7 +126,7 @@ export function rejudgedOtherwise(
   return run.results.flatMap((result): string[] => {
     const rule = byId.get(result.ruleId);
     // A rule judged by when its requests went and came is judged again only as far as recorded times allow.
-    if (!rule?.judge || rule.timing) return [];
+    if (!rule || rule.timing) return [];
     const own = result.violations.every((v) => v.foundBy === undefined);
     const live = result.verdict;
     if (!(live === 'PASS' || live === 'OBSERVED' || (live === 'FAIL' && own))) return [];

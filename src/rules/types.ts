@@ -250,11 +250,11 @@ export interface Rule {
   interaction?: (profile: TargetProfile, seed: number) => StepInteraction;
   kind: RuleKind;
   /**
-   * The rule's judge, when it is written as a driver and a judge: one fold
+   * The rule's judge (every rule is a driver and a judge): one fold
    * (judges/fold.ts), which the engine applies as the exchanges come, the
    * rejudge path and the judge-logs' tests over a recorded log.
    */
-  judge?: Judge;
+  judge: Judge;
   /** The judge's replay step by step, for a FAIL's trace (model-based rules). */
   explain?: RuleExplainer;
   /**

@@ -14,7 +14,7 @@ import type { RecordedExchange } from './recorded-traffic.ts';
 
 /**
  * PASS and FAIL as live; NOT-APPLICABLE when the recording holds no evidence
- * of the clause (no such exchange, a body cut, or a rule judged only live);
+ * of the clause (no such exchange, or a body cut);
  * NO-VERDICT when its answers said nothing of the clause (a 429, a 5xx).
  */
 export type RejudgedVerdict = 'PASS' | 'FAIL' | 'OBSERVED' | 'NOT-APPLICABLE' | 'NO-VERDICT';
@@ -77,7 +77,6 @@ function judgedFromRecording(rule: Rule, traffic: readonly RecordedExchange[], p
     reason,
     exchanges: own.length,
   });
-  if (!judge) return notApplicable('the rule judges its requests as it sends them: it is judged live only');
   if (own.length === 0) return notApplicable('the recording holds no exchange of this rule');
   if (rule.kind === 'example') {
     if (own.some((t) => t.cut)) return notApplicable('an answer of this rule is cut in the recording');

@@ -480,9 +480,7 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
   // error answers reads those at the end. The exchanges judged are kept only for whoever hears them: the
   // recorder of judge logs, and the trace of a rule that explains its FAIL.
   const log = new ExchangeLog(
-    rule.judge && !rule.judges
-      ? { judge: rule.judge, judges: rule.kind === 'example' ? 'whole log' : 'each run' }
-      : undefined,
+    !rule.judges ? { judge: rule.judge, judges: rule.kind === 'example' ? 'whole log' : 'each run' } : undefined,
     target.profile,
     options.onJudged || rule.explain
       ? (evidence, judgement) => {
@@ -599,7 +597,7 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     await Promise.race([running, expired]);
     // An example rule's judge reads what its driver sent, once it is done; a property judges each run itself.
     // A rule that judges the run's error answers reads those (its driver's own among them), kept as recorded.
-    if (rule.judge && rule.judges === 'error answers of the run') {
+    if (rule.judges === 'error answers of the run') {
       const evidence = env.errorAnswers.observed();
       const judgement = judgeLog(rule.judge, evidence, target.profile);
       options.onJudged?.(rule.id, evidence, judgement);

@@ -10,15 +10,15 @@
  */
 import { describe, expect, test } from 'vitest';
 import { CATCHES } from '../../src/mutation/fault-catches.ts';
-import { drivenRules, observedOf, readJudgeLogs } from '../../src/mutation/judge-logs.ts';
+import { observedOf, readJudgeLogs } from '../../src/mutation/judge-logs.ts';
 import { FAULT_NAMES } from '../../src/reference-server/faults.ts';
 import { startReferenceServer } from '../../src/reference-server/index.ts';
 import { judgeLog } from '../../src/rules/judges/fold.ts';
 import { violationsOf } from '../../src/rules/judges/judgement.ts';
-import { loadCatalogue } from '../../src/runner/catalogue.ts';
+import { allRules, loadCatalogue } from '../../src/runner/catalogue.ts';
 
 const catalogue = await loadCatalogue();
-const rules = drivenRules(catalogue);
+const rules = allRules(catalogue);
 const logs = await readJudgeLogs();
 // The profile the logs were recorded with: the reference server's, which a judge may read.
 const server = await startReferenceServer({ seed: 7, resources: 120 });

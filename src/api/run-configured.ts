@@ -2,6 +2,7 @@ import { UsageError } from '../core/errors.ts';
 import type { RunResult } from '../core/types.ts';
 import { loadCatalogue } from '../runner/catalogue.ts';
 import type { RunConfig } from '../schemas/run-config.ts';
+import { loadSigningKey } from '../session/bundle.ts';
 import {
   artifactLinks,
   conductRun,
@@ -18,6 +19,9 @@ export async function runConfigured(config: RunConfig, interrupt?: AbortSignal):
   const { groups, selection } = selectForRun(catalogue, config);
   const expectations =
     config.expectations !== undefined ? await resolveExpectations(config.expectations, catalogue) : undefined;
+  if (config.sign !== undefined && config.reports === undefined)
+    throw new UsageError('sign writes conformance-bundle.json beside the reports: give reports a folder too');
+  const signingKey = config.sign !== undefined ? await loadSigningKey(config.sign) : undefined;
   const opened = await openTarget(config);
   try {
     const journalPath = journalPathOf(config);
@@ -33,6 +37,7 @@ export async function runConfigured(config: RunConfig, interrupt?: AbortSignal):
         waitLock: config.waitLock,
         links: artifactLinks(process.env),
         ...(config.history !== undefined ? { historyDir: config.history } : {}),
+        ...(signingKey ? { signingKey } : {}),
       },
     );
     if (!outcome.ok) throw new UsageError(`cannot run: ${outcome.reason}`);

@@ -9,6 +9,7 @@ Usage:
   directory-conformance expectations update --from results.json --file F
   directory-conformance restore reports/journal.jsonl   put back what an interrupted run changed
   directory-conformance judge reports/exchanges.har   judge a run's recorded traffic again, sending nothing
+  directory-conformance verify conformance-bundle.json --public-key PEM   check a signed run
   directory-conformance <command> --help  options of a command
 
 Exit codes (run, merge, compare):
@@ -114,6 +115,10 @@ Output:
   --history DIR              keep each run's results.json in DIR (DIRECTORY_HISTORY); the
                              reports show every rule's last verdicts, flips, since when it
                              fails, and the rules whose verdict changed since the last run
+  --sign KEYFILE             also write conformance-bundle.json: results.json and the redacted
+                             exchanges.har, the catalogue's and the spec's hashes, the suite's
+                             version and the target's fingerprint, signed with this Ed25519
+                             private key (PEM; DIRECTORY_SIGN_KEY); \`verify\` checks it
   --quiet                    no progress output
   --verbose                  a line per rule in a terminal too (default: a live line in a
                              terminal, a line per rule in order elsewhere)
@@ -214,15 +219,33 @@ export const JUDGE_HELP = `directory-conformance judge FILE.har [--profile FILE]
     [--rule ID]… [--section §N]… [--json]
 
 Judges a run's recorded traffic again (reports/exchanges.har), sending no
-request: every rule written as a driver and a judge gets the exchanges the
-recording tags with it (_rule, _run) and says PASS, FAIL or OBSERVED as it did
-live; NOT-APPLICABLE where the recording holds no evidence of its clause (no
-exchange of the rule, an answer cut in the recording, a rule judged only
-live); NO-VERDICT where its answers said nothing of the clause (a 429, a 5xx).
+request: every rule (a driver and a judge) gets the exchanges the recording
+tags with it (_rule, _run) and says PASS, FAIL or OBSERVED as it did live;
+NOT-APPLICABLE where the recording holds no evidence of its clause (no
+exchange of the rule, or an answer cut in the recording); NO-VERDICT where
+its answers said nothing of the clause (a 429, a 5xx).
 Rules judged by when requests went and came (the concurrent ones) are judged
 as far as the recording's times, to the millisecond, allow.
 
 The profile is the target's (--profile, as for run); without one, the
 embedded reference server's (--resources N as the run had, default 200).
 Exit 1 when a rule FAILs, 3 when no rule found evidence, 0 otherwise.
+`;
+
+export const VERIFY_HELP = `directory-conformance verify BUNDLE --public-key PEM [--badge FILE]
+
+Checks a signed run (conformance-bundle.json, written by run --sign KEYFILE):
+its signature, made by the private half of --public-key (an Ed25519 key in
+PEM) over all the bundle holds; that it was judged with this suite's rule
+catalogue and spec (their hashes); the target's profile against its hash;
+the summary against the results; and every verdict that rests on a rule's
+own evidence against the verdict its exchanges in the bundle give, judged
+again with no request sent. A bundle whose verdicts do not follow from its
+exchanges is refused, whoever signed it.
+
+  --badge FILE    once verified, write an SVG badge ("Directory conformance
+                  26.06.25 | 83/83": the rules that passed of those judged)
+
+Exit 0 verified, 1 refused (each reason on a line), 2 a file that is not a
+bundle or a key that is not an Ed25519 key.
 `;

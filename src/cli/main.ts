@@ -15,6 +15,7 @@ const COMMANDS: readonly string[] = [
   'expectations',
   'restore',
   'judge',
+  'verify',
   'help',
 ];
 
@@ -77,6 +78,8 @@ export async function main(argv: string[], io: Output = stdio, env: NodeJS.Proce
         return await (await import('./restore-command.ts')).restoreCommand(rest, io);
       case 'judge':
         return await (await import('./judge-command.ts')).judgeCommand(rest, io);
+      case 'verify':
+        return await (await import('./verify-command.ts')).verifyCommand(rest, io);
       case undefined:
       case 'help':
       case '--help':

@@ -6,6 +6,7 @@ import type { EngineOptions, RunTarget } from '../runner/run-rules.ts';
 import { renderGate } from '../gate/expectations.ts';
 import type { RunHistory } from '../gate/history.ts';
 import { describeSelection } from '../report/selection.ts';
+import { loadSigningKey } from '../session/bundle.ts';
 import { RUN_OPTION_SCHEMAS, annotation } from '../schemas/run-config.ts';
 import { CONFIG_FILE_NAME, resolveRunConfig } from '../session/run-config.ts';
 import {
@@ -70,6 +71,8 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
   const options = engineOptionsOf(config);
   const expectations = config.expectations ? await resolveExpectations(config.expectations, catalogue) : undefined;
   const reportsDir = config.reports ?? 'reports';
+  // A key that cannot sign is refused before the target is opened, as every bad option is.
+  const signingKey = config.sign !== undefined ? await loadSigningKey(config.sign) : undefined;
   const opened = await openTarget(config);
   const { target } = opened;
 
@@ -110,6 +113,7 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
         waitLock: config.waitLock,
         links: artifactLinks(env),
         ...(config.history !== undefined ? { historyDir: config.history } : {}),
+        ...(signingKey ? { signingKey } : {}),
         onReady: () => {
           // Said once the reports folder and preflight passed, just before the first rule.
           if (opened.server) {
@@ -125,13 +129,14 @@ export async function runCommand(argv: string[], io: Output, env: NodeJS.Process
       io.err(`cannot run: ${outcome.reason}`);
       return EXIT.usage;
     }
-    const { run, gate, paths, history } = outcome;
+    const { run, gate, paths, history, bundle } = outcome;
     for (const line of chargedAtTheEnd(run, ended)) io.out(line);
     printSummary(run, io);
     if (history) printHistory(history, io);
     for (const line of gate ? renderGate(gate) : []) io.out(line);
     // The CLI always names a reports folder, so a run that got this far wrote its reports.
     if (paths) io.out(`reports: ${paths.html}  ${paths.junit}  ${paths.json}`);
+    if (bundle) io.out(`signed: ${bundle} (check it with \`directory-conformance verify ${bundle} --public-key PEM\`)`);
     if (interrupts.received) {
       if (journalPath) io.out(await journalSummary(journalPath));
       io.err(`interrupted by ${interrupts.received}: the verdicts cover only the rules that ran`);

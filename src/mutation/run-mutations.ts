@@ -19,7 +19,7 @@ import { parseJsonText } from '../core/json-text.ts';
 import { HarRecorder } from '../report/har.ts';
 import { allRules } from '../runner/catalogue.ts';
 import { recordedExchanges } from '../runner/recorded-traffic.ts';
-import { rejudgeRule } from '../runner/rejudge.ts';
+import { verdictsNotFollowing } from '../runner/rejudge.ts';
 import { checkedFile } from '../schemas/files.ts';
 import type { Rule } from '../rules/types.ts';
 import type { TargetProfile } from '../target/profile.ts';
@@ -108,10 +108,8 @@ export async function runMutation(fault: FaultName, groups?: readonly RuleGroup[
 }
 
 /**
- * The run judged again from its own HAR, as anyone holding it could: each
- * rule whose verdict rests on its own evidence (a PASS, an OBSERVED, a FAIL
- * its own requests showed) must get the same verdict from the recording.
- * Returns the rules that did not, with both verdicts.
+ * The run judged again from its own HAR, as anyone holding it could: the
+ * rules whose verdict the recording does not give (verdictsNotFollowing).
  */
 export function rejudgedOtherwise(
   run: RunResult,
@@ -122,20 +120,7 @@ export function rejudgedOtherwise(
   const recorded = recordedExchanges(
     checkedFile('HarFile', parseJsonText(har.render({ name: 'directory-conformance', version: '0' })), 'exchanges.har'),
   );
-  const byId = new Map(rules.map((r) => [r.id, r]));
-  return run.results.flatMap((result): string[] => {
-    const rule = byId.get(result.ruleId);
-    // A rule judged by when its requests went and came is judged again only as far as recorded times allow.
-    if (!rule || rule.timing) return [];
-    const own = result.violations.every((v) => v.foundBy === undefined);
-    const live = result.verdict;
-    if (!(live === 'PASS' || live === 'OBSERVED' || (live === 'FAIL' && own))) return [];
-    const again = rejudgeRule(rule, recorded, profile).verdict;
-    // A recording that cut one of the rule's answers cannot show its verdict: it says so, and that is no other verdict.
-    const cut = again === 'NOT-APPLICABLE' && recorded.some((t) => t.rule === rule.id && t.cut);
-    const same = cut || (live === 'OBSERVED' ? again === 'OBSERVED' || again === 'NOT-APPLICABLE' : again === live);
-    return same ? [] : [`${result.ruleId}: ${live} live, ${again} from the recording`];
-  });
+  return verdictsNotFollowing(run.results, recorded, rules, profile).otherwise;
 }
 
 /** A catch as fault-catches.ts writes one, for any rule (a rule not yet in the catalogue too). */

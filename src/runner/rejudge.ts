@@ -120,3 +120,45 @@ export function rejudge(
 ): Rejudged[] {
   return rules.map((rule) => rejudgeRule(rule, traffic, profile));
 }
+
+/** What a verdict comparison needs of a rule's live result (a RuleResult, or one read back from results.json). */
+export interface LiveVerdict {
+  ruleId: string;
+  verdict: string;
+  violations: ReadonlyArray<{ foundBy?: string }>;
+}
+
+/**
+ * The rules whose live verdict does not follow from the recording: each rule
+ * whose verdict rests on its own evidence (a PASS, an OBSERVED, a FAIL its own
+ * requests showed) must get the same verdict when judged again from the
+ * exchanges tagged with it. A rule judged by when its requests went and came
+ * (`timing`) is left out: a recording keeps times to the millisecond only; so
+ * are the verdicts that rest on another rule's evidence (a finding) or on no
+ * evidence (ERROR, SKIP, NOT-TESTED, FLAKY). Says how many verdicts it
+ * compared, and the rules that differ, a line each with both verdicts.
+ */
+export function verdictsNotFollowing(
+  live: readonly LiveVerdict[],
+  recorded: readonly RecordedExchange[],
+  rules: readonly Rule[],
+  profile: TargetProfile,
+): { compared: number; otherwise: string[] } {
+  const byId = new Map(rules.map((r) => [r.id, r]));
+  let compared = 0;
+  const otherwise = live.flatMap((result): string[] => {
+    const rule = byId.get(result.ruleId);
+    if (!rule || rule.timing) return [];
+    const own = result.violations.every((v) => v.foundBy === undefined);
+    const verdict = result.verdict;
+    if (!(verdict === 'PASS' || verdict === 'OBSERVED' || (verdict === 'FAIL' && own))) return [];
+    compared++;
+    const again = rejudgeRule(rule, recorded, profile).verdict;
+    // A recording that cut one of the rule's answers cannot show its verdict: it says so, and that is no other verdict.
+    const cut = again === 'NOT-APPLICABLE' && recorded.some((t) => t.rule === rule.id && t.cut);
+    const same =
+      cut || (verdict === 'OBSERVED' ? again === 'OBSERVED' || again === 'NOT-APPLICABLE' : again === verdict);
+    return same ? [] : [`${result.ruleId}: ${verdict} live, ${again} from the recording`];
+  });
+  return { compared, otherwise };
+}

@@ -553,6 +553,42 @@ export const FILE_DEFINITIONS = {
       _cut: { const: true },
     },
   },
+  /** A signed run (`run --sign`, read back by `verify`): see src/session/bundle.ts. */
+  ConformanceBundle: {
+    type: 'object',
+    required: ['format', 'suite', 'hashes', 'target', 'results', 'har', 'signature'],
+    additionalProperties: false,
+    properties: {
+      format: { const: 'directory-conformance-bundle/1' },
+      suite: {
+        type: 'object',
+        required: ['name', 'version'],
+        additionalProperties: false,
+        properties: { name: STRING, version: STRING },
+      },
+      hashes: {
+        type: 'object',
+        required: ['catalogue', 'spec'],
+        additionalProperties: false,
+        properties: { catalogue: STRING, spec: STRING },
+      },
+      target: {
+        type: 'object',
+        required: ['baseUrl', 'serviceVersion', 'profileHash', 'profile'],
+        additionalProperties: false,
+        // The profile is checked against its own schema (fixtures/target-profile.schema.json) once read.
+        properties: { baseUrl: STRING, serviceVersion: STRING, profileHash: STRING, profile: ANY },
+      },
+      results: { $ref: '#/definitions/ResultsJson' },
+      har: { $ref: '#/definitions/HarFile' },
+      signature: {
+        type: 'object',
+        required: ['algorithm', 'publicKey', 'value'],
+        additionalProperties: false,
+        properties: { algorithm: { const: 'Ed25519' }, publicKey: STRING, value: STRING },
+      },
+    },
+  },
   JudgedExchanges: {
     type: 'array',
     items: {

@@ -213,6 +213,14 @@ export const RUN_CONFIG_SCHEMA = {
       description:
         "Folder that keeps each run's results.json (named by time): the reports show every rule's last verdicts, its flips, since when it fails, and what changed since the last run.",
     },
+    sign: {
+      type: 'string',
+      flag: 'sign',
+      env: 'DIRECTORY_SIGN_KEY',
+      file: true,
+      description:
+        'An Ed25519 private key (PEM): the run writes conformance-bundle.json beside its reports, its results and redacted exchanges signed, for `verify`.',
+    },
     quiet: { type: 'boolean', default: false, flag: 'quiet', description: 'CLI only: no progress output.' },
     verbose: { type: 'boolean', default: false, flag: 'verbose', description: 'CLI only: one line per rule.' },
     expectations: {

@@ -252,6 +252,7 @@ export async function readConfigFile(path: string, required: boolean): Promise<R
     ...(typeof options.expectations === 'string' ? { expectations: from(options.expectations) } : {}),
     ...(options.reports !== undefined ? { reports: from(options.reports) } : {}),
     ...(options.history !== undefined ? { history: from(options.history) } : {}),
+    ...(options.sign !== undefined ? { sign: from(options.sign) } : {}),
   };
 }
 

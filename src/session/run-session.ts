@@ -7,6 +7,7 @@
  * expectations gate and every report. What is only the CLI's (options
  * parsing, progress, signals, the printed summary) stays in src/cli.
  */
+import type { KeyObject } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { UsageError } from '../core/errors.ts';
@@ -26,6 +27,7 @@ import { startReferenceServer, type ReferenceServer } from '../reference-server/
 import { isFaultName } from '../reference-server/faults.ts';
 import { isVariantName } from '../reference-server/variants.ts';
 import { keepInHistory, readHistory, ruleHistories, type RunHistory } from '../gate/history.ts';
+import { writeBundle } from './bundle.ts';
 import { HarRecorder } from '../report/har.ts';
 import { renderJson } from '../report/json.ts';
 import { shellWord } from '../report/shell-quote.ts';
@@ -247,6 +249,8 @@ export interface SessionOptions {
   links?: SummaryLinks;
   /** Where each run's results.json is kept (--history): the reports show every rule's history. */
   historyDir?: string;
+  /** The key of --sign: the reports gain conformance-bundle.json, signed with it (src/session/bundle.ts). */
+  signingKey?: KeyObject;
   /** Called once preflight passed, just before the first rule (the CLI starts listening for signals there). */
   onReady?: () => void;
 }
@@ -260,6 +264,8 @@ export type SessionOutcome =
       paths?: Awaited<ReturnType<typeof writeReports>>;
       /** With a history folder: each rule's history, the rules that changed, a line per file skipped. */
       history?: RunHistory;
+      /** With a signing key: the signed bundle's path. */
+      bundle?: string;
     }
   /** Preflight found the target unusable: nothing ran, nothing was written. */
   | { ok: false; reason: string };
@@ -333,6 +339,10 @@ export async function conductRun(
             ...(history ? { history } : {}),
           })
         : undefined;
+    const bundle =
+      session.signingKey && paths?.har
+        ? await writeBundle(target.profile, { results: paths.json, har: paths.har }, session.signingKey)
+        : undefined;
     if (history) {
       try {
         await keepInHistory(history.dir, run.startedAt, renderJson(run));
@@ -342,7 +352,14 @@ export async function conductRun(
         );
       }
     }
-    return { ok: true, run, ...(gate ? { gate } : {}), ...(paths ? { paths } : {}), ...(history ? { history } : {}) };
+    return {
+      ok: true,
+      run,
+      ...(gate ? { gate } : {}),
+      ...(paths ? { paths } : {}),
+      ...(history ? { history } : {}),
+      ...(bundle ? { bundle } : {}),
+    };
   } finally {
     await lock?.release();
     await reportsLock?.release();

@@ -66,7 +66,7 @@ const ROWS: Record<string, Row> = {
   'an unknown command': {
     args: () => ['frobnicate'],
     says: () => [
-      'error: unknown command "frobnicate"; the commands: run, serve, rules, compare, merge, expectations, restore, judge, help',
+      'error: unknown command "frobnicate"; the commands: run, serve, rules, compare, merge, expectations, restore, judge, verify, help',
     ],
   },
   // Flags

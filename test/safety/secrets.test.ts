@@ -3,6 +3,7 @@
  * transcripts: a run with known keys against a failing server, then every
  * output file and stream is scanned.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,6 +49,9 @@ beforeAll(async () => {
     ...KEYS,
   });
   dir = await mkdtemp(join(tmpdir(), 'dc-secrets-'));
+  // Signed runs: the bundle holds the results and the exchanges again, and is scanned with the rest.
+  const { privateKey } = generateKeyPairSync('ed25519');
+  await writeFile(join(dir, 'signing-key.pem'), privateKey.export({ type: 'pkcs8', format: 'pem' }));
 });
 afterAll(async () => {
   await server.close();
@@ -77,6 +81,8 @@ test('no key in any output of a failing run', async () => {
       join(dir, 'reports'),
       '--num-runs',
       '3',
+      '--sign',
+      join(dir, 'signing-key.pem'),
     ],
     { out: (l) => (out += `${l}\n`), err: (l) => (out += `${l}\n`) },
   );
@@ -85,6 +91,7 @@ test('no key in any output of a failing run', async () => {
   expect(new Set(formsOf(server.apiKey)).size).toBe(6);
   const files = await filesUnder(join(dir, 'reports'));
   expect(files.filter((f) => !f.startsWith('reproduce/')).sort()).toEqual([
+    'conformance-bundle.json',
     'exchanges.har',
     'index.html',
     'journal.jsonl',
@@ -138,12 +145,15 @@ test('a server that echoes the credential in headers and bodies leaks it into no
         reports,
         '--num-runs',
         '2',
+        '--sign',
+        join(dir, 'signing-key.pem'),
       ],
       { out: (l) => (out += `${l}\n`), err: (l) => (out += `${l}\n`) },
     );
     const files = await filesUnder(reports);
     expect(files).toContain('results.json');
     expect(files).toContain('journal.jsonl');
+    expect(files).toContain('conformance-bundle.json');
     const texts: Record<string, string> = { output: out };
     for (const f of files) texts[f] = await readFile(join(reports, f), 'utf8');
     expect(leaks(texts)).toEqual([]);

@@ -288,8 +288,8 @@ function propertyReplay(r: RuleResult): string {
   const facts = [
     `seed ${p.seed}`,
     ...(p.path ? [`path ${p.path}`] : []),
-    `${p.numRuns} runs`,
-    ...(p.numShrinks !== undefined ? [`${p.numShrinks} shrinks`] : []),
+    count(p.numRuns, 'run'),
+    ...(p.numShrinks !== undefined ? [count(p.numShrinks, 'shrink')] : []),
   ];
   const counterexample = p.counterexample
     ? `<pre class="counterexample">${esc(clip(p.counterexample, MAX_SHOWN))}</pre>`
@@ -331,7 +331,7 @@ function historyFigure(history: RunHistory | undefined): string {
     history.earlierRuns === 0
       ? `the first run kept in ${history.dir}`
       : `${history.changed.length} changed since the last run; ${unstable} unstable; ${count(history.earlierRuns, 'earlier run')} in ${history.dir}`;
-  return `<div class="figure" id="history"><span>history</span><b>${history.earlierRuns + 1} runs</b><small>${esc(note)}</small></div>
+  return `<div class="figure" id="history"><span>history</span><b>${count(history.earlierRuns + 1, 'run')}</b><small>${esc(note)}</small></div>
 `;
 }
 

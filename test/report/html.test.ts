@@ -270,6 +270,15 @@ describe('a report you can navigate', () => {
     expect(page.text).not.toMatch(/\b1 (requests|rules|exchanges|runs|server errors|times|answers)\b/);
     const one = renderHtml({ ...run, results: run.results.slice(0, 1) });
     expect(scanHtml(one).text).toContain('of 1 rule shown');
+    // A property's replay: one run, one shrink.
+    const replayed = run.results.find((r) => r.replay);
+    expect(replayed).toBeDefined();
+    if (!replayed?.replay) return;
+    const once = { ...replayed, replay: { ...replayed.replay, numRuns: 1, numShrinks: 1 } };
+    const text = scanHtml(renderHtml({ ...run, results: [once] })).text;
+    expect(text).toContain('1 run');
+    expect(text).toContain('1 shrink');
+    expect(text).not.toMatch(/\b1 (runs|shrinks)\b/);
   });
 
   test("each rule's card shows its duration, in seconds past one", () => {

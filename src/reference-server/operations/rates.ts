@@ -1,4 +1,5 @@
 /** §4.4 show-activity-rates, §4.2 assign-activity-rate, §4.7 unassign-activity-rate. */
+import { StaleReads } from '../stale-reads.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { formatSpan, fromDay, overlaps, subtract, type Span } from '../days.ts';
@@ -44,22 +45,18 @@ function renderPeriod(p: RatePeriod, ctx: OperationContext): Record<string, unkn
   return out;
 }
 
-/** How long the `rates-stale-read` fault serves a resource's periods as they were before a write. */
-const STALE_READ_MS = 300;
-
-/** Under `rates-stale-read`: what each resource held before its last write, and until when it is served. */
-const staleRates = new WeakMap<object, { rates: RatePeriod[]; until: number }>();
+/** Under `rates-stale-read`: what each resource held before its last write (stale-reads.ts). */
+const staleRates = new StaleReads<RatePeriod[]>();
 
 /** A write to a resource's periods is about to happen: under the fault, reads serve the old ones a while. */
 function beforeWrite(ctx: OperationContext, details: { rates: RatePeriod[] }): void {
   if (ctx.faults.has('rates-stale-read')) {
-    staleRates.set(details, { rates: details.rates, until: performance.now() + STALE_READ_MS });
+    staleRates.wrote(details, details.rates);
   }
 }
 
 function ratesRead(ctx: OperationContext, details: { rates: RatePeriod[] }): RatePeriod[] {
-  const stale = ctx.faults.has('rates-stale-read') ? staleRates.get(details) : undefined;
-  return stale && performance.now() < stale.until ? stale.rates : details.rates;
+  return ctx.faults.has('rates-stale-read') ? staleRates.read(details, details.rates) : details.rates;
 }
 
 export const showActivityRates: Operation = (body, ctx) => {

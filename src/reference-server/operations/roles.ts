@@ -1,4 +1,5 @@
 /** §4.6 resources.list-roles and §4.1 resources.revoke-roles. */
+import { StaleReads } from '../stale-reads.ts';
 import { nowAndThen } from '../now-and-then.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, badRequest, notFound, unprocessable } from '../errors.ts';
@@ -11,15 +12,11 @@ function renderTeams(teams: RoleHolding['teams'], ctx: OperationContext): unknow
   return teams === '*' ? '*' : [...teams];
 }
 
-/** How long the `roles-stale-read` fault serves a resource's roles as they were before a revocation. */
-const STALE_READ_MS = 300;
-
-/** Under `roles-stale-read`: what each resource held before its last revocation, and until when it is served. */
-const staleRoles = new WeakMap<object, { roles: RoleHolding[]; until: number }>();
+/** Under `roles-stale-read`: what each resource held before its last revocation (stale-reads.ts). */
+const staleRoles = new StaleReads<RoleHolding[]>();
 
 function rolesRead(ctx: OperationContext, details: { roles: RoleHolding[] }): RoleHolding[] {
-  const stale = ctx.faults.has('roles-stale-read') ? staleRoles.get(details) : undefined;
-  return stale && performance.now() < stale.until ? stale.roles : details.roles;
+  return ctx.faults.has('roles-stale-read') ? staleRoles.read(details, details.roles) : details.roles;
 }
 
 export const listRoles: Operation = (body, ctx) => {
@@ -194,7 +191,7 @@ export const revokeRoles: OperationMaybeLater = (body, ctx) => {
     if (ctx.faults.has('revoke-lost-update')) writes.push({ details, next });
     else {
       if (ctx.faults.has('roles-stale-read')) {
-        staleRoles.set(details, { roles: details.roles, until: performance.now() + STALE_READ_MS });
+        staleRoles.wrote(details, details.roles);
       }
       details.roles = next;
     }

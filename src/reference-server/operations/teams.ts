@@ -1,4 +1,5 @@
 /** §4.5 resources.show-teams and §4.3 resources.assign-team. */
+import { StaleReads } from '../stale-reads.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { formatSpan, overlaps, subtract, type Span } from '../days.ts';
 import type { Resource, TeamAssignation } from '../model.ts';
@@ -114,15 +115,11 @@ function plan(existing: TeamAssignation[], incoming: TeamAssignation): Plan {
   return { modifications, deletions, next };
 }
 
-/** How long the `teams-stale-read` fault serves a resource's assignations as they were before an assignment. */
-const STALE_READ_MS = 300;
-
-/** Under `teams-stale-read`: what each resource held before its last assignment, and until when it is served. */
-const staleTeams = new WeakMap<object, { teams: TeamAssignation[]; until: number }>();
+/** Under `teams-stale-read`: what each resource held before its last assignment (stale-reads.ts). */
+const staleTeams = new StaleReads<TeamAssignation[]>();
 
 function teamsRead(ctx: OperationContext, details: { teams: TeamAssignation[] }): TeamAssignation[] {
-  const stale = ctx.faults.has('teams-stale-read') ? staleTeams.get(details) : undefined;
-  return stale && performance.now() < stale.until ? stale.teams : details.teams;
+  return ctx.faults.has('teams-stale-read') ? staleTeams.read(details, details.teams) : details.teams;
 }
 
 export const assignTeam: Operation = (body, ctx) => {
@@ -164,7 +161,7 @@ export const assignTeam: Operation = (body, ctx) => {
   }
   if (conflicting && ctx.faults.has('assign-team-aware-ignored')) return { status: 409, body: warning(result, false) };
   if (ctx.faults.has('teams-stale-read')) {
-    staleTeams.set(details, { teams: details.teams, until: performance.now() + STALE_READ_MS });
+    staleTeams.wrote(details, details.teams);
   }
   details.teams = result.next;
   if (ctx.variants.has('assign-team-204')) return { status: 204 };

@@ -98,9 +98,10 @@ export interface Judging {
   judged(run: () => Promise<void>): Promise<void>;
   /**
    * Sends a run's judged request as many times as the rule's `repeats` asks
-   * for the run's number of runs (once for a rule that does not repeat).
+   * for the run's number of runs (once for a rule that does not repeat);
+   * `send` is told which time it is, from 0.
    */
-  repeat(send: () => Promise<unknown>): Promise<void>;
+  repeat(send: (repetition: number) => Promise<unknown>): Promise<void>;
 }
 
 /**

@@ -10,6 +10,7 @@ import { replayCommand } from '../../src/report/describe-result.ts';
 import { defineRuleGroup, property } from '../../src/rules/define.ts';
 import { runsAtDepth, strengthAtDepth } from '../../src/rules/depth.ts';
 import { drawCoveringArray, pairCoverage, renderCoverage } from '../../src/rules/input-models/coverage.ts';
+import { INPUT_MODELS } from '../../src/rules/input-models/index.ts';
 import { listInputModel } from '../../src/rules/input-models/resources-list.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
 import type { TargetProfile } from '../../src/target/profile.ts';
@@ -96,6 +97,19 @@ test('the covering array of resources.list covers each class when quick, every p
   const [quick = 0, pairwise = 0, triples = 0] = rows;
   expect(quick).toBeLessThan(pairwise);
   expect(pairwise).toBeLessThan(triples);
+});
+
+test("every operation's input model draws its covering array at every depth, as strong as its factors allow", async () => {
+  const example = await loadProfile(packagePath('fixtures/example-profile.json'));
+  for (const modelOf of Object.values(INPUT_MODELS)) {
+    const model = modelOf(example);
+    for (const depth of ['quick', 'default', 'deep'] as const) {
+      const array = drawCoveringArray(model, 1, depth);
+      expect(array?.strength, `${model.operation} at ${depth}`).toBe(
+        Math.min(strengthAtDepth(depth), model.factors.length),
+      );
+    }
+  }
 });
 
 test('rules --coverage says the depth and what it covers (three-way drawn above: slow to draw twice)', async () => {

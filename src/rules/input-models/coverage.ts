@@ -32,8 +32,15 @@ export function drawCoveringArray(
   seed: number,
   depth: Depth = 'default',
 ): CoveringArray | undefined {
-  const strength = strengthAtDepth(depth);
+  // A model of fewer factors than the depth asks is covered whole by every combination of all its factors.
+  const strength = strengthOf(Math.min(strengthAtDepth(depth), model.factors.length));
   return fc.sample(coveringArray(model.factors, { allowed: model.allowed, strength }), { seed, numRuns: 1 })[0];
+}
+
+/** A number of factors taken together as a covering array's strength (1 to 3). */
+function strengthOf(factors: number): 1 | 2 | 3 {
+  if (factors <= 1) return 1;
+  return factors === 2 ? 2 : 3;
 }
 
 /** What the rows `judged` (by index) exercised of what the target can serve. */

@@ -238,6 +238,7 @@ export default defineRuleGroup({
     property({
       id: 'revoke-roles.prop.concurrent-sequences',
       timing: true,
+      concurrent: true,
       clause: '§4.1 Response; §4.1 rules 3-6',
       quote: [
         'Response: status 204, meaning resource roles revoked; no body.',

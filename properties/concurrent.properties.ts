@@ -341,6 +341,7 @@ export default defineRuleGroup({
     property({
       id: 'activity-rates.prop.concurrent-sequences',
       timing: true,
+      concurrent: true,
       clause: '§4.2 Response; §4.7',
       quote: [
         'Assigns an activity rate to a resource for a date range.',

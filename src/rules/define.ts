@@ -57,6 +57,7 @@ function make<N extends Need>(input: RuleDefinition<N>, kind: Rule['kind']): Rul
     ...(input.judges ? { judges: input.judges } : {}),
     ...(input.runs !== undefined ? { runs: input.runs } : {}),
     ...(input.timing ? { timing: input.timing } : {}),
+    ...(input.concurrent ? { concurrent: input.concurrent } : {}),
     ...(input.repeats ? { repeats: input.repeats } : {}),
     ...(input.interaction ? { interaction: input.interaction } : {}),
     kind,

@@ -191,6 +191,11 @@ export interface RuleFacts<N extends Need> {
    */
   timing?: true;
   /**
+   * The rule sends requests on one resource at the same time: `--depth` sets
+   * its runs apart from the others' (src/rules/depth.ts), none when quick.
+   */
+  concurrent?: true;
+  /**
    * The rule judges a rejection or a paging invariant: each run sends its
    * judged request(s) often enough (`ctx.repeat`) that a departure one time
    * in ten shows with 95% confidence, and a FAIL is confirmed at that rate
@@ -246,6 +251,7 @@ export interface Rule {
   judges?: 'error answers of the run';
   runs?: number;
   timing?: true;
+  concurrent?: true;
   repeats?: Repeats;
   interaction?: (profile: TargetProfile, seed: number) => StepInteraction;
   kind: RuleKind;

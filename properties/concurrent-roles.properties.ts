@@ -1,7 +1,8 @@
 /**
  * Concurrent revocations (§4.1): two or three branches of resources.revoke-roles
  * requests on one mutable resource sent at the same time (real parallel
- * requests, one per branch in flight), then resources.list-roles. The run
+ * requests, one per branch in flight, at most MAX_IN_FLIGHT_PER_RESOURCE on
+ * the resource), then resources.list-roles. The run
  * passes when some serial order of the revocations that respects real time,
  * applied to the exact model of §4.1 (the one the serial model-based
  * sequences use, starting from what the server shows), explains every answer
@@ -26,6 +27,7 @@ import { heldBy, revocationOf, rolesShown } from '../src/rules/judges/role-answe
 import { claimRoleResource } from '../src/rules/steps/claims.ts';
 import { isDefiningRole } from '../src/rules/steps/roles.ts';
 import { checkLinearizable, type HistoryOperation, type SequentialModel } from '../src/rules/linearizability.ts';
+import { InFlightPerResource } from '../src/rules/in-flight-per-resource.ts';
 import type { TargetProfile } from '../src/target/profile.ts';
 import { applyRevocation, describe, revocationTarget, shown, type Model, type Real } from './roles-model.properties.ts';
 
@@ -102,19 +104,21 @@ function resolve(real: Real, command: RevokeCommand): RevokeCall | undefined {
   return { kind: 'revoke', roleIds: sent, teams };
 }
 
-async function send(real: Real, command: RevokeCommand, label: string): Promise<void> {
+async function send(real: Real, inFlight: InFlightPerResource, command: RevokeCommand, label: string): Promise<void> {
   const call = resolve(real, command);
   if (!call) return;
   const step = `${label} ${describeRevocation(command)}`;
-  const res = await real.ctx.client.post(
-    'resources.revoke-roles',
-    {
-      resource_ids: [real.resourceId],
-      role_ids: call.roleIds,
-      ...(call.teams === 'star' ? { team_ids: '*' as const } : {}),
-      ...(Array.isArray(call.teams) ? { team_ids: call.teams } : {}),
-    },
-    { step },
+  const res = await inFlight.send(real.resourceId, () =>
+    real.ctx.client.post(
+      'resources.revoke-roles',
+      {
+        resource_ids: [real.resourceId],
+        role_ids: call.roleIds,
+        ...(call.teams === 'star' ? { team_ids: '*' as const } : {}),
+        ...(Array.isArray(call.teams) ? { team_ids: call.teams } : {}),
+      },
+      { step },
+    ),
   );
   // Refused: whether it took effect is not known (the judge lets it take effect at any point, or not).
   if (res.status < 200 || res.status >= 300) {
@@ -125,9 +129,11 @@ async function send(real: Real, command: RevokeCommand, label: string): Promise<
 /** One run: the roles read, the branches sent at once (each branch one command after the other), the roles read again. */
 async function runBranches(real: Real, branches: RevokeCommand[][]): Promise<void> {
   await shown(real, STEP.start);
+  // Whatever shape the branches drawn have, at most MAX_IN_FLIGHT_PER_RESOURCE revocations at once on the resource.
+  const inFlight = new InFlightPerResource();
   await Promise.all(
     branches.map(async (branch, b) => {
-      for (const [i, command] of branch.entries()) await send(real, command, `B${b + 1}.${i + 1}`);
+      for (const [i, command] of branch.entries()) await send(real, inFlight, command, `B${b + 1}.${i + 1}`);
     }),
   );
   await shown(real, STEP.end);
@@ -238,6 +244,7 @@ export default defineRuleGroup({
     property({
       id: 'revoke-roles.prop.concurrent-sequences',
       timing: true,
+      concurrent: true,
       clause: '§4.1 Response; §4.1 rules 3-6',
       quote: [
         'Response: status 204, meaning resource roles revoked; no body.',

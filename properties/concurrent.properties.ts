@@ -2,7 +2,8 @@
  * Concurrent sequences (§4.2, §4.7): a short serial prefix of
  * assign-activity-rate and unassign-activity-rate requests on one mutable
  * resource, then two or three branches of them sent at the same time (real
- * parallel requests, at most one per branch in flight), then a read of the
+ * parallel requests, at most one per branch in flight and at most
+ * MAX_IN_FLIGHT_PER_RESOURCE on the resource), then a read of the
  * window. Each branch's commands go one after the other; the branches
  * overlap in time. The run passes when some serial order of the commands,
  * one that respects real time (a command answered before another was sent
@@ -34,6 +35,7 @@ import { precondition } from '../src/rules/assertions.ts';
 import { claimRoleResource } from '../src/rules/steps/claims.ts';
 import { WIDE_RANGE, showActivityRates } from '../src/rules/steps/assignations.ts';
 import { guardResource } from '../src/rules/state-guard.ts';
+import { InFlightPerResource } from '../src/rules/in-flight-per-resource.ts';
 import { addDays, splitRange, type DateSpan } from '../src/rules/dates.ts';
 import {
   checkLinearizable,
@@ -139,6 +141,8 @@ interface Real {
   ctx: CheckContext<'workRegime'>;
   resourceId: string;
   window: DateSpan;
+  /** Holds the requests at once on the resource to the bound, whatever shape a drawn scenario has. */
+  inFlight: InFlightPerResource;
 }
 
 type Operation = HistoryOperation<RateCall, RateAnswer>;
@@ -155,9 +159,9 @@ async function send(real: Real, command: RateCommand, label: string): Promise<vo
   const { ctx, resourceId, window } = real;
   const span = text(rangeIn(window, command.offset, command.length));
   const step = `${label} ${describeCommand(command)}`;
-  const res =
+  const res = await real.inFlight.send(resourceId, () =>
     command.kind === 'assign'
-      ? await ctx.client.post(
+      ? ctx.client.post(
           'resources.assign-activity-rate',
           {
             resource_id: resourceId,
@@ -172,11 +176,8 @@ async function send(real: Real, command: RateCommand, label: string): Promise<vo
           },
           { step },
         )
-      : await ctx.client.post(
-          'resources.unassign-activity-rate',
-          { resource_id: resourceId, date_range: span },
-          { step },
-        );
+      : ctx.client.post('resources.unassign-activity-rate', { resource_id: resourceId, date_range: span }, { step }),
+  );
   // Refused (a server may refuse a change made at the same moment as another; the spec does not say):
   // the judge leaves it pending, to take effect at any point or never.
   if (res.status < 200 || res.status >= 300) {
@@ -341,6 +342,7 @@ export default defineRuleGroup({
     property({
       id: 'activity-rates.prop.concurrent-sequences',
       timing: true,
+      concurrent: true,
       clause: '§4.2 Response; §4.7',
       quote: [
         'Assigns an activity rate to a resource for a date range.',
@@ -361,7 +363,7 @@ export default defineRuleGroup({
         const periods = await showActivityRates(ctx, { resource_id: resourceId, date_range: WIDE_RANGE });
         const window = windowIn(longestSpan(periods));
         precondition(window, 'the resource has no rate period of 42 days');
-        const real: Real = { ctx, resourceId, window };
+        const real: Real = { ctx, resourceId, window, inFlight: new InFlightPerResource() };
         // What was just read is the snapshot; each sequence is put back to it and verified.
         const guard = guardResource(ctx, resourceId, ['rates'], { known: { resourceId, rates: periods } });
         await checkProperty(

@@ -24,7 +24,7 @@ import {
 } from '../src/rules/judges/judgement.ts';
 import { field, type Observed } from '../src/rules/judges/observed.ts';
 import { unchangedBetween } from '../src/rules/judges/state.ts';
-import { everyReadShows, MOMENT_MS } from '../src/rules/judges/read-after-write.ts';
+import { everyReadShows, MOMENT_MS, type Timed } from '../src/rules/judges/read-after-write.ts';
 import {
   matchesSchema,
   type ActivityRatePeriod,
@@ -141,8 +141,8 @@ async function readTwice(
   await showActivityRates(ctx, body, { step: steps.later, fresh: true });
 }
 
-/** One read of the pair and what it showed. */
-interface Read {
+/** One read of the pair, what it showed and when (how long a stale read lasted is measured from it). */
+interface Read extends Timed {
   step: string;
   periods: ActivityRatePeriod[];
 }
@@ -151,10 +151,11 @@ interface Read {
 function readsOf(log: readonly Observed[], steps: readonly string[]): { reads: Read[] } | { judgement: Judgement } {
   const reads: Read[] = [];
   for (const step of steps) {
-    if (!firstWithStep(log, step)) continue;
+    const o = firstWithStep(log, step);
+    if (!o) continue;
     const read = periodsRead(log, step);
     if (!('periods' in read)) return read;
-    reads.push({ step, periods: read.periods });
+    reads.push({ step, periods: read.periods, ...(o.at ? { at: o.at } : {}) });
   }
   return reads.length > 0 ? { reads } : { judgement: noEvidence(`no ${steps.join(' or ')}`) };
 }
@@ -167,14 +168,14 @@ function afterWrite<N extends 'AssignActivityRateRequest' | 'UnassignActivityRat
   log: readonly Observed[],
   schema: N,
   steps: { write: string; reads: readonly string[] },
-  judge: (body: SchemaType<N>, reads: Read[]) => Judgement,
+  judge: (body: SchemaType<N>, reads: Read[], write: Observed) => Judgement,
 ): Judgement {
   const o = firstWithStep(log, steps.write);
   if (!o || !matchesSchema(schema, o.request)) return noEvidence(`no ${steps.write} was sent`);
   const written = accepted(o);
   if (!isClean(written)) return written;
   const read = readsOf(log, steps.reads);
-  return 'reads' in read ? judge(o.request, read.reads) : read.judgement;
+  return 'reads' in read ? judge(o.request, read.reads, o) : read.judgement;
 }
 
 const ASSIGNED = { write: STEP.assign, reads: [STEP.readAfterAssign, STEP.readLaterAssign] } as const;
@@ -279,7 +280,7 @@ export default defineRuleGroup({
         });
       },
       judge: (log) =>
-        afterWrite(log, 'AssignActivityRateRequest', ASSIGNED, (body, reads) => {
+        afterWrite(log, 'AssignActivityRateRequest', ASSIGNED, (body, reads, write) => {
           const range = splitRange(body.date_range);
           if (!range) return noEvidence(`the assignment's range ${body.date_range} is not a range`);
           const shows = ({ periods }: Read): boolean =>
@@ -315,6 +316,7 @@ export default defineRuleGroup({
               },
             },
             (r) => r.periods,
+            write,
           );
         }),
     }),
@@ -376,7 +378,7 @@ export default defineRuleGroup({
         });
       },
       judge: (log) =>
-        afterWrite(log, 'UnassignActivityRateRequest', UNASSIGNED, (body, reads) => {
+        afterWrite(log, 'UnassignActivityRateRequest', UNASSIGNED, (body, reads, write) => {
           const cut = splitRange(body.date_range ?? '');
           if (!cut) return noEvidence('the unassignment named no date range');
           // Days strictly inside the unassigned range: the ends are lenient (inclusive or not is not shown).
@@ -397,6 +399,7 @@ export default defineRuleGroup({
               actual: (stale ? still(stale) : []).map((p) => p.date_range),
             },
             (r) => r.periods,
+            write,
           );
         }),
     }),

@@ -4,7 +4,7 @@
 import type { ApiResponse } from '../src/client/directory-client.ts';
 import { untouchedRoleResources } from '../src/rules/steps/roles.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { everyReadShows, MOMENT_MS } from '../src/rules/judges/read-after-write.ts';
+import { everyReadShows, MOMENT_MS, type Timed } from '../src/rules/judges/read-after-write.ts';
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import type { CheckContext } from '../src/rules/types.ts';
 import { precondition } from '../src/rules/assertions.ts';
@@ -409,13 +409,13 @@ export default defineRuleGroup({
         }
         const done = accepted(o);
         if (!isClean(done)) return done;
-        const reads: Array<{ step: string; shown: TeamAssignation[] }> = [];
+        const reads: Array<{ step: string; shown: TeamAssignation[] } & Timed> = [];
         for (const step of [STEP.afterAssignment, STEP.momentAfterAssignment]) {
-          const o = firstWithStep(log, step);
-          if (!o) continue;
-          const read = filteredRead(o);
-          if (!('shown' in read)) return read.judgement;
-          reads.push({ step, shown: read.shown });
+          const read = firstWithStep(log, step);
+          if (!read) continue;
+          const shown = filteredRead(read);
+          if (!('shown' in shown)) return shown.judgement;
+          reads.push({ step, shown: shown.shown, ...(read.at ? { at: read.at } : {}) });
         }
         if (reads.length === 0) return noEvidence(`no ${STEP.afterAssignment} was read`);
         const wanted = splitRange(body.date_range);
@@ -434,6 +434,7 @@ export default defineRuleGroup({
             expected: { team: body.team_id, head: true, date_range: body.date_range },
           },
           (r) => r.shown,
+          o,
         );
       },
     }),

@@ -13,7 +13,7 @@ import { parseOptions } from './options.ts';
 import { UsageError } from '../core/errors.ts';
 import { packagePath } from '../core/package-root.ts';
 import { renderCoverage } from '../rules/input-models/coverage.ts';
-import { runsAtDepth } from '../rules/depth.ts';
+import { leftOutAtDepth, runsAtDepth } from '../rules/depth.ts';
 import type { Depth } from '../core/types.ts';
 import { loadProfile } from '../target/load-profile.ts';
 import type { TargetProfile } from '../target/profile.ts';
@@ -90,9 +90,15 @@ export async function rulesCommand(argv: string[], out: (line: string) => void):
     const file = existsSync(packagePath(g.file)) ? `  (${g.file})` : '';
     out(`${g.section} ${g.title}${file}`);
     for (const r of g.rules) {
+      const runs = runsAtDepth(r.runs ?? DEFAULT_PROPERTY_RUNS, depth, r);
       const flags = [
-        r.kind === 'property' ? `property:${runsAtDepth(r.runs ?? DEFAULT_PROPERTY_RUNS, depth)} runs` : '',
-        r.repeats ? describeRepeats(r.repeats, runsAtDepth(r.runs ?? DEFAULT_PROPERTY_RUNS, depth)) : '',
+        r.concurrent ? 'concurrent' : '',
+        r.kind === 'property'
+          ? leftOutAtDepth(r, depth)
+            ? `property:left out at --depth ${depth}`
+            : `property:${runs} runs`
+          : '',
+        r.repeats ? describeRepeats(r.repeats, runs) : '',
         r.mutates !== 'none' ? `mutates:${r.mutates}` : '',
         r.needs.length ? `needs:${r.needs.join(',')}` : '',
       ]

@@ -58,6 +58,9 @@ export const MUTATION_OPTIONS: EngineOptions = {
 /** Size of the faulty servers' directory unless a fault needs a larger one. */
 export const MUTATION_RESOURCES = 120;
 
+/** The faulty servers' seed (their directory, and where their now-and-then departures fall) unless a run gives one. */
+export const MUTATION_SERVER_SEED = 7;
+
 export async function runAgainstReference(
   faults: FaultName[],
   groups?: readonly RuleGroup[],
@@ -73,8 +76,9 @@ async function runWithProfile(
   groups: readonly RuleGroup[] | undefined,
   options: EngineOptions,
   resources: number,
+  serverSeed = MUTATION_SERVER_SEED,
 ): Promise<{ run: RunResult; profile: TargetProfile }> {
-  const server = await startReferenceServer({ seed: 7, resources, faults });
+  const server = await startReferenceServer({ seed: serverSeed, resources, faults });
   try {
     const run = await runRules(
       [...(groups ?? (await loadCatalogue()))],
@@ -87,7 +91,16 @@ async function runWithProfile(
   }
 }
 
-export async function runMutation(fault: FaultName, groups?: readonly RuleGroup[]): Promise<MutationOutcome> {
+/**
+ * One fault's run. With a `seed`, the suite draws from it and the faulty
+ * server is generated from it (its directory, and where a departure one time
+ * in N falls in its count): another seed, another run, caught the same.
+ */
+export async function runMutation(
+  fault: FaultName,
+  groups?: readonly RuleGroup[],
+  seed?: number,
+): Promise<MutationOutcome> {
   const started = performance.now();
   const expected = CATCHES[fault];
   const har = new HarRecorder(new Date().toISOString());
@@ -95,8 +108,9 @@ export async function runMutation(fault: FaultName, groups?: readonly RuleGroup[
   const { run, profile } = await runWithProfile(
     [fault],
     catalogue,
-    { ...MUTATION_OPTIONS, onExchange: (ruleId, e) => har.add(ruleId, e) },
+    { ...MUTATION_OPTIONS, ...(seed !== undefined ? { seed } : {}), onExchange: (ruleId, e) => har.add(ruleId, e) },
     expected.resources ?? MUTATION_RESOURCES,
+    seed,
   );
   return {
     fault,

@@ -469,12 +469,12 @@ export const FAULTS = {
   'invalid-limit-accepted-one-in-ten': {
     clause: '§4.9 table; §7',
     description:
-      'One invalid pagination.limit in ten (every tenth the server receives) is accepted and lists the whole collection, as if it were null; the others are refused.',
+      "One invalid pagination.limit in ten (every tenth the server receives, from a request the server's seed places) is accepted and lists the whole collection, as if it were null; the others are refused.",
   },
   'invalid-team-ids-as-star-one-in-five': {
     clause: '§2.1 TeamList; §4.1',
     description:
-      'One revoke-roles request in five whose team_ids is no TeamList (a string other than `*`, a list holding what is not a Snowflake) is taken as `*` and revokes every team; the others are refused.',
+      "One revoke-roles request in five whose team_ids is no TeamList (a string other than `*`, a list holding what is not a Snowflake; every fifth, from a request the server's seed places) is taken as `*` and revokes every team; the others are refused.",
   },
   'show-rates-without-work-regime': {
     clause: '§2.5',

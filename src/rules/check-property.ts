@@ -14,8 +14,11 @@ import type { CheckContext } from './types.ts';
 export interface PropertyOptions<T> {
   /**
    * The answer to a value depends only on the value (no state carried between
-   * runs): a value already checked and passed is not sent again, so runs over a
-   * small domain cost no repeated requests.
+   * runs): a value already checked and passed is not sent again, and another
+   * is drawn in its place (the run is discarded, as `fc.pre` discards one),
+   * so every run the rule counts on is made with a new value (a rule that
+   * repeats its judged request reaches its count, src/rules/one-in-n.ts). A
+   * domain with fewer values than runs ends once each has passed.
    */
   distinct?: boolean;
   /**
@@ -35,13 +38,18 @@ export async function checkProperty<T>(
 ): Promise<void> {
   let interruption: unknown;
   const passed = new Set<string>();
+  /** Values drawn again after they passed, each discarded for a new one. */
+  let drawnAgain = 0;
   const property = fc.asyncProperty(arbitrary, async (value) => {
     if (interruption === undefined && ctx.options.interrupt?.aborted) {
       interruption = new HarnessError('DC_ERR_INTERRUPTED', 'the run was interrupted before the property had its runs');
     }
     if (interruption !== undefined) return;
     const key = options.distinct ? fc.stringify(value) : undefined;
-    if (key !== undefined && passed.has(key)) return;
+    if (key !== undefined && passed.has(key)) {
+      drawnAgain += 1;
+      fc.pre(false);
+    }
     try {
       await predicate(value);
       if (key !== undefined) passed.add(key);
@@ -66,6 +74,8 @@ export async function checkProperty<T>(
   });
   if (interruption !== undefined) throw interruption;
   if (!details.failed) return;
+  // fast-check gave up drawing (too many runs discarded) when the domain had no new value left: what ran passed.
+  if (details.counterexample === null && drawnAgain > 0 && passed.size > 0) return;
   const counterexample = details.counterexample ? fc.stringify(details.counterexample[0]) : undefined;
   // A command sequence carries its own replay path in its printed form.
   const replayPath = /\/\*replayPath="([^"]*)"\*\//.exec(counterexample ?? '')?.[1];

@@ -21,7 +21,7 @@ function judging(ctx: BaseCheckContext, repeats: Repeats | undefined): Judging {
   return {
     async repeat(send) {
       const repetitions = repeats ? repetitionsPerRun(repeats, ctx.options.numRuns) : 1;
-      for (let i = 0; i < repetitions; i++) await send();
+      for (let i = 0; i < repetitions; i++) await send(i);
     },
     async judged(run) {
       ctx.log.startRun();
@@ -57,6 +57,7 @@ function make<N extends Need>(input: RuleDefinition<N>, kind: Rule['kind']): Rul
     ...(input.judges ? { judges: input.judges } : {}),
     ...(input.runs !== undefined ? { runs: input.runs } : {}),
     ...(input.timing ? { timing: input.timing } : {}),
+    ...(input.concurrent ? { concurrent: input.concurrent } : {}),
     ...(input.repeats ? { repeats: input.repeats } : {}),
     ...(input.interaction ? { interaction: input.interaction } : {}),
     kind,

@@ -7,13 +7,39 @@
 import type { Depth } from '../core/types.ts';
 
 /**
- * A property's runs at `depth`, from its runs at the default depth: half of
- * them (at least one) when quick, twice as many when deep.
+ * How many times a concurrent property's runs grow when deep: a race shows
+ * in some interleavings only, so a run that looks hard tries many more of
+ * them than the serial properties' twice.
  */
-export function runsAtDepth(runs: number, depth: Depth): number {
+export const CONCURRENT_DEEP_FACTOR = 4;
+
+/**
+ * A property's runs at `depth`, from its runs at the default depth: half of
+ * them (at least one) when quick, twice as many when deep. A concurrent
+ * property (`concurrent` on its definition) makes none when quick (the
+ * engine leaves it out: `leftOutAtDepth`), its own few by default, and
+ * CONCURRENT_DEEP_FACTOR times as many when deep.
+ */
+export function runsAtDepth(runs: number, depth: Depth, rule: { concurrent?: true } = {}): number {
+  if (rule.concurrent) {
+    if (depth === 'quick') return 0;
+    return depth === 'deep' ? runs * CONCURRENT_DEEP_FACTOR : runs;
+  }
   if (depth === 'quick') return Math.max(1, Math.ceil(runs / 2));
   if (depth === 'deep') return runs * 2;
   return runs;
+}
+
+/**
+ * Why a rule does not run at `depth`, or undefined when it does: a quick run
+ * leaves out the concurrent properties, whose few runs would cost requests
+ * on a mutable resource and show a race only by chance.
+ */
+export function leftOutAtDepth(rule: { concurrent?: true }, depth: Depth): string | undefined {
+  if (rule.concurrent && depth === 'quick') {
+    return 'left out at --depth quick: requests at the same time run at --depth default (a few runs) or deep (many)';
+  }
+  return undefined;
 }
 
 /**

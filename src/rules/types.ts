@@ -98,9 +98,10 @@ export interface Judging {
   judged(run: () => Promise<void>): Promise<void>;
   /**
    * Sends a run's judged request as many times as the rule's `repeats` asks
-   * for the run's number of runs (once for a rule that does not repeat).
+   * for the run's number of runs (once for a rule that does not repeat);
+   * `send` is told which time it is, from 0.
    */
-  repeat(send: () => Promise<unknown>): Promise<void>;
+  repeat(send: (repetition: number) => Promise<unknown>): Promise<void>;
 }
 
 /**
@@ -191,6 +192,11 @@ export interface RuleFacts<N extends Need> {
    */
   timing?: true;
   /**
+   * The rule sends requests on one resource at the same time: `--depth` sets
+   * its runs apart from the others' (src/rules/depth.ts), none when quick.
+   */
+  concurrent?: true;
+  /**
    * The rule judges a rejection or a paging invariant: each run sends its
    * judged request(s) often enough (`ctx.repeat`) that a departure one time
    * in ten shows with 95% confidence, and a FAIL is confirmed at that rate
@@ -246,6 +252,7 @@ export interface Rule {
   judges?: 'error answers of the run';
   runs?: number;
   timing?: true;
+  concurrent?: true;
   repeats?: Repeats;
   interaction?: (profile: TargetProfile, seed: number) => StepInteraction;
   kind: RuleKind;

@@ -41,7 +41,7 @@ import { violationsOf, type Judgement } from '../rules/judges/judgement.ts';
 import type { ExplainedStep } from '../rules/judges/trace.ts';
 import { describeQuietDifference, QuietReads } from '../rules/quiet-reads.ts';
 import { WIDE_RANGE } from '../rules/steps/assignations.ts';
-import { runsAtDepth } from '../rules/depth.ts';
+import { leftOutAtDepth, runsAtDepth } from '../rules/depth.ts';
 
 export interface RunTarget {
   baseUrl: string;
@@ -472,6 +472,8 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
 
   if (options.readOnly && rule.mutates !== 'none')
     return result('SKIP', { reason: 'read-only run: this rule changes state', skipCause: 'options' });
+  const notAtDepth = leftOutAtDepth(rule, options.depth);
+  if (notAtDepth) return result('SKIP', { reason: notAtDepth, skipCause: 'options' });
   const controller = new AbortController();
   const ownMutations = new MutationLog();
   /** The evidence of the last judgement that found a departure: a property's shrunk counterexample. */
@@ -545,7 +547,7 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     // A property's own number of runs at the run's depth, unless the run sets one for every property.
     options: {
       ...options,
-      numRuns: options.numRuns ?? runsAtDepth(rule.runs ?? DEFAULT_PROPERTY_RUNS, options.depth),
+      numRuns: options.numRuns ?? runsAtDepth(rule.runs ?? DEFAULT_PROPERTY_RUNS, options.depth, rule),
     },
     signal: controller.signal,
     observe(subject, value) {

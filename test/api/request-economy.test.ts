@@ -11,11 +11,11 @@ import { expect, test } from 'vitest';
 import { runConformance } from '../../src/api/index.ts';
 
 /**
- * Requests of the default run at seed 1: 787 measured (shared reads in flight vary it by a few): 589 before
+ * Requests of the default run at seed 1: 833 measured (shared reads in flight vary it by a few): 589 before
  * the rejection properties repeated their judged requests (departures one time in ten, about 130) and the
- * reads' pairwise rules came (67).
+ * reads' pairwise rules came (67); 787 before the paging property repeated its walk (42 more).
  */
-const CEILING = 800;
+const CEILING = 846;
 
 test(`the default run at seed 1 sends at most ${CEILING} requests`, async () => {
   const run = await runConformance({ seed: 1 });

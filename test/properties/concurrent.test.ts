@@ -1,10 +1,12 @@
 /**
  * The concurrent mode: the activity-rate model on recorded histories, and the
- * rule's judge on hand-made exchange logs (no network), then each concurrent rule (rates, revocations) against a server
- * that loses an update when two requests on one resource overlap (caught and
- * confirmed at every seed) and against the reference server (passes at every
- * seed). The serial rules of the same operation do not see that fault: only
- * requests at once show it.
+ * rule's judge on hand-made exchange logs (no network), then each concurrent
+ * rule (rates, revocations) against a server that loses an update when two
+ * requests on one resource overlap (caught and confirmed at every seed) and
+ * against the reference server (passes at every seed, never more than
+ * MAX_IN_FLIGHT_PER_RESOURCE requests at once on its resource, and more than
+ * one at some seed). The serial rules of the same operation do not see that
+ * fault: only requests at once show it.
  */
 import { describe, expect, test } from 'vitest';
 import { MUTATION_OPTIONS, runAgainstReference } from '../../src/mutation/run-mutations.ts';
@@ -12,7 +14,8 @@ import { CATCHES } from '../../src/mutation/fault-catches.ts';
 import { loadCatalogue } from '../../src/runner/catalogue.ts';
 import { checkLinearizable, type HistoryOperation } from '../../src/rules/linearizability.ts';
 import type { ActivityRatePeriod } from '../../src/schemas/index.ts';
-import type { Observed } from '../../src/rules/judges/observed.ts';
+import { field, type Observed } from '../../src/rules/judges/observed.ts';
+import { MAX_IN_FLIGHT_PER_RESOURCE } from '../../src/rules/in-flight-per-resource.ts';
 import {
   judgeHistory,
   judgeParallelCommands,
@@ -205,6 +208,39 @@ describe("the rule's judge, on exchange logs", () => {
   });
 });
 
+/**
+ * The most requests in flight at once on each resource a log's requests name
+ * (`resource_id`, `resource_ids`), from when each went and when its answer
+ * came (Observed's `at`, to a fraction of a millisecond in a live run).
+ */
+function peakInFlightPerResource(log: readonly Observed[]): Map<string, number> {
+  const events = new Map<string, Array<{ at: number; change: 1 | -1 }>>();
+  for (const o of log) {
+    if (!o.at) continue;
+    const one = field(o.request, 'resource_id');
+    const many = field(o.request, 'resource_ids');
+    const ids = [...(typeof one === 'string' ? [one] : []), ...(Array.isArray(many) ? many : [])];
+    for (const id of ids.filter((i): i is string => typeof i === 'string')) {
+      const list = events.get(id) ?? [];
+      list.push({ at: o.at.sent, change: 1 }, { at: o.at.answered, change: -1 });
+      events.set(id, list);
+    }
+  }
+  const peaks = new Map<string, number>();
+  for (const [id, list] of events) {
+    // An answer at the same moment as a sending counts first: the two were not in flight together.
+    list.sort((a, b) => a.at - b.at || a.change - b.change);
+    let now = 0;
+    let peak = 0;
+    for (const e of list) {
+      now += e.change;
+      peak = Math.max(peak, now);
+    }
+    peaks.set(id, peak);
+  }
+  return peaks;
+}
+
 const catalogue = await loadCatalogue();
 const only = (keep: (id: string) => boolean) =>
   catalogue.map((g) => ({ ...g, rules: g.rules.filter((r) => keep(r.id)) })).filter((g) => g.rules.length > 0);
@@ -239,12 +275,23 @@ describe.each(CASES)('$rule against servers', ({ rule, fault, serial, confirmed 
     }
   });
 
-  test('the reference server passes at every one of ten seeds', async () => {
+  test(`the reference server passes at every one of ten seeds, with 2 to ${MAX_IN_FLIGHT_PER_RESOURCE} requests at once on the resource`, async () => {
+    const peaks: number[] = [];
     for (const seed of SEEDS) {
-      const run = await runAgainstReference([], concurrent, { ...MUTATION_OPTIONS, seed });
+      const evidence: Observed[] = [];
+      const run = await runAgainstReference([], concurrent, {
+        ...MUTATION_OPTIONS,
+        seed,
+        onJudged: (_rule, observed) => evidence.push(...observed),
+      });
       const result = run.results[0]!;
       expect(result.verdict, `seed ${seed}: ${JSON.stringify(result.violations).slice(0, 2000)}`).toBe('PASS');
+      const peak = Math.max(...peakInFlightPerResource(evidence).values());
+      expect(peak, `seed ${seed}`).toBeLessThanOrEqual(MAX_IN_FLIGHT_PER_RESOURCE);
+      peaks.push(peak);
     }
+    // The branches did go at the same time.
+    expect(Math.max(...peaks), JSON.stringify(peaks)).toBeGreaterThan(1);
   });
 
   test(`the serial rules of the same operation do not see ${fault}`, async () => {

@@ -67,6 +67,23 @@ describe('checkProperty', () => {
     expect(replays).toEqual([]);
   });
 
+  test('distinct: a value drawn again after it passed is replaced by a new one, so every run sends a value', async () => {
+    const { ctx } = fakeContext();
+    const sent: number[] = [];
+    // Half the draws are one of three values: many come again.
+    const value = fc.oneof(fc.constantFrom(1, 2, 3), fc.integer({ min: 10, max: 100_000 }));
+    await checkProperty(ctx, value, async (n) => void sent.push(n), { distinct: true });
+    expect(sent).toHaveLength(50);
+    expect(new Set(sent).size).toBe(50);
+  });
+
+  test('distinct: a domain with fewer values than runs passes once each value has passed', async () => {
+    const { ctx } = fakeContext();
+    const sent: number[] = [];
+    await checkProperty(ctx, fc.constantFrom(1, 2, 3), async (n) => void sent.push(n), { distinct: true });
+    expect(sent.sort()).toEqual([1, 2, 3]);
+  });
+
   test('a departure is shrunk to the smallest counterexample', async () => {
     const { ctx, replays } = fakeContext();
     const error = await checkProperty(ctx, fc.integer({ min: 0, max: 1000 }), async (n) => {

@@ -11,9 +11,10 @@ import { judgeEveryRead, later, MOMENT_MS } from '../../src/rules/judges/read-af
 
 const AFTER = 'list-roles after';
 
-function read(step: string, teams: string[]): Observed {
+function read(step: string, teams: string[], at?: Observed['at']): Observed {
   const body = [{ resource_id: '1', role_id: '2', is_assigned: true, team_ids: teams }];
   return {
+    ...(at ? { at } : {}),
     operation: 'resources.list-roles',
     step,
     request: { resource_ids: ['1'] },
@@ -49,10 +50,28 @@ describe('judgeEveryRead', () => {
     expect(judgeEveryRead([revocation, read(AFTER, []), read(later(AFTER), [])], noTeam)).toEqual([]);
   });
 
-  test('the read right after the write is stale, the one a moment later is not: a departure, said as stale', () => {
+  test('the read right after the write is stale, the one a moment later is not: a departure, said as stale for as long as measured', () => {
+    // The write answered at 1000, the stale read sent 2 ms after, the read a moment later answered 507 ms after.
+    const log = [
+      { ...revocation, at: { sent: 990, answered: 1000 } },
+      read(AFTER, ['7'], { sent: 1002, answered: 1004 }),
+      read(later(AFTER), [], { sent: 1505, answered: 1507 }),
+    ];
+    expect(judgeEveryRead(log, noTeam)).toMatchObject([
+      {
+        where: `${AFTER}.team_ids`,
+        message: expect.stringContaining(
+          `a read ${MOMENT_MS} ms later did (stale for 507 ms at most as measured, from the write's answer to the ` +
+            "answer of the first read that showed it; the read that did not was sent 2 ms after the write's answer)",
+        ),
+      },
+    ]);
+  });
+
+  test('a stale read in a record without times is said as stale, for a time not known', () => {
     const violations = judgeEveryRead([revocation, read(AFTER, ['7']), read(later(AFTER), [])], noTeam);
     expect(violations).toMatchObject([
-      { where: `${AFTER}.team_ids`, message: expect.stringContaining(`stale for up to ${MOMENT_MS} ms`) },
+      { message: expect.stringContaining('stale for a moment: the record holds no times to say how long') },
     ]);
   });
 

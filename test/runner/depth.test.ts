@@ -1,6 +1,7 @@
 /**
  * `--depth`: each property's runs at the run's depth (half when quick, twice
- * when deep, derived from its own `runs`), the strength of the covering
+ * when deep, derived from its own `runs`; the concurrent properties left out
+ * when quick, four times theirs when deep), the strength of the covering
  * arrays (each class, every pair, every triple), and the options that carry
  * it (results.json, the replay command).
  */
@@ -8,8 +9,10 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Depth } from '../../src/core/types.ts';
 import { replayCommand } from '../../src/report/describe-result.ts';
 import { defineRuleGroup, property } from '../../src/rules/define.ts';
-import { runsAtDepth, strengthAtDepth } from '../../src/rules/depth.ts';
+import { leftOutAtDepth, runsAtDepth, strengthAtDepth } from '../../src/rules/depth.ts';
+import { loadCatalogue } from '../../src/runner/catalogue.ts';
 import { drawCoveringArray, pairCoverage, renderCoverage } from '../../src/rules/input-models/coverage.ts';
+import { INPUT_MODELS } from '../../src/rules/input-models/index.ts';
 import { listInputModel } from '../../src/rules/input-models/resources-list.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
 import type { TargetProfile } from '../../src/target/profile.ts';
@@ -37,6 +40,54 @@ test('a property makes half its runs when quick (at least one), its own by defau
   expect([1, 4, 5, 8].map((r) => runsAtDepth(r, 'default'))).toEqual([1, 4, 5, 8]);
   expect([1, 4, 5, 8].map((r) => runsAtDepth(r, 'deep'))).toEqual([2, 8, 10, 16]);
   expect((['quick', 'default', 'deep'] as const).map(strengthAtDepth)).toEqual([1, 2, 3]);
+});
+
+test('a concurrent property is left out when quick, makes its own few runs by default and four times as many when deep', () => {
+  const concurrent = { concurrent: true } as const;
+  expect((['quick', 'default', 'deep'] as const).map((d) => runsAtDepth(3, d, concurrent))).toEqual([0, 3, 12]);
+  expect(leftOutAtDepth(concurrent, 'quick')).toContain('--depth quick');
+  expect([leftOutAtDepth(concurrent, 'default'), leftOutAtDepth(concurrent, 'deep')]).toEqual([undefined, undefined]);
+  expect(leftOutAtDepth({}, 'quick')).toBeUndefined();
+});
+
+test('the concurrent properties of the catalogue say so', async () => {
+  const concurrent = (await loadCatalogue()).flatMap((g) => g.rules.filter((r) => r.concurrent).map((r) => r.id));
+  expect(concurrent.sort()).toEqual([
+    'activity-rates.prop.concurrent-sequences',
+    'revoke-roles.prop.concurrent-sequences',
+  ]);
+});
+
+test('the engine SKIPs a concurrent property when quick, naming the depth, and hands it its runs at the others', async () => {
+  const seen: number[] = [];
+  const fixture = property({
+    id: 't.concurrent-depth',
+    clause: '§4.2 Response',
+    quote: 'a sentence long enough',
+    level: 'OBSERVED',
+    runs: 3,
+    concurrent: true,
+    judge: () => [],
+    drive: (ctx) => {
+      seen.push(ctx.options.numRuns);
+      return Promise.resolve();
+    },
+  });
+  const group = { file: 'test', ...defineRuleGroup({ section: '§0', title: 'depth test', rules: [fixture] }) };
+  const target = { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: 'depth-test-key-123456', profile };
+  const verdicts: string[] = [];
+  for (const depth of ['quick', 'default', 'deep'] as const) {
+    const run = await runRules([group], target, { ...DEFAULT_ENGINE_OPTIONS, depth });
+    const result = run.results[0];
+    verdicts.push(`${result?.verdict ?? 'none'}: ${result?.reason ?? ''}`);
+    if (depth === 'quick') expect(result?.skipCause).toBe('options');
+  }
+  expect(verdicts).toEqual([
+    `SKIP: ${leftOutAtDepth({ concurrent: true }, 'quick') ?? ''}`,
+    'OBSERVED: ',
+    'OBSERVED: ',
+  ]);
+  expect(seen).toEqual([3, 12]);
 });
 
 test("the engine hands each property its runs at the run's depth, and results.json and the replay say the depth", async () => {
@@ -96,6 +147,19 @@ test('the covering array of resources.list covers each class when quick, every p
   const [quick = 0, pairwise = 0, triples = 0] = rows;
   expect(quick).toBeLessThan(pairwise);
   expect(pairwise).toBeLessThan(triples);
+});
+
+test("every operation's input model draws its covering array at every depth, as strong as its factors allow", async () => {
+  const example = await loadProfile(packagePath('fixtures/example-profile.json'));
+  for (const modelOf of Object.values(INPUT_MODELS)) {
+    const model = modelOf(example);
+    for (const depth of ['quick', 'default', 'deep'] as const) {
+      const array = drawCoveringArray(model, 1, depth);
+      expect(array?.strength, `${model.operation} at ${depth}`).toBe(
+        Math.min(strengthAtDepth(depth), model.factors.length),
+      );
+    }
+  }
 });
 
 test('rules --coverage says the depth and what it covers (three-way drawn above: slow to draw twice)', async () => {

@@ -2,33 +2,65 @@
  * A write's stated effect (§4.1-§4.7) must show in a read right after it and
  * in a read a moment later: a driver reads at once and again after
  * `MOMENT_MS`, and the judge holds every read to the effect, saying how long
- * a stale read lasted at most or that an effect did not last.
+ * a stale read lasted as measured, or that an effect did not last.
  */
 import type { Violation } from '../../core/types.ts';
+import { READ_OPERATIONS } from '../../schemas/operations.ts';
 import { isClean, violationsOf, type Judgement } from './judgement.ts';
 import type { Observed } from './observed.ts';
 
 /** How long after a write the second read comes. */
 export const MOMENT_MS = 500;
 
+/** An exchange's times, when the record holds them (Observed's `at`). */
+export interface Timed {
+  readonly at?: { readonly sent: number; readonly answered: number };
+}
+
+/**
+ * How long a read stayed stale after a write, as its times measure it: from
+ * the write's answer to the answer of the first read that showed the effect
+ * (it lasted no longer), and when the read that did not show it was sent (it
+ * lasted at least that long). Reads spaced a moment apart bound it; they do
+ * not time it to the millisecond.
+ */
+export function staleness(write: Timed | undefined, stale: Timed | undefined, shown: Timed | undefined): string {
+  const from = write?.at?.answered;
+  if (from === undefined || stale?.at === undefined || shown?.at === undefined) {
+    return 'stale for a moment: the record holds no times to say how long';
+  }
+  const after = (t: number): number => Math.max(0, Math.round(t - from));
+  return (
+    `stale for ${after(shown.at.answered)} ms at most as measured, from the write's answer to the answer of ` +
+    `the first read that showed it; the read that did not was sent ${after(stale.at.sent)} ms after the write's answer`
+  );
+}
+
+/** What a stale read right after a write is said as: the effect's message, then how long it was stale. */
+function staleMessage(message: string, measured: string): string {
+  return `${message}, at once: the read right after the write did not show it, a read ${MOMENT_MS} ms later did (${measured})`;
+}
+
 /**
  * The first read that does not show the effect is the departure, said with
- * what the other reads showed (a stale read a moment later corrects, or an
- * effect that does not last); `shownOf` is what a read showed, for `actual`.
+ * what the other reads showed (a stale read a moment later corrects, for as
+ * long as the reads' times and the `write`'s measure, or an effect that does
+ * not last); `shownOf` is what a read showed, for `actual`.
  */
-export function everyReadShows<R extends { step: string }>(
+export function everyReadShows<R extends { step: string } & Timed>(
   reads: readonly R[],
   shows: (r: R) => boolean,
   effect: Violation,
   shownOf: (r: R) => unknown,
+  write: Timed | undefined,
 ): Violation[] {
   const missing = reads.findIndex((r) => !shows(r));
   const read = reads[missing];
   if (read === undefined) return [];
-  const shownLater = reads.slice(missing + 1).some(shows);
+  const shownLater = reads.slice(missing + 1).find(shows);
   const shownBefore = reads.slice(0, missing).some(shows);
   const message = shownLater
-    ? `${effect.message}, at once: the read right after the write did not show it, a read ${MOMENT_MS} ms later did (stale for up to ${MOMENT_MS} ms)`
+    ? staleMessage(effect.message, staleness(write, read, shownLater))
     : shownBefore
       ? `${effect.message}, and keep showing it: a read ${MOMENT_MS} ms after the write no longer did`
       : effect.message;
@@ -61,17 +93,28 @@ export function judgeEveryRead(log: readonly Observed[], judge: (log: readonly O
   );
   const first = violationsOf(atOnce);
   const second = violationsOf(moment);
+  // The read a violation names, by the longest step its place begins with.
+  const readOf = (where: string): string | undefined =>
+    [...repeated].sort((a, b) => b.length - a.length).find((s) => where.startsWith(s));
   if (first.length > 0) {
     if (!isClean(moment)) return first;
-    return first.map((v) => ({
-      ...v,
-      message: `${v.message}, at once: the read right after the write did not show it, a read ${MOMENT_MS} ms later did (stale for up to ${MOMENT_MS} ms)`,
-    }));
+    return first.map((v) => {
+      const step = readOf(v.where);
+      const stale = step === undefined ? undefined : log.findIndex((o) => o.step === step);
+      // The write: the last change the log sent before the stale read.
+      const write =
+        stale === undefined ? undefined : log.slice(0, stale).findLast((o) => !READ_OPERATIONS.has(o.operation));
+      const shown = step === undefined ? undefined : log.find((o) => o.step === later(step));
+      return {
+        ...v,
+        message: staleMessage(v.message, staleness(write, stale === undefined ? undefined : log[stale], shown)),
+      };
+    });
   }
   if (!isClean(atOnce)) return atOnce;
   if (second.length === 0) return moment;
   const laterPlace = (where: string): string => {
-    const step = [...repeated].sort((a, b) => b.length - a.length).find((s) => where.startsWith(s));
+    const step = readOf(where);
     return step === undefined ? where : `${later(step)}${where.slice(step.length)}`;
   };
   return second.map((v) => ({

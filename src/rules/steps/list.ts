@@ -59,18 +59,22 @@ export function judgeRead(ctx: StepContext, res: ApiResponse, step: string, requ
   for (const { owner, judge } of judgesOf(res.exchange.operation)) owned(ctx, owner, () => failAll(judge(observed)));
 }
 
-/** One page of resources.list. */
+/**
+ * One page of resources.list; `fresh` sends it even when the run has the
+ * answer already (a rule that repeats a request to see a departure one time
+ * in N needs each repetition answered by the server).
+ */
 export async function listPage(
   ctx: StepContext,
   body: ListRequest,
-  options: { step?: string; client?: DirectoryClient } = {},
+  options: { step?: string; client?: DirectoryClient; fresh?: boolean } = {},
 ): Promise<ListEnvelope> {
   const step = options.step ?? 'resources.list';
   // No documented operation creates, removes or changes a listed resource but for its team
   // assignations: without `with_teams` the same request always has the same answer, and the run
   // sends it once for every rule that asks (the suite's changes stay off this answer).
   const res = await (options.client ?? ctx.client).post('resources.list', body, {
-    shared: body.with_teams !== true,
+    shared: body.with_teams !== true && options.fresh !== true,
     step,
   });
   // 401, 429 and 5xx are no verdict (a harness fault); anything else is judged.
@@ -125,6 +129,8 @@ export interface WalkOptions {
   /** Called with every page, in order. */
   onPage?: (page: ListEnvelope, index: number) => void;
   client?: DirectoryClient;
+  /** Every page sent to the server, none taken from the run's shared reads (see listPage). */
+  fresh?: boolean;
 }
 
 export interface Walk {
@@ -167,7 +173,11 @@ export async function walkPages(ctx: StepContext, body: ListRequest, options: Wa
     }
     const step = `resources.list page ${index + 1}`;
     const request = { ...body, pagination: { limit, next_token: token } };
-    const page = await listPage(ctx, request, { step, ...(options.client ? { client: options.client } : {}) });
+    const page = await listPage(ctx, request, {
+      step,
+      ...(options.client ? { client: options.client } : {}),
+      ...(options.fresh ? { fresh: true } : {}),
+    });
     // The page passed the list step's judges: the walk's judge reads it as the answer it was.
     const answered = { status: 200, body: page };
     if (judge) owned(ctx, PAGING, () => failAll(judge.page(answered, index, `limit ${limit}`)));

@@ -1,0 +1,44 @@
+/**
+ * The faults of requests at once, reads right after writes and departures
+ * one time in N, each caught cleanly in every one of ten seeds: the whole
+ * catalogue against the server with that fault, as the mutation run does,
+ * the suite drawing from the seed and the server generated from it (so a
+ * departure one time in N falls at another request of its count). At each
+ * seed, what the mutation run asserts: the owner FAILs at the declared place,
+ * every rule named beside it FAILs and no other, every SKIP is declared, no
+ * rule ends in ERROR, and the run's HAR judged again gives the same verdicts.
+ *
+ * The cases run a few at a time: a run mostly waits (reads after writes,
+ * pauses before a confirmation), and each has its own server and engine.
+ */
+import { describe, test } from 'vitest';
+import { CATCHES } from '../../src/mutation/fault-catches.ts';
+import { runMutation } from '../../src/mutation/run-mutations.ts';
+import type { FaultName } from '../../src/reference-server/faults.ts';
+import { loadCatalogue } from '../../src/runner/catalogue.ts';
+
+const FAULTS = [
+  'rates-lost-update',
+  'revoke-lost-update',
+  'rates-stale-read',
+  'invalid-team-ids-as-star-one-in-five',
+  'invalid-limit-accepted-one-in-ten',
+] as const satisfies readonly FaultName[];
+const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+
+const catalogue = await loadCatalogue();
+const cases = FAULTS.flatMap((fault) => SEEDS.map((seed) => ({ fault, seed })));
+
+describe.concurrent('each fault of issue 26 is caught cleanly at every one of ten seeds', () => {
+  test.for(cases)('$fault at seed $seed', { timeout: 300_000 }, async ({ fault, seed }, { expect }) => {
+    const { rule, where } = CATCHES[fault];
+    const outcome = await runMutation(fault, catalogue, seed);
+    expect(outcome.verdicts[rule], `${rule} must FAIL against ${fault}`).toBe('FAIL');
+    expect(outcome.caught, `caught at "${String(where)}": ${JSON.stringify(outcome.reportedAt)}`).toBe(true);
+    expect(outcome.unexpected, 'rules failing that the fault does not name').toEqual([]);
+    expect(outcome.alsoPassed, 'every rule alsoFails names must FAIL').toEqual([]);
+    expect(outcome.undeclaredSkips, 'every SKIP is declared in skips, with why').toEqual([]);
+    expect(outcome.errors, 'a mutation run ends no rule in ERROR').toEqual([]);
+    expect(outcome.rejudgedOtherwise, "the run's HAR, judged again, gives every verdict it gave").toEqual([]);
+  });
+});

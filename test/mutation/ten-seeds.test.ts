@@ -29,16 +29,19 @@ const SEEDS = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
 const catalogue = await loadCatalogue();
 const cases = FAULTS.flatMap((fault) => SEEDS.map((seed) => ({ fault, seed })));
 
-describe.concurrent('each fault of issue 26 is caught cleanly at every one of ten seeds', () => {
-  test.for(cases)('$fault at seed $seed', { timeout: 300_000 }, async ({ fault, seed }, { expect }) => {
-    const { rule, where } = CATCHES[fault];
-    const outcome = await runMutation(fault, catalogue, seed);
-    expect(outcome.verdicts[rule], `${rule} must FAIL against ${fault}`).toBe('FAIL');
-    expect(outcome.caught, `caught at "${String(where)}": ${JSON.stringify(outcome.reportedAt)}`).toBe(true);
-    expect(outcome.unexpected, 'rules failing that the fault does not name').toEqual([]);
-    expect(outcome.alsoPassed, 'every rule alsoFails names must FAIL').toEqual([]);
-    expect(outcome.undeclaredSkips, 'every SKIP is declared in skips, with why').toEqual([]);
-    expect(outcome.errors, 'a mutation run ends no rule in ERROR').toEqual([]);
-    expect(outcome.rejudgedOtherwise, "the run's HAR, judged again, gives every verdict it gave").toEqual([]);
-  });
-});
+describe.concurrent(
+  'each fault of requests at once, stale reads and rare departures is caught cleanly at every one of ten seeds',
+  () => {
+    test.for(cases)('$fault at seed $seed', { timeout: 300_000 }, async ({ fault, seed }, { expect }) => {
+      const { rule, where } = CATCHES[fault];
+      const outcome = await runMutation(fault, catalogue, seed);
+      expect(outcome.verdicts[rule], `${rule} must FAIL against ${fault}`).toBe('FAIL');
+      expect(outcome.caught, `caught at "${String(where)}": ${JSON.stringify(outcome.reportedAt)}`).toBe(true);
+      expect(outcome.unexpected, 'rules failing that the fault does not name').toEqual([]);
+      expect(outcome.alsoPassed, 'every rule alsoFails names must FAIL').toEqual([]);
+      expect(outcome.undeclaredSkips, 'every SKIP is declared in skips, with why').toEqual([]);
+      expect(outcome.errors, 'a mutation run ends no rule in ERROR').toEqual([]);
+      expect(outcome.rejudgedOtherwise, "the run's HAR, judged again, gives every verdict it gave").toEqual([]);
+    });
+  },
+);

@@ -901,6 +901,12 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     skips: { ...blockedBy('list.with-teams', ['list.prop.pairwise-combinations']) },
     finder: 'list.prop.pairwise-combinations',
   },
+  'list-with-relations-ignored-beside-text-filter': {
+    rule: 'list.with-relations',
+    where: at('row 5 of the pairwise array, page 1', 'response.body.data[0].relations'),
+    skips: { ...blockedBy('list.with-relations', ['list.prop.pairwise-combinations']) },
+    finder: 'list.prop.pairwise-combinations',
+  },
   'list-with-relations-null-as-filter': {
     rule: 'list.prop.pairwise-combinations',
     where: at('row 3 of the pairwise array'),

@@ -232,6 +232,10 @@ export const FAULTS = {
     clause: '§4.8 with_teams',
     description: 'with_teams true beside a resource.text filter adds nothing (the text search skips the team join).',
   },
+  'list-with-relations-ignored-beside-text-filter': {
+    clause: '§4.8 with_relations',
+    description: 'with_relations true beside a resource.text filter adds nothing.',
+  },
   'list-ids-filter-ignored-when-approximate': {
     clause: '§4.8 Filter shapes',
     description:

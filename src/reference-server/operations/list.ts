@@ -338,7 +338,9 @@ function render(r: Resource, q: ListQuery, ctx: OperationContext): Record<string
       .teams.filter((t) => t.span.start <= q.atDay && q.atDay <= t.span.end)
       .map((t) => ({ id: t.teamId, head: t.head, name: ctx.store.teamsById.get(t.teamId)?.name ?? '' }));
   }
-  const relationsDropped = q.orders.length > 0 && faults.has('list-with-relations-ignored-beside-orders');
+  const relationsDropped =
+    (q.orders.length > 0 && faults.has('list-with-relations-ignored-beside-orders')) ||
+    (q.filters.some((f) => f.kind === 'text') && faults.has('list-with-relations-ignored-beside-text-filter'));
   if (
     q.withRelations &&
     !relationsDropped &&

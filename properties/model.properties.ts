@@ -111,11 +111,18 @@ function datesOf(window: DateSpan, span: DaySpan): DateSpan {
 /**
  * The ranges a step of `kind` stands to, all of them while there are none
  * such: an assignment's stand to the rates' ranges (assigned or unassigned),
- * an unassignment's to the assigned ones, a team's to the teams'.
+ * an unassignment inside a range to the assigned ones (inside an unassigned
+ * one it would change nothing), any other unassignment to the rates' ranges
+ * (one that reaches past an earlier unassignment trims the periods on both
+ * sides of it), a team's to the teams'.
  */
-function ofKind(used: readonly Used[], kind: Used['kind']): Used[] {
+function ofKind(used: readonly Used[], kind: Used['kind'], relation: Placement['relation']): Used[] {
   const partners: ReadonlyArray<Used['kind']> =
-    kind === 'assigned' ? ['assigned', 'unassigned'] : kind === 'unassigned' ? ['assigned'] : ['teams'];
+    kind === 'teams'
+      ? ['teams']
+      : kind === 'unassigned' && relation === 'inside'
+        ? ['assigned']
+        : ['assigned', 'unassigned'];
   const pool = used.filter((u) => partners.includes(u.kind));
   return pool.length > 0 ? pool : [...used];
 }
@@ -124,7 +131,7 @@ function ofKind(used: readonly Used[], kind: Used['kind']): Used[] {
 function placeStep(reading: Reading, placement: Placement, kind: Used['kind'], team?: number): DaySpan {
   const span = placeRange(
     placement,
-    ofKind(reading.used, kind).map((u) => u.span),
+    ofKind(reading.used, kind, placement.relation).map((u) => u.span),
     WINDOW_DAYS,
   );
   reading.used.push({ span, kind, ...(team !== undefined ? { team } : {}) });
@@ -513,7 +520,7 @@ export class UnassignRate implements Step {
 
 /** The team assigned over the earlier range a team step's placement stands to (none for a rate's range). */
 function teamOfEarlier(used: readonly Used[], placement: Placement): number | undefined {
-  const pool = ofKind(used, 'teams');
+  const pool = ofKind(used, 'teams', placement.relation);
   return pool.length > 0 ? pool[earlierIndex(placement.ref, pool.length)]?.team : undefined;
 }
 
@@ -594,7 +601,7 @@ function commonWindow(a: DateSpan | undefined, b: DateSpan | undefined): DateSpa
 }
 
 /** Longest sequence unless `--max-commands` says otherwise: few, long sequences catch more per request. */
-const MAX_COMMANDS = 8;
+const MAX_COMMANDS = 12;
 
 /**
  * The sequences: up to `maxCommands` steps of each kind, each range placed
@@ -611,14 +618,20 @@ function sequences(maxCommands: number, replayPath?: string): fc.Arbitrary<Itera
   const assignRate = fc
     .tuple(placement({ adjacent: 8, inside: 2 }), fc.integer({ min: 0, max: 100 }))
     .map(([p, r]) => new AssignRate(p, r));
-  const unassignRate = placement({ inside: 8, adjacent: 1, spanning: 2 }).map((p) => new UnassignRate(p));
+  // An unassignment inside an assigned range as often as one reaching past a range's end (overlapping it,
+  // or spanning two): the one splits a period, the other trims two.
+  const unassignRate = placement({ inside: 5, overlapping: 6, spanning: 5, adjacent: 1 }).map(
+    (p) => new UnassignRate(p),
+  );
   const assignTeam = fc
     .tuple(fc.nat(7), placement({ same: 3, inside: 4, adjacent: 1 }), mostly, mostly)
     .map(([t, p, aware, same]) => new AssignTeam(t, p, aware, same));
   // By weight (an arbitrary listed twice is drawn twice as often): rates 5, teams 2, a look 1.
   return fc.commands(
     [assignRate, assignRate, assignRate, unassignRate, unassignRate, assignTeam, assignTeam, fc.constant(new Look())],
-    { maxCommands, ...(replayPath ? { replayPath } : {}) },
+    // Lengths drawn evenly up to maxCommands (fast-check's default size stops at ten): a step can only
+    // interact with those before it, so the longer sequences carry most of the pairs.
+    { maxCommands, size: 'max', ...(replayPath ? { replayPath } : {}) },
   );
 }
 

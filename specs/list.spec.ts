@@ -28,7 +28,14 @@ import {
   withStep,
   type Judgement,
 } from '../src/rules/judges/judgement.ts';
-import { enoughPagesIn, idsFiltered, textFilterOf, walksIn, type WalkRead } from '../src/rules/judges/list-walks.ts';
+import {
+  enoughPagesIn,
+  idsFiltered,
+  pageNamed,
+  textFilterOf,
+  walksIn,
+  type WalkRead,
+} from '../src/rules/judges/list-walks.ts';
 import {
   judgeArrayAdded,
   judgeAttributesReturned,
@@ -64,7 +71,7 @@ const STEP = {
 /** What `check` finds wanting in each resource of each page of a walk, placed on its page. */
 function eachResourceOf(walk: WalkRead, check: (r: ListResource, where: string) => Violation | undefined): Violation[] {
   return walk.pages.flatMap((p) =>
-    p.page.data.flatMap((r, i) => check(r, `page ${p.index + 1}: response.body.data[${i}]`) ?? []),
+    p.page.data.flatMap((r, i) => check(r, `${pageNamed(p.step, p.request)}: response.body.data[${i}]`) ?? []),
   );
 }
 
@@ -241,7 +248,9 @@ export default defineRuleGroup({
         const walk = walksIn(log)[0];
         if (!walk) return noEvidence('no walk of the listed kind');
         const shapes = walk.pages.flatMap((p) =>
-          p.page.data.flatMap((r, i) => validateSchema('Resource', r, `page ${p.index + 1}: response.body.data[${i}]`)),
+          p.page.data.flatMap((r, i) =>
+            validateSchema('Resource', r, `${pageNamed(p.step, p.request)}: response.body.data[${i}]`),
+          ),
         );
         return judgeAll([shapes, walk.unread, enoughPagesIn(walk, 'the walk at limit 7')]);
       },
@@ -360,7 +369,7 @@ export default defineRuleGroup({
               previous.localeCompare(value, undefined, { sensitivity: 'base' }) > 0
             ) {
               violations.push({
-                where: `page ${p.index + 1}, resource ${r.id}`,
+                where: `${pageNamed(p.step, p.request)}, resource ${r.id}`,
                 message: `must come in ascending order of ${attribute}`,
                 expected: `>= ${JSON.stringify(previous)}`,
                 actual: value,
@@ -493,7 +502,7 @@ export default defineRuleGroup({
                 'total_count' in p.page
                   ? [
                       {
-                        where: `page ${p.index + 1}: response.body.total_count`,
+                        where: `${pageNamed(p.step, p.request)}: response.body.total_count`,
                         message: 'must be absent unless with_total_count is true',
                         expected: '(absent)',
                         actual: p.page.total_count,

@@ -15,6 +15,7 @@ import {
   type Filter,
 } from '../src/rules/steps/list.ts';
 import { eachResourceOnce, FIRST_WALK_PAGES, pagesFor } from '../src/rules/judges/walks-once.ts';
+import { pageNamed } from '../src/rules/judges/list-walks.ts';
 import {
   accepted,
   firstWithStep,
@@ -220,7 +221,8 @@ export default defineRuleGroup({
           judgeEach(
             log.filter((o) => WALKED_PAGE.test(o.step)),
             'no page was read',
-            (o) => shaped(o, 'ListEnvelope'),
+            // Every list walk shares these pages: each is named by what its request asked for too.
+            (o) => shaped({ ...o, step: pageNamed(o.step, o.request) }, 'ListEnvelope'),
           ),
           judgeEach(withStep(log, STEP.envelopeWhole), 'the collection was not read with limit null', (o) =>
             shaped(o, 'ListEnvelope'),

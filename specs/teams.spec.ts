@@ -42,6 +42,7 @@ const STEP = {
   head: (head: boolean) => `show-teams(head: ${head}, with its team_ids)`,
   oneTeam: (id: string) => `show-teams(team_ids [${id}])`,
   severalTeams: (n: number, order: 'listed' | 'reverse') => `show-teams(${n} team_ids in ${order} order)`,
+  oneTeamBesideHead: (head: boolean) => `show-teams(one team_ids beside head: ${String(head)})`,
   before: 'show-teams before',
   conflicting: 'the conflicting assignment',
   afterWarning: 'show-teams after the warning',
@@ -270,16 +271,29 @@ export default defineRuleGroup({
         // the unfiltered assignations of those teams.
         const found = await firstResourceWhere(ctx, (all) => {
           const teamIds = [...new Set(all.map((a) => a.team.id))];
-          return teamIds.length >= 2 ? teamIds : undefined;
+          // Beside head, the first team alone, with the head of another team's assignation: a filter
+          // dropped there shows that other team.
+          const otherHead = all.find((a) => a.team.id !== teamIds[0])?.head;
+          return teamIds.length >= 2 && otherHead !== undefined ? { teamIds, otherHead } : undefined;
         });
         precondition(found, 'no profile resource is assigned to two teams');
-        const teamIds = found.found;
-        const read = (ids: readonly string[], step: string) =>
-          showTeams(ctx, { resource_id: found.resourceId, team_ids: [...ids], date_range: WIDE_RANGE }, { step });
+        const { teamIds, otherHead } = found.found;
+        const read = (ids: readonly string[], step: string, head?: boolean) =>
+          showTeams(
+            ctx,
+            {
+              resource_id: found.resourceId,
+              team_ids: [...ids],
+              date_range: WIDE_RANGE,
+              ...(head === undefined ? {} : { head }),
+            },
+            { step },
+          );
         for (const id of teamIds.slice(0, 3)) await read([id], STEP.oneTeam(id));
         const several = teamIds.slice(0, 3);
         await read(several, STEP.severalTeams(several.length, 'listed'));
         await read([...several].reverse(), STEP.severalTeams(several.length, 'reverse'));
+        await read(teamIds.slice(0, 1), STEP.oneTeamBesideHead(otherHead), otherHead);
       },
       judge(log) {
         const filtered = log.filter(
@@ -291,6 +305,21 @@ export default defineRuleGroup({
           if (!Array.isArray(ids) || !all) return noEvidence(`no unfiltered read of the resource of ${o.step}`);
           const read = filteredRead(o);
           if (!('shown' in read)) return read.judgement;
+          const head = field(o.request, 'head');
+          if (typeof head === 'boolean') {
+            // Which assignations head keeps is show-teams.head-filter's clause: here, only their teams.
+            const others = read.shown.filter((a) => !ids.includes(a.team.id));
+            return others.length === 0
+              ? []
+              : [
+                  {
+                    where: `${o.step}: team.id`,
+                    message: 'must return only assignations of the requested teams, whatever head asks too',
+                    expected: ids,
+                    actual: assignationKeys(others),
+                  },
+                ];
+          }
           const want = assignationKeys(all.filter((a) => ids.includes(a.team.id)));
           const got = assignationKeys(read.shown);
           return JSON.stringify(got) === JSON.stringify(want)

@@ -89,6 +89,25 @@ export function earlierIndex(back: number, count: number): number {
 
 const clamp = (n: number, min: number, max: number): number => Math.min(max, Math.max(min, n));
 
+/**
+ * Whether a range placed beside `ref` goes before it: the side drawn, unless
+ * the window leaves it fewer days than it needs (`needBefore` days before the
+ * earlier range, `needAfter` days after it) and the other side has them. Clamped
+ * to the window's edge, a range drawn to reach past the earlier one would
+ * stop at its end, and stand to it as nothing the step was drawn to be.
+ */
+function sideWithRoom(
+  before: boolean,
+  ref: DaySpan,
+  needBefore: number,
+  needAfter: number,
+  windowDays: number,
+): boolean {
+  const roomBefore = ref.from >= needBefore;
+  const roomAfter = ref.to + needAfter <= windowDays;
+  return before ? roomBefore || !roomAfter : !roomAfter && roomBefore;
+}
+
 /** The range a placement stands for, given the ranges used before it, inside a window of `windowDays`. */
 export function placeRange(p: Placement, used: readonly DaySpan[], windowDays: number): DaySpan {
   const ref = used.length > 0 ? used[earlierIndex(p.ref, used.length)] : undefined;
@@ -103,14 +122,18 @@ export function placeRange(p: Placement, used: readonly DaySpan[], windowDays: n
       span = { from, to: from + 1 + (p.length % (ref.to - 1 - from)) };
     }
   } else if (p.relation === 'overlapping') {
-    const into = p.at % Math.max(1, ref.to - ref.from);
-    const out = 1 + (p.length % 8);
-    span = p.before ? { from: ref.from - out, to: ref.to - 1 - into } : { from: ref.from + 1 + into, to: ref.to + out };
+    // A day the two certainly share and two past the earlier end: a range that shares only an end day,
+    // or reaches a day past one, may not overlap at all where end days are excluded.
+    const into = p.at % Math.max(1, ref.to - ref.from - 1);
+    const out = 2 + (p.length % 7);
+    span = sideWithRoom(p.before, ref, 1, 2, windowDays)
+      ? { from: ref.from - out, to: ref.to - 1 - into }
+      : { from: ref.from + 1 + into, to: ref.to + out };
   } else if (p.relation === 'adjacent') {
     // From the earlier end date, or (two times in three) the day after it: ends that are included or
     // not both get a neighbour.
     const gap = p.at % 3 === 0 ? 0 : 1;
-    span = p.before
+    span = sideWithRoom(p.before, ref, gap + 1, gap + 1, windowDays)
       ? { from: ref.from - gap - p.length, to: ref.from - gap }
       : { from: ref.to + gap, to: ref.to + gap + p.length };
   } else {

@@ -188,7 +188,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   },
   'list-ids-filter-ignored': {
     rule: 'list.ids-filter',
-    where: at('resources.list page 1', 'response.body.data'),
+    where: at('resources.list page 1 (resource.ids (7), limit 2)', 'response.body.data'),
     // The walk with both filters meets the ids filter's departure first: it is blocked by it.
     skips: {
       ...blockedBy('list.ids-filter', [
@@ -232,13 +232,16 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   },
   'list-total-count-of-page': {
     rule: 'list.total-count-of-filtered-set',
-    where: at('page 1', 'response.body.total_count'),
+    where: at(
+      'resources.list page 1 (resource.ids (7), with_total_count, counting_mode "strict", limit 2)',
+      'response.body.total_count',
+    ),
     alsoFails: ['list.counts-agree'],
     skips: { ...blockedBy('list.counts-agree', ['list.prop.pairwise-combinations']) },
   },
   'list-total-count-always': {
     rule: 'list.total-count-only-when-asked',
-    where: at('page 1', 'response.body.total_count'),
+    where: at('resources.list page 1 (limit 3)', 'response.body.total_count'),
     skips: { ...blockedBy('list.total-count-only-when-asked', ['list.prop.pairwise-combinations']) },
   },
   'list-kind-id-optional': {
@@ -247,22 +250,31 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   },
   'list-includes-other-kinds': {
     rule: 'list.resources-of-the-kind',
-    where: at('kind integration, page 1', 'response.body.data[0].kind_id'),
+    where: at('kind integration, resources.list page 1 (limit 8)', 'response.body.data[0].kind_id'),
   },
   'list-orders-descending': {
     rule: 'list.orders-ascending',
-    where: at('page 1', 'resource 7000000000000000057'),
+    where: at(
+      'resources.list page 1 (attributes last_name, orders last_name asc, limit 25)',
+      'resource 7000000000000000057',
+    ),
     skips: { ...blockedBy('list.orders-ascending', ['list.prop.pairwise-combinations']) },
   },
   'list-text-filter-ignored': {
     rule: 'list.text-filter-starts-with',
-    where: at('page 1', 'response.body.data[0].attributes.last_name'),
+    where: at(
+      'resources.list page 1 (attributes last_name, resource.text last_name "G", limit 2)',
+      'response.body.data[0].attributes.last_name',
+    ),
     // Beside an ids filter, an ignored text filter lets through what only the ids match.
     alsoFails: ['list.filters-all-applied'],
   },
   'list-attributes-ignored': {
     rule: 'list.attributes-returned',
-    where: at('resources.list page 1', 'response.body.data[0].attributes'),
+    where: at(
+      'resources.list page 1 (attributes last_name, first_name, email, employee_number, limit 5)',
+      'response.body.data[0].attributes',
+    ),
     skips: {
       ...blockedBy('list.attributes-returned', ['list.prop.pairwise-combinations']),
       'list.filters-all-applied': 'no resource of the listed kind has a text value for last_name',
@@ -276,12 +288,12 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   },
   'list-with-teams-ignored': {
     rule: 'list.with-teams',
-    where: at('page 1', 'response.body.data[0].teams'),
+    where: at('resources.list page 1 (with_teams, limit 5)', 'response.body.data[0].teams'),
     skips: { ...blockedBy('list.with-teams', ['list.prop.pairwise-combinations']) },
   },
   'list-with-relations-ignored': {
     rule: 'list.with-relations',
-    where: at('page 1', 'response.body.data[0].relations'),
+    where: at('resources.list page 1 (with_relations, limit 5)', 'response.body.data[0].relations'),
     skips: { ...blockedBy('list.with-relations', ['list.prop.pairwise-combinations']) },
   },
   'list-with-relations-null-rejected': {
@@ -289,7 +301,10 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     where: at('resources.list with {"with_relations":null}', 'response.status'),
     skips: { ...blockedBy('list.documented-values-accepted', ['list.prop.pairwise-combinations']) },
   },
-  'list-resource-without-picture': { rule: 'list.resource-shape', where: at('page 1', 'response.body.data[0]') },
+  'list-resource-without-picture': {
+    rule: 'list.resource-shape',
+    where: at('resources.list page 1 (with_teams, with_relations, limit 7)', 'response.body.data[0]'),
+  },
   'list-roles-envelope': {
     rule: 'list-roles.plain-array',
     where: at('list-roles of profile resources', 'response.body'),
@@ -662,10 +677,13 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     rule: 'activity-rates.prop.assign-then-show',
     where: at('show-activity-rates after the assignment'),
   },
-  'list-later-pages-without-picture': { rule: 'list.resource-shape', where: at('page 2', 'response.body.data[0]') },
+  'list-later-pages-without-picture': {
+    rule: 'list.resource-shape',
+    where: at('resources.list page 2 (with_teams, with_relations, limit 7)', 'response.body.data[0]'),
+  },
   'list-later-pages-other-kinds': {
     rule: 'list.resources-of-the-kind',
-    where: at('kind employee, page 2', 'response.body.data[0].kind_id'),
+    where: at('kind employee, resources.list page 2 (limit 8)', 'response.body.data[0].kind_id'),
     // A resource of another kind on a later page is also outside each filter, order and walk.
     alsoFails: [
       'list.ids-filter',
@@ -693,7 +711,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   },
   'list-later-pages-ignore-ids-filter': {
     rule: 'list.ids-filter',
-    where: at('resources.list page 2', 'response.body.data'),
+    where: at('resources.list page 2 (resource.ids (7), limit 2)', 'response.body.data'),
     // The walk with both filters meets the ids filter's departure first: it is blocked by it.
     skips: {
       ...blockedBy('list.ids-filter', [
@@ -718,47 +736,62 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   },
   'list-later-pages-drop-attributes': {
     rule: 'list.attributes-returned',
-    where: at('resources.list page 2', 'response.body.data[0].attributes'),
+    where: at(
+      'resources.list page 2 (attributes last_name, first_name, email, employee_number, limit 5)',
+      'response.body.data[0].attributes',
+    ),
     // Without the attribute, a later page cannot show that it starts with the filter's text.
     alsoFails: ['list.text-filter-starts-with'],
   },
   'list-attributes-first-only': {
     rule: 'list.attributes-returned',
-    where: at('resources.list page 1', 'response.body.data[0].attributes'),
+    where: at(
+      'resources.list page 1 (attributes last_name, first_name, email, employee_number, limit 5)',
+      'response.body.data[0].attributes',
+    ),
     skips: { ...blockedBy('list.attributes-returned', ['list.prop.pairwise-combinations']) },
   },
   'list-later-pages-without-teams': {
     rule: 'list.with-teams',
-    where: at('page 2', 'response.body.data[0].teams'),
+    where: at('resources.list page 2 (with_teams, limit 5)', 'response.body.data[0].teams'),
     skips: { ...blockedBy('list.with-teams', ['list.prop.pairwise-combinations']) },
   },
   'list-later-pages-without-relations': {
     rule: 'list.with-relations',
-    where: at('page 2', 'response.body.data[0].relations'),
+    where: at('resources.list page 2 (with_relations, limit 5)', 'response.body.data[0].relations'),
     skips: { ...blockedBy('list.with-relations', ['list.prop.pairwise-combinations']) },
   },
   'list-later-pages-text-filter-ignored': {
     rule: 'list.text-filter-starts-with',
-    where: at('page 2', 'response.body.data[0].attributes.last_name'),
+    where: at(
+      'resources.list page 2 (attributes last_name, resource.text last_name "G", limit 2)',
+      'response.body.data[0].attributes.last_name',
+    ),
     // A pairwise row with a text filter walked past page 1 lists more than the filter alone gives.
     alsoFails: ['list.prop.pairwise-combinations'],
   },
   'list-later-pages-unordered': {
     rule: 'list.orders-ascending',
-    where: at('page 2', 'resource 7000000000000000007'),
+    where: at(
+      'resources.list page 2 (attributes last_name, orders last_name asc, limit 25)',
+      'resource 7000000000000000007',
+    ),
     // Pages reversed within give another order for another page size, for one order or several.
     alsoFails: ['pagination.stable-with-orders', 'list.several-orders-stable'],
   },
   'list-total-count-later-pages-remaining': {
     rule: 'list.total-count-of-filtered-set',
-    where: at('page 2', 'response.body.total_count'),
+    where: at(
+      'resources.list page 2 (resource.ids (7), with_total_count, counting_mode "strict", limit 2)',
+      'response.body.total_count',
+    ),
     // A pairwise row counted strictly and walked past page 1 disagrees with limit null's count.
     alsoFails: ['list.counts-agree'],
     skips: { ...blockedBy('list.counts-agree', ['list.prop.pairwise-combinations']) },
   },
   'list-total-count-later-pages-always': {
     rule: 'list.total-count-only-when-asked',
-    where: at('page 2', 'response.body.total_count'),
+    where: at('resources.list page 2 (limit 3)', 'response.body.total_count'),
     skips: { ...blockedBy('list.total-count-only-when-asked', ['list.prop.pairwise-combinations']) },
   },
   'pagination-later-pages-limit-exceeded': {
@@ -787,7 +820,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   },
   'pagination-later-envelope-token-number': {
     rule: 'pagination.envelope',
-    where: at('resources.list page 2', 'response.body.next_token'),
+    where: at('resources.list page 2 (limit 3)', 'response.body.next_token'),
     skips: {
       ...blockedBy('pagination.envelope', [
         'list.filters-all-applied',
@@ -853,6 +886,27 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     skips: { ...blockedBy('list.with-relations', ['list.prop.pairwise-combinations']) },
     finder: 'list.prop.pairwise-combinations',
   },
+  // The pairwise row counting beside a text filter shows the count gone; counts-agree's own count beside
+  // its text filter finds no total_count to compare either.
+  'list-total-count-dropped-beside-text-filter': {
+    rule: 'list.total-count-of-filtered-set',
+    where: at('row 6 of the pairwise array, page 1', 'response.body.total_count'),
+    alsoFails: ['list.counts-agree'],
+    skips: { ...blockedBy('list.total-count-of-filtered-set', ['list.prop.pairwise-combinations']) },
+    finder: 'list.prop.pairwise-combinations',
+  },
+  'list-with-teams-ignored-beside-text-filter': {
+    rule: 'list.with-teams',
+    where: at('row 26 of the pairwise array, page 1', 'response.body.data[0].teams'),
+    skips: { ...blockedBy('list.with-teams', ['list.prop.pairwise-combinations']) },
+    finder: 'list.prop.pairwise-combinations',
+  },
+  'list-with-relations-ignored-beside-text-filter': {
+    rule: 'list.with-relations',
+    where: at('row 5 of the pairwise array, page 1', 'response.body.data[0].relations'),
+    skips: { ...blockedBy('list.with-relations', ['list.prop.pairwise-combinations']) },
+    finder: 'list.prop.pairwise-combinations',
+  },
   'list-with-relations-null-as-filter': {
     rule: 'list.prop.pairwise-combinations',
     where: at('row 3 of the pairwise array'),
@@ -868,6 +922,11 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     rule: 'show-teams.head-filter',
     where: at('show-teams(head: true, with its team_ids)'),
     skips: { ...blockedBy('show-teams.head-filter', ['show-teams.prop.pairwise-combinations']) },
+  },
+  'show-teams-team-ids-ignored-beside-head': {
+    rule: 'show-teams.team-filter',
+    where: at('show-teams(one team_ids beside head: ', 'team.id'),
+    skips: { ...blockedBy('show-teams.team-filter', ['show-teams.prop.pairwise-combinations']) },
   },
   'show-teams-range-ignored-beside-several-teams': {
     rule: 'show-teams.prop.pairwise-combinations',

@@ -223,6 +223,19 @@ export const FAULTS = {
     clause: '§4.8 Response',
     description: 'with_total_count true beside orders: total_count and total_count_approximate are left out.',
   },
+  'list-total-count-dropped-beside-text-filter': {
+    clause: '§4.8 Response',
+    description:
+      'with_total_count true beside a resource.text filter: total_count and total_count_approximate are left out.',
+  },
+  'list-with-teams-ignored-beside-text-filter': {
+    clause: '§4.8 with_teams',
+    description: 'with_teams true beside a resource.text filter adds nothing (the text search skips the team join).',
+  },
+  'list-with-relations-ignored-beside-text-filter': {
+    clause: '§4.8 with_relations',
+    description: 'with_relations true beside a resource.text filter adds nothing.',
+  },
   'list-ids-filter-ignored-when-approximate': {
     clause: '§4.8 Filter shapes',
     description:
@@ -483,6 +496,10 @@ export const FAULTS = {
   'show-teams-head-ignored-beside-team-ids': {
     clause: '§4.5',
     description: 'show-teams ignores head when team_ids is also given.',
+  },
+  'show-teams-team-ids-ignored-beside-head': {
+    clause: '§4.5',
+    description: 'show-teams ignores team_ids when head is also given.',
   },
   'show-teams-range-ignored-beside-several-teams': {
     clause: '§4.5',

@@ -64,6 +64,27 @@ describe('placeRange', () => {
     expect(both).toEqual({ from: 1, to: 22 });
   });
 
+  test('an overlapping range shares a day the end-day rule leaves certain and reaches two days past', () => {
+    fc.assert(
+      fc.property(fc.nat(W), fc.integer({ min: 2, max: 20 }), fc.boolean(), (n, length, before) => {
+        const span = placeRange(at('overlapping', { at: n, length, before }), [{ from: 10, to: 20 }], W);
+        // Certain days are from … to - 1: one inside 10 … 19, and one of the earlier range's neighbours.
+        expect(Math.max(span.from, 10)).toBeLessThan(Math.min(span.to, 20));
+        expect(span.from < 10 || span.to >= 22).toBe(true);
+      }),
+    );
+  });
+
+  test('a range beside an earlier one at the edge of the window goes to the side with room', () => {
+    const last: DaySpan[] = [{ from: 30, to: W }];
+    const overlapping = placeRange(at('overlapping', { at: 3, length: 4 }), last, W);
+    expect(overlapping.from).toBeLessThan(30);
+    expect(overlapping.to).toBeGreaterThan(30);
+    expect(placeRange(at('adjacent', { at: 1, length: 5 }), last, W)).toEqual({ from: 24, to: 29 });
+    const first: DaySpan[] = [{ from: 0, to: 10 }];
+    expect(placeRange(at('adjacent', { at: 1, length: 5, before: true }), first, W)).toEqual({ from: 11, to: 16 });
+  });
+
   test('every placement lies in the window and is at least a day long', () => {
     fc.assert(
       fc.property(

@@ -57,7 +57,7 @@ test("a driven rule stopped by another rule's departure still FAILs on what its 
     const result = run.results.find((r) => r.ruleId === 'list.resources-of-the-kind');
     expect(result?.verdict).toBe('FAIL');
     expect(result?.violations.map((v) => v.where)).toContainEqual(
-      expect.stringMatching(/, page 2: response\.body\.data\[0\]\.kind_id$/),
+      expect.stringMatching(/, resources\.list page 2 \(limit \d+\): response\.body\.data\[0\]\.kind_id$/),
     );
     expect(run.results.find((r) => r.ruleId === 'pagination.each-resource-once')?.verdict).toBe('FAIL');
   } finally {

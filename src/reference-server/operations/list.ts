@@ -325,13 +325,22 @@ function render(r: Resource, q: ListQuery, ctx: OperationContext): Record<string
     attributes,
   };
   if (faults.has('list-resource-without-picture') || later('list-later-pages-without-picture')) delete out.picture;
-  if (q.withTeams && !faults.has('list-with-teams-ignored') && !later('list-later-pages-without-teams')) {
+  const teamsDropped =
+    q.filters.some((f) => f.kind === 'text') && faults.has('list-with-teams-ignored-beside-text-filter');
+  if (
+    q.withTeams &&
+    !teamsDropped &&
+    !faults.has('list-with-teams-ignored') &&
+    !later('list-later-pages-without-teams')
+  ) {
     out.teams = ctx.store
       .detailsOf(r)
       .teams.filter((t) => t.span.start <= q.atDay && q.atDay <= t.span.end)
       .map((t) => ({ id: t.teamId, head: t.head, name: ctx.store.teamsById.get(t.teamId)?.name ?? '' }));
   }
-  const relationsDropped = q.orders.length > 0 && faults.has('list-with-relations-ignored-beside-orders');
+  const relationsDropped =
+    (q.orders.length > 0 && faults.has('list-with-relations-ignored-beside-orders')) ||
+    (q.filters.some((f) => f.kind === 'text') && faults.has('list-with-relations-ignored-beside-text-filter'));
   if (
     q.withRelations &&
     !relationsDropped &&
@@ -370,7 +379,9 @@ export const list: Operation = (body, ctx) => {
       later && nextToken !== null && faults.has('pagination-later-envelope-token-number') ? start : nextToken;
     tail += `,"next_token":${JSON.stringify(token)}`;
   }
-  const countDropped = q.orders.length > 0 && faults.has('list-total-count-dropped-beside-orders');
+  const countDropped =
+    (q.orders.length > 0 && faults.has('list-total-count-dropped-beside-orders')) ||
+    (q.filters.some((f) => f.kind === 'text') && faults.has('list-total-count-dropped-beside-text-filter'));
   if (
     (q.withTotalCount && !countDropped) ||
     faults.has('list-total-count-always') ||

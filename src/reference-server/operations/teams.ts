@@ -52,10 +52,13 @@ export const showTeams: Operation = (body, ctx) => {
   const headIgnored =
     ctx.faults.has('show-teams-head-filter-ignored') ||
     (teamIds !== undefined && ctx.faults.has('show-teams-head-ignored-beside-team-ids'));
+  const teamsIgnored =
+    ctx.faults.has('show-teams-team-filter-ignored') ||
+    (head !== undefined && ctx.faults.has('show-teams-team-ids-ignored-beside-head'));
   const spanIgnored =
     teamIds !== undefined && teamIds.length > 1 && ctx.faults.has('show-teams-range-ignored-beside-several-teams');
   const items = teamsRead(ctx, ctx.store.detailsOf(resource))
-    .filter((a) => !teamIds || ctx.faults.has('show-teams-team-filter-ignored') || teamIds.includes(a.teamId))
+    .filter((a) => !teamIds || teamsIgnored || teamIds.includes(a.teamId))
     .filter((a) => head === undefined || headIgnored || a.head === head)
     .filter((a) => !span || spanIgnored || overlaps(a.span, span))
     .sort((a, b) => a.span.start - b.span.start || (a.teamId < b.teamId ? -1 : 1))

@@ -6,6 +6,7 @@
  */
 import type { Violation } from '../../core/types.ts';
 import { validateSchema } from '../../schemas/index.ts';
+import { pageNamed } from './list-walks.ts';
 import { answered, field, noVerdict, type ExchangeJudge, type Observed } from './observed.ts';
 
 const isCount = (v: Violation): boolean => /response\.body\.total_count/.test(v.where);
@@ -15,13 +16,15 @@ function envelope(o: Observed): Violation[] {
   if (noVerdict(o)) return [];
   const missing = answered(o, 'ListEnvelope');
   if (missing.length > 0) return missing;
-  return validateSchema('ListEnvelope', o.body, `${o.step}: response.body`).filter((v) => !isCount(v));
+  return validateSchema('ListEnvelope', o.body, `${pageNamed(o.step, o.request)}: response.body`).filter(
+    (v) => !isCount(v),
+  );
 }
 
 /** `total_count` an integer and `total_count_approximate` a boolean, where the answer has them. */
 function counts(o: Observed): Violation[] {
   if (o.status !== 200 || o.body === undefined) return [];
-  return validateSchema('ListEnvelope', o.body, `${o.step}: response.body`).filter(isCount);
+  return validateSchema('ListEnvelope', o.body, `${pageNamed(o.step, o.request)}: response.body`).filter(isCount);
 }
 
 /** Entries of a page that the answer holds, when it holds a list of them. */
@@ -37,7 +40,7 @@ function limit(o: Observed): Violation[] {
   if (data === undefined || typeof asked !== 'number' || data.length <= asked) return [];
   return [
     {
-      where: `${o.step}: response.body.data`,
+      where: `${pageNamed(o.step, o.request)}: response.body.data`,
       message: `must hold at most limit (${asked}) entries`,
       expected: `<= ${asked}`,
       actual: data.length,
@@ -63,7 +66,7 @@ function idsFilter(o: Observed): Violation[] {
   if (stray.length === 0) return [];
   return [
     {
-      where: `${o.step}: response.body.data`,
+      where: `${pageNamed(o.step, o.request)}: response.body.data`,
       message: 'must hold only resources whose ids are in the resource.ids filter',
       expected: [...ids],
       actual: stray,

@@ -15,7 +15,7 @@ import { listKindId, type TargetProfile } from '../../target/profile.ts';
 import type { RuleId } from '../rule-ids.ts';
 import { isClean, isNoVerdict, judgeAll, noEvidence, type Judgement } from './judgement.ts';
 import { LIST_ANSWER_JUDGES } from './list-answer.ts';
-import { enoughPagesIn, idsFiltered, walksByToken, type WalkRead } from './list-walks.ts';
+import { enoughPagesIn, idsFiltered, pageNamed, walksByToken, type WalkRead } from './list-walks.ts';
 import { field, type Observed } from './observed.ts';
 
 const IDS: RuleId = 'list.ids-filter';
@@ -89,7 +89,7 @@ export function judgeAttributesReturned(log: readonly Observed[], profile: Targe
         ? []
         : [
             {
-              where: `${o.step}: response.body.data[${i}].attributes`,
+              where: `${pageNamed(o.step, o.request)}: response.body.data[${i}].attributes`,
               message: `must carry every requested attribute (missing ${absent.join(', ')} of ${owed.join(', ')}), whatever else the request holds`,
               expected: owed,
               actual: attributes,
@@ -120,7 +120,7 @@ export function judgeArrayAdded(log: readonly Observed[], added: 'teams' | 'rela
             ? []
             : [
                 {
-                  where: `${o.step}: response.body.data[${i}].${added}`,
+                  where: `${pageNamed(o.step, o.request)}: response.body.data[${i}].${added}`,
                   message: `must be an array when ${flag} is true, whatever else the request holds`,
                   expected: 'array',
                   actual: field(r, added),
@@ -216,7 +216,7 @@ export function judgeTotalCount(log: readonly Observed[]): Judgement {
     const found: Violation[] = [];
     if (typeof total !== 'number' || !Number.isInteger(total)) {
       found.push({
-        where: `${o.step}: response.body.total_count`,
+        where: `${pageNamed(o.step, o.request)}: response.body.total_count`,
         message: 'must be present, an integer, when with_total_count is true',
         expected: 'integer',
         actual: total,
@@ -224,7 +224,7 @@ export function judgeTotalCount(log: readonly Observed[]): Judgement {
     }
     if (typeof approximate !== 'boolean') {
       found.push({
-        where: `${o.step}: response.body.total_count_approximate`,
+        where: `${pageNamed(o.step, o.request)}: response.body.total_count_approximate`,
         message: 'must be present, a boolean, when with_total_count is true',
         expected: 'boolean',
         actual: approximate,
@@ -241,7 +241,7 @@ export function judgeTotalCount(log: readonly Observed[]): Judgement {
     const size = filteredSetSize(answers, walks, at, o.request);
     if (size !== undefined && total !== size) {
       found.push({
-        where: `${o.step}: response.body.total_count`,
+        where: `${pageNamed(o.step, o.request)}: response.body.total_count`,
         message: 'must be the number of resources matching the filters (not of the page), on every page',
         expected: size,
         actual: total,
@@ -293,7 +293,7 @@ export function judgeIdsFilter(log: readonly Observed[]): Judgement {
     const shown = shownToExist(answers, walk.startedAt, walk.request);
     const owed = [...new Set(ids)].filter((id) => shown.has(id));
     if (!walk.ended || owed.length === 0) continue;
-    const first = walk.pages[0]?.step ?? 'resources.list';
+    const first = walk.pages[0] ? pageNamed(walk.pages[0].step, walk.request) : 'resources.list';
     const name = `ids filter ${orderOf(ids, shown)} (walk from ${first})`;
     const listed = listedIds(walk);
     judged.push({ walk, name, listed });

@@ -17,14 +17,23 @@
  * request each sent, its answer, and when it went and came back: Observed's
  * `at`) and runs the check, so a recorded sequence is judged the same way.
  *
- * The model: a day holds the rate assigned last over it, or no period when it
- * was unassigned last; the end day of a range is left open (whether a range
- * includes it is not shown), and so is every day no command of the sequence
- * touched. §4.2 rule 1 ("Assigning a new rate may modify other activity rate
- * periods") is read as the reshaping of the periods around the new range
- * (trimmed, split, merged), not as a change of the rate of a day outside it:
- * the serial sequences forget every day at each assignment, and with that
- * model no lost assignment could be told from a permitted modification. The
+ * Two rules judge these sequences, each by a model of what the spec says,
+ * and so each at its level. A day holds the rate assigned last over it, or
+ * no period when it was unassigned last; the end day of a range is left open
+ * (whether a range includes it is not shown), and so is every day no command
+ * of the sequence touched. What an assignment does to the days outside its
+ * range is where they differ. §4.2 rule 1 says "Assigning a new rate may
+ * modify other activity rate periods": read as the spec words it, another
+ * period may change in any way, so an assignment leaves every day outside
+ * its range open (as the serial sequences' model does), and what each
+ * success must show is its own range, unless a later command covers it
+ * (`activity-rates.prop.concurrent-sequences`, MUST: "status 204, meaning
+ * resource activity rate assigned"). Read as the reshaping of the periods
+ * around the new range (trimmed, split, merged), an assignment keeps the
+ * rate of every day outside it, and an update lost between two requests
+ * that overlap in time departs from it
+ * (`activity-rates.prop.concurrent-other-days-kept`, INFERRED: the spec
+ * does not say so in words). Each rule drives its own sequences; the
  * resource is restored after every sequence.
  */
 import fc from 'fast-check';
@@ -43,7 +52,7 @@ import {
   type LinearizabilityResult,
   type SequentialModel,
 } from '../src/rules/linearizability.ts';
-import type { CheckContext } from '../src/rules/types.ts';
+import type { CheckContext, Judging } from '../src/rules/types.ts';
 import {
   accepted,
   firstWithStep,
@@ -93,12 +102,20 @@ function rangeIn(window: DateSpan, offset: number, length: number): DateSpan {
 const text = (s: DateSpan): string => `${s.start}/${s.end}`;
 
 /**
- * The model of the sequence: a serial command sets the days of its range (the
- * end day left open), and leaves the rate of every other day as it was; the
- * read must agree with the model, judged by `judgeRates`. An assignment that
- * sent no rate leaves its days open.
+ * What an assignment does to the days outside its range: leaves them open
+ * (§4.2 rule 1 as it is worded: it "may modify other activity rate
+ * periods") or keeps their rate (the rule read as reshaping those periods).
  */
-export function ratesModel(): SequentialModel<RateState, RateCall, RateAnswer> {
+export type OtherDays = 'open' | 'kept';
+
+/**
+ * The model of the sequence: a serial command sets the days of its range (the
+ * end day left open); an unassignment leaves the rate of every other day as
+ * it was, an assignment leaves them as `otherDays` says; the read must agree
+ * with the model, judged by `judgeRates`. An assignment that sent no rate
+ * leaves its days open.
+ */
+export function ratesModel(otherDays: OtherDays): SequentialModel<RateState, RateCall, RateAnswer> {
   return {
     init: new Map(),
     key: (state) => JSON.stringify([...state].sort(([a], [b]) => (a < b ? -1 : 1))),
@@ -110,7 +127,7 @@ export function ratesModel(): SequentialModel<RateState, RateCall, RateAnswer> {
         };
       }
       const { span } = call;
-      const next = new Map(state);
+      const next = call.kind === 'assign' && otherDays === 'open' ? new Map<string, number | null>() : new Map(state);
       for (let d = span.start; d < span.end; d = addDays(d, 1)) {
         if (call.kind === 'unassign') next.set(d, null);
         else if (call.rate === undefined) next.delete(d);
@@ -225,12 +242,12 @@ function operationOf(o: Observed): Operation | string {
 }
 
 /**
- * The rule's judge: the history rebuilt from the commands' exchanges and the
+ * A rule's judge: the history rebuilt from the commands' exchanges and the
  * read after them, each with when it went and when its answer came; some
- * serial order that respects real time must explain it. Pure: the same
- * function judges a recorded sequence.
+ * serial order that respects real time must explain it under the model
+ * `otherDays` gives. Pure: the same function judges a recorded sequence.
  */
-export function judgeParallelCommands(log: readonly Observed[]): Judgement {
+export function judgeParallelCommands(log: readonly Observed[], otherDays: OtherDays): Judgement {
   const commands = log.filter(
     (o) =>
       STEP.command.test(o.step) &&
@@ -258,7 +275,7 @@ export function judgeParallelCommands(log: readonly Observed[]): Judgement {
     invokedAt: o.at.sent,
     response: { answer: { periods }, at: o.at.answered },
   });
-  return judgeHistory(history, checkLinearizable(history, ratesModel()), periods);
+  return judgeHistory(history, checkLinearizable(history, ratesModel(otherDays)), periods);
 }
 
 /** The verdict of one history: an order that explains it passes; none is a violation that shows what was tried. */
@@ -335,6 +352,44 @@ const assign = (offset: number, length: number, rate: number): RateCommand => ({
 });
 const unassign = (offset: number, length: number): RateCommand => ({ kind: 'unassign', offset, length });
 
+/**
+ * The driver both rules share: sequences on a claimed resource's window,
+ * each restored and verified, the three fixed ones first (of the four runs
+ * each rule makes by default).
+ */
+async function driveSequences(ctx: CheckContext<'roleKindResource' | 'workRegime'> & Judging): Promise<void> {
+  const resourceId = await claimRoleResource(ctx);
+  const periods = await showActivityRates(ctx, { resource_id: resourceId, date_range: WIDE_RANGE });
+  const window = windowIn(longestSpan(periods));
+  precondition(window, 'the resource has no rate period of 42 days');
+  const real: Real = { ctx, resourceId, window, inFlight: new InFlightPerResource() };
+  // What was just read is the snapshot; each sequence is put back to it and verified.
+  const guard = guardResource(ctx, resourceId, ['rates'], { known: { resourceId, rates: periods } });
+  await checkProperty(ctx, scenarios, (scenario) => ctx.judged(() => guard.around(() => runScenario(real, scenario))), {
+    examples: [
+      // Over a rate the prefix set, two unassignments at once: no later assignment may modify their ranges, so
+      // both must show no period whatever order they landed in.
+      { prefix: [assign(0, 40, 12)], branches: [[unassign(4, 8)], [unassign(20, 8)]] },
+      // Two assignments on disjoint ranges at once: both must show where other days keep their rates, the one
+      // that landed last wherever they may not.
+      { prefix: [], branches: [[assign(2, 10, 31)], [assign(20, 10, 67)]] },
+      // Over a rate the prefix set: overlapping assignments and an unassignment, three at once.
+      {
+        prefix: [assign(0, 40, 12)],
+        branches: [[assign(4, 12, 45)], [unassign(14, 8)], [assign(26, 10, 78)]],
+      },
+    ],
+  });
+}
+
+/** What each rule quotes: the operations' stated effects, and the rule that lets an assignment change other periods. */
+const EFFECTS = [
+  'Assigns an activity rate to a resource for a date range.',
+  'Response: status 204, meaning resource activity rate assigned; no body.',
+  'Unassigns an activity rate from a resource for a date range.',
+  'Assigning a new rate may modify other activity rate periods.',
+];
+
 export default defineRuleGroup({
   section: '§4.2',
   title: 'Concurrent sequences',
@@ -343,47 +398,36 @@ export default defineRuleGroup({
       id: 'activity-rates.prop.concurrent-sequences',
       timing: true,
       concurrent: true,
-      clause: '§4.2 Response; §4.7',
-      quote: [
-        'Assigns an activity rate to a resource for a date range.',
-        'Response: status 204, meaning resource activity rate assigned; no body.',
-        'Unassigns an activity rate from a resource for a date range.',
-        'Assigning a new rate may modify other activity rate periods.',
-      ],
-      // INFERRED, not MUST: the model keeps a day's rate when another range is assigned, reading §4.2
-      // rule 1's "may modify other activity rate periods" as reshaping them (trim, split, merge), not as
-      // changing the rate of a day outside the range. The spec does not say so in words, so a lost update
-      // is reported and counted apart, and fails the run only with --strict (as activity-rates.no-overlap).
-      level: 'INFERRED',
-      runs: 3,
+      clause: '§4.2 Response; §4.2 rule 1; §4.7',
+      quote: EFFECTS,
+      // MUST: each success is "resource activity rate assigned" (or unassigned, §4.7), so some serial order must
+      // show each one's range as it set it, unless a later command in that order covers it. Other periods may be
+      // modified by a later assignment (§4.2 rule 1), so the days outside its range are open: an order the spec
+      // leaves to the server, or a modification it allows, never fails this rule.
+      level: 'MUST',
+      runs: 4,
       mutates: 'reversible',
       needs: ['roleKindResource', 'workRegime'],
-      async drive(ctx) {
-        const resourceId = await claimRoleResource(ctx);
-        const periods = await showActivityRates(ctx, { resource_id: resourceId, date_range: WIDE_RANGE });
-        const window = windowIn(longestSpan(periods));
-        precondition(window, 'the resource has no rate period of 42 days');
-        const real: Real = { ctx, resourceId, window, inFlight: new InFlightPerResource() };
-        // What was just read is the snapshot; each sequence is put back to it and verified.
-        const guard = guardResource(ctx, resourceId, ['rates'], { known: { resourceId, rates: periods } });
-        await checkProperty(
-          ctx,
-          scenarios,
-          (scenario) => ctx.judged(() => guard.around(() => runScenario(real, scenario))),
-          {
-            examples: [
-              // Two assignments on disjoint ranges at once: both must show.
-              { prefix: [], branches: [[assign(2, 10, 31)], [assign(20, 10, 67)]] },
-              // Over a rate the prefix set: overlapping assignments and an unassignment, three at once.
-              {
-                prefix: [assign(0, 40, 12)],
-                branches: [[assign(4, 12, 45)], [unassign(14, 8)], [assign(26, 10, 78)]],
-              },
-            ],
-          },
-        );
-      },
-      judge: judgeParallelCommands,
+      drive: driveSequences,
+      judge: (log) => judgeParallelCommands(log, 'open'),
+    }),
+    property({
+      id: 'activity-rates.prop.concurrent-other-days-kept',
+      timing: true,
+      concurrent: true,
+      clause: '§4.2 Response; §4.2 rule 1; §4.7',
+      quote: EFFECTS,
+      // INFERRED, not MUST: the model keeps a day's rate when another range is assigned, reading §4.2 rule 1's
+      // "may modify other activity rate periods" as reshaping them (trim, split, merge), not as changing the rate
+      // of a day outside the range. The spec does not say so in words: read as worded, a later assignment may
+      // change an earlier one's period, and an update lost between two that overlap in time could be such a
+      // change. A departure is reported and counted apart, and fails the run only with --strict.
+      level: 'INFERRED',
+      runs: 4,
+      mutates: 'reversible',
+      needs: ['roleKindResource', 'workRegime'],
+      drive: driveSequences,
+      judge: (log) => judgeParallelCommands(log, 'kept'),
     }),
   ],
 });

@@ -561,13 +561,20 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'rates-unassign-first-period-only': {
     rule: 'activity-rates.prop.model-sequences',
     where: at('show-activity-rates after unassignRate'),
-    // It takes an assignment and then an unassignment that reaches past it: a user's 25 runs find it.
-    alsoFails: ['activity-rates.prop.concurrent-sequences'],
+    // It takes an assignment and then an unassignment that reaches past it: a user's 25 runs find it. Of the
+    // concurrent rules, only the one that keeps other days' rates: the MUST one leaves open what an assignment
+    // after the unassignment does to its days.
+    alsoFails: ['activity-rates.prop.concurrent-other-days-kept'],
   },
   'activity-rate-unassign-noop': {
     rule: 'activity-rates.unassign-removes-coverage',
     where: at('read right after the unassignment'),
-    alsoFails: ['activity-rates.prop.model-sequences', 'activity-rates.prop.concurrent-sequences'],
+    // Both concurrent rules: their first fixed sequence unassigns two ranges at once, after any assignment.
+    alsoFails: [
+      'activity-rates.prop.model-sequences',
+      'activity-rates.prop.concurrent-sequences',
+      'activity-rates.prop.concurrent-other-days-kept',
+    ],
   },
   'activity-rate-external-id-not-unique': {
     rule: 'activity-rates.external-id-unique',
@@ -579,9 +586,17 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     where: at('list-roles after the parallel revocations'),
   },
   'rates-lost-update': {
-    rule: 'activity-rates.prop.concurrent-sequences',
-    // Only requests that overlap in time lose an update: no serial rule sends two at once on one resource.
+    // An assignment lost to another that overlaps it in time leaves the other's range as it set it: read as
+    // worded, §4.2 rule 1 lets the later one modify the earlier one's period, so only the reading that keeps
+    // other days' rates (INFERRED) shows it. No serial rule sends two at once on one resource.
+    rule: 'activity-rates.prop.concurrent-other-days-kept',
     where: at('show-activity-rates after the parallel commands'),
+  },
+  'rates-concurrent-assignments-dropped': {
+    // Both assignments answered 204, neither shown: in no order is the last one's range as it set it.
+    rule: 'activity-rates.prop.concurrent-sequences',
+    where: at('show-activity-rates after the parallel commands'),
+    alsoFails: ['activity-rates.prop.concurrent-other-days-kept'],
   },
   'teams-stale-read': {
     rule: 'assign-team.warning-aware-applies',
@@ -616,11 +631,13 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     rule: 'activity-rates.assigned-rate-shown',
     where: at('read right after the assignment'),
     // Every rule that reads right after its own write sees it stale: unassign's effect, the property
-    // that shows each assignment at once, and the concurrent sequences' reads after their branches.
+    // that shows each assignment at once, and the concurrent sequences' reads after their branches (two
+    // unassignments at once, the first fixed sequence, show it whichever reading of §4.2 rule 1).
     alsoFails: [
       'activity-rates.unassign-removes-coverage',
       'activity-rates.prop.assign-then-show',
       'activity-rates.prop.concurrent-sequences',
+      'activity-rates.prop.concurrent-other-days-kept',
       'activity-rates.prop.model-sequences',
     ],
   },
@@ -640,6 +657,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
         'activity-rates.default-pattern-even',
         'activity-rates.defaults-observed',
         'activity-rates.prop.concurrent-sequences',
+        'activity-rates.prop.concurrent-other-days-kept',
         'activity-rates.prop.model-sequences',
         'errors.prop.malformed-date-range-rejected',
       ]),
@@ -960,6 +978,8 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'rates-unassign-inside-removes-period': {
     rule: 'activity-rates.prop.model-sequences',
     where: at(': inside)', 'average_rate on '),
+    // The concurrent rules' first fixed sequence unassigns two ranges inside the period its prefix assigned.
+    alsoFails: ['activity-rates.prop.concurrent-sequences', 'activity-rates.prop.concurrent-other-days-kept'],
   },
   'rates-assign-adjacent-merges': {
     rule: 'activity-rates.prop.model-sequences',

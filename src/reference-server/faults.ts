@@ -464,6 +464,11 @@ export const FAULTS = {
     description:
       'assign-activity-rate reads the periods, waits a moment, then writes what it computed from them: of two assignments on one resource that overlap in time, the second overwrites the first, and both answer 204.',
   },
+  'rates-concurrent-assignments-dropped': {
+    clause: '§4.2 Response',
+    description:
+      'assign-activity-rate waits a moment before writing: two assignments on one resource that overlap in time are taken as a conflict and neither is written, both answered 204.',
+  },
   'teams-stale-read': {
     clause: '§4.3',
     description:

@@ -9,6 +9,7 @@ export const RULE_IDS = [
   'activity-rates.external-id-unique',
   'activity-rates.no-overlap',
   'activity-rates.prop.assign-then-show',
+  'activity-rates.prop.concurrent-other-days-kept',
   'activity-rates.prop.concurrent-sequences',
   'activity-rates.prop.model-sequences',
   'activity-rates.unassign-removes-coverage',

@@ -11,11 +11,12 @@ import { expect, test } from 'vitest';
 import { runConformance } from '../../src/api/index.ts';
 
 /**
- * Requests of the default run at seed 1: 833 measured (shared reads in flight vary it by a few): 589 before
+ * Requests of the default run at seed 1: 864 measured (shared reads in flight vary it by a few): 589 before
  * the rejection properties repeated their judged requests (departures one time in ten, about 130) and the
- * reads' pairwise rules came (67); 787 before the paging property repeated its walk (42 more).
+ * reads' pairwise rules came (67); 787 before the paging property repeated its walk (42 more); 833 before the
+ * rates' concurrent sequences were judged by two rules, each driving its own (31 more).
  */
-const CEILING = 846;
+const CEILING = 877;
 
 test(`the default run at seed 1 sends at most ${CEILING} requests`, async () => {
   const run = await runConformance({ seed: 1 });

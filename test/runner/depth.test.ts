@@ -53,6 +53,7 @@ test('a concurrent property is left out when quick, makes its own few runs by de
 test('the concurrent properties of the catalogue say so', async () => {
   const concurrent = (await loadCatalogue()).flatMap((g) => g.rules.filter((r) => r.concurrent).map((r) => r.id));
   expect(concurrent.sort()).toEqual([
+    'activity-rates.prop.concurrent-other-days-kept',
     'activity-rates.prop.concurrent-sequences',
     'revoke-roles.prop.concurrent-sequences',
   ]);

@@ -148,6 +148,21 @@ export const assignActivityRate: OperationMaybeLater = (body, ctx) => {
     ...(externalId !== undefined ? { externalId } : {}),
   };
   const details = ctx.store.detailsOf(resource);
+  if (ctx.faults.has('rates-concurrent-assignments-dropped')) {
+    // Wait a moment before writing: an assignment to the same resource that arrives meanwhile is a conflict,
+    // which the fault settles by writing neither, both answered as if done.
+    const pending = pendingAssignments.get(details) ?? new Set<{ conflict: boolean }>();
+    pendingAssignments.set(details, pending);
+    const mine = { conflict: pending.size > 0 };
+    for (const other of pending) other.conflict = true;
+    pending.add(mine);
+    return sleep(LOST_UPDATE_GAP_MS).then(() => {
+      pending.delete(mine);
+      return mine.conflict
+        ? { status: 204 }
+        : writeRate(ctx, resource, details, carve(details.rates, span), period, externalId);
+    });
+  }
   if (ctx.faults.has('rates-lost-update')) {
     // Read, wait, write: another assignment that lands meanwhile is overwritten with the periods read here.
     const read = details.rates;
@@ -171,6 +186,9 @@ export const assignActivityRate: OperationMaybeLater = (body, ctx) => {
 
 /** Under `rates-assign-adjacent-merges`: the period each resource's last assignment wrote. */
 const lastAssigned = new WeakMap<object, RatePeriod>();
+
+/** Under `rates-concurrent-assignments-dropped`: the assignments of each resource waiting to be written. */
+const pendingAssignments = new WeakMap<object, Set<{ conflict: boolean }>>();
 
 /** How long the `rates-lost-update` fault waits between reading the periods and writing them. */
 const LOST_UPDATE_GAP_MS = 25;

@@ -27,7 +27,7 @@ import { heldBy, revocationOf, rolesShown } from '../src/rules/judges/role-answe
 import { claimRoleResource } from '../src/rules/steps/claims.ts';
 import { isDefiningRole } from '../src/rules/steps/roles.ts';
 import { checkLinearizable, type HistoryOperation, type SequentialModel } from '../src/rules/linearizability.ts';
-import { InFlightPerResource } from '../src/rules/in-flight-per-resource.ts';
+import { allBranches, InFlightPerResource } from '../src/rules/in-flight-per-resource.ts';
 import type { TargetProfile } from '../src/target/profile.ts';
 import { applyRevocation, describe, revocationTarget, shown, type Model, type Real } from './roles-model.properties.ts';
 
@@ -131,7 +131,7 @@ async function runBranches(real: Real, branches: RevokeCommand[][]): Promise<voi
   await shown(real, STEP.start);
   // Whatever shape the branches drawn have, at most MAX_IN_FLIGHT_PER_RESOURCE revocations at once on the resource.
   const inFlight = new InFlightPerResource();
-  await Promise.all(
+  await allBranches(
     branches.map(async (branch, b) => {
       for (const [i, command] of branch.entries()) await send(real, inFlight, command, `B${b + 1}.${i + 1}`);
     }),

@@ -44,7 +44,7 @@ import { precondition } from '../src/rules/assertions.ts';
 import { claimRoleResource } from '../src/rules/steps/claims.ts';
 import { WIDE_RANGE, showActivityRates } from '../src/rules/steps/assignations.ts';
 import { guardResource } from '../src/rules/state-guard.ts';
-import { InFlightPerResource } from '../src/rules/in-flight-per-resource.ts';
+import { allBranches, InFlightPerResource } from '../src/rules/in-flight-per-resource.ts';
 import { addDays, splitRange, type DateSpan } from '../src/rules/dates.ts';
 import {
   checkLinearizable,
@@ -205,7 +205,7 @@ async function send(real: Real, command: RateCommand, label: string): Promise<vo
 async function runScenario(real: Real, scenario: ConcurrentScenario): Promise<void> {
   for (const [i, command] of scenario.prefix.entries()) await send(real, command, `P${i + 1}`);
   // The branches at the same time, each command of a branch after the one before it.
-  await Promise.all(
+  await allBranches(
     scenario.branches.map(async (branch, b) => {
       for (const [i, command] of branch.entries()) await send(real, command, `B${b + 1}.${i + 1}`);
     }),

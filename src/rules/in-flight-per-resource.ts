@@ -56,3 +56,15 @@ export class InFlightPerResource {
     else this.inFlight.set(resourceId, n);
   }
 }
+
+/**
+ * Waits for every branch sent at once, then fails as the first that failed:
+ * a branch stopped (a spent budget, a departure) must not leave the others'
+ * requests in flight while the state guard reads what the rule changed, or
+ * their changes would look like another party's.
+ */
+export async function allBranches(branches: ReadonlyArray<Promise<void>>): Promise<void> {
+  const settled = await Promise.allSettled(branches);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) throw failed.reason;
+}

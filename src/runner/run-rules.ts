@@ -24,8 +24,7 @@ import { isConformanceFailure, isDepartureOfAnotherRule } from '../core/errors.t
 import { loadCatalogue } from './catalogue.ts';
 import { chargeFindings, Findings, type FindingCheck, type RuleLookup } from './findings.ts';
 import { confirmFindings, sendAgain } from './confirm-findings.ts';
-import { sameDeparture } from './same-departure.ts';
-import { confirmationAttempts } from '../rules/one-in-n.ts';
+import { driveAgain } from './drive-again.ts';
 import { emptyResult } from './rule-result.ts';
 import { provisions, unmetNeed, type NeedEnv, type Provisions } from '../rules/needs.ts';
 import { ErrorAnswers } from './error-answers.ts';
@@ -336,85 +335,72 @@ function notStarted(rule: Rule, group: RuleGroup): RuleResult {
 }
 
 /**
- * A FAIL is confirmed before it is reported: the failing example is driven
- * once more (a property's shrunk counterexample, through its replay path) and
- * judged again. A departure that repeats is a FAIL; one that does not is
- * FLAKY, reported with both attempts' exchanges; a second attempt that ends
- * in a harness fault (another party's change, a spent budget) gives its own
- * verdict, never an unconfirmed FAIL. The departure repeats when the second
- * attempt shows one at the same place with the same message (sameDeparture);
- * a different one is FLAKY too. Only a rule whose changes cannot be undone
- * (revocations) is not driven again: its FAIL is reported unconfirmed.
+ * A FAIL is confirmed before it is reported: the rule is driven again
+ * (drive-again.ts) and a departure that does not repeat is FLAKY, reported
+ * with every attempt's exchanges; a confirming attempt that ends in a
+ * harness fault (another party's change, a spent budget) gives its own
+ * verdict, never an unconfirmed FAIL. Only a rule whose changes cannot be
+ * undone (revocations) is not driven again: its FAIL is reported unconfirmed.
  * A rule that changed state whose reads show that another party changed its
  * resource meanwhile (quiet-reads.ts) is not failed: ERROR, DC_ERR_FOREIGN_CHANGE.
  */
 async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleResult> {
   const reads = [new QuietReads(), new QuietReads()] as const;
-  const first = await runAttempt(rule, group, { ...env, quietReads: reads[0] });
+  const { result: first } = await runAttempt(rule, group, { ...env, quietReads: reads[0] });
   // A revocation cannot be undone: driven again it would start from the state the first attempt left, not the
   // one that showed the departure (and on another resource, from other data), so its FAIL stands unconfirmed.
   if (first.verdict !== 'FAIL' || rule.mutates === 'irreversible' || env.options.interrupt?.aborted) return first;
-  const replay = first.replay;
-  // A rule that judges the run's error answers judges them again as the server answers them now.
   const sentAgain: Exchange[] = [];
   const client = resender(env, rule.id, sentAgain);
+  // A rule that judges the run's error answers judges them again as the server answers them now.
   const errorAnswers = rule.judges ? await env.errorAnswers.sentAgain((e) => sendAgain(client, e)) : env.errorAnswers;
-  const confirm = (): Promise<RuleResult> =>
-    runAttempt(rule, group, {
-      ...env,
-      errorAnswers,
-      quietReads: reads[1],
-      // Driven again for real: an answer shared from the first attempt would only repeat what it saw.
-      confirming: true,
-      options: replay
-        ? {
-            ...env.options,
-            seed: replay.seed,
-            ...(replay.path !== undefined ? { path: replay.path } : {}),
-            ...(replay.replayPath !== undefined ? { replayPath: replay.replayPath } : {}),
-          }
-        : env.options,
-    });
-  // A rule that repeats its judged request (one-in-n.ts) is driven again until the departure repeats, as many
-  // times as it takes to see one that comes one time in ten: a rare departure is a FAIL, not FLAKY.
-  const attempts = confirmationAttempts(rule.repeats, env.options.numRuns ?? rule.runs ?? DEFAULT_PROPERTY_RUNS);
-  const counterexample = first.replay?.counterexample;
-  const repeats = (r: RuleResult): boolean =>
-    r.verdict === 'FAIL' &&
-    sameDeparture(first.violations, r.violations, { first: counterexample, again: r.replay?.counterexample });
-  let again = await confirm();
-  const tried = [again];
-  while (tried.length < attempts && !repeats(again) && (again.verdict === 'PASS' || again.verdict === 'FAIL')) {
-    if (env.options.interrupt?.aborted) break;
-    again = await confirm();
-    tried.push(again);
-  }
+  const replay = first.replay;
+  const confirmation = await driveAgain({
+    rule,
+    first,
+    interrupted: () => env.options.interrupt?.aborted === true,
+    attempt: () =>
+      runAttempt(rule, group, {
+        ...env,
+        errorAnswers,
+        quietReads: reads[1],
+        // Driven again for real: an answer shared from the first attempt would only repeat what it saw.
+        confirming: true,
+        options: replay
+          ? {
+              ...env.options,
+              seed: replay.seed,
+              ...(replay.path !== undefined ? { path: replay.path } : {}),
+              ...(replay.replayPath !== undefined ? { replayPath: replay.replayPath } : {}),
+            }
+          : env.options,
+      }),
+  });
+  const { tried } = confirmation;
   const both = {
     requestCount: first.requestCount + tried.reduce((n, r) => n + r.requestCount, 0),
     durationMs: first.durationMs + tried.reduce((n, r) => n + r.durationMs, 0),
   };
-  if (repeats(again)) return unlessForeign(rule, { ...first, ...both, confirmed: true }, reads, env.redactor);
-  if (again.verdict === 'FAIL' || again.verdict === 'PASS' || again.verdict === 'OBSERVED') {
-    const times = tried.length === 1 ? 'driven again' : `driven again ${tried.length} times`;
-    return {
-      ...first,
-      ...both,
-      verdict: 'FLAKY',
-      reason:
-        again.verdict === 'FAIL'
-          ? `the departure did not repeat when the failing example was ${times}: the last attempt departed ` +
-            `elsewhere (${again.violations[0]?.where ?? ''}; the attempts are shown)`
-          : `the departure did not repeat when the failing example was ${times} (the attempts are shown)`,
-      exchanges: [...first.exchanges, ...sentAgain, ...tried.flatMap((r) => r.exchanges)],
-    };
+  const exchanges = [...first.exchanges, ...sentAgain, ...tried.flatMap((r) => r.exchanges)];
+  if (confirmation.outcome === 'confirmed') {
+    return unlessForeign(rule, { ...first, ...both, confirmed: true }, reads, env.redactor);
   }
+  if (confirmation.outcome === 'not repeated') {
+    return { ...first, ...both, verdict: 'FLAKY', reason: confirmation.reason, exchanges };
+  }
+  const { last } = confirmation;
   return {
-    ...again,
+    ...last,
     ...both,
-    reason: `a FAIL could not be confirmed: ${again.reason ?? again.verdict}`,
+    reason: `a FAIL could not be confirmed: ${last.reason ?? last.verdict}`,
     violations: first.violations,
-    exchanges: [...first.exchanges, ...again.exchanges],
+    exchanges: [...first.exchanges, ...last.exchanges],
   };
+}
+
+/** A property's own number of runs at the run's depth, unless the run sets one for every property. */
+function propertyRuns(rule: Rule, options: EngineOptions): number {
+  return options.numRuns ?? runsAtDepth(rule.runs ?? DEFAULT_PROPERTY_RUNS, options.depth);
 }
 
 /** A client that shares no answer, whose exchanges are the rule's and kept in `into`. */
@@ -452,7 +438,25 @@ function unlessForeign(rule: Rule, result: RuleResult, reads: readonly QuietRead
   };
 }
 
-async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleResult> {
+/** One attempt of a rule: its result, and what a confirmation weighs besides. */
+interface Attempt {
+  result: RuleResult;
+  /** Judged requests it sent through `ctx.repeat` (a rule that repeats its judged request). */
+  judgedRequests: number;
+}
+
+async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Attempt> {
+  const learned: Omit<Attempt, 'result'> = { judgedRequests: 0 };
+  const result = await attemptRule(rule, group, env, learned);
+  return { result, ...learned };
+}
+
+async function attemptRule(
+  rule: Rule,
+  group: RuleGroup,
+  env: RunEnv,
+  learned: Omit<Attempt, 'result'>,
+): Promise<RuleResult> {
   const { options, target } = env;
   const started = performance.now();
   const exchanges: Exchange[] = [];
@@ -545,10 +549,7 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     restricted,
     profile: target.profile,
     // A property's own number of runs at the run's depth, unless the run sets one for every property.
-    options: {
-      ...options,
-      numRuns: options.numRuns ?? runsAtDepth(rule.runs ?? DEFAULT_PROPERTY_RUNS, options.depth),
-    },
+    options: { ...options, numRuns: propertyRuns(rule, options) },
     signal: controller.signal,
     observe(subject, value) {
       observations.push({ subject, value: redactDeep(value, env.redactor) });
@@ -666,6 +667,7 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     }
     return result(verdict, { reason, errorCode: harness.code });
   } finally {
+    learned.judgedRequests = log.judgedRequests;
     deadline?.clear();
     controller.abort();
     // Restored resources serve the next rule; a revoked one only another irreversible rule (see ResourceClaims).

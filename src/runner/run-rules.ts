@@ -315,6 +315,8 @@ interface RunEnv {
   findings: Findings;
   /** This attempt confirms a FAIL: it reads nothing another request answered before. */
   confirming?: boolean;
+  /** Its reads stand only once the server answered them the same way twice (agreed-reads.ts). */
+  agreedReads?: boolean;
   journal?: FileJournal;
   /** This attempt's reads of the resources it holds, to tell another party's changes (quiet-reads.ts). */
   quietReads?: QuietReads;
@@ -366,6 +368,9 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
         quietReads: reads[1],
         // Driven again for real: an answer shared from the first attempt would only repeat what it saw.
         confirming: true,
+        // One repeat confirms a departure: a read spoiled on its way must not be that repeat. A rule that repeats
+        // its judged request is confirmed by how often the departure comes instead, which agreeing reads would hide.
+        agreedReads: rule.repeats === undefined,
         options: replay
           ? {
               ...env.options,
@@ -515,6 +520,7 @@ async function attemptRule(
     onExchange: record,
     signal: controller.signal,
     ...(env.confirming ? { sharedReads: undefined } : {}),
+    ...(env.agreedReads ? { agreedReads: true } : {}),
   });
   const restrictedKey = target.profile.restrictedApiKey;
   const restricted = restrictedKey

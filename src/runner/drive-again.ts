@@ -7,18 +7,27 @@
  * (same-departure.ts). A rule that repeats its judged request (one-in-n.ts)
  * is driven again until the rate of its departure is decided
  * (departure-rate.ts): one repeat in thirty more judged requests is what a
- * middlebox spoiling one answer in thirty gives too.
+ * middlebox spoiling one answer in thirty gives too. A rule that cannot be
+ * undone (a revocation) is driven again on another resource (or role),
+ * where a counterexample drawn for the first one's data may mean nothing: a
+ * property of those whose counterexample does not show the departure there
+ * is driven again whole, as its first attempt found it, and the same
+ * departure may show after another command of a drawn sequence
+ * (same-departure.ts, `anotherResource`).
  */
 import type { RuleResult } from '../core/types.ts';
 import { DepartureRateTest, type RateDecision } from '../rules/departure-rate.ts';
 import type { Rule } from '../rules/types.ts';
 import { sameDeparture } from './same-departure.ts';
 
+/** What an attempt drives: the failing example (the first attempt's way, for a rule without one), or the whole property. */
+export type Drive = 'counterexample' | 'whole';
+
 export interface DriveAgain {
   rule: Rule;
   first: RuleResult;
-  /** Drives the failing example again: its result, and the judged requests it sent (a rule that repeats them). */
-  attempt(): Promise<{ result: RuleResult; judgedRequests: number }>;
+  /** Drives the rule again: its result, and the judged requests it sent (a rule that repeats them). */
+  attempt(drive: Drive): Promise<{ result: RuleResult; judgedRequests: number }>;
   interrupted(): boolean;
 }
 
@@ -29,6 +38,7 @@ export type Confirmation =
   | { outcome: 'undecided'; last: RuleResult; tried: RuleResult[] };
 
 export async function driveAgain({ rule, first, attempt, interrupted }: DriveAgain): Promise<Confirmation> {
+  const anotherResource = rule.mutates === 'irreversible';
   const counterexample = first.replay?.counterexample;
   const repeats = (r: RuleResult): boolean =>
     r.verdict === 'FAIL' &&
@@ -36,21 +46,26 @@ export async function driveAgain({ rule, first, attempt, interrupted }: DriveAga
       first.violations,
       r.violations,
       { first: counterexample, again: r.replay?.counterexample },
-      { anyValue: rule.repeats !== undefined },
+      { anotherResource, anyValue: rule.repeats !== undefined },
     );
+  const replayed = first.replay !== undefined;
+  const drives: Drive[] =
+    anotherResource && replayed && !rule.repeats ? ['counterexample', 'whole'] : ['counterexample'];
   // Weighed by the judged requests each attempt sent: a replayed counterexample that holds goes on to the
   // values shrinking tried beside it, so an attempt sends one run's or several.
   const rate = rule.repeats ? new DepartureRateTest() : undefined;
   const tried: RuleResult[] = [];
-  for (;;) {
-    const { result: again, judgedRequests } = await attempt();
+  for (let i = 0; ; i++) {
+    const drive = drives[Math.min(i, drives.length - 1)] ?? 'counterexample';
+    const { result: again, judgedRequests } = await attempt(drive);
     tried.push(again);
     if (again.verdict !== 'PASS' && again.verdict !== 'FAIL') return { outcome: 'undecided', last: again, tried };
     rate?.observe(judgedRequests, repeats(again));
-    if (!rate?.canAttempt() || interrupted()) break;
+    const more = rate ? rate.canAttempt() : !repeats(again) && i + 1 < drives.length;
+    if (!more || interrupted()) break;
   }
   if (rate ? rate.end() === 'server' : tried.some(repeats)) return { outcome: 'confirmed', tried };
-  return { outcome: 'not repeated', reason: whyNot(tried, repeats, rate, interrupted()), tried };
+  return { outcome: 'not repeated', reason: whyNot(tried, repeats, rate, interrupted(), anotherResource), tried };
 }
 
 /** Why a departure driven again was not confirmed, from what the attempts showed. */
@@ -59,9 +74,11 @@ function whyNot(
   repeats: (r: RuleResult) => boolean,
   rate: DepartureRateTest | undefined,
   interrupted: boolean,
+  anotherResource: boolean,
 ): string {
   const last = tried[tried.length - 1];
-  const times = tried.length === 1 ? 'driven again' : `driven again ${tried.length} times`;
+  const where = anotherResource ? ' on another resource or role' : '';
+  const times = tried.length === 1 ? `driven again${where}` : `driven again${where} ${tried.length} times`;
   if (rate) {
     const shown = `it showed in ${tried.filter(repeats).length} of ${tried.length} attempts (${rate.judged} judged requests)`;
     if (interrupted) return `the run was interrupted before the rate of the departure was decided: ${shown}`;

@@ -14,6 +14,7 @@ import type {
   RunResult,
   TraceStep,
   Verdict,
+  Violation,
 } from '../core/types.ts';
 import { inputCoverageOf } from './input-coverage.ts';
 import { MAX_TIMER_MS, RUN_CONFIG_DEFAULTS, type RunConfig } from '../schemas/run-config.ts';
@@ -25,6 +26,7 @@ import { loadCatalogue } from './catalogue.ts';
 import { chargeFindings, Findings, type FindingCheck, type RuleLookup } from './findings.ts';
 import { confirmFindings, sendAgain } from './confirm-findings.ts';
 import { driveAgain } from './drive-again.ts';
+import { readsAgain, type Departure } from './reads-again.ts';
 import { emptyResult } from './rule-result.ts';
 import { provisions, unmetNeed, type NeedEnv, type Provisions } from '../rules/needs.ts';
 import { ErrorAnswers } from './error-answers.ts';
@@ -41,6 +43,7 @@ import type { ExplainedStep } from '../rules/judges/trace.ts';
 import { describeQuietDifference, QuietReads } from '../rules/quiet-reads.ts';
 import { WIDE_RANGE } from '../rules/steps/assignations.ts';
 import { runsAtDepth } from '../rules/depth.ts';
+import { READ_OPERATIONS } from '../schemas/operations.ts';
 
 export interface RunTarget {
   baseUrl: string;
@@ -320,6 +323,8 @@ interface RunEnv {
   journal?: FileJournal;
   /** This attempt's reads of the resources it holds, to tell another party's changes (quiet-reads.ts). */
   quietReads?: QuietReads;
+  /** Keep the departure a FAIL of this attempt rests on, with the evidence its judgement read (Attempt). */
+  keepsDeparture?: boolean;
   /** Names this rule's claims. */
   holder: string;
 }
@@ -341,19 +346,41 @@ function notStarted(rule: Rule, group: RuleGroup): RuleResult {
  * (drive-again.ts) and a departure that does not repeat is FLAKY, reported
  * with every attempt's exchanges; a confirming attempt that ends in a
  * harness fault (another party's change, a spent budget) gives its own
- * verdict, never an unconfirmed FAIL. Only a rule whose changes cannot be
- * undone (revocations) is not driven again: its FAIL is reported unconfirmed.
- * A rule that changed state whose reads show that another party changed its
- * resource meanwhile (quiet-reads.ts) is not failed: ERROR, DC_ERR_FOREIGN_CHANGE.
+ * verdict, never an unconfirmed FAIL. A rule whose changes cannot be undone
+ * (a revocation) is driven again on another resource, as the claims give one
+ * (a fresh one first; else one an earlier revocation left, the same one
+ * included, where the rule finds another role that suits it): the state that
+ * showed the departure is gone. Before that, the reads of its evidence that
+ * still say what the state is are sent again (reads-again.ts): a departure
+ * they no longer show is FLAKY at once. With no resource left that suits the
+ * rule, it is FLAKY: it could not be driven again. A rule that changed state
+ * whose reads show that another party changed its resource meanwhile
+ * (quiet-reads.ts) is not failed: ERROR, DC_ERR_FOREIGN_CHANGE.
  */
 async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleResult> {
   const reads = [new QuietReads(), new QuietReads()] as const;
-  const { result: first } = await runAttempt(rule, group, { ...env, quietReads: reads[0] });
-  // A revocation cannot be undone: driven again it would start from the state the first attempt left, not the
-  // one that showed the departure (and on another resource, from other data), so its FAIL stands unconfirmed.
-  if (first.verdict !== 'FAIL' || rule.mutates === 'irreversible' || env.options.interrupt?.aborted) return first;
+  const irreversible = rule.mutates === 'irreversible';
+  const { result: first, departure } = await runAttempt(rule, group, {
+    ...env,
+    quietReads: reads[0],
+    keepsDeparture: irreversible,
+  });
+  if (first.verdict !== 'FAIL' || env.options.interrupt?.aborted) return first;
   const sentAgain: Exchange[] = [];
   const client = resender(env, rule.id, sentAgain);
+  if (irreversible && departure && rule.judge) {
+    const again = await readsAgain(departure, rule.judge, env.target.profile, client);
+    if (again?.outcome === 'not repeated') {
+      return {
+        ...first,
+        verdict: 'FLAKY',
+        reason:
+          `the departure did not repeat: the ${again.reads === 1 ? 'read' : `${again.reads} reads`} of the ` +
+          `state it showed, sent again, no longer show it (the answers sent again are shown)`,
+        exchanges: [...first.exchanges, ...sentAgain],
+      };
+    }
+  }
   // A rule that judges the run's error answers judges them again as the server answers them now.
   const errorAnswers = rule.judges ? await env.errorAnswers.sentAgain((e) => sendAgain(client, e)) : env.errorAnswers;
   const replay = first.replay;
@@ -361,24 +388,26 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     rule,
     first,
     interrupted: () => env.options.interrupt?.aborted === true,
-    attempt: () =>
+    attempt: (drive) =>
       runAttempt(rule, group, {
         ...env,
         errorAnswers,
         quietReads: reads[1],
         // Driven again for real: an answer shared from the first attempt would only repeat what it saw.
         confirming: true,
-        // One repeat confirms a departure: a read spoiled on its way must not be that repeat. A rule that repeats
-        // its judged request is confirmed by how often the departure comes instead, which agreeing reads would hide.
+        // One repeat confirms a departure: a read spoiled on its way must not be that repeat (a revocation's, driven
+        // on other data, is held to a looser idea of the same departure, drive-again.ts). A rule that repeats its
+        // judged request is confirmed by how often the departure comes instead, which agreeing reads would hide.
         agreedReads: rule.repeats === undefined,
-        options: replay
-          ? {
-              ...env.options,
-              seed: replay.seed,
-              ...(replay.path !== undefined ? { path: replay.path } : {}),
-              ...(replay.replayPath !== undefined ? { replayPath: replay.replayPath } : {}),
-            }
-          : env.options,
+        options:
+          drive === 'counterexample' && replay
+            ? {
+                ...env.options,
+                seed: replay.seed,
+                ...(replay.path !== undefined ? { path: replay.path } : {}),
+                ...(replay.replayPath !== undefined ? { replayPath: replay.replayPath } : {}),
+              }
+            : env.options,
       }),
   });
   const { tried } = confirmation;
@@ -394,6 +423,21 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     return { ...first, ...both, verdict: 'FLAKY', reason: confirmation.reason, exchanges };
   }
   const { last } = confirmation;
+  // A revocation with no resource left to drive it on again: its departure is neither confirmed nor refuted.
+  if (irreversible && last.verdict === 'SKIP') {
+    return {
+      ...first,
+      ...both,
+      verdict: 'FLAKY',
+      reason:
+        tried.length === 1
+          ? `the departure could not be confirmed: the rule could not be driven again on another resource or role ` +
+            `(${last.reason ?? 'SKIP'})`
+          : `the departure did not repeat when the rule was driven again ${tried.length - 1} time(s), and it ` +
+            `could not be driven again after that (${last.reason ?? 'SKIP'})`,
+      exchanges,
+    };
+  }
   return {
     ...last,
     ...both,
@@ -448,6 +492,8 @@ interface Attempt {
   result: RuleResult;
   /** Judged requests it sent through `ctx.repeat` (a rule that repeats its judged request). */
   judgedRequests: number;
+  /** The departure its FAIL rests on, with the evidence its judgement read, when asked to keep it. */
+  departure?: Departure;
 }
 
 async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Attempt> {
@@ -483,8 +529,11 @@ async function attemptRule(
     return result('SKIP', { reason: 'read-only run: this rule changes state', skipCause: 'options' });
   const controller = new AbortController();
   const ownMutations = new MutationLog();
-  /** The evidence of the last judgement that found a departure: a property's shrunk counterexample. */
-  let departed: readonly Observed[] | undefined;
+  /** The last judgement that found a departure, with its evidence: a property's shrunk counterexample. */
+  let departed: { evidence: readonly Observed[]; violations: readonly Violation[] } | undefined;
+  const keepsDeparture = rule.explain !== undefined || env.keepsDeparture === true;
+  /** When the answer to the latest request of this attempt that may change state came. */
+  let lastChangeAt: number | undefined;
   // An example rule's judge folds its whole log as it comes; a property's each run; a rule that judges the run's
   // error answers reads those at the end. The exchanges judged are kept only for whoever hears them: the
   // recorder of judge logs, and the trace of a rule that explains its FAIL.
@@ -493,9 +542,10 @@ async function attemptRule(
       ? { judge: rule.judge, judges: rule.kind === 'example' ? 'whole log' : 'each run' }
       : undefined,
     target.profile,
-    options.onJudged || rule.explain
+    options.onJudged || keepsDeparture
       ? (evidence, judgement) => {
-          if (rule.explain && violationsOf(judgement).length > 0) departed = evidence;
+          const violations = violationsOf(judgement);
+          if (keepsDeparture && violations.length > 0) departed = { evidence, violations };
           options.onJudged?.(rule.id, evidence, judgement);
         }
       : undefined,
@@ -511,6 +561,8 @@ async function attemptRule(
       return;
     }
     requestCount += e.attempts;
+    // A request that got no answer may still have changed the state: its time is when the rule heard so.
+    if (!READ_OPERATIONS.has(e.operation)) lastChangeAt = answer?.at?.answered ?? Date.now();
     ownMutations.add(e);
     env.quietReads?.add(e, Date.now());
     env.errorAnswers.add(rule.id, e);
@@ -649,7 +701,11 @@ async function attemptRule(
       // Before a FAIL is reported, each resource the rule held is read a few times more while it still holds
       // it: a state that changes then, with nothing of the suite's in flight, is another party's (unlessForeign).
       if (rule.mutates === 'reversible' && env.quietReads) await watch(client, env.quietReads);
-      const trace = rule.explain && departed ? traceOf(rule.explain(departed, target.profile), departed, log) : [];
+      if (departed && env.keepsDeparture) {
+        learned.departure = { ...departed, exchangeOf: (o) => log.exchangeOf(o), lastChangeAt };
+      }
+      const evidence = departed?.evidence;
+      const trace = rule.explain && evidence ? traceOf(rule.explain(evidence, target.profile), evidence, log) : [];
       return result('FAIL', { violations, ...(trace.length > 0 ? { trace } : {}) });
     }
     const harness = toHarness(error, controller.signal.aborted, options.ruleTimeoutMs);

@@ -70,3 +70,22 @@ describe('the same departure of a repeated judged request, whatever value its st
     expect(sameDeparture([tampered('flip', 400)], [body], {}, { anyValue: true })).toBe(false);
   });
 });
+
+describe('the same departure, driven again on another resource', () => {
+  const after = (command: string, field: string) => ({
+    where: `list-roles after revoke(${command}): role 2000000000000000003${field}`,
+    message: 'must show the roles and teams §4.1 leaves after the revocations so far',
+  });
+
+  test('a drawn sequence shows it after another command: the command’s arguments are aside', () => {
+    const first = [after('roles [2], team_ids [0] of those held', '.team_ids')];
+    const again = [after('roles [0], team_ids [0] of those held', '.team_ids')];
+    expect(sameDeparture(first, again)).toBe(false);
+    expect(sameDeparture(first, again, {}, { anotherResource: true })).toBe(true);
+  });
+
+  test('another kind of difference is another departure', () => {
+    const first = [after('roles [2], team_ids *', '.team_ids')];
+    expect(sameDeparture(first, [after('roles [2], team_ids *', '')], {}, { anotherResource: true })).toBe(false);
+  });
+});

@@ -1,17 +1,18 @@
 /**
  * Reads the server answered the same way twice in a row. A departure is
- * confirmed when an attempt driven again shows it once more: one answer
- * spoiled on its way there (a middlebox flipping a value) would show a
- * departure of its own and could pass for that repeat, the more so for a
- * revocation driven again on other data and held to a looser idea of the same
- * departure. Through this link each read is sent twice; when the two answers
- * differ it is sent a third time, and that answer stands: the one two of the
- * three gave (or the last, when all three differ). A server's departure shows
- * in both reads, a stale one too (the second read follows the first at once);
- * a lone spoiled answer is outvoted. The reads count as the request's
- * attempts; the answer that stands is the one recorded. Not for a rule that
- * repeats its judged request: its departure may come one time in ten, and is
- * confirmed by how often it comes.
+ * confirmed when an attempt driven again, or a read sent again, shows it
+ * once more: one answer spoiled on its way there (a middlebox flipping a
+ * value) would show a departure of its own and could pass for that repeat,
+ * the more so for a revocation driven again on other data and held to a
+ * looser idea of the same departure. Through this link each read is sent
+ * twice; when the two answers differ it is sent a third time, and that
+ * answer stands: the one two of the three gave (or the last, when all three
+ * differ). A server's departure shows in both reads, a stale one too (the
+ * second read follows the first at once); a lone spoiled answer is outvoted.
+ * The reads count as the request's attempts; the answer that stands is the
+ * one recorded. Not for a rule that repeats its judged request: its
+ * departure may come one time in ten, and is confirmed by how often it
+ * comes.
  */
 import { READ_OPERATIONS } from '../schemas/operations.ts';
 import type { Delivery, SendRequest, TransportRequest } from './transport.ts';

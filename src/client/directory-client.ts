@@ -46,7 +46,7 @@ export interface ClientOptions {
   onExchange?: (exchange: Exchange, answer?: ApiResponse) => void;
   /** The run's shared answers, for reads sent with `shared: true`. */
   sharedReads?: SharedReads;
-  /** Each read sent until the server gives the same answer twice (agreed-reads.ts): a confirming attempt's reads. */
+  /** Each read sent until the server gives the same answer twice (agreed-reads.ts): a confirmation's reads. */
   agreedReads?: boolean;
   signal?: AbortSignal;
 }

@@ -6,7 +6,7 @@
  *
  * `record.ts` turns what came back into the exchange a transcript keeps and
  * the answer a rule reads; `shared-reads.ts` hands a read the run already has
- * the answer to; `agreed-reads.ts` (a confirming attempt's only) sends a read
+ * the answer to; `agreed-reads.ts` (a confirmation's reads only) sends a read
  * until two answers agree; `retry.ts` sends again what `retry-policy.ts` says to;
  * `pace.ts` waits for the run's pacer; `wire.ts` sends one attempt. The links
  * above retry see a request once; retry and those below it see each attempt.

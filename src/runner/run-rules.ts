@@ -218,13 +218,16 @@ export async function runRules(
     );
     await sideBySide(indices.filter(judges), options.concurrency);
     // Every departure a rule's requests showed from another rule's clause makes that rule FAIL, once the
-    // request that showed it, sent again, shows it again (confirm-findings.ts); FLAKY when it does not.
+    // request that showed it, sent again, shows it again (confirm-findings.ts); FLAKY when it does not. Sent
+    // again or driven again, its reads stand once the server answered them the same way twice (agreed-reads.ts):
+    // an answer spoiled on its way, a status changed within its class above all, could pass for the repeat.
     if (findings.size > 0 && !options.interrupt?.aborted) {
       checks = await confirmFindings(
         findings,
         (owner) =>
           base.derive({
             sharedReads: undefined,
+            agreedReads: true,
             onExchange: (e) => {
               e.rule = owner;
               options.onExchange?.(owner, e);
@@ -240,6 +243,7 @@ export async function runRules(
             ...shared,
             findings: found,
             confirming: true,
+            agreedReads: entry.rule.repeats === undefined,
             holder: `confirming ${finder}`,
           });
           return found;
@@ -452,10 +456,16 @@ function propertyRuns(rule: Rule, options: EngineOptions): number {
   return options.numRuns ?? runsAtDepth(rule.runs ?? DEFAULT_PROPERTY_RUNS, options.depth);
 }
 
-/** A client that shares no answer, whose exchanges are the rule's and kept in `into`. */
+/**
+ * A client that shares no answer, whose exchanges are the rule's and kept in
+ * `into`, for the reads a confirmation sends again: each stands once the
+ * server answered it the same way twice (agreed-reads.ts), so an answer
+ * spoiled on its way (an error's message dropped) does not pass for a repeat.
+ */
 function resender(env: RunEnv, ruleId: string, into: Exchange[]): DirectoryClient {
   return env.base.derive({
     sharedReads: undefined,
+    agreedReads: true,
     onExchange: (e) => {
       e.rule = ruleId;
       into.push(e);

@@ -21,10 +21,7 @@ function judging(ctx: BaseCheckContext, repeats: Repeats | undefined): Judging {
   return {
     async repeat(send) {
       const repetitions = repeats ? repetitionsPerRun(repeats, ctx.options.numRuns) : 1;
-      for (let i = 0; i < repetitions; i++) {
-        await send(i);
-        ctx.log.judgedSent();
-      }
+      for (let i = 0; i < repetitions; i++) await send(i);
     },
     async judged(run) {
       ctx.log.startRun();

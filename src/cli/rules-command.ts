@@ -1,4 +1,5 @@
 import { confidenceOf, ONE_IN, repetitionsPerRun, type Repeats } from '../rules/one-in-n.ts';
+import { describeRateTest } from '../rules/departure-rate.ts';
 import { DEFAULT_PROPERTY_RUNS } from '../runner/run-rules.ts';
 import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
@@ -110,12 +111,16 @@ export async function rulesCommand(argv: string[], out: (line: string) => void):
   return 0;
 }
 
-/** How often a repeated rule sends its judged request, and how sure that is to see a departure one time in ten. */
+/**
+ * How often a repeated rule sends its judged request, how sure that is to see
+ * a departure one time in ten, and how its FAIL is confirmed: by the rate of
+ * the departure over the confirming attempts (departure-rate.ts).
+ */
 export function describeRepeats(repeats: Repeats, runs: number): string {
   const each = repetitionsPerRun(repeats, runs);
   const trials = each * repeats.judgedPerRun * runs;
   const sure = Math.floor(confidenceOf(trials) * 1000) / 10;
-  return `repeats:${each}x, ${trials} judged, one-in-${ONE_IN} seen at ${sure}%`;
+  return `repeats:${each}x, ${trials} judged, one-in-${ONE_IN} seen at ${sure}%; ${describeRateTest()}`;
 }
 
 /** `--depth` as the run takes it (the run configuration's own choices), `default` when it is not given. */

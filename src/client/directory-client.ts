@@ -1,5 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { ApiResponse, Exchange } from '../core/exchange.ts';
+import { agreedReads } from './agreed-reads.ts';
 import { ACCEPT_ENCODING } from './decode.ts';
 import type { OperationName, RequestOf } from '../schemas/operations.ts';
 import { pace } from './pace.ts';
@@ -45,6 +46,8 @@ export interface ClientOptions {
   onExchange?: (exchange: Exchange, answer?: ApiResponse) => void;
   /** The run's shared answers, for reads sent with `shared: true`. */
   sharedReads?: SharedReads;
+  /** Each read sent until the server gives the same answer twice (agreed-reads.ts): a confirmation's reads. */
+  agreedReads?: boolean;
   signal?: AbortSignal;
 }
 
@@ -88,7 +91,7 @@ export class DirectoryClient {
   /** Per operation: the address, and the address as a transcript shows it. */
   private readonly urls = new Map<string, { path: string; recorded: string }>();
   private defaultHeaders: { sent: Record<string, string>; recorded: Record<string, string> } | undefined;
-  /** The request path: record → shared reads → retry → pace → wire (see transport.ts). */
+  /** The request path: record → shared reads → (agreed reads) → retry → pace → wire (see transport.ts). */
   private readonly send: (request: TransportRequest) => Promise<ApiResponse>;
 
   constructor(options: ClientOptions) {
@@ -107,6 +110,7 @@ export class DirectoryClient {
     let attempt: SendAttempt = wire({ dispatcher, timeoutMs, maxBodyBytes, redactor });
     if (budget) attempt = pace(budget)(attempt);
     let request: SendRequest = retry(retryPolicy)(attempt);
+    if (this.options.agreedReads) request = agreedReads()(request);
     if (sharedReads) request = shareReads(sharedReads)(request);
     this.send = record({ redactor, onExchange })(request);
   }
@@ -116,7 +120,7 @@ export class DirectoryClient {
     overrides: Partial<
       Pick<
         ClientOptions,
-        'credential' | 'onExchange' | 'signal' | 'serviceVersion' | 'exemptFromBudget' | 'sharedReads'
+        'credential' | 'onExchange' | 'signal' | 'serviceVersion' | 'exemptFromBudget' | 'sharedReads' | 'agreedReads'
       >
     >,
   ): DirectoryClient {

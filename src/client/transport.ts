@@ -2,11 +2,12 @@
  * The client's request path is a chain of links, each a function of the next
  * one, in the shape of undici's dispatcher interceptors:
  *
- *   record → shared reads → retry → pace → wire
+ *   record → shared reads → (agreed reads) → retry → pace → wire
  *
  * `record.ts` turns what came back into the exchange a transcript keeps and
  * the answer a rule reads; `shared-reads.ts` hands a read the run already has
- * the answer to; `retry.ts` sends again what `retry-policy.ts` says to;
+ * the answer to; `agreed-reads.ts` (a confirmation's reads only) sends a read
+ * until two answers agree; `retry.ts` sends again what `retry-policy.ts` says to;
  * `pace.ts` waits for the run's pacer; `wire.ts` sends one attempt. The links
  * above retry see a request once; retry and those below it see each attempt.
  */

@@ -21,7 +21,10 @@ function judging(ctx: BaseCheckContext, repeats: Repeats | undefined): Judging {
   return {
     async repeat(send) {
       const repetitions = repeats ? repetitionsPerRun(repeats, ctx.options.numRuns) : 1;
-      for (let i = 0; i < repetitions; i++) await send(i);
+      for (let i = 0; i < repetitions; i++) {
+        await send(i);
+        ctx.log.judgedSent();
+      }
     },
     async judged(run) {
       ctx.log.startRun();

@@ -5,7 +5,8 @@
  * rule that judges a rejection or a paging invariant sends its judged
  * requests often enough that a departure one time in ten shows with 95%
  * confidence, and a FAIL is confirmed at that rate too: driven again until
- * the departure repeats, as many times as it takes to see it at that rate.
+ * the departure is seen to come that often (departure-rate.ts), not merely
+ * once more.
  */
 
 /** The rarest departure the suite promises to see: one time in this many. */
@@ -35,15 +36,4 @@ export interface Repeats {
 export function repetitionsPerRun(repeats: Repeats | undefined, runs: number): number {
   if (!repeats) return 1;
   return Math.max(1, Math.ceil(trialsNeeded() / (Math.max(1, runs) * Math.max(1, repeats.judgedPerRun))));
-}
-
-/**
- * How many times a FAIL's failing example is driven again before its
- * departure counts as not repeating: enough that one coming one time in ten
- * repeats with 95% confidence (once, for a rule that does not repeat).
- */
-export function confirmationAttempts(repeats: Repeats | undefined, runs: number): number {
-  if (!repeats) return 1;
-  const perAttempt = repetitionsPerRun(repeats, runs) * Math.max(1, repeats.judgedPerRun);
-  return Math.ceil(trialsNeeded() / perAttempt);
 }

@@ -78,6 +78,8 @@ export interface RuleLog {
   endRun(): Judgement;
   /** Drops the run under way unjudged (its driver threw). */
   dropRun(): void;
+  /** A judged request was sent (`ctx.repeat`): a FAIL's confirmation weighs an attempt by how many it sent. */
+  judgedSent(): void;
 }
 
 /**

@@ -131,7 +131,7 @@ export async function sendAgain(client: DirectoryClient, exchange: Exchange): Pr
 }
 
 /** A list request that asks for a next page with a token an earlier answer gave. */
-function followsToken(exchange: Exchange): boolean {
+export function followsToken(exchange: Exchange): boolean {
   const pagination = field(requestOf(exchange), 'pagination');
   return (
     typeof pagination === 'object' &&

@@ -82,6 +82,8 @@ export class ExchangeLog implements RuleLog {
   private current: Judging | undefined;
   /** The recorded exchange each kept entry was read from, for a FAIL's trace; dropped with the entry. */
   private readonly recorded = new WeakMap<Observed, Exchange>();
+  /** Judged requests the driver sent through `ctx.repeat`. */
+  private judged = 0;
 
   /**
    * `judge`: the rule's, with what it judges (an example rule's whole log, or
@@ -156,5 +158,14 @@ export class ExchangeLog implements RuleLog {
   dropRun(): void {
     this.inRun = false;
     this.current = undefined;
+  }
+
+  judgedSent(): void {
+    this.judged += 1;
+  }
+
+  /** Judged requests the driver sent through `ctx.repeat`. */
+  get judgedRequests(): number {
+    return this.judged;
   }
 }

@@ -14,6 +14,7 @@ import type {
   RunResult,
   TraceStep,
   Verdict,
+  Violation,
 } from '../core/types.ts';
 import { inputCoverageOf } from './input-coverage.ts';
 import { MAX_TIMER_MS, RUN_CONFIG_DEFAULTS, type RunConfig } from '../schemas/run-config.ts';
@@ -24,8 +25,8 @@ import { isConformanceFailure, isDepartureOfAnotherRule } from '../core/errors.t
 import { loadCatalogue } from './catalogue.ts';
 import { chargeFindings, Findings, type FindingCheck, type RuleLookup } from './findings.ts';
 import { confirmFindings, sendAgain } from './confirm-findings.ts';
-import { sameDeparture } from './same-departure.ts';
-import { confirmationAttempts } from '../rules/one-in-n.ts';
+import { driveAgain } from './drive-again.ts';
+import { readsAgain, type Departure } from './reads-again.ts';
 import { emptyResult } from './rule-result.ts';
 import { provisions, unmetNeed, type NeedEnv, type Provisions } from '../rules/needs.ts';
 import { ErrorAnswers } from './error-answers.ts';
@@ -42,6 +43,7 @@ import type { ExplainedStep } from '../rules/judges/trace.ts';
 import { describeQuietDifference, QuietReads } from '../rules/quiet-reads.ts';
 import { WIDE_RANGE } from '../rules/steps/assignations.ts';
 import { leftOutAtDepth, runsAtDepth } from '../rules/depth.ts';
+import { READ_OPERATIONS } from '../schemas/operations.ts';
 
 export interface RunTarget {
   baseUrl: string;
@@ -216,13 +218,16 @@ export async function runRules(
     );
     await sideBySide(indices.filter(judges), options.concurrency);
     // Every departure a rule's requests showed from another rule's clause makes that rule FAIL, once the
-    // request that showed it, sent again, shows it again (confirm-findings.ts); FLAKY when it does not.
+    // request that showed it, sent again, shows it again (confirm-findings.ts); FLAKY when it does not. Sent
+    // again or driven again, its reads stand once the server answered them the same way twice (agreed-reads.ts):
+    // an answer spoiled on its way, a status changed within its class above all, could pass for the repeat.
     if (findings.size > 0 && !options.interrupt?.aborted) {
       checks = await confirmFindings(
         findings,
         (owner) =>
           base.derive({
             sharedReads: undefined,
+            agreedReads: true,
             onExchange: (e) => {
               e.rule = owner;
               options.onExchange?.(owner, e);
@@ -238,6 +243,7 @@ export async function runRules(
             ...shared,
             findings: found,
             confirming: true,
+            agreedReads: entry.rule.repeats === undefined,
             holder: `confirming ${finder}`,
           });
           return found;
@@ -316,9 +322,13 @@ interface RunEnv {
   findings: Findings;
   /** This attempt confirms a FAIL: it reads nothing another request answered before. */
   confirming?: boolean;
+  /** Its reads stand only once the server answered them the same way twice (agreed-reads.ts). */
+  agreedReads?: boolean;
   journal?: FileJournal;
   /** This attempt's reads of the resources it holds, to tell another party's changes (quiet-reads.ts). */
   quietReads?: QuietReads;
+  /** Keep the departure a FAIL of this attempt rests on, with the evidence its judgement read (Attempt). */
+  keepsDeparture?: boolean;
   /** Names this rule's claims. */
   holder: string;
 }
@@ -336,91 +346,126 @@ function notStarted(rule: Rule, group: RuleGroup): RuleResult {
 }
 
 /**
- * A FAIL is confirmed before it is reported: the failing example is driven
- * once more (a property's shrunk counterexample, through its replay path) and
- * judged again. A departure that repeats is a FAIL; one that does not is
- * FLAKY, reported with both attempts' exchanges; a second attempt that ends
- * in a harness fault (another party's change, a spent budget) gives its own
- * verdict, never an unconfirmed FAIL. The departure repeats when the second
- * attempt shows one at the same place with the same message (sameDeparture);
- * a different one is FLAKY too. Only a rule whose changes cannot be undone
- * (revocations) is not driven again: its FAIL is reported unconfirmed.
- * A rule that changed state whose reads show that another party changed its
- * resource meanwhile (quiet-reads.ts) is not failed: ERROR, DC_ERR_FOREIGN_CHANGE.
+ * A FAIL is confirmed before it is reported: the rule is driven again
+ * (drive-again.ts) and a departure that does not repeat is FLAKY, reported
+ * with every attempt's exchanges; a confirming attempt that ends in a
+ * harness fault (another party's change, a spent budget) gives its own
+ * verdict, never an unconfirmed FAIL. A rule whose changes cannot be undone
+ * (a revocation) is driven again on another resource, as the claims give one
+ * (a fresh one first; else one an earlier revocation left, the same one
+ * included, where the rule finds another role that suits it): the state that
+ * showed the departure is gone. Before that, the reads of its evidence that
+ * still say what the state is are sent again (reads-again.ts): a departure
+ * they no longer show is FLAKY at once. With no resource left that suits the
+ * rule, it is FLAKY: it could not be driven again. A rule that changed state
+ * whose reads show that another party changed its resource meanwhile
+ * (quiet-reads.ts) is not failed: ERROR, DC_ERR_FOREIGN_CHANGE.
  */
 async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleResult> {
   const reads = [new QuietReads(), new QuietReads()] as const;
-  const first = await runAttempt(rule, group, { ...env, quietReads: reads[0] });
-  // A revocation cannot be undone: driven again it would start from the state the first attempt left, not the
-  // one that showed the departure (and on another resource, from other data), so its FAIL stands unconfirmed.
-  if (first.verdict !== 'FAIL' || rule.mutates === 'irreversible' || env.options.interrupt?.aborted) return first;
-  const replay = first.replay;
-  // A rule that judges the run's error answers judges them again as the server answers them now.
+  const irreversible = rule.mutates === 'irreversible';
+  const { result: first, departure } = await runAttempt(rule, group, {
+    ...env,
+    quietReads: reads[0],
+    keepsDeparture: irreversible,
+  });
+  if (first.verdict !== 'FAIL' || env.options.interrupt?.aborted) return first;
   const sentAgain: Exchange[] = [];
   const client = resender(env, rule.id, sentAgain);
-  const errorAnswers = rule.judges ? await env.errorAnswers.sentAgain((e) => sendAgain(client, e)) : env.errorAnswers;
-  const confirm = (): Promise<RuleResult> =>
-    runAttempt(rule, group, {
-      ...env,
-      errorAnswers,
-      quietReads: reads[1],
-      // Driven again for real: an answer shared from the first attempt would only repeat what it saw.
-      confirming: true,
-      options: replay
-        ? {
-            ...env.options,
-            seed: replay.seed,
-            ...(replay.path !== undefined ? { path: replay.path } : {}),
-            ...(replay.replayPath !== undefined ? { replayPath: replay.replayPath } : {}),
-          }
-        : env.options,
-    });
-  // A rule that repeats its judged request (one-in-n.ts) is driven again until the departure repeats, as many
-  // times as it takes to see one that comes one time in ten: a rare departure is a FAIL, not FLAKY.
-  const attempts = confirmationAttempts(rule.repeats, env.options.numRuns ?? rule.runs ?? DEFAULT_PROPERTY_RUNS);
-  const counterexample = first.replay?.counterexample;
-  const repeats = (r: RuleResult): boolean =>
-    r.verdict === 'FAIL' &&
-    sameDeparture(first.violations, r.violations, { first: counterexample, again: r.replay?.counterexample });
-  let again = await confirm();
-  const tried = [again];
-  while (tried.length < attempts && !repeats(again) && (again.verdict === 'PASS' || again.verdict === 'FAIL')) {
-    if (env.options.interrupt?.aborted) break;
-    again = await confirm();
-    tried.push(again);
+  if (irreversible && departure && rule.judge) {
+    const again = await readsAgain(departure, rule.judge, env.target.profile, client);
+    if (again?.outcome === 'not repeated') {
+      return {
+        ...first,
+        verdict: 'FLAKY',
+        reason:
+          `the departure did not repeat: the ${again.reads === 1 ? 'read' : `${again.reads} reads`} of the ` +
+          `state it showed, sent again, no longer show it (the answers sent again are shown)`,
+        exchanges: [...first.exchanges, ...sentAgain],
+      };
+    }
   }
+  // A rule that judges the run's error answers judges them again as the server answers them now.
+  const errorAnswers = rule.judges ? await env.errorAnswers.sentAgain((e) => sendAgain(client, e)) : env.errorAnswers;
+  const replay = first.replay;
+  const confirmation = await driveAgain({
+    rule,
+    first,
+    interrupted: () => env.options.interrupt?.aborted === true,
+    attempt: (drive) =>
+      runAttempt(rule, group, {
+        ...env,
+        errorAnswers,
+        quietReads: reads[1],
+        // Driven again for real: an answer shared from the first attempt would only repeat what it saw.
+        confirming: true,
+        // One repeat confirms a departure: a read spoiled on its way must not be that repeat (a revocation's, driven
+        // on other data, is held to a looser idea of the same departure, drive-again.ts). A rule that repeats its
+        // judged request is confirmed by how often the departure comes instead, which agreeing reads would hide.
+        agreedReads: rule.repeats === undefined,
+        options:
+          drive === 'counterexample' && replay
+            ? {
+                ...env.options,
+                seed: replay.seed,
+                ...(replay.path !== undefined ? { path: replay.path } : {}),
+                ...(replay.replayPath !== undefined ? { replayPath: replay.replayPath } : {}),
+              }
+            : env.options,
+      }),
+  });
+  const { tried } = confirmation;
   const both = {
     requestCount: first.requestCount + tried.reduce((n, r) => n + r.requestCount, 0),
     durationMs: first.durationMs + tried.reduce((n, r) => n + r.durationMs, 0),
   };
-  if (repeats(again)) return unlessForeign(rule, { ...first, ...both, confirmed: true }, reads, env.redactor);
-  if (again.verdict === 'FAIL' || again.verdict === 'PASS' || again.verdict === 'OBSERVED') {
-    const times = tried.length === 1 ? 'driven again' : `driven again ${tried.length} times`;
+  const exchanges = [...first.exchanges, ...sentAgain, ...tried.flatMap((r) => r.exchanges)];
+  if (confirmation.outcome === 'confirmed') {
+    return unlessForeign(rule, { ...first, ...both, confirmed: true }, reads, env.redactor);
+  }
+  if (confirmation.outcome === 'not repeated') {
+    return { ...first, ...both, verdict: 'FLAKY', reason: confirmation.reason, exchanges };
+  }
+  const { last } = confirmation;
+  // A revocation with no resource left to drive it on again: its departure is neither confirmed nor refuted.
+  if (irreversible && last.verdict === 'SKIP') {
     return {
       ...first,
       ...both,
       verdict: 'FLAKY',
       reason:
-        again.verdict === 'FAIL'
-          ? `the departure did not repeat when the failing example was ${times}: the last attempt departed ` +
-            `elsewhere (${again.violations[0]?.where ?? ''}; the attempts are shown)`
-          : `the departure did not repeat when the failing example was ${times} (the attempts are shown)`,
-      exchanges: [...first.exchanges, ...sentAgain, ...tried.flatMap((r) => r.exchanges)],
+        tried.length === 1
+          ? `the departure could not be confirmed: the rule could not be driven again on another resource or role ` +
+            `(${last.reason ?? 'SKIP'})`
+          : `the departure did not repeat when the rule was driven again ${tried.length - 1} time(s), and it ` +
+            `could not be driven again after that (${last.reason ?? 'SKIP'})`,
+      exchanges,
     };
   }
   return {
-    ...again,
+    ...last,
     ...both,
-    reason: `a FAIL could not be confirmed: ${again.reason ?? again.verdict}`,
+    reason: `a FAIL could not be confirmed: ${last.reason ?? last.verdict}`,
     violations: first.violations,
-    exchanges: [...first.exchanges, ...again.exchanges],
+    exchanges: [...first.exchanges, ...last.exchanges],
   };
 }
 
-/** A client that shares no answer, whose exchanges are the rule's and kept in `into`. */
+/** A property's own number of runs at the run's depth, unless the run sets one for every property. */
+function propertyRuns(rule: Rule, options: EngineOptions): number {
+  return options.numRuns ?? runsAtDepth(rule.runs ?? DEFAULT_PROPERTY_RUNS, options.depth, rule);
+}
+
+/**
+ * A client that shares no answer, whose exchanges are the rule's and kept in
+ * `into`, for the reads a confirmation sends again: each stands once the
+ * server answered it the same way twice (agreed-reads.ts), so an answer
+ * spoiled on its way (an error's message dropped) does not pass for a repeat.
+ */
 function resender(env: RunEnv, ruleId: string, into: Exchange[]): DirectoryClient {
   return env.base.derive({
     sharedReads: undefined,
+    agreedReads: true,
     onExchange: (e) => {
       e.rule = ruleId;
       into.push(e);
@@ -452,7 +497,27 @@ function unlessForeign(rule: Rule, result: RuleResult, reads: readonly QuietRead
   };
 }
 
-async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleResult> {
+/** One attempt of a rule: its result, and what a confirmation weighs besides. */
+interface Attempt {
+  result: RuleResult;
+  /** Judged requests it sent through `ctx.repeat` (a rule that repeats its judged request). */
+  judgedRequests: number;
+  /** The departure its FAIL rests on, with the evidence its judgement read, when asked to keep it. */
+  departure?: Departure;
+}
+
+async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Attempt> {
+  const learned: Omit<Attempt, 'result'> = { judgedRequests: 0 };
+  const result = await attemptRule(rule, group, env, learned);
+  return { result, ...learned };
+}
+
+async function attemptRule(
+  rule: Rule,
+  group: RuleGroup,
+  env: RunEnv,
+  learned: Omit<Attempt, 'result'>,
+): Promise<RuleResult> {
   const { options, target } = env;
   const started = performance.now();
   const exchanges: Exchange[] = [];
@@ -476,17 +541,21 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
   if (notAtDepth) return result('SKIP', { reason: notAtDepth, skipCause: 'options' });
   const controller = new AbortController();
   const ownMutations = new MutationLog();
-  /** The evidence of the last judgement that found a departure: a property's shrunk counterexample. */
-  let departed: readonly Observed[] | undefined;
+  /** The last judgement that found a departure, with its evidence: a property's shrunk counterexample. */
+  let departed: { evidence: readonly Observed[]; violations: readonly Violation[] } | undefined;
+  const keepsDeparture = rule.explain !== undefined || env.keepsDeparture === true;
+  /** When the answer to the latest request of this attempt that may change state came. */
+  let lastChangeAt: number | undefined;
   // An example rule's judge folds its whole log as it comes; a property's each run; a rule that judges the run's
   // error answers reads those at the end. The exchanges judged are kept only for whoever hears them: the
   // recorder of judge logs, and the trace of a rule that explains its FAIL.
   const log = new ExchangeLog(
     !rule.judges ? { judge: rule.judge, judges: rule.kind === 'example' ? 'whole log' : 'each run' } : undefined,
     target.profile,
-    options.onJudged || rule.explain
+    options.onJudged || keepsDeparture
       ? (evidence, judgement) => {
-          if (rule.explain && violationsOf(judgement).length > 0) departed = evidence;
+          const violations = violationsOf(judgement);
+          if (keepsDeparture && violations.length > 0) departed = { evidence, violations };
           options.onJudged?.(rule.id, evidence, judgement);
         }
       : undefined,
@@ -502,6 +571,8 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
       return;
     }
     requestCount += e.attempts;
+    // A request that got no answer may still have changed the state: its time is when the rule heard so.
+    if (!READ_OPERATIONS.has(e.operation)) lastChangeAt = answer?.at?.answered ?? Date.now();
     ownMutations.add(e);
     env.quietReads?.add(e, Date.now());
     env.errorAnswers.add(rule.id, e);
@@ -511,6 +582,7 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     onExchange: record,
     signal: controller.signal,
     ...(env.confirming ? { sharedReads: undefined } : {}),
+    ...(env.agreedReads ? { agreedReads: true } : {}),
   });
   const restrictedKey = target.profile.restrictedApiKey;
   const restricted = restrictedKey
@@ -545,10 +617,7 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     restricted,
     profile: target.profile,
     // A property's own number of runs at the run's depth, unless the run sets one for every property.
-    options: {
-      ...options,
-      numRuns: options.numRuns ?? runsAtDepth(rule.runs ?? DEFAULT_PROPERTY_RUNS, options.depth, rule),
-    },
+    options: { ...options, numRuns: propertyRuns(rule, options) },
     signal: controller.signal,
     observe(subject, value) {
       observations.push({ subject, value: redactDeep(value, env.redactor) });
@@ -642,7 +711,11 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
       // Before a FAIL is reported, each resource the rule held is read a few times more while it still holds
       // it: a state that changes then, with nothing of the suite's in flight, is another party's (unlessForeign).
       if (rule.mutates === 'reversible' && env.quietReads) await watch(client, env.quietReads);
-      const trace = rule.explain && departed ? traceOf(rule.explain(departed, target.profile), departed, log) : [];
+      if (departed && env.keepsDeparture) {
+        learned.departure = { ...departed, exchangeOf: (o) => log.exchangeOf(o), lastChangeAt };
+      }
+      const evidence = departed?.evidence;
+      const trace = rule.explain && evidence ? traceOf(rule.explain(evidence, target.profile), evidence, log) : [];
       return result('FAIL', { violations, ...(trace.length > 0 ? { trace } : {}) });
     }
     const harness = toHarness(error, controller.signal.aborted, options.ruleTimeoutMs);
@@ -666,6 +739,7 @@ async function runAttempt(rule: Rule, group: RuleGroup, env: RunEnv): Promise<Ru
     }
     return result(verdict, { reason, errorCode: harness.code });
   } finally {
+    learned.judgedRequests = log.judgedRequests;
     deadline?.clear();
     controller.abort();
     // Restored resources serve the next rule; a revoked one only another irreversible rule (see ResourceClaims).

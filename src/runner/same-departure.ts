@@ -12,11 +12,22 @@ export const SENT_AGAIN = ' (sent again to confirm)';
  * what the attempt saw), and a property's counterexample wherever the place
  * or the message names it (drawn again for another resource, or shrunk to
  * another value in an attempt, the same departure names other values).
+ * A rule driven again on another resource (a revocation cannot be undone)
+ * meets other data: a drawn sequence shows the same departure after another
+ * of its commands, so there the arguments a step names in parentheses are
+ * aside too (`list-roles after revoke(roles [2], …): role #.team_ids`).
+ * A rule that repeats its judged request is confirmed by how often its
+ * departure comes, over attempts that send it with other values too (a
+ * replayed counterexample that holds goes on to the values shrinking tried
+ * beside it): there the departure is the judged request's, whatever value
+ * its step names, so the step is aside in the place and the message
+ * (`a next_token altered by "base64 offset 334": response.status`).
  */
 export function sameDeparture(
   first: readonly Violation[],
   again: readonly Violation[],
   counterexamples: { first?: string; again?: string } = {},
+  { anotherResource = false, anyValue = false }: { anotherResource?: boolean; anyValue?: boolean } = {},
 ): boolean {
   const key = (v: Violation, counterexample: string | undefined): string => {
     const prefix = counterexample === undefined ? undefined : `counterexample ${counterexample}: `;
@@ -26,7 +37,15 @@ export function sameDeparture(
     const value = (text: string): string =>
       counterexample === undefined || counterexample === '' ? text : text.split(counterexample).join('<value>');
     const where = value(named.split(SENT_AGAIN).join(''));
-    return `${where.replace(/\d{6,}/g, '#')}\n${value(v.message).replace(/\d+/g, '#')}`;
+    const place = anotherResource ? where.replace(/\([^()]*\)/g, '(…)') : where;
+    if (anyValue) {
+      // The step is what comes before the place's last `: ` (its field); the message names it too.
+      const at = place.lastIndexOf(': ');
+      const step = at < 0 ? '' : place.slice(0, at);
+      const message = step === '' ? v.message : v.message.split(step).join('<step>');
+      return `<step>${place.slice(Math.max(0, at))}\n${message.replace(/\d+/g, '#')}`;
+    }
+    return `${place.replace(/\d{6,}/g, '#')}\n${value(v.message).replace(/\d+/g, '#')}`;
   };
   const seen = new Set(first.map((v) => key(v, counterexamples.first)));
   return again.some((v) => seen.has(key(v, counterexamples.again)));

@@ -1,12 +1,12 @@
 /**
  * Departures one time in N: how many judged requests see one with 95%
- * confidence, how a repeated rule spreads them over its runs, how often a
- * FAIL is driven again to confirm it, and when two attempts show the same
- * departure although they name different values.
+ * confidence, how a repeated rule spreads them over its runs, what `rules`
+ * says of it, and when two attempts show the same departure although they
+ * name different values.
  */
 import { describe, expect, test } from 'vitest';
 import { describeRepeats } from '../../src/cli/rules-command.ts';
-import { confidenceOf, confirmationAttempts, repetitionsPerRun, trialsNeeded } from '../../src/rules/one-in-n.ts';
+import { confidenceOf, repetitionsPerRun, trialsNeeded } from '../../src/rules/one-in-n.ts';
 import { sameDeparture } from '../../src/runner/same-departure.ts';
 
 describe('one time in ten, with 95% confidence', () => {
@@ -29,15 +29,11 @@ describe('one time in ten, with 95% confidence', () => {
     }
   });
 
-  test("a FAIL is driven again until the departure could repeat at that rate: once for a rule that doesn't repeat", () => {
-    expect(confirmationAttempts(undefined, 10)).toBe(1);
-    // Each attempt is one run of the counterexample, with its repetitions.
-    expect(confirmationAttempts({ judgedPerRun: 1 }, 10)).toBe(10);
-    expect(confirmationAttempts({ judgedPerRun: 1 }, 100)).toBe(29);
-  });
-
   test('`rules` says how often and how sure', () => {
-    expect(describeRepeats({ judgedPerRun: 1 }, 10)).toBe('repeats:3x, 30 judged, one-in-10 seen at 95.7%');
+    expect(describeRepeats({ judgedPerRun: 1 }, 10)).toBe(
+      'repeats:3x, 30 judged, one-in-10 seen at 95.7%; a FAIL confirmed by its rate: ' +
+        'FAIL at 1 in 10 or more, FLAKY at 1 in 90 or less (false FAIL 0.1%, within 290 judged)',
+    );
   });
 });
 
@@ -54,5 +50,42 @@ describe('the same departure, whatever value the attempt names', () => {
   test('another place is another departure', () => {
     const elsewhere = { where: 'counterexample true: limit true: response.body', message: 'must be JSON' };
     expect(sameDeparture([at('{}')], [elsewhere], { first: '{}', again: 'true' })).toBe(false);
+  });
+});
+
+describe('the same departure of a repeated judged request, whatever value its step names', () => {
+  const tampered = (name: string, answers: number) => ({
+    where: `a next_token altered by "${name}": response.status`,
+    message: `must reject a next_token altered by "${name}" with 422 (answers: ${answers})`,
+  });
+
+  test('a value shrinking tried beside the counterexample departs the same way', () => {
+    const first = [tampered('base64 offset 334', 400)];
+    expect(sameDeparture(first, [tampered('base64 offset 12', 400)])).toBe(false);
+    expect(sameDeparture(first, [tampered('base64 offset 12', 400)], {}, { anyValue: true })).toBe(true);
+  });
+
+  test('another field of the judged request is another departure', () => {
+    const body = { where: 'a next_token altered by "flip": response.body', message: 'must be JSON' };
+    expect(sameDeparture([tampered('flip', 400)], [body], {}, { anyValue: true })).toBe(false);
+  });
+});
+
+describe('the same departure, driven again on another resource', () => {
+  const after = (command: string, field: string) => ({
+    where: `list-roles after revoke(${command}): role 2000000000000000003${field}`,
+    message: 'must show the roles and teams §4.1 leaves after the revocations so far',
+  });
+
+  test('a drawn sequence shows it after another command: the command’s arguments are aside', () => {
+    const first = [after('roles [2], team_ids [0] of those held', '.team_ids')];
+    const again = [after('roles [0], team_ids [0] of those held', '.team_ids')];
+    expect(sameDeparture(first, again)).toBe(false);
+    expect(sameDeparture(first, again, {}, { anotherResource: true })).toBe(true);
+  });
+
+  test('another kind of difference is another departure', () => {
+    const first = [after('roles [2], team_ids *', '.team_ids')];
+    expect(sameDeparture(first, [after('roles [2], team_ids *', '')], {}, { anotherResource: true })).toBe(false);
   });
 });

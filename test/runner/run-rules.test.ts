@@ -3,7 +3,7 @@ import { HarnessError } from '../../src/core/errors.ts';
 import { defineRuleGroup, rule } from '../../src/rules/define.ts';
 import type { RuleResult } from '../../src/core/types.ts';
 import type { Rule } from '../../src/rules/types.ts';
-import { expectSuccess, fail, owned } from '../../src/rules/assertions.ts';
+import { expectSuccess, fail, owned, precondition } from '../../src/rules/assertions.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules, type EngineOptions } from '../../src/runner/run-rules.ts';
 import type { TargetProfile } from '../../src/target/profile.ts';
 import { json, startTestServer, type TestServer } from '../helpers/http-server.ts';
@@ -247,8 +247,8 @@ describe('engine verdicts', () => {
     expect(Object.values(results).every((r) => r.verdict === 'PASS')).toBe(true);
   });
 
-  test('a FAIL is driven again before it is reported, unless the rule cannot undo what it changed', async () => {
-    const attempts: Record<string, number> = {};
+  test('a FAIL is driven again before it is reported; one that cannot be undone, on another resource', async () => {
+    const claimed: Record<string, Array<string | undefined>> = {};
     const failing = (id: string, mutates: 'none' | 'irreversible') =>
       rule({
         ...base,
@@ -256,18 +256,45 @@ describe('engine verdicts', () => {
         mutates,
         judge: () => [],
         drive: async (ctx) => {
-          attempts[id] = (attempts[id] ?? 0) + 1;
-          if (mutates === 'irreversible') await ctx.claimResource();
+          (claimed[id] ??= []).push(mutates === 'irreversible' ? await ctx.claimResource() : undefined);
           fail({ where: 'x', message: 'must hold' });
         },
       });
     const results = await run([failing('t.reads', 'none'), failing('t.revokes', 'irreversible')], {
       allowMutations: true,
     });
-    expect(attempts).toEqual({ 't.reads': 2, 't.revokes': 1 });
+    expect(claimed).toEqual({ 't.reads': [undefined, undefined], 't.revokes': ['10', '11'] });
     expect(results['t.reads']).toMatchObject({ verdict: 'FAIL', confirmed: true });
-    expect(results['t.revokes']?.verdict).toBe('FAIL');
-    expect(results['t.revokes']?.confirmed).toBeUndefined();
+    expect(results['t.revokes']).toMatchObject({ verdict: 'FAIL', confirmed: true });
+  });
+
+  test('a FAIL that cannot be undone, with no resource left that suits the rule, is FLAKY: it could not be driven again', async () => {
+    // Each resource the rule has changed no longer suits it; its first attempt changes both.
+    const changed = new Set<string>();
+    const results = await run(
+      [
+        rule({
+          ...base,
+          id: 't.revokes-all',
+          mutates: 'irreversible',
+          judge: () => [],
+          drive: async (ctx) => {
+            for (;;) {
+              const id = await ctx.claimResource((resourceId) => !changed.has(resourceId));
+              precondition(id, 'no resource holds what the rule needs');
+              changed.add(id);
+              if (changed.size === ctx.profile.mutableResources.length) break;
+            }
+            fail({ where: 'x', message: 'must hold' });
+          },
+        }),
+      ],
+      { allowMutations: true },
+    );
+    expect(results['t.revokes-all']).toMatchObject({ verdict: 'FLAKY' });
+    expect(results['t.revokes-all']?.reason).toMatch(
+      /could not be driven again.*no resource holds what the rule needs/,
+    );
   });
 
   test('a rule SKIPped for a precondition or a blocking step says why, once, with its cause', async () => {

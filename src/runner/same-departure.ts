@@ -39,11 +39,13 @@ export function sameDeparture(
     const where = value(named.split(SENT_AGAIN).join(''));
     const place = anotherResource ? where.replace(/\([^()]*\)/g, '(…)') : where;
     if (anyValue) {
-      // The step is what comes before the place's last `: ` (its field); the message names it too.
-      const at = place.lastIndexOf(': ');
-      const step = at < 0 ? '' : place.slice(0, at);
+      // The step is what comes before the place's last `: ` (its field); the message names it too, as sent (the
+      // value in it as the request had it, not set aside), so it is taken from the place before that.
+      const sent = named.split(SENT_AGAIN).join('');
+      const at = sent.lastIndexOf(': ');
+      const step = at < 0 ? '' : sent.slice(0, at);
       const message = step === '' ? v.message : v.message.split(step).join('<step>');
-      return `<step>${place.slice(Math.max(0, at))}\n${message.replace(/\d+/g, '#')}`;
+      return `<step>${sent.slice(Math.max(0, at))}\n${message.replace(/\d+/g, '#')}`;
     }
     return `${place.replace(/\d{6,}/g, '#')}\n${value(v.message).replace(/\d+/g, '#')}`;
   };

@@ -83,7 +83,10 @@ describe('protocol departures are named in the rules they break', () => {
   test('HTML bodies fail the rules whose answers they replace', async () => {
     const run = await runThrough('html');
     expectValidReports(run);
-    const failures = run.results.filter((r) => r.verdict === 'FAIL');
+    // One answer in five replaced: a departure that the rule, driven again, may not meet again is FLAKY (a FAIL
+    // under --strict), never a PASS; the run is not conformant either way.
+    expect(run.summary.outcome).not.toBe('conformant');
+    const failures = run.results.filter((r) => r.verdict === 'FAIL' || r.verdict === 'FLAKY');
     expect(failures.length).toBeGreaterThan(0);
     expect(failures.some((r) => r.violations.some((v) => /JSON/.test(v.message) || /array/.test(v.message)))).toBe(
       true,

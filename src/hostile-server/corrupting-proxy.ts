@@ -161,7 +161,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * and no runs of small values (xorshift32 follows a small value with small
  * ones, which would corrupt answers in bursts, not one in `every`).
  */
-function seeded(seed: number): () => number {
+export function seeded(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

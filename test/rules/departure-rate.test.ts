@@ -3,6 +3,7 @@
  * attempts, its arithmetic, and its error rates over simulated attempts
  * (seeded draws) at the rates it tells apart and between them.
  */
+import { seeded } from '../../src/hostile-server/corrupting-proxy.ts';
 import { describe, expect, test } from 'vitest';
 import {
   attemptEvidence,
@@ -58,17 +59,6 @@ describe('the arithmetic', () => {
     expect(small.end()).toBe('spent');
   });
 });
-
-/** A small seeded generator (mulberry32): the same draws every time the test runs. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 0x1_0000_0000;
-  };
-}
 
 /** One confirmation: attempts of `judged` requests, each departing with chance `rate`, until the test decides. */
 function confirmation(rate: number, judged: number, next: () => number): RateDecision {

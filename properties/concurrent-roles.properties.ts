@@ -1,6 +1,7 @@
 /**
- * Concurrent revocations (§4.1): two or three branches of resources.revoke-roles
- * requests on one mutable resource sent at the same time (real parallel
+ * Concurrent revocations (§4.1): a short serial prefix of
+ * resources.revoke-roles requests on one mutable resource, then two or three
+ * branches of them sent at the same time (real parallel
  * requests, one per branch in flight, at most MAX_IN_FLIGHT_PER_RESOURCE on
  * the resource), then resources.list-roles. The run
  * passes when some serial order of the revocations that respects real time,
@@ -10,9 +11,10 @@
  * src/rules/linearizability.ts. Revocations that overlap may land in either
  * order; a history no order explains is a FAIL with the revocations and the
  * orders tried. The driver sends each run inside `ctx.judged`, every request
- * tagged with its branch and place (`B2.1 revoke(…)`); the judge
- * (`judgeConcurrentRevocations`) rebuilds the history from those exchanges
- * alone: the revocations all overlap in time but for each branch's own order,
+ * tagged with its place (`P1 revoke(…)` in the prefix, `B2.1 revoke(…)` in a
+ * branch); the judge (`judgeConcurrentRevocations`) rebuilds the history from
+ * those exchanges alone: the prefix one after the other, then the branches'
+ * revocations, which all overlap in time but for each branch's own order,
  * between the read that starts the run and the read that ends it.
  * Revocations cannot be undone: the resource is the rule's for good, and each
  * sequence starts from what the server shows.
@@ -46,12 +48,24 @@ export interface RevokeCall {
 export type RolesCall = RevokeCall | { kind: 'read' };
 export type RolesAnswer = { status: number } | { roles: Model };
 
-/** The reads that start and end each run; each revocation's step is its branch and place, then the command. */
+/** A serial prefix, then branches sent at the same time. */
+export interface ConcurrentRevocations {
+  prefix: RevokeCommand[];
+  branches: RevokeCommand[][];
+}
+
+/** The reads that start and end each run; each revocation's step is its place (prefix, or branch), then the command. */
 const STEP = {
   start: 'list-roles at the start of the sequence',
   end: 'list-roles after the parallel revocations',
 } as const;
-const BRANCH_STEP = /^B(\d+)\.(\d+) /;
+/** `P<i> …`: the prefix's i-th (branch 0); `B<b>.<i> …`: branch b's i-th. */
+const PLACE_STEP = /^(?:P(\d+)|B(\d+)\.(\d+)) /;
+function placeOf(step: string): { branch: number; place: number } | undefined {
+  const m = PLACE_STEP.exec(step);
+  if (!m) return undefined;
+  return m[1] !== undefined ? { branch: 0, place: Number(m[1]) } : { branch: Number(m[2]), place: Number(m[3]) };
+}
 
 /** The model of §4.1 from `start`: a revocation changes the roles as the serial sequences' model says. */
 export function rolesModel(
@@ -126,11 +140,16 @@ async function send(real: Real, inFlight: InFlightPerResource, command: RevokeCo
   }
 }
 
-/** One run: the roles read, the branches sent at once (each branch one command after the other), the roles read again. */
-async function runBranches(real: Real, branches: RevokeCommand[][]): Promise<void> {
+/**
+ * One run: the roles read, the prefix sent one revocation after the other, the
+ * branches sent at once (each branch one command after the other), the roles
+ * read again.
+ */
+async function runBranches(real: Real, { prefix, branches }: ConcurrentRevocations): Promise<void> {
   await shown(real, STEP.start);
   // Whatever shape the branches drawn have, at most MAX_IN_FLIGHT_PER_RESOURCE revocations at once on the resource.
   const inFlight = new InFlightPerResource();
+  for (const [i, command] of prefix.entries()) await send(real, inFlight, command, `P${i + 1}`);
   await allBranches(
     branches.map(async (branch, b) => {
       for (const [i, command] of branch.entries()) await send(real, inFlight, command, `B${b + 1}.${i + 1}`);
@@ -146,8 +165,9 @@ function without(model: Model, open: ReadonlySet<string>): Model {
 
 /**
  * The judge of one run: the history rebuilt from its exchanges. The start
- * read gives the model's first state; each revocation tagged `B<b>.<i> …` is
- * an operation that overlaps every other but those its branch sent before it;
+ * read gives the model's first state; each revocation of the prefix (`P<i> …`)
+ * comes after the prefix's earlier ones; each tagged `B<b>.<i> …` comes after
+ * the whole prefix and overlaps every other but those its branch sent before it;
  * one answered with a success took effect, any other answer says nothing of
  * whether it did (pending); the end read comes after them all. Some serial
  * order must explain the answers (src/rules/linearizability.ts). A
@@ -165,10 +185,10 @@ export function judgeConcurrentRevocations(log: readonly Observed[], profile: Ta
   const endRead = rolesShown(firstWithStep(log, STEP.end), STEP.end);
   if (!('roles' in endRead)) return endRead.judgement;
   const sent = log.flatMap((o) => {
-    const place = BRANCH_STEP.exec(o.step);
+    const at = placeOf(o.step);
     const revocation = o.operation === 'resources.revoke-roles' ? revocationOf(o.request) : undefined;
-    if (!place || !revocation?.resourceIds.includes(resourceId)) return [];
-    return [{ o, revocation, branch: Number(place[1]), place: Number(place[2]) }];
+    if (!at || !revocation?.resourceIds.includes(resourceId)) return [];
+    return [{ o, revocation, ...at }];
   });
   if (sent.length === 0) return noEvidence('the run sent no revocation');
   const open = new Set(
@@ -189,7 +209,10 @@ export function judgeConcurrentRevocations(log: readonly Observed[], profile: Ta
     // Every revocation was sent after the start read and answered before the end read: no times are needed.
     invokedAt: 0,
     ...(o.status >= 200 && o.status < 300 ? { response: { answer: { status: o.status }, at: 1 } } : {}),
-    precededBy: ordered.flatMap((other, i) => (other.branch === branch && other.place < place ? [i] : [])),
+    // The prefix (branch 0) came before everything after it; a branch's own commands came one after the other.
+    precededBy: ordered.flatMap((other, i) =>
+      (other.branch === branch || other.branch === 0) && (other.branch !== branch || other.place < place) ? [i] : [],
+    ),
   }));
   const start = without(heldBy(startRead.roles, resourceId), open);
   const roles = without(heldBy(endRead.roles, resourceId), open);
@@ -231,10 +254,10 @@ const revocation: fc.Arbitrary<RevokeCommand> = fc.record({
   ),
 });
 
-/** Two or three branches of one or two revocations: at most three in flight. */
-const branchesOf: fc.Arbitrary<RevokeCommand[][]> = fc.array(fc.array(revocation, { minLength: 1, maxLength: 2 }), {
-  minLength: 2,
-  maxLength: 3,
+/** A prefix of at most two revocations, then two or three branches of one or two: at most three in flight. */
+const scenarios: fc.Arbitrary<ConcurrentRevocations> = fc.record({
+  prefix: fc.array(revocation, { maxLength: 2 }),
+  branches: fc.array(fc.array(revocation, { minLength: 1, maxLength: 2 }), { minLength: 2, maxLength: 3 }),
 });
 
 export default defineRuleGroup({
@@ -264,17 +287,20 @@ export default defineRuleGroup({
         // First: two teams revoked at once from one role the resource holds on several teams.
         const start = await shown(real, 'list-roles at the start');
         const scoped = [...start].find(([, teams]) => teams === '*' || teams.length > 1);
-        const examples: RevokeCommand[][][] = [];
+        const examples: ConcurrentRevocations[] = [];
         if (scoped) {
           const [roleId, teams] = scoped;
           const held = teams === '*' ? real.enabledTeamIds : teams;
           const role = real.roleIds.indexOf(roleId);
           const [first, second] = held.slice(0, 2).map((t) => real.teamIds.indexOf(t));
           if (first !== undefined && second !== undefined) {
-            examples.push([[{ roles: [role], teams: [first] }], [{ roles: [role], teams: [second] }]]);
+            examples.push({
+              prefix: [],
+              branches: [[{ roles: [role], teams: [first] }], [{ roles: [role], teams: [second] }]],
+            });
           }
         }
-        await checkProperty(ctx, branchesOf, (branches) => ctx.judged(() => runBranches(real, branches)), {
+        await checkProperty(ctx, scenarios, (scenario) => ctx.judged(() => runBranches(real, scenario)), {
           examples,
         });
       },

@@ -70,6 +70,21 @@ describe('judgeConcurrentRevocations', () => {
     }
   });
 
+  test('the serial prefix is part of the history: its revocation must show too', () => {
+    const prefix = revoke('P1 revoke(roles [1], team_ids [2])', [ROLE], [T3]);
+    const shown = [start, prefix, ...branches, end([held(DEFINING, [T1]), held(ROLE, [])])];
+    expect(judgeConcurrentRevocations(shown, PROFILE)).toEqual([]);
+    const lost = [start, prefix, ...branches, end([held(DEFINING, [T1]), held(ROLE, [T3])])];
+    const [v] = violationsOf(judgeConcurrentRevocations(lost, PROFILE));
+    expect(v?.actual).toMatchObject({
+      revocations: [
+        { revocation: 'P1 revoke(roles [1], team_ids [2])', answer: 204 },
+        { revocation: 'B1.1 revoke(roles [1], team_ids [0])', answer: 204 },
+        { revocation: 'B2.1 revoke(roles [1], team_ids [1])', answer: 204 },
+      ],
+    });
+  });
+
   test('a run that sent no revocation shows nothing: no evidence', () => {
     const log = [start, end([held(DEFINING, [T1]), held(ROLE, [T1, T2, T3])])];
     expect(isNoEvidence(judgeConcurrentRevocations(log, PROFILE))).toBe(true);

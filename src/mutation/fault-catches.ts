@@ -592,6 +592,19 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     rule: 'activity-rates.prop.concurrent-other-days-kept',
     where: at('show-activity-rates after the parallel commands'),
   },
+  'teams-lost-update': {
+    // A head assignment lost to another of another team on a disjoint range: read as worded, §4.3 lets the later
+    // one modify or delete any association, so only the reading that keeps another team's assignation outside
+    // the later range (INFERRED) shows it. No serial rule sends two at once on one resource.
+    rule: 'assign-team.prop.concurrent-other-teams-kept',
+    where: at('show-teams after the parallel assignments'),
+  },
+  'teams-concurrent-assignments-dropped': {
+    // Both assignments answered success, neither shown: in no order is the last one shown over its range.
+    rule: 'assign-team.prop.concurrent-sequences',
+    where: at('show-teams after the parallel assignments'),
+    alsoFails: ['assign-team.prop.concurrent-other-teams-kept'],
+  },
   'rates-concurrent-assignments-dropped': {
     // Both assignments answered 204, neither shown: in no order is the last one's range as it set it.
     rule: 'activity-rates.prop.concurrent-sequences',

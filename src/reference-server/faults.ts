@@ -469,6 +469,16 @@ export const FAULTS = {
     description:
       'assign-activity-rate waits a moment before writing: two assignments on one resource that overlap in time are taken as a conflict and neither is written, both answered 204.',
   },
+  'teams-lost-update': {
+    clause: '§4.3',
+    description:
+      'assign-team reads the assignations, waits a moment, then writes what it computed from them: of two head assignments of different teams on disjoint ranges that overlap in time, the second overwrites the first, and both answer success.',
+  },
+  'teams-concurrent-assignments-dropped': {
+    clause: '§4.3',
+    description:
+      'assign-team waits a moment before writing: two assignments on one resource that overlap in time are taken as a conflict and neither is written, both answered success.',
+  },
   'teams-stale-read': {
     clause: '§4.3',
     description:

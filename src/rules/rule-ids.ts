@@ -13,6 +13,8 @@ export const RULE_IDS = [
   'activity-rates.prop.concurrent-sequences',
   'activity-rates.prop.model-sequences',
   'activity-rates.unassign-removes-coverage',
+  'assign-team.prop.concurrent-other-teams-kept',
+  'assign-team.prop.concurrent-sequences',
   'assign-team.warning-aware-applies',
   'assign-team.warning-changes-nothing',
   'assign-team.warning-shape',

@@ -55,6 +55,8 @@ test('the concurrent properties of the catalogue say so', async () => {
   expect(concurrent.sort()).toEqual([
     'activity-rates.prop.concurrent-other-days-kept',
     'activity-rates.prop.concurrent-sequences',
+    'assign-team.prop.concurrent-other-teams-kept',
+    'assign-team.prop.concurrent-sequences',
     'revoke-roles.prop.concurrent-sequences',
   ]);
 });

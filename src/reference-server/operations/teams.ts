@@ -1,9 +1,16 @@
 /** §4.5 resources.show-teams and §4.3 resources.assign-team. */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { StaleReads } from '../stale-reads.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { formatSpan, overlaps, subtract, type Span } from '../days.ts';
 import type { Resource, TeamAssignation } from '../model.ts';
-import { REDACTED, type Operation, type OperationContext } from '../operation.ts';
+import {
+  REDACTED,
+  type Operation,
+  type OperationContext,
+  type OperationMaybeLater,
+  type OperationResult,
+} from '../operation.ts';
 import { boolean, dateRange, optional, required, snowflake, snowflakes, string, type Body } from '../validate.ts';
 
 export function clip(span: Span, to: Span): Span {
@@ -125,7 +132,7 @@ function teamsRead(ctx: OperationContext, details: { teams: TeamAssignation[] })
   return ctx.faults.has('teams-stale-read') ? staleTeams.read(details, details.teams) : details.teams;
 }
 
-export const assignTeam: Operation = (body, ctx) => {
+export const assignTeam: OperationMaybeLater = (body, ctx) => {
   const resource = resourceOf(body, ctx);
   const teamId = required(body, 'team_id', snowflake);
   const team = ctx.store.teamsById.get(teamId);
@@ -153,6 +160,28 @@ export const assignTeam: Operation = (body, ctx) => {
     contractNumber: contractNumber ?? same?.contractNumber ?? '',
     externalId: externalId ?? same?.externalId ?? '',
   };
+  if (aware && ctx.faults.has('teams-concurrent-assignments-dropped')) {
+    // Wait a moment before writing: an assignment to the same resource that arrives meanwhile is a conflict,
+    // which the fault settles by writing neither, both answered as if done.
+    const pending = pendingAssignments.get(details) ?? new Set<{ conflict: boolean }>();
+    pendingAssignments.set(details, pending);
+    const mine = { conflict: pending.size > 0 };
+    for (const other of pending) other.conflict = true;
+    pending.add(mine);
+    return sleep(LOST_UPDATE_GAP_MS).then(() => {
+      pending.delete(mine);
+      if (!mine.conflict) details.teams = plan(details.teams, incoming).next;
+      return assigned(ctx, resource.id, incoming);
+    });
+  }
+  if (aware && ctx.faults.has('teams-lost-update')) {
+    // Read, wait, write: another assignment that lands meanwhile is overwritten with the assignations read here.
+    const read = details.teams;
+    return sleep(LOST_UPDATE_GAP_MS).then(() => {
+      details.teams = plan(read, incoming).next;
+      return assigned(ctx, resource.id, incoming);
+    });
+  }
   const result = plan(details.teams, incoming);
   const conflicting = result.modifications.length + result.deletions.length > 0;
   if (conflicting && !aware && !ctx.faults.has('assign-team-aware-ignored')) {
@@ -167,9 +196,23 @@ export const assignTeam: Operation = (body, ctx) => {
     staleTeams.wrote(details, details.teams);
   }
   details.teams = result.next;
-  if (ctx.variants.has('assign-team-204')) return { status: 204 };
-  return { status: 200, body: { resource_id: resource.id, team_id: teamId, head, date_range: formatSpan(span) } };
+  return assigned(ctx, resource.id, incoming);
 };
+
+/** The answer of an assignment done. */
+function assigned(ctx: OperationContext, resourceId: string, a: TeamAssignation): OperationResult {
+  if (ctx.variants.has('assign-team-204')) return { status: 204 };
+  return {
+    status: 200,
+    body: { resource_id: resourceId, team_id: a.teamId, head: a.head, date_range: formatSpan(a.span) },
+  };
+}
+
+/** Under `teams-concurrent-assignments-dropped`: the assignments of each resource waiting to be written. */
+const pendingAssignments = new WeakMap<object, Set<{ conflict: boolean }>>();
+
+/** How long the concurrent faults wait between reading the assignations and writing them. */
+const LOST_UPDATE_GAP_MS = 25;
 
 function warning(result: Plan, withoutDetails: boolean): Record<string, unknown> {
   return {

@@ -552,7 +552,8 @@ export class AssignTeam implements Step {
       team_id: teamId,
       head: this.head,
       date_range: text(datesOf(real.window, span)),
-      regrouping: `conformance ${reading.used.length}`,
+      // Text beyond ASCII (accents, ß, CJK, an emoji outside the BMP): it must come back byte for byte.
+      regrouping: `conformance ${reading.used.length} Zürich Straße 東京 🚀`,
       contract_number: 'DC-CONFORMANCE',
       external_id: `dc-conformance-${real.resourceId}`,
       warning_aware: this.warningAware,

@@ -440,13 +440,12 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
       'revoke-roles.prop.model-sequences',
       'revoke-roles.last-teams-like-star',
       'revoke-roles.star-to-explicit-enabled',
-      'revoke-roles.prop.concurrent-sequences',
     ],
   },
   'revoke-star-remembered': {
     rule: 'revoke-roles.star-to-explicit-enabled',
     where: at('list-roles after the second revocation', '.team_ids'),
-    alsoFails: ['revoke-roles.prop.concurrent-sequences', 'revoke-roles.prop.model-sequences'],
+    alsoFails: ['revoke-roles.prop.model-sequences'],
   },
   'revoke-narrow-drops-all': {
     rule: 'revoke-roles.narrows-explicit-list',
@@ -534,6 +533,8 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
         'assign-team.warning-changes-nothing',
         'assign-team.warning-aware-applies',
         'errors.prop.malformed-date-range-rejected',
+        'assign-team.prop.concurrent-sequences',
+        'assign-team.prop.concurrent-other-teams-kept',
       ]),
     },
   },
@@ -552,11 +553,13 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'rates-assign-ignores-flags': {
     rule: 'activity-rates.assigned-rate-shown',
     where: at('read right after the assignment'),
-    alsoFails: ['activity-rates.prop.assign-then-show'],
+    alsoFails: ['activity-rates.prop.assign-then-show', 'activity-rates.prop.pairwise-combinations'],
   },
   'rates-default-pattern-monday-only': {
     rule: 'activity-rates.default-pattern-even',
     where: at('read right after the assignment', 'activity_rate_patterns[0]'),
+    // The pairwise rows without a pattern read the default one back.
+    alsoFails: ['activity-rates.prop.pairwise-combinations'],
   },
   'rates-unassign-first-period-only': {
     rule: 'activity-rates.prop.model-sequences',
@@ -592,6 +595,31 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     rule: 'activity-rates.prop.concurrent-other-days-kept',
     where: at('show-activity-rates after the parallel commands'),
   },
+  'rates-pattern-later-weeks-dropped': {
+    // Only a row that sends a pattern of several weeks shows it; every other rule sends one week or none.
+    rule: 'activity-rates.prop.pairwise-combinations',
+    where: at('show-activity-rates after assign-activity-rate pairwise row', 'activity_rate_patterns'),
+  },
+  'rates-default-pattern-five-days': {
+    // Right for a five-day regime: only a row without a pattern under another regime shows it.
+    rule: 'activity-rates.prop.pairwise-combinations',
+    where: at('show-activity-rates after assign-activity-rate pairwise row', 'activity_rate_patterns'),
+  },
+  'rates-non-ascii-external-id-refused': {
+    // A complete row with an external_id beyond ASCII is refused.
+    rule: 'activity-rates.prop.pairwise-combinations',
+    where: at('assign-activity-rate pairwise row', 'response.status'),
+  },
+  'rates-paid-hourly-ignored-beside-weeks': {
+    // An option dropped only beside another: paid_hourly true with a pattern of several weeks.
+    rule: 'activity-rates.prop.pairwise-combinations',
+    where: at('show-activity-rates after assign-activity-rate pairwise row', 'paid_hourly'),
+  },
+  'teams-regrouping-non-ascii-mangled': {
+    // The sequences' head assignments send a regrouping beyond ASCII, and read it back after each.
+    rule: 'activity-rates.prop.model-sequences',
+    where: at('show-teams after', 'regrouping'),
+  },
   'teams-lost-update': {
     // A head assignment lost to another of another team on a disjoint range: read as worded, §4.3 lets the later
     // one modify or delete any association, so only the reading that keeps another team's assignation outside
@@ -614,8 +642,9 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'teams-stale-read': {
     rule: 'assign-team.warning-aware-applies',
     where: at('show-teams after the assignment'),
-    // The model-based sequences read show-teams right after each assignment too.
-    alsoFails: ['activity-rates.prop.model-sequences'],
+    // The model-based sequences read show-teams right after each assignment too, and the concurrent ones read
+    // it right after their branches: the assignation another team had outside the last range is not shown yet.
+    alsoFails: ['activity-rates.prop.model-sequences', 'assign-team.prop.concurrent-other-teams-kept'],
   },
   'roles-stale-read': {
     rule: 'revoke-roles.star-leaves-no-team',
@@ -652,6 +681,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
       'activity-rates.prop.concurrent-sequences',
       'activity-rates.prop.concurrent-other-days-kept',
       'activity-rates.prop.model-sequences',
+      'activity-rates.prop.pairwise-combinations',
     ],
   },
   'show-rates-without-work-regime': {
@@ -671,6 +701,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
         'activity-rates.defaults-observed',
         'activity-rates.prop.concurrent-sequences',
         'activity-rates.prop.concurrent-other-days-kept',
+        'activity-rates.prop.pairwise-combinations',
         'activity-rates.prop.model-sequences',
         'errors.prop.malformed-date-range-rejected',
       ]),
@@ -707,6 +738,8 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'rates-assign-ignores-apprentice': {
     rule: 'activity-rates.prop.assign-then-show',
     where: at('show-activity-rates after the assignment'),
+    // The pairwise rows send apprentice true beside every other class.
+    alsoFails: ['activity-rates.prop.pairwise-combinations'],
   },
   'list-later-pages-without-picture': {
     rule: 'list.resource-shape',
@@ -997,6 +1030,8 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'rates-assign-adjacent-merges': {
     rule: 'activity-rates.prop.model-sequences',
     where: at(': adjacent)', 'average_rate on '),
+    // The pairwise rows assign weeks that follow one another: each is merged into the one before.
+    alsoFails: ['activity-rates.prop.pairwise-combinations'],
   },
   'teams-reassign-keeps-regrouping': {
     rule: 'activity-rates.prop.model-sequences',

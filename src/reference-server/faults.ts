@@ -446,6 +446,23 @@ export const FAULTS = {
     clause: '§4.7',
     description: 'An unassignment over several periods trims only the first of them.',
   },
+  'rates-pattern-later-weeks-dropped': {
+    clause: '§4.2 activity_rate_patterns',
+    description: 'Of a pattern of several weeks, only the first week is kept: the later weeks are dropped.',
+  },
+  'rates-default-pattern-five-days': {
+    clause: '§4.2 activity_rate_patterns',
+    description:
+      'Without activity_rate_patterns, the rate is spread over five days whatever the work regime: right for a five-day regime only.',
+  },
+  'rates-non-ascii-external-id-refused': {
+    clause: '§4.2 Request body',
+    description: 'An external_id holding characters beyond ASCII (accents, ß, CJK, emoji) is refused as invalid.',
+  },
+  'rates-paid-hourly-ignored-beside-weeks': {
+    clause: '§4.2 Request body',
+    description: 'paid_hourly is ignored (stored false) when it comes with a pattern of several weeks.',
+  },
   'activity-rate-unassign-noop': {
     clause: '§4.7',
     description: 'unassign-activity-rate answers 204 and changes nothing.',
@@ -468,6 +485,11 @@ export const FAULTS = {
     clause: '§4.2 Response',
     description:
       'assign-activity-rate waits a moment before writing: two assignments on one resource that overlap in time are taken as a conflict and neither is written, both answered 204.',
+  },
+  'teams-regrouping-non-ascii-mangled': {
+    clause: '§4.3 Request body',
+    description:
+      'A regrouping holding characters beyond ASCII is stored with each of them replaced by a question mark, and shown so.',
   },
   'teams-lost-update': {
     clause: '§4.3',

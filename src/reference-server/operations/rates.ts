@@ -118,27 +118,46 @@ export const assignActivityRate: OperationMaybeLater = (body, ctx) => {
       : snowflake(body.work_regime_id, 'work_regime_id');
   const regime = ctx.store.domain.workRegimes.find((w) => w.id === regimeId);
   if (!regime) throw notFound('work_regime_id', `unknown work regime ${regimeId}`);
-  const patterns =
+  const sentPatterns =
     body.activity_rate_patterns === undefined
-      ? [
-          ctx.faults.has('rates-default-pattern-monday-only')
-            ? evenPattern(averageRate * regime.weekly_worked_days, 1)
-            : evenPattern(averageRate, regime.weekly_worked_days),
-        ]
+      ? undefined
       : array(body.activity_rate_patterns, 'activity_rate_patterns').map((p, i) =>
           readPattern(p, `activity_rate_patterns[${i}]`),
         );
+  const patterns =
+    sentPatterns === undefined
+      ? [
+          ctx.faults.has('rates-default-pattern-monday-only')
+            ? evenPattern(averageRate * regime.weekly_worked_days, 1)
+            : evenPattern(
+                averageRate,
+                ctx.faults.has('rates-default-pattern-five-days') ? 5 : regime.weekly_worked_days,
+              ),
+        ]
+      : ctx.faults.has('rates-pattern-later-weeks-dropped')
+        ? sentPatterns.slice(0, 1)
+        : sentPatterns;
   if (patterns.length === 0) throw badRequest('activity_rate_patterns', 'must hold at least one week');
   const externalId = optional(body, 'external_id', string);
+  // The fault: text beyond ASCII taken for invalid.
+  if (
+    externalId !== undefined &&
+    ctx.faults.has('rates-non-ascii-external-id-refused') &&
+    /[^\x00-\x7f]/.test(externalId)
+  )
+    throw badRequest('external_id', 'must be ASCII text');
+  // The fault: paid_hourly dropped when a pattern of several weeks comes with it.
+  const paidHourlyIgnored = ctx.faults.has('rates-paid-hourly-ignored-beside-weeks') && (sentPatterns?.length ?? 0) > 1;
   const defaults = ctx.store.domain.instanceDefaults;
   const period: RatePeriod = {
     span,
     averageRate,
     patterns,
     workRegimeId: regimeId,
-    paidHourly: ctx.faults.has('rates-assign-ignores-flags')
-      ? false
-      : (optional(body, 'paid_hourly', boolean) ?? false),
+    paidHourly:
+      ctx.faults.has('rates-assign-ignores-flags') || paidHourlyIgnored
+        ? false
+        : (optional(body, 'paid_hourly', boolean) ?? false),
     apprentice: ctx.faults.has('rates-assign-ignores-apprentice')
       ? false
       : (optional(body, 'apprentice', boolean) ?? false),

@@ -140,7 +140,12 @@ export const assignTeam: OperationMaybeLater = (body, ctx) => {
   const span: Span = required(body, 'date_range', dateRange);
   const head = optional(body, 'head', boolean) ?? false;
   const aware = optional(body, 'warning_aware', boolean) ?? false;
-  const regrouping = optional(body, 'regrouping', string);
+  const sentRegrouping = optional(body, 'regrouping', string);
+  // The fault: text beyond ASCII stored as question marks, as a Latin-1 column would.
+  const regrouping =
+    sentRegrouping !== undefined && ctx.faults.has('teams-regrouping-non-ascii-mangled')
+      ? sentRegrouping.replace(/[^\x00-\x7f]/gu, '?')
+      : sentRegrouping;
   const contractNumber = optional(body, 'contract_number', string);
   const externalId = optional(body, 'external_id', string);
   if (ctx.caller === 'restricted') throw new ApiError(403, 'this API key may not assign teams');

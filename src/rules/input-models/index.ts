@@ -10,6 +10,7 @@ import { listInputModel } from './resources-list.ts';
 import { showTeamsInputModel } from './show-teams.ts';
 import { listRolesInputModel } from './list-roles.ts';
 import { showActivityRatesInputModel } from './show-activity-rates.ts';
+import { assignActivityRateInputModel } from './assign-activity-rate.ts';
 
 export type { FixedField, InputModel, InputModelOf, Unservable } from './model.ts';
 
@@ -18,4 +19,5 @@ export const INPUT_MODELS: Partial<Record<OperationName, InputModelOf>> = {
   'resources.show-teams': showTeamsInputModel,
   'resources.list-roles': listRolesInputModel,
   'resources.show-activity-rates': showActivityRatesInputModel,
+  'resources.assign-activity-rate': assignActivityRateInputModel,
 };

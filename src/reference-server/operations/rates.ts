@@ -143,7 +143,7 @@ export const assignActivityRate: OperationMaybeLater = (body, ctx) => {
   if (
     externalId !== undefined &&
     ctx.faults.has('rates-non-ascii-external-id-refused') &&
-    /[^\x00-\x7f]/.test(externalId)
+    /[^\p{ASCII}]/u.test(externalId)
   )
     throw badRequest('external_id', 'must be ASCII text');
   // The fault: paid_hourly dropped when a pattern of several weeks comes with it.

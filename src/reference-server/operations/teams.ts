@@ -144,7 +144,7 @@ export const assignTeam: OperationMaybeLater = (body, ctx) => {
   // The fault: text beyond ASCII stored as question marks, as a Latin-1 column would.
   const regrouping =
     sentRegrouping !== undefined && ctx.faults.has('teams-regrouping-non-ascii-mangled')
-      ? sentRegrouping.replace(/[^\x00-\x7f]/gu, '?')
+      ? sentRegrouping.replace(/[^\p{ASCII}]/gu, '?')
       : sentRegrouping;
   const contractNumber = optional(body, 'contract_number', string);
   const externalId = optional(body, 'external_id', string);

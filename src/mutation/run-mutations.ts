@@ -172,7 +172,13 @@ export function judgeCatch(
   return {
     caught: owner?.verdict === 'FAIL' && atPlace.length > 0,
     reportedAt,
-    unexpected: run.results.filter((r) => r.verdict === 'FAIL' && !allowed.has(r.ruleId)).map((r) => r.ruleId),
+    // Each with its first violation: a FAIL that comes only now and then is told apart by what it says.
+    unexpected: run.results
+      .filter((r) => r.verdict === 'FAIL' && !allowed.has(r.ruleId))
+      .map((r) => {
+        const v = r.violations[0];
+        return v ? `${r.ruleId} (${v.where}: ${v.message})` : r.ruleId;
+      }),
     alsoPassed: (expected.alsoFails ?? [])
       .filter((id) => verdictOf(id) !== 'FAIL')
       .map((id) => `${id}: ${verdictOf(id)}`),

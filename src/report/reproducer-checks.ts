@@ -105,7 +105,12 @@ function isRevocation(e: Exchange | undefined): boolean {
   return e?.operation === REVOKE_ROLES;
 }
 
-/** A model-based FAIL: every step's requests in order, judged at the failing step. */
+/**
+ * A model-based FAIL: every step's requests in order, judged at the failing
+ * step. A sequence of revocations starts with the roles read it started from
+ * (its trace's first exchange): they must still be there before anything is
+ * sent again. Undefined when the trace does not hold that read.
+ */
 function tracePlan(r: RuleResult): ReproducerPlan | undefined {
   const trace = r.trace ?? [];
   const failing = trace.at(-1);
@@ -113,7 +118,13 @@ function tracePlan(r: RuleResult): ReproducerPlan | undefined {
   const requests = trace.flatMap((s) => s.exchanges.map((exchange) => ({ label: s.command, exchange })));
   const { exchange, ...check } = failing.check;
   const at = requests.length - failing.exchanges.length + exchange + 1;
-  return { requests, checks: [{ at, ...check }] };
+  const checks: ReproducerCheck[] = [{ at, ...check }];
+  if (!requests.some((q) => isRevocation(q.exchange))) return { requests, checks };
+  const first = requests[0]?.exchange;
+  const startRoles = isRevocation(requests[1]?.exchange) ? rolesRead(first) : undefined;
+  if (!first || startRoles === undefined) return undefined;
+  requests[0] = { label: first.step ?? first.operation, exchange: first };
+  return { requests, startRoles, checks };
 }
 
 type HeldRoles = Record<string, unknown>;

@@ -197,4 +197,32 @@ describe('reproducerPlan', () => {
       ),
     ).toBeUndefined();
   });
+
+  test('a sequence of revocations starts from the roles read its trace begins with, or is not judged', () => {
+    const check = { kind: 'role-teams' as const, exchange: 1, resourceId: 'r1', roleId: 'role-1', teams: null };
+    const started = reproducerPlan(
+      fail({
+        trace: [
+          {
+            command: 'revoke-roles on resource r1',
+            exchanges: [read('list-roles at the start of the sequence', '*'), revoke('revoke(…)'), read('after', '*')],
+            check: { ...check, exchange: 2 },
+          },
+        ],
+      }),
+    );
+    expect(started?.startRoles).toEqual(JSON.parse(roles('*')));
+    expect(started?.requests.map((q) => q.label)).toEqual([
+      'list-roles at the start of the sequence',
+      'revoke-roles on resource r1',
+      'revoke-roles on resource r1',
+    ]);
+    expect(started?.checks).toEqual([{ at: 3, kind: 'role-teams', resourceId: 'r1', roleId: 'role-1', teams: null }]);
+    // Without the read it started from, a revocation sequence could only be sent from an unknown state.
+    expect(
+      reproducerPlan(
+        fail({ trace: [{ command: 'revoke', exchanges: [revoke('revoke(…)'), read('after', '*')], check }] }),
+      ),
+    ).toBeUndefined();
+  });
 });

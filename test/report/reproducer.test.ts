@@ -160,4 +160,24 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
     },
     120_000,
   );
+
+  // A model-based sequence of revocations starts from roles earlier runs of the property left: its script
+  // reads them first (the read just before the sequence), and where the roles moved on since (the same
+  // server after the run) it sends no revocation and exits 3, never 0.
+  test('revoke-first-role-only: the sequence script of revoke-roles.prop.model-sequences cannot tell after the run', async () => {
+    const used = await start(['revoke-first-role-only']);
+    try {
+      const { result, script } = await failOn(used, 'revoke-roles.prop.model-sequences', join(dir, 'sequence'));
+      expect(result.verdict).toBe('FAIL');
+      expect(result.trace?.at(-1)?.check?.kind).toBe('role-teams');
+      const after = await reproduce(script, used);
+      expect(after, after.out).toMatchObject({ code: 3 });
+      expect(after.out).toContain('other roles than the run started from');
+      // Nothing but the first read was judged: no revocation went out from the wrong state.
+      expect(after.out).toContain('CANNOT TELL: request 1');
+      expect(after.out).not.toContain('request 2');
+    } finally {
+      await used.close();
+    }
+  }, 120_000);
 });

@@ -165,7 +165,9 @@ function replayRevocations(log: readonly Observed[], profile: TargetProfile, tra
       const revocation = revocationOf(o.request);
       if (!revocation?.resourceIds.includes(resourceId)) continue;
       revocations++;
-      trace?.begin(commandOf(o), at);
+      // The first step starts with the read the sequence started from: revocations cannot be undone, so a
+      // reproducer replays the sequence only on a target that still shows those roles (it reads them first).
+      trace?.begin(commandOf(o), at, revocations === 1 && first ? [log.indexOf(first)] : []);
       const { roleIds, teams } = revocation;
       if (Array.isArray(teams) && teams.length === 0) {
         // §4.1 rule 7: an empty team_ids array is rejected (and so changes nothing).

@@ -13,11 +13,14 @@ import { readJsonFile } from '../gate/read-json-file.ts';
 import { checkedFile } from '../schemas/files.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { makeFolder } from '../report/reports-dir.ts';
-import type { RunSelection } from '../core/types.ts';
+import type { RunResult, RunSelection } from '../core/types.ts';
+import { forgetShards, keepInHistory, readHistory, ruleHistories, type RunHistory } from '../gate/history.ts';
+import { renderJson } from '../report/json.ts';
 import { EXIT, exitCodeOf } from './exit-codes.ts';
 import { COMPARE_HELP, EXPECTATIONS_HELP } from './help.ts';
 import { parseOptions } from './options.ts';
 import type { Output } from './run-command.ts';
+import { printHistory } from './history-lines.ts';
 import { closestName } from '../core/did-you-mean.ts';
 import { UsageError } from '../core/errors.ts';
 
@@ -99,7 +102,11 @@ export async function expectationsCommand(argv: string[], io: Output): Promise<n
 
 /** `merge A.json B.json …`: one set of reports from the results of shards. */
 export async function mergeCommand(argv: string[], io: Output): Promise<number> {
-  const { values, positionals } = parseOptions(argv, { reports: { type: 'string' } }, true);
+  const { values, positionals } = parseOptions(
+    argv,
+    { reports: { type: 'string' }, history: { type: 'string' } },
+    true,
+  );
   if (values.help) {
     io.out(MERGE_HELP);
     return 0;
@@ -119,13 +126,41 @@ export async function mergeCommand(argv: string[], io: Output): Promise<number> 
   }
   const run = mergeRuns(files);
   const har = await mergeHar(positionals, run.startedAt);
-  const paths = await writeReports(run, values.reports ?? 'reports', har.recorder ? { har: har.recorder } : {});
+  const history = values.history !== undefined ? await mergedHistory(values.history, files, run) : undefined;
+  const paths = await writeReports(run, values.reports ?? 'reports', {
+    ...(har.recorder ? { har: har.recorder } : {}),
+    ...(history ? { history } : {}),
+  });
+  if (history) {
+    try {
+      await keepInHistory(history.dir, run.startedAt, renderJson(run));
+    } catch (e) {
+      history.warnings.push(
+        `history: this run was not kept in ${history.dir}: ${e instanceof Error ? e.message : String(e)}`,
+      );
+    }
+  }
   io.out(`merged ${files.length} results file(s), ${run.results.length} rules: ${run.summary.outcome}`);
+  if (history) printHistory(history, io);
   if (unchecked) io.out(`warning: ${unchecked}`);
   for (const warning of har.warnings) io.out(`warning: ${warning}`);
   for (const reason of run.summary.inconclusive) io.out(`  inconclusive: ${reason}`);
   io.out(`reports: ${paths.html}  ${paths.junit}  ${paths.json}`);
   return exitCodeOf(run.summary);
+}
+
+/**
+ * `merge --history DIR`: the merged run is one run of the history, as `run
+ * --history` keeps it. Shards kept in the same folder (`run --shard …
+ * --history DIR`) are removed from it first: the merged run stands for them,
+ * and its rules' history is read without them.
+ */
+async function mergedHistory(dir: string, files: readonly RunRecord[], run: RunResult): Promise<RunHistory> {
+  await forgetShards(
+    dir,
+    files.flatMap((f) => (f.selection?.shard ? [{ startedAt: f.startedAt, ...f.selection.shard }] : [])),
+  );
+  return ruleHistories(dir, await readHistory(dir), run);
 }
 
 /**
@@ -161,14 +196,17 @@ async function mergeHar(
   return { recorder, warnings };
 }
 
-const MERGE_HELP = `directory-conformance merge A.json B.json … [--reports DIR]
+const MERGE_HELP = `directory-conformance merge A.json B.json … [--reports DIR] [--history DIR]
 
 Rebuilds junit.xml, index.html, results.json, summary.md and exchanges.har
 (from each shard's exchanges.har beside its results.json) from the results
 of the shards of one run (run --shard i/n). Refuses (exit 2) a set of shards that is
 incomplete (a shard missing or given twice), whose shards selected
 different rules, or that ran against different targets or with different
-seeds (run every shard with the same --seed). Exit codes as for run: 0 conformant, 1 not conformant,
+seeds (run every shard with the same --seed). With --history DIR, the merged
+run is kept in DIR as run --history keeps a run (the reports show each rule's
+history), and the shards' own results kept there are removed: the merged run
+stands for them. Exit codes as for run: 0 conformant, 1 not conformant,
 3 inconclusive.`;
 
 /**

@@ -4,7 +4,6 @@ import type { RuleGroup } from '../rules/types.ts';
 import { pendingChanges, readJournal } from '../runner/undo-journal.ts';
 import type { EngineOptions, RunTarget } from '../runner/run-rules.ts';
 import { renderGate } from '../gate/expectations.ts';
-import type { RunHistory } from '../gate/history.ts';
 import { describeSelection } from '../report/selection.ts';
 import { loadSigningKey } from '../session/bundle.ts';
 import { RUN_OPTION_SCHEMAS, annotation } from '../schemas/run-config.ts';
@@ -24,6 +23,7 @@ import { EXIT, exitCodeOf } from './exit-codes.ts';
 import { RUN_HELP, namesHelp } from './help.ts';
 import { toneOf, type Tone } from './terminal.ts';
 import { Progress } from './progress.ts';
+import { printHistory } from './history-lines.ts';
 import { parseOptions } from './options.ts';
 
 export interface Output {
@@ -245,23 +245,6 @@ function printSummary(run: RunResult, io: Output): void {
   for (const r of failed) {
     const level = r.level === 'INFERRED' ? ' [INFERRED]' : '';
     io.out(`  ${word(io, r.verdict)}${level} ${r.ruleId}: ${r.violations[0]?.message ?? r.reason ?? ''}`);
-  }
-}
-
-/** The rules whose verdict changed since the last run, the unstable ones, and a line per history file skipped. */
-function printHistory(history: RunHistory, io: Output): void {
-  for (const warning of history.warnings) io.err(warning);
-  if (history.earlierRuns === 0) {
-    io.out(`history: the first run kept in ${history.dir}`);
-    return;
-  }
-  const changes = history.changed.length;
-  io.out(
-    `history: ${changes === 0 ? 'no rule changed its verdict' : `${changes} rule${changes === 1 ? '' : 's'} changed ${changes === 1 ? 'its verdict' : 'verdict'}`} since the last run (${history.earlierRuns} earlier run${history.earlierRuns === 1 ? '' : 's'} in ${history.dir})`,
-  );
-  for (const c of history.changed) {
-    const unstable = history.rules.get(c.ruleId)?.unstable === true ? ' (unstable)' : '';
-    io.out(`  ${word(io, c.from)} → ${word(io, c.to)} ${c.ruleId}${unstable}`);
   }
 }
 

@@ -95,7 +95,7 @@ export interface StateDifference {
 export interface TraceStep {
   /** The command with the ids it sent, not fast-check's indexes. */
   command: string;
-  /** The command's own request, then the reads that judged it, in the order sent. */
+  /** The command's own request, then the reads that judged it, in the order sent (a sequence of revocations: its first step starts with the roles read it started from). */
   exchanges: Exchange[];
   /** The state the model expected after the step; absent when the step stopped before it was judged. */
   expected?: unknown;

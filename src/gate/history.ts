@@ -108,6 +108,49 @@ export async function keepInHistory(dir: string, startedAt: string, json: string
   return path;
 }
 
+/** One shard of a sharded run, as its results say: when that shard started, and which share it ran. */
+export interface ShardOfRun {
+  startedAt: string;
+  index: number;
+  count: number;
+}
+
+/**
+ * Removes from the folder the results of the given shards (the same start
+ * and share), once they are merged: a merged run kept in the folder its
+ * shards were kept in then counts once, whole, and not also as its shares
+ * (each would read as a run that had only some of the rules). Returns the
+ * files removed; a file that cannot be read is left alone, as readHistory
+ * leaves it.
+ */
+export async function forgetShards(dir: string, shards: readonly ShardOfRun[]): Promise<string[]> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names.filter((n) => FILE_NAME.test(n))) {
+    const path = join(dir, name);
+    let value: unknown;
+    try {
+      value = JSON.parse(await readFile(path, 'utf8'));
+    } catch {
+      continue;
+    }
+    if (!matchesFileSchema('RunRecord', value)) continue;
+    const shard = value.selection?.shard;
+    const merged =
+      shard !== undefined &&
+      shards.some((s) => s.startedAt === value.startedAt && s.index === shard.index && s.count === shard.count);
+    if (!merged) continue;
+    await unlink(path);
+    removed.push(path);
+  }
+  return removed;
+}
+
 /** Each rule of this run with its history: the earlier runs' verdicts, then this run's. */
 export function ruleHistories(
   dir: string,

@@ -6,6 +6,12 @@
  * body ended by a clean close), or answering a lone 500 to a read. None of it
  * is the server's departure: a suite in front of it must reach the verdicts
  * it reaches against the server directly.
+ *
+ * Two stubborn faults beside them (STUBBORN_FAULTS), which no retry gets
+ * past: one read, every time it is sent, answered with a gzip bomb (a small
+ * body that decodes beyond the suite's body cap) or cut short. What that read
+ * was for cannot be judged: its rule must end in ERROR, never FAIL, and the
+ * run inconclusive.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,9 +19,16 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { request } from 'undici';
 import { forwardHeaders, readBody } from './proxy-io.ts';
 
-export type Habit = 'gzip' | 'br' | 'deflate' | 'cut-bodies' | 'server-error';
+export type Habit = 'gzip' | 'br' | 'deflate' | 'cut-bodies' | 'server-error' | StubbornFault;
+export type StubbornFault = 'gzip-bomb' | 'endless-cut';
 
+/** The habits that must change no verdict. */
 export const HABITS: readonly Habit[] = ['gzip', 'br', 'deflate', 'cut-bodies', 'server-error'];
+/** One read broken for good: its rule ends in ERROR. */
+export const STUBBORN_FAULTS: readonly StubbornFault[] = ['gzip-bomb', 'endless-cut'];
+
+/** What the gzip bomb decodes to: more than the suite's body cap (8 MiB, src/client/directory-client.ts). */
+export const BOMB_DECODED_BYTES = 9 * 1024 * 1024;
 
 export interface HabitProxy {
   url: string;
@@ -31,7 +44,8 @@ export interface HabitOptions {
   /**
    * cut-bodies and server-error touch every `every`-th answer to a read (a
    * read is safe to repeat; a mutation's answer lost is a transport fault the
-   * suite reports, by design): default 7 and 40.
+   * suite reports, by design): default 7 and 40. A stubborn fault takes the
+   * `every`-th read (default 7) and breaks it each time it comes again.
    */
   every?: number;
 }
@@ -53,6 +67,11 @@ export async function startHabitProxy(options: HabitOptions): Promise<HabitProxy
   // A glitch passes: a request once cut or answered 500 goes through when it is sent again, however the
   // requests of rules running side by side fall around it (else a retry could land on the next hit).
   const glitched = new Set<string>();
+  // A stubborn fault's one read (its URL and body): broken each time it is sent.
+  let stubborn: string | undefined;
+  const stubbornFault = habit === 'gzip-bomb' || habit === 'endless-cut';
+  // Spaces, gzipped once (about 9 KiB on the wire): valid JSON whitespace, only too much of it.
+  let bomb: Buffer | undefined;
   const server = createServer((req, res) => {
     void handle(req, res).catch(() => res.destroy());
   });
@@ -61,7 +80,28 @@ export async function startHabitProxy(options: HabitOptions): Promise<HabitProxy
     const body = await readBody(req);
     const read = READS.some((op) => req.url?.endsWith(`/${op}`) === true);
     const key = `${req.url ?? ''} ${body}`;
-    const hit = read && !glitched.has(key) && ++reads % every === 0;
+    if (stubbornFault) {
+      if (read && stubborn === undefined && ++reads % every === 0) stubborn = key;
+      if (key === stubborn) {
+        changed += 1;
+        if (habit === 'gzip-bomb') {
+          res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' });
+          bomb ??= gzipSync(Buffer.alloc(BOMB_DECODED_BYTES, 0x20));
+          res.end(bomb);
+        } else {
+          // A cut each time: in turn the three ways a body is cut short.
+          const upstream = await request(`${options.upstream}${req.url ?? '/'}`, {
+            method: 'POST',
+            headers: forwardHeaders(req, ['accept-encoding']),
+            body,
+          });
+          const bytes = Buffer.from(await upstream.body.arrayBuffer());
+          cutShort(req, res, upstream.statusCode, 'application/json', bytes, changed);
+        }
+        return;
+      }
+    }
+    const hit = !stubbornFault && read && !glitched.has(key) && ++reads % every === 0;
     if (hit) glitched.add(key);
     if (habit === 'server-error' && hit) {
       changed += 1;

@@ -5,8 +5,14 @@
  * others it is derived from the first violation: the status the answer must
  * have, a body that must be JSON or empty, or the value the departing answer
  * showed at the violation's JSON path, which a fixed answer no longer shows.
+ * A revocation's FAIL is judged over several answers (the roles read before,
+ * the revocations, the roles read after): it is sent again from the read it
+ * started from, which must show what it showed in the run (revocations cannot
+ * be undone: on a target whose roles have moved on, the same requests say
+ * nothing), and the read after must no longer show what the departing one did.
  */
 import type { Exchange } from '../core/exchange.ts';
+import { parseJsonText } from '../core/json-text.ts';
 import type { ReplayCheck, RuleResult, Violation } from '../core/types.ts';
 
 /** A model's check, its answer named by the script's request number instead. */
@@ -18,12 +24,28 @@ export type ReproducerCheck =
   | { at: number; kind: 'json' }
   | { at: number; kind: 'empty' }
   | { at: number; kind: 'value-at'; path: Array<string | number>; departing: unknown }
+  /** The roles a list-roles read shows, whatever their order, must not be those the departing read showed. */
+  | { at: number; kind: 'roles-not'; departing: unknown }
+  /** The roles a list-roles read shows, whatever their order, must be those the run started from (else exit 3). */
+  | { at: number; kind: 'start-roles'; recorded: unknown }
+  /** A revocation sent again must be accepted (2xx); otherwise what follows says nothing (exit 3). */
+  | { at: number; kind: 'accepted' }
   | AtRequest<ReplayCheck>;
 
 /** What a script sends, in order, and how it judges the answers. */
 export interface ReproducerPlan {
-  /** Each request with what it is for (a trace step's command, or the rule's step). */
-  requests: Array<{ label: string; exchange: Exchange }>;
+  /**
+   * Each request with what it is for (a trace step's command, or the rule's
+   * step); requests with a `branch` were sent at once in the run, each branch
+   * in its order, and are sent so again.
+   */
+  requests: Array<{ label: string; exchange: Exchange; branch?: number }>;
+  /**
+   * The roles the first request, a list-roles read, showed in the run: the
+   * state the evidence starts from. The script reads it first and sends
+   * nothing else when the target shows other roles (exit 3).
+   */
+  startRoles?: unknown;
   checks: ReproducerCheck[];
 }
 
@@ -69,7 +91,26 @@ function checkOf(v: Violation, at: number, place: string): ReproducerCheck | und
   return path && v.actual !== undefined ? { at, kind: 'value-at', path, departing: v.actual } : undefined;
 }
 
-/** A model-based FAIL: every step's requests in order, judged at the failing step. */
+const LIST_ROLES = 'resources.list-roles';
+const REVOKE_ROLES = 'resources.revoke-roles';
+
+/** A list-roles read answered 200 with its whole body (a body cut for the report cannot be compared). */
+function rolesRead(e: Exchange | undefined): unknown {
+  if (e?.operation !== LIST_ROLES || e.response?.status !== 200 || e.response.truncated) return undefined;
+  const body = parseJsonText(e.response.body);
+  return Array.isArray(body) ? body : undefined;
+}
+
+function isRevocation(e: Exchange | undefined): boolean {
+  return e?.operation === REVOKE_ROLES;
+}
+
+/**
+ * A model-based FAIL: every step's requests in order, judged at the failing
+ * step. A sequence of revocations starts with the roles read it started from
+ * (its trace's first exchange): they must still be there before anything is
+ * sent again. Undefined when the trace does not hold that read.
+ */
 function tracePlan(r: RuleResult): ReproducerPlan | undefined {
   const trace = r.trace ?? [];
   const failing = trace.at(-1);
@@ -77,16 +118,102 @@ function tracePlan(r: RuleResult): ReproducerPlan | undefined {
   const requests = trace.flatMap((s) => s.exchanges.map((exchange) => ({ label: s.command, exchange })));
   const { exchange, ...check } = failing.check;
   const at = requests.length - failing.exchanges.length + exchange + 1;
-  return { requests, checks: [{ at, ...check }] };
+  const checks: ReproducerCheck[] = [{ at, ...check }];
+  if (!requests.some((q) => isRevocation(q.exchange))) return { requests, checks };
+  const first = requests[0]?.exchange;
+  const startRoles = isRevocation(requests[1]?.exchange) ? rolesRead(first) : undefined;
+  if (!first || startRoles === undefined) return undefined;
+  requests[0] = { label: first.step ?? first.operation, exchange: first };
+  return { requests, startRoles, checks };
+}
+
+type HeldRoles = Record<string, unknown>;
+
+/** The roles a violation says the read showed (`actual.roles`: role id → '*' or team ids), when it says so. */
+function rolesOf(actual: unknown): HeldRoles | undefined {
+  if (typeof actual !== 'object' || actual === null || !('roles' in actual)) return undefined;
+  const { roles } = actual;
+  return typeof roles === 'object' && roles !== null && !Array.isArray(roles) ? { ...roles } : undefined;
+}
+
+/** Team ids as compared: '*' as it is, a list sorted. */
+function teamsKey(teams: unknown): string {
+  return JSON.stringify(Array.isArray(teams) ? teams.map(String).sort() : teams);
+}
+
+/** The read shows each role of `roles` assigned on those teams (the roles the spec leaves open are not named). */
+function showsRoles(read: unknown, roles: HeldRoles): boolean {
+  if (!Array.isArray(read)) return false;
+  const held = new Map<string, string>();
+  for (const a of read) {
+    if (typeof a !== 'object' || a === null || !('role_id' in a) || !('is_assigned' in a) || !('team_ids' in a))
+      continue;
+    if (a.is_assigned === true) held.set(String(a.role_id), teamsKey(a.team_ids));
+  }
+  return Object.entries(roles).every(([role, teams]) => held.get(role) === teamsKey(teams));
+}
+
+/** `B2.1 revoke(…)`: the second branch of revocations sent at once. */
+const BRANCH_STEP = /^B(\d+)\.\d+ /;
+
+/**
+ * A revocation's FAIL judged on a list-roles read after it: the read its
+ * violation names, the revocations before it back to the read they started
+ * from (a read right after a revocation belongs to the same evidence: a
+ * revocation sent twice), sent again in the same order, at once where they
+ * were. Undefined when the transcript does not hold them so.
+ */
+function revocationPlan(r: RuleResult, v: Violation): ReproducerPlan | undefined {
+  const all = r.exchanges;
+  const candidates = all.flatMap((e, i) =>
+    e.step !== undefined &&
+    v.where.includes(e.step) &&
+    rolesRead(e) !== undefined &&
+    all.slice(0, i).some((x) => isRevocation(x))
+      ? [i]
+      : [],
+  );
+  // An example's departure is its first one (what follows confirms it); a property's runs share their
+  // steps' names, so its failing read is the one showing the roles its violation names.
+  const shownRoles = rolesOf(v.actual);
+  const judged =
+    r.kind === 'example'
+      ? candidates[0]
+      : shownRoles && candidates.find((i) => showsRoles(rolesRead(all[i]), shownRoles));
+  if (judged === undefined) return undefined;
+  let start = judged - 1;
+  while (
+    start > 0 &&
+    (isRevocation(all[start]) || (all[start]?.operation === LIST_ROLES && isRevocation(all[start - 1])))
+  )
+    start -= 1;
+  const startRoles = rolesRead(all[start]);
+  const evidence = all.slice(start, judged + 1);
+  const departing = rolesRead(all[judged]);
+  if (startRoles === undefined || departing === undefined || !evidence.some((e) => isRevocation(e))) return undefined;
+  const requests = evidence.map((exchange) => {
+    const label = exchange.step ?? exchange.operation;
+    const branch = isRevocation(exchange) ? BRANCH_STEP.exec(label)?.[1] : undefined;
+    return { label, exchange, ...(branch !== undefined ? { branch: Number(branch) } : {}) };
+  });
+  const accepted = requests.flatMap((q, i): ReproducerCheck[] =>
+    isRevocation(q.exchange) ? [{ at: i + 1, kind: 'accepted' }] : [],
+  );
+  return { requests, startRoles, checks: [...accepted, { at: requests.length, kind: 'roles-not', departing }] };
 }
 
 /** Undefined when the FAIL's condition cannot be judged on one answer (a walk, several answers compared). */
 export function reproducerPlan(r: RuleResult): ReproducerPlan | undefined {
   // A sequence stopped by its command's own answer (a status) has no model check: that answer is judged.
-  const sequence = r.trace ? tracePlan(r) : undefined;
-  if (sequence) return sequence;
+  if (r.trace?.at(-1)?.check) return tracePlan(r);
   const v = r.violations[0];
   if (!v) return undefined;
+  const one = answerPlan(r, v);
+  return one ?? (r.exchanges.some((e) => isRevocation(e)) ? revocationPlan(r, v) : undefined);
+}
+
+/** A FAIL judged on one answer: the one its violation names, by the violation's place in it. */
+function answerPlan(r: RuleResult, v: Violation): ReproducerPlan | undefined {
   const cut = v.where.lastIndexOf('response.');
   if (cut < 0) return undefined;
   const step = v.where.slice(0, cut).replace(/:\s*$/, '');

@@ -3,7 +3,10 @@
  * wherever the suite runs; jq may not be): it reads the answers the script
  * saved (`<dir>/<n>.status`, `<dir>/<n>.body`) and judges each check of
  * reproducer-checks.ts. It prints one line per check and exits 1 when any
- * answer still departs, 0 when every one conforms, 2 when an answer is missing.
+ * answer still departs, 0 when every one conforms, 2 when an answer is missing,
+ * 3 when the answers cannot tell (the target is not in the state the FAIL
+ * started from, or a revocation sent again was refused: what follows it says
+ * nothing of the FAIL's condition).
  * Plain JavaScript that any supported node runs, with no dependency.
  */
 export const REPRODUCER_JUDGE = String.raw`'use strict';
@@ -34,6 +37,15 @@ function list(a, what) {
   return j.value;
 }
 function Departs(message) { this.message = message; }
+function CannotTell(message) { this.message = message; }
+function roleList(a, what) {
+  return list(a, what).map(function (x) {
+    if (!x || typeof x !== 'object') return x;
+    const y = Object.assign({}, x);
+    if (Array.isArray(y.team_ids)) y.team_ids = y.team_ids.slice().sort();
+    return y;
+  }).sort(function (x, y) { const p = JSON.stringify(canonical(x)), q = JSON.stringify(canonical(y)); return p < q ? -1 : p > q ? 1 : 0; });
+}
 const judges = {
   status: function (c, a) {
     const ok = c.expected.some(function (e) { return /xx$/.test(e) ? a.status.charAt(0) === e.charAt(0) : a.status === e; });
@@ -47,6 +59,21 @@ const judges = {
     let v = j.value;
     for (const k of c.path) v = v === null || typeof v !== 'object' ? undefined : v[k];
     return same(v, c.departing) ? 'still ' + JSON.stringify(v) + ' at ' + JSON.stringify(c.path) : null;
+  },
+  'start-roles': function (c, a) {
+    const shown = roleList(a, 'resources.list-roles');
+    if (!same(shown, roleList({ status: '200', body: JSON.stringify(c.recorded) }, 'the run'))) {
+      throw new CannotTell('the target shows other roles than the run started from (revocations cannot be undone): run this on a target in the state the run found');
+    }
+    return null;
+  },
+  accepted: function (c, a) {
+    if (a.status.charAt(0) !== '2') throw new CannotTell('the revocation answered ' + a.status + ': what follows says nothing');
+    return null;
+  },
+  'roles-not': function (c, a) {
+    const shown = roleList(a, 'resources.list-roles');
+    return same(shown, roleList({ status: '200', body: JSON.stringify(c.departing) }, 'the run')) ? 'the roles read after the revocations are still those the departing read showed' : null;
   },
   'role-teams': function (c, a) {
     const item = list(a, 'resources.list-roles').find(function (x) {
@@ -73,16 +100,18 @@ const judges = {
   },
 };
 let departs = 0;
+let untold = 0;
 for (const c of checks) {
   let why;
   try {
     why = judges[c.kind](c, answer(c.at));
   } catch (e) {
+    if (e instanceof CannotTell) { untold += 1; console.log('CANNOT TELL: request ' + c.at + ': ' + e.message); continue; }
     if (!(e instanceof Departs)) { console.error('request ' + c.at + ': ' + e.message); process.exit(2); }
     why = e.message;
   }
   if (why) { departs += 1; console.log('DEPARTS: request ' + c.at + ': ' + why); }
   else console.log('conforms: request ' + c.at);
 }
-process.exit(departs > 0 ? 1 : 0);
+process.exit(untold > 0 ? 3 : departs > 0 ? 1 : 0);
 `;

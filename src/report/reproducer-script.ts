@@ -5,12 +5,14 @@
  * the condition the suite judged them by (reproducer-checks.ts), with the
  * judge it embeds (reproducer-judge.ts). Exit 0: the server now conforms;
  * 1: it still departs; 2: no answer could be judged (settings, curl, network);
- * 3: this FAIL is judged over more than one answer and the script cannot say.
+ * 3: the script cannot tell: the target is not in the state the FAIL started
+ * from (a revocation's roles, read first, before anything is changed), or the
+ * FAIL is of a kind the script does not judge (a walk, answers compared).
  */
 import type { RuleResult, RunResult } from '../core/types.ts';
 import { headerArguments, printfBinary } from './curl.ts';
 import { replayCommand } from './describe-result.ts';
-import { reproducerPlan } from './reproducer-checks.ts';
+import { reproducerPlan, type ReproducerCheck, type ReproducerPlan } from './reproducer-checks.ts';
 import { REPRODUCER_JUDGE } from './reproducer-judge.ts';
 import { singleQuote } from './shell-quote.ts';
 
@@ -35,6 +37,7 @@ function preamble(r: RuleResult, run: Pick<RunResult, 'target'>, keys: readonly 
     ...(v ? [comment(`${v.where}: ${v.message}`)] : []),
     comment(`Usage: DIRECTORY_BASE_URL=https://… ${keys.map((k) => `${k}=…`).join(' ')} bash reproduce/${r.ruleId}.sh`),
     '# Exit 0: the server now answers as the spec says. 1: it still departs. 2: no answer could be judged.',
+    '# 3: cannot tell here (the target is not in the state the FAIL started from, or the FAIL is not judged here).',
     ...(r.mutates === 'none'
       ? []
       : [
@@ -66,31 +69,102 @@ export function reproducerScript(r: RuleResult, run: Pick<RunResult, 'target' | 
   const lines = preamble(r, run, plan ? keys : []);
   if (!plan) {
     lines.push(
-      '# This FAIL is judged over more than one answer (a walk, or answers compared): no one answer says it.',
+      '# This FAIL is judged over answers this script does not judge (a walk, or answers compared).',
       comment(`Run the rule again: ${replayCommand(r, run)}`),
       'echo "not judged here: run the rule again with directory-conformance (see the comment in this script)" >&2',
       'exit 3',
     );
     return `${lines.join('\n')}\n`;
   }
-  requests.forEach(({ label, exchange }, i) => {
-    const n = i + 1;
-    const { request } = exchange;
-    const head = [
-      `send ${n} -X ${request.method} ${urlArgument(request.url, run.target.baseUrl)}`,
-      ...headerArguments(request),
-    ];
-    lines.push('', comment(`${n}. ${label}`));
-    if (request.body.includes('\0')) {
-      lines.push(`printf '%b' ${singleQuote(printfBinary(request.body))} >"$answers/${n}.request"`);
-      lines.push([...head, `--data-binary @"$answers/${n}.request"`].join(' \\\n  '));
-    } else lines.push([...head, `--data-raw ${singleQuote(request.body)}`].join(' \\\n  '));
-  });
+  lines.push(
+    '# The judge of the answers, as the suite judged them; judge CHECKS: its exit code (see above).',
+    `IFS= read -r -d '' JUDGE <<'DIRECTORY_CONFORMANCE_JUDGE' || true\n${REPRODUCER_JUDGE}DIRECTORY_CONFORMANCE_JUDGE`,
+    'judge() { node -e "$JUDGE" "$answers" "$1"; }',
+  );
+  let i = 0;
+  while (i < requests.length) {
+    const branch = requests[i]?.branch;
+    if (branch === undefined) {
+      lines.push('', ...requestLines(requests, i, run));
+      if (i === 0 && plan.startRoles !== undefined) {
+        // Before anything changes the target: revocations cannot be undone, so none is sent from another state.
+        const start: ReproducerCheck[] = [{ at: 1, kind: 'start-roles', recorded: plan.startRoles }];
+        lines.push(
+          '# The roles the run started from must be there still; otherwise nothing more is sent (exit 3).',
+          `judge ${singleQuote(JSON.stringify(start))} || exit $?`,
+        );
+      }
+      i += 1;
+      continue;
+    }
+    // Requests the run sent at once, branch by branch: each branch in its order, the branches side by side.
+    let end = i;
+    while (requests[end]?.branch !== undefined) end += 1;
+    lines.push('', ...atOnce(requests, i, end, run));
+    i = end;
+  }
   lines.push(
     '',
     '# The judged condition, as the suite judged it.',
-    `IFS= read -r -d '' JUDGE <<'DIRECTORY_CONFORMANCE_JUDGE' || true\n${REPRODUCER_JUDGE}DIRECTORY_CONFORMANCE_JUDGE`,
-    `node -e "$JUDGE" "$answers" ${singleQuote(JSON.stringify(plan.checks))}`,
+    `judge ${singleQuote(JSON.stringify(plan.checks))}`,
   );
   return `${lines.join('\n')}\n`;
+}
+
+/** curl's arguments of request `i` of the plan (its number is i + 1), and a line that writes a binary body first. */
+function curlArguments(q: ReproducerPlan['requests'][number], n: number, run: Pick<RunResult, 'target'>) {
+  const { request } = q.exchange;
+  const head = [`-X ${request.method} ${urlArgument(request.url, run.target.baseUrl)}`, ...headerArguments(request)];
+  return request.body.includes('\0')
+    ? {
+        before: [`printf '%b' ${singleQuote(printfBinary(request.body))} >"$answers/${n}.request"`],
+        args: [...head, `--data-binary @"$answers/${n}.request"`],
+      }
+    : { before: [], args: [...head, `--data-raw ${singleQuote(request.body)}`] };
+}
+
+/** The lines that send request `i` of the plan (its number is i + 1). */
+function requestLines(requests: ReproducerPlan['requests'], i: number, run: Pick<RunResult, 'target'>): string[] {
+  const q = requests[i];
+  if (!q) return [];
+  const n = i + 1;
+  const { before, args } = curlArguments(q, n, run);
+  return [comment(`${n}. ${q.label}`), ...before, [`send ${n} ${args[0] ?? ''}`, ...args.slice(1)].join(' \\\n  ')];
+}
+
+/**
+ * Requests `from` to `to` (excluded), which the run sent at once. One request
+ * per branch: one curl sends them all in parallel (-Z), so they reach the
+ * server within a moment of each other, as in the run, where a departure
+ * such as a lost update shows; several per branch: each branch in its order
+ * in the background, the branches side by side.
+ */
+function atOnce(
+  requests: ReproducerPlan['requests'],
+  from: number,
+  to: number,
+  run: Pick<RunResult, 'target'>,
+): string[] {
+  const group = requests.slice(from, to);
+  const branches = [...new Set(group.map((q) => q.branch))];
+  const lines = [comment(`${from + 1}-${to}: sent at once, as in the run (each branch in its order).`)];
+  if (branches.length === group.length) {
+    const transfers = group.map((q, k) => {
+      const n = from + k + 1;
+      const { before, args } = curlArguments(q, n, run);
+      lines.push(comment(`${n}. ${q.label}`), ...before);
+      return [`-o "$answers/${n}.body" -w '${n} %{http_code}\\n'`, ...args].join(' \\\n  ');
+    });
+    lines.push(
+      `curl -sS -Z --parallel-immediate --max-time 120 ${transfers.join(' \\\n  --next --max-time 120 ')} \\\n  >"$answers/at-once" || { echo "requests ${from + 1}-${to}: no answer" >&2; exit 2; }`,
+      `while read -r n code; do printf '%s' "$code" >"$answers/$n.status"; done <"$answers/at-once"`,
+    );
+    return lines;
+  }
+  branches.forEach((b, k) => {
+    const mine = group.flatMap((q, at) => (q.branch === b ? [from + at] : []));
+    lines.push('{', ...mine.flatMap((at) => requestLines(requests, at, run).map((l) => `  ${l}`)), `} & branch${k}=$!`);
+  });
+  lines.push(branches.map((_, k) => `wait "$branch${k}" || exit $?`).join('; '));
+  return lines;
 }

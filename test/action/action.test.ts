@@ -144,6 +144,13 @@ describe('action.yml', () => {
     expect(restore?.with?.key).toBe(save?.with?.key);
     expect(save?.with?.key?.startsWith(restore?.with?.['restore-keys'] ?? '-')).toBe(true);
     expect(save?.if).toContain('always()');
+    // One history per shard, and per matrix job that history-key tells apart: no job overwrites another's.
+    expect(action.inputs['history-key']?.default).toBe('');
+    expect(save?.with?.['key']).toContain('${{ inputs.shard }}');
+    expect(save?.with?.['key']).toContain('${{ inputs.history-key }}');
+    // A merge job keeps a history too: its merged runs (merge --history).
+    expect(restore?.if).not.toContain('merge');
+    expect(save?.if).not.toContain('merge');
     expect(ids.indexOf(restore?.id)).toBeLessThan(ids.indexOf('run'));
     expect(ids.indexOf(save?.id)).toBeGreaterThan(ids.indexOf('run'));
     const run = steps.find((s) => s.id === 'run');
@@ -241,6 +248,9 @@ describe('action.yml', () => {
     expect(results.verdict!.code).toBe(1);
     const run = JSON.parse(await readFile(join(merged, 'results.json'), 'utf8')) as { selection: { shard?: unknown } };
     expect(run.selection.shard).toBeUndefined();
+    // The merge job keeps the merged run in its history folder, as a run job keeps its run.
+    expect(results.run!.out).toContain('history: the first run kept in conformance-history');
+    expect(summary).toContain('History: the first run kept.');
   }, 180_000);
 
   test('without base-url and profile, and not merging, the run step stops with exit code 2', async () => {

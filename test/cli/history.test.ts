@@ -58,3 +58,42 @@ test('the rules that changed are named, every rule has its strip, a rule that fl
   expect(await readFile(join(dir, 'reports', 'index.html'), 'utf8')).toContain('data-unstable="true"');
   expect((await readdir(join(dir, 'history'))).filter((n) => n.startsWith('results-'))).toHaveLength(5);
 }, 60_000);
+
+test('merge --history keeps the merged run in the history, in place of the shards kept there', async () => {
+  const history = join(dir, 'sharded-history');
+  const lines = { out: '', err: '' };
+  const io = { out: (l: string) => (lines.out += `${l}\n`), err: (l: string) => (lines.err += `${l}\n`) };
+  const rules = ['--rule', RULE, '--rule', 'list-roles.plain-array'];
+  /** One round: both shards run with --history, then merged with it. */
+  async function round(n: number): Promise<number> {
+    const shards: string[] = [];
+    for (const shard of ['1/2', '2/2']) {
+      const reports = join(dir, `round-${n}`, shard.replace('/', '-of-'));
+      const args = ['run', ...rules, '--shard', shard, '--seed', String(n), '--quiet', '--reports', reports];
+      const code = await main([...args, '--history', history, '--fault', 'revoke-star-removes-role'], io);
+      expect([0, 1], lines.err).toContain(code);
+      shards.push(join(reports, 'results.json'));
+    }
+    lines.out = '';
+    return main(['merge', ...shards, '--reports', join(dir, `round-${n}`, 'merged'), '--history', history], io);
+  }
+
+  expect(await round(1)).toBe(1);
+  expect(lines.out).toContain('history: the first run kept in');
+  // The merged run alone, whole: the shards' own files are gone from the folder.
+  const kept = (await readdir(history)).filter((n) => n.startsWith('results-'));
+  expect(kept).toHaveLength(1);
+  const merged = JSON.parse(await readFile(join(history, kept[0]!), 'utf8')) as {
+    selection?: { shard?: unknown };
+    results: Array<{ ruleId: string }>;
+  };
+  expect(merged.selection?.shard).toBeUndefined();
+  expect(merged.results.map((r) => r.ruleId).sort()).toEqual(['list-roles.plain-array', RULE]);
+
+  // The next round's merge reads the last merged run as its one earlier run; the verdicts did not change.
+  expect(await round(2)).toBe(1);
+  expect(lines.out).toContain('history: no rule changed its verdict since the last run (1 earlier run in');
+  expect((await readdir(history)).filter((n) => n.startsWith('results-'))).toHaveLength(2);
+  const summary = await readFile(join(dir, 'round-2', 'merged', 'summary.md'), 'utf8');
+  expect(summary).toContain('History: no rule changed its verdict since the last run.');
+}, 120_000);

@@ -1,12 +1,12 @@
 /** What a reproducer judges, derived from a FAIL: its trace's check, else its first violation. */
 import { describe, expect, test } from 'vitest';
-import type { Exchange } from '../../src/core/exchange.ts';
+import type { AnsweredExchange, Exchange } from '../../src/core/exchange.ts';
 import type { RuleResult } from '../../src/core/types.ts';
 import { pathOf, reproducerPlan } from '../../src/report/reproducer-checks.ts';
 
-function exchange(step: string, status: number, body = ''): Exchange {
+function exchange(step: string, status: number, body = '', operation = 'resources.list'): AnsweredExchange {
   return {
-    operation: 'resources.list',
+    operation,
     step,
     request: { method: 'POST', url: 'http://h/api/resources.list', headers: {}, body: '{}' },
     response: { status, headers: {}, body, truncated: false },
@@ -98,5 +98,131 @@ describe('reproducerPlan', () => {
       }),
     );
     expect(plan?.checks).toEqual([{ at: 1, kind: 'status', expected: ['2xx'] }]);
+  });
+
+  const roles = (teams: string[] | '*') =>
+    JSON.stringify([{ resource_id: 'r1', role_id: 'role-1', is_assigned: true, team_ids: teams }]);
+  const read = (step: string, teams: string[] | '*') => exchange(step, 200, roles(teams), 'resources.list-roles');
+  const revoke = (step: string) => exchange(step, 204, '', 'resources.revoke-roles');
+
+  test("a revocation's FAIL is sent again from the read it started from, judged on the read its violation names", () => {
+    const plan = reproducerPlan(
+      fail({
+        exchanges: [
+          read('list-roles of a candidate resource', ['t1', 't2']),
+          revoke('revoking t1'),
+          read('list-roles after', []),
+          read('list-roles after, 500 ms later', []),
+          // The confirmation, on another resource: not this evidence.
+          read('list-roles of a candidate resource', ['t3', 't4']),
+          revoke('revoking t3'),
+          read('list-roles after', []),
+        ],
+        violations: [{ where: 'list-roles after.team_ids', message: 'must be the former list without t1' }],
+      }),
+    );
+    expect(plan?.requests.map((q) => q.label)).toEqual([
+      'list-roles of a candidate resource',
+      'revoking t1',
+      'list-roles after',
+    ]);
+    expect(plan?.startRoles).toEqual(JSON.parse(roles(['t1', 't2'])));
+    expect(plan?.checks).toEqual([
+      { at: 2, kind: 'accepted' },
+      { at: 3, kind: 'roles-not', departing: JSON.parse(roles([])) },
+    ]);
+  });
+
+  test('a revocation sent twice is one evidence: the read between the two belongs to it', () => {
+    const plan = reproducerPlan(
+      fail({
+        exchanges: [
+          read('list-roles', '*'),
+          revoke('first'),
+          read('list-roles after the first revocation', []),
+          revoke('second'),
+          read('list-roles after the second revocation', ['t1']),
+        ],
+        violations: [{ where: 'list-roles after the second revocation', message: 'must equal the first' }],
+      }),
+    );
+    expect(plan?.requests.map((q) => q.label)).toEqual([
+      'list-roles',
+      'first',
+      'list-roles after the first revocation',
+      'second',
+      'list-roles after the second revocation',
+    ]);
+    expect(plan?.startRoles).toEqual(JSON.parse(roles('*')));
+  });
+
+  test("a property's revocations sent at once keep their branches; its failing read is the one its violation shows", () => {
+    const exchanges = [
+      read('list-roles at the start of the sequence', '*'),
+      revoke('B1.1 revoke(roles [0], team_ids [0])'),
+      revoke('B2.1 revoke(roles [0], team_ids [1])'),
+      read('list-roles after the parallel revocations', ['t2', 't3']),
+      read('list-roles at the start of the sequence', ['t2', 't3']),
+      revoke('B1.1 revoke(roles [0], team_ids [2])'),
+      revoke('B2.1 revoke(roles [0], team_ids [3])'),
+      read('list-roles after the parallel revocations', ['t2']),
+    ];
+    const where = 'counterexample […]: list-roles after the parallel revocations: no serial order explains the answers';
+    const plan = reproducerPlan(
+      fail({
+        kind: 'property',
+        exchanges,
+        violations: [{ where, message: 'must be explained', actual: { roles: { 'role-1': ['t2'] } } }],
+      }),
+    );
+    expect(plan?.requests.map((q) => q.branch)).toEqual([undefined, 1, 2, undefined]);
+    expect(plan?.startRoles).toEqual(JSON.parse(roles(['t2', 't3'])));
+    // A property whose violation does not say what the failing read showed: no read is picked at random.
+    expect(
+      reproducerPlan(fail({ kind: 'property', exchanges, violations: [{ where, message: 'must be explained' }] })),
+    ).toBeUndefined();
+  });
+
+  test('a revocation whose start read the transcript cut (or lost) is not judged', () => {
+    const cut: Exchange = {
+      ...read('list-roles', '*'),
+      response: { status: 200, headers: {}, body: '[', truncated: true },
+    };
+    expect(
+      reproducerPlan(
+        fail({
+          exchanges: [cut, revoke('revoking'), read('list-roles after', [])],
+          violations: [{ where: 'list-roles after', message: 'must keep the role' }],
+        }),
+      ),
+    ).toBeUndefined();
+  });
+
+  test('a sequence of revocations starts from the roles read its trace begins with, or is not judged', () => {
+    const check = { kind: 'role-teams' as const, exchange: 1, resourceId: 'r1', roleId: 'role-1', teams: null };
+    const started = reproducerPlan(
+      fail({
+        trace: [
+          {
+            command: 'revoke-roles on resource r1',
+            exchanges: [read('list-roles at the start of the sequence', '*'), revoke('revoke(…)'), read('after', '*')],
+            check: { ...check, exchange: 2 },
+          },
+        ],
+      }),
+    );
+    expect(started?.startRoles).toEqual(JSON.parse(roles('*')));
+    expect(started?.requests.map((q) => q.label)).toEqual([
+      'list-roles at the start of the sequence',
+      'revoke-roles on resource r1',
+      'revoke-roles on resource r1',
+    ]);
+    expect(started?.checks).toEqual([{ at: 3, kind: 'role-teams', resourceId: 'r1', roleId: 'role-1', teams: null }]);
+    // Without the read it started from, a revocation sequence could only be sent from an unknown state.
+    expect(
+      reproducerPlan(
+        fail({ trace: [{ command: 'revoke', exchanges: [revoke('revoke(…)'), read('after', '*')], check }] }),
+      ),
+    ).toBeUndefined();
   });
 });

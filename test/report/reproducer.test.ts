@@ -91,7 +91,7 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
 
   // A model-based sequence's script replays its trace (the judge's replay told step by step) and judges
   // the failing step's answer; the others judge one answer. (A revocation sequence replays only on a
-  // target in the state the sequence started from, which a fresh server is not.)
+  // target in the state the sequence started from, which a fresh server is not: see below.)
   test.each([
     // A model-based sequence of rates, judged on the day that departs.
     ['rates-unassign-first-period-only', 'activity-rates.prop.model-sequences'],
@@ -122,4 +122,62 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
     },
     120_000,
   );
+
+  // A revocation's FAIL is judged over several answers: the roles read first, the revocations (sent at
+  // once where the run sent them so), the roles read after. The script reads the roles first and goes on
+  // only when they are those the run started from: on a fresh server (the same domain) it judges, and
+  // after the run on the same server, whose roles the run revoked for good, it cannot tell (exit 3).
+  test.each([
+    // An example: one revocation narrowing a list, judged on the roles read after it.
+    ['revoke-first-team-only', 'revoke-roles.narrows-explicit-list'],
+    // A property of revocations sent at once: two 204s, one lost.
+    ['revoke-lost-update', 'revoke-roles.prop.concurrent-sequences'],
+  ] as const)(
+    '%s: the script of %s exits 1 on a fresh faulty server, 0 on the reference, 3 where the roles moved on',
+    async (fault, rule) => {
+      const used = await start([fault]);
+      const fresh = await start([fault]);
+      const reference = await start();
+      try {
+        const { result, script } = await failOn(used, rule, join(dir, fault));
+        expect(result.verdict).toBe('FAIL');
+        const text = await readFile(script, 'utf8');
+        // Not the script of a FAIL it cannot judge, which stops at once.
+        expect(text).not.toContain('not judged here: run the rule again');
+        const still = await reproduce(script, fresh);
+        expect(still, still.out).toMatchObject({ code: 1 });
+        expect(still.out).toContain('DEPARTS');
+        const fixed = await reproduce(script, reference);
+        expect(fixed, fixed.out).toMatchObject({ code: 0 });
+        // The run revoked the roles it started from: the same script on the same server cannot say.
+        const after = await reproduce(script, used);
+        expect(after, after.out).toMatchObject({ code: 3 });
+        expect(after.out).toContain('other roles than the run started from');
+        expect(after.out).not.toContain('conforms');
+      } finally {
+        await Promise.all([used.close(), fresh.close(), reference.close()]);
+      }
+    },
+    120_000,
+  );
+
+  // A model-based sequence of revocations starts from roles earlier runs of the property left: its script
+  // reads them first (the read just before the sequence), and where the roles moved on since (the same
+  // server after the run) it sends no revocation and exits 3, never 0.
+  test('revoke-first-role-only: the sequence script of revoke-roles.prop.model-sequences cannot tell after the run', async () => {
+    const used = await start(['revoke-first-role-only']);
+    try {
+      const { result, script } = await failOn(used, 'revoke-roles.prop.model-sequences', join(dir, 'sequence'));
+      expect(result.verdict).toBe('FAIL');
+      expect(result.trace?.at(-1)?.check?.kind).toBe('role-teams');
+      const after = await reproduce(script, used);
+      expect(after, after.out).toMatchObject({ code: 3 });
+      expect(after.out).toContain('other roles than the run started from');
+      // Nothing but the first read was judged: no revocation went out from the wrong state.
+      expect(after.out).toContain('CANNOT TELL: request 1');
+      expect(after.out).not.toContain('request 2');
+    } finally {
+      await used.close();
+    }
+  }, 120_000);
 });

@@ -2,21 +2,26 @@
  * Real servers' wire habits never flip a verdict: the conformant reference
  * server behind a proxy that compresses its answers (gzip, br, deflate), one
  * that cuts every 7th answer to a read short, and one that answers one read
- * in 40 with a 500 gets the verdicts it gets directly.
+ * in 40 with a 500 gets the verdicts it gets directly. A read broken for good
+ * (a gzip bomb, or a body cut short each time it is sent) says nothing of the
+ * server's conformance: its rule ends in ERROR, never FAIL, and the run is
+ * inconclusive (exit 3), not "not conformant".
  */
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunResult } from '../../src/core/types.ts';
-import { HABITS, startHabitProxy } from '../../src/hostile-server/habit-proxy.ts';
+import { exitCodeOf } from '../../src/cli/exit-codes.ts';
+import { HABITS, STUBBORN_FAULTS, startHabitProxy } from '../../src/hostile-server/habit-proxy.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
-import { loadCatalogue } from '../../src/runner/catalogue.ts';
+import { loadCatalogue, selectRules } from '../../src/runner/catalogue.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
 
 let server: ReferenceServer;
 let direct: RunResult;
 
-async function runAgainst(baseUrl: string): Promise<RunResult> {
+async function runAgainst(baseUrl: string, rules?: string[]): Promise<RunResult> {
+  const catalogue = await loadCatalogue();
   return runRules(
-    await loadCatalogue(),
+    rules ? selectRules(catalogue, { rules }) : catalogue,
     { baseUrl, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile },
     { ...DEFAULT_ENGINE_OPTIONS, allowMutations: true, numRuns: 5, seed: 11, requestTimeoutMs: 10_000 },
   );
@@ -51,6 +56,38 @@ describe('the verdicts of the direct run, behind a proxy with one habit', () => 
             .filter((r) => expected[r.ruleId] !== r.verdict)
             .map((r) => ({ rule: r.ruleId, verdict: r.verdict, why: r.reason ?? r.violations[0]?.message }));
           expect(flipped).toEqual([]);
+        } finally {
+          await proxy.close();
+        }
+      },
+      60_000,
+    );
+  }
+});
+
+describe('one read broken for good: its rule ends in ERROR, the run inconclusive', () => {
+  const WHY = { 'gzip-bomb': 'DC_ERR_BODY_TOO_LARGE', 'endless-cut': 'DC_ERR_BODY_CUT' } as const;
+  for (const fault of STUBBORN_FAULTS) {
+    test(
+      fault,
+      async () => {
+        // The third read the rules send is the one: it is broken each time it is sent (retries included).
+        const proxy = await startHabitProxy({ habit: fault, upstream: server.url, every: 3 });
+        try {
+          const run = await runAgainst(proxy.url, ['list-roles']);
+          expect(proxy.changed).toBeGreaterThan(0);
+          // A body cut short is sent again by the retry policy: the cut came back each time.
+          if (fault === 'endless-cut') expect(proxy.changed).toBeGreaterThan(1);
+          const failed = run.results.filter((r) => r.verdict === 'FAIL').map((r) => r.ruleId);
+          expect(failed).toEqual([]);
+          const errors = run.results.filter((r) => r.verdict === 'ERROR');
+          expect(errors.length).toBeGreaterThan(0);
+          // Each ERROR is the broken read's, named by what broke it.
+          expect(errors.map((r) => ({ rule: r.ruleId, code: r.errorCode }))).toEqual(
+            errors.map((r) => ({ rule: r.ruleId, code: WHY[fault] })),
+          );
+          expect(run.summary.outcome).toBe('inconclusive');
+          expect(exitCodeOf(run.summary)).toBe(3);
         } finally {
           await proxy.close();
         }

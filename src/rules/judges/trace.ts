@@ -29,9 +29,9 @@ export type RuleExplainer = (log: readonly Observed[], profile: TargetProfile) =
 export class TraceBuilder {
   readonly steps: ExplainedStep[] = [];
 
-  /** A new step, begun by the command at `at` in the log. */
-  begin(command: string, at: number): void {
-    this.steps.push({ command, evidence: [at] });
+  /** A new step, begun by the command at `at` in the log, after the reads at `before` (the state it started from). */
+  begin(command: string, at: number, before: readonly number[] = []): void {
+    this.steps.push({ command, evidence: [...before, at] });
   }
 
   /** An exchange the current step read; before the first command there is no step to keep it. */

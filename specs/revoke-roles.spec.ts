@@ -185,7 +185,11 @@ function roleShown(
   };
 }
 
-/** §4.1 rule 5: after the revocation tagged `step`, the role stays assigned, on no team. */
+/**
+ * §4.1 rule 5: after the revocation tagged `step`, each role it named that a
+ * resource it named held (every team of it revoked, as `revokes` says) stays
+ * assigned, on no team: on every one of the resources, whichever is named first.
+ */
 function assignedOnNoTeam(
   log: readonly Observed[],
   step: string,
@@ -194,34 +198,40 @@ function assignedOnNoTeam(
 ): Judgement {
   const sent = revocationIn(log, step);
   if (!('revocation' in sent)) return sent.judgement;
-  const named = target(sent.revocation);
-  if (!named) return noEvidence(`${step} named no resource or role`);
-  const before = heldBefore(log, named.resourceId, named.roleId);
-  if (before === undefined || !revokes(sent.revocation, before)) {
-    return noEvidence(`${step} did not revoke every team of a role the resource held`);
-  }
-  const shown = roleShown(log, STEP.after, named.resourceId, named.roleId);
-  if (!('association' in shown)) return shown.judgement;
-  const held = shown.association;
-  if (!held) {
-    return [
-      {
-        where: STEP.after,
-        message: `must still show the role as assigned (on no team) after ${after}`,
-        expected: { is_assigned: true, team_ids: [] },
-        actual: '(role gone)',
-      },
-    ];
-  }
-  if (!Array.isArray(held.team_ids) || held.team_ids.length !== 0) {
-    return [
-      {
-        where: `${STEP.after}.team_ids`,
-        message: `must be an empty list after ${after}`,
-        expected: [],
-        actual: held.team_ids,
-      },
-    ];
+  const { revocation } = sent;
+  const pairs = revocation.resourceIds.flatMap((resourceId) =>
+    revocation.roleIds.flatMap((roleId) => {
+      const before = heldBefore(log, resourceId, roleId);
+      return before !== undefined && revokes(revocation, before) ? [{ resourceId, roleId }] : [];
+    }),
+  );
+  if (pairs.length === 0) return noEvidence(`${step} did not revoke every team of a role a resource held`);
+  for (const { resourceId, roleId } of pairs) {
+    const shown = roleShown(log, STEP.after, resourceId, roleId);
+    if (!('association' in shown)) return shown.judgement;
+    const held = shown.association;
+    const which =
+      revocation.resourceIds.length > 1 ? ` (resource ${resourceId} of ${revocation.resourceIds.length})` : '';
+    if (!held) {
+      return [
+        {
+          where: `${STEP.after}${which}`,
+          message: `must still show the role as assigned (on no team) after ${after}`,
+          expected: { resource_id: resourceId, role_id: roleId, is_assigned: true, team_ids: [] },
+          actual: '(role gone)',
+        },
+      ];
+    }
+    if (!Array.isArray(held.team_ids) || held.team_ids.length !== 0) {
+      return [
+        {
+          where: `${STEP.after}.team_ids${which}`,
+          message: `must be an empty list after ${after}`,
+          expected: [],
+          actual: { resource_id: resourceId, role_id: roleId, team_ids: held.team_ids },
+        },
+      ];
+    }
   }
   return [];
 }
@@ -502,8 +512,19 @@ export default defineRuleGroup({
       quote: 'When `team_ids` is `*`, every team is revoked and the role stays assigned on no team.',
       ...REVOCATION,
       async drive(ctx) {
-        const held = await claimRevocable(ctx);
-        if (await revokeHeld(ctx, held, '*', STEP.star)) await readRole(ctx, held, STEP.after);
+        // Several resources at once where the profile can spare them, named in the reverse order and each with
+        // the role it holds: a server that applies `*` to the first resource only shows it.
+        const holdings = await claimSeveralHoldings(ctx, notDefining(ctx), 'a role that does not define its kind');
+        const resourceIds = holdings.map((h) => h.resourceId);
+        const roleIds = [...new Set(holdings.map((h) => h.association.role_id))];
+        const res = await ctx.client.post(
+          'resources.revoke-roles',
+          { resource_ids: [...resourceIds].reverse(), role_ids: [...roleIds].reverse(), team_ids: '*' },
+          { step: STEP.star },
+        );
+        if (res.status >= 200 && res.status < 300) {
+          await readAfterRevocation(ctx, { resource_ids: resourceIds, role_ids: roleIds }, STEP.after);
+        }
       },
       judge: (log) =>
         judgeEveryRead(log, (log) => assignedOnNoTeam(log, STEP.star, 'revoking `*`', (r) => r.teams === 'star')),

@@ -426,7 +426,12 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     where: at('list-roles after revoke('),
     alsoFails: ['revoke-roles.prop.concurrent-sequences'],
   },
-  'revoke-first-resource-only': { rule: 'revoke-roles.omitted-team-ids-removes-role', where: at('list-roles after') },
+  'revoke-first-resource-only': {
+    rule: 'revoke-roles.omitted-team-ids-removes-role',
+    where: at('list-roles after'),
+    // `*` is revoked from several resources at once too.
+    alsoFails: ['revoke-roles.star-leaves-no-team'],
+  },
   'revoke-first-role-only': {
     rule: 'revoke-roles.omitted-team-ids-removes-role',
     where: at('list-roles after'),
@@ -619,6 +624,11 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     // The sequences' head assignments send a regrouping beyond ASCII, and read it back after each.
     rule: 'activity-rates.prop.model-sequences',
     where: at('show-teams after', 'regrouping'),
+  },
+  'revoke-star-first-resource-only': {
+    // Only `*` beside several resources: the one rule that revokes `*` names several.
+    rule: 'revoke-roles.star-leaves-no-team',
+    where: at('list-roles after', 'team_ids (resource'),
   },
   'teams-lost-update': {
     // A head assignment lost to another of another team on a disjoint range: read as worded, §4.3 lets the later

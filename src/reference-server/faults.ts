@@ -288,6 +288,11 @@ export const FAULTS = {
     clause: '§4.1 rule 5',
     description: 'Revoking `*` from a role held on an explicit list of teams changes nothing.',
   },
+  'revoke-star-first-resource-only': {
+    clause: '§4.1 rule 5',
+    description:
+      'With team_ids `*` and several resource_ids, only the first resource named loses the teams: the TeamList form and several resources together.',
+  },
   'revoke-first-resource-only': {
     clause: '§4.1 Request body',
     description: 'Only the first of several resource_ids loses the roles.',

@@ -167,7 +167,10 @@ export const revokeRoles: OperationMaybeLater = (body, ctx) => {
     }
   }
   // Everything is valid: apply all changes in one synchronous step.
-  const applied = ctx.faults.has('revoke-first-resource-only') ? resources.slice(0, 1) : resources;
+  const firstOnly =
+    ctx.faults.has('revoke-first-resource-only') ||
+    (teamIds === '*' && ctx.faults.has('revoke-star-first-resource-only'));
+  const applied = firstOnly ? resources.slice(0, 1) : resources;
   const revokedRoles = ctx.faults.has('revoke-first-role-only') ? roleIds.slice(0, 1) : roleIds;
   const writes: Array<{ details: { roles: RoleHolding[] }; next: RoleHolding[] }> = [];
   for (const r of applied) {

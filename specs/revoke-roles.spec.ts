@@ -139,6 +139,17 @@ async function readAfterRevocation(ctx: CheckContext, body: ListRolesRequest, st
   await listRoles(ctx, body, { step: later(step), fresh: true });
 }
 
+/**
+ * Each resource's roles read alone right after a revocation of several, all
+ * tagged `step`, then again a moment later: a read of one resource does not
+ * lean on list-roles taking several (that is list-roles' own clause).
+ */
+async function readEachAfterRevocation(ctx: CheckContext, resourceIds: readonly string[], step: string): Promise<void> {
+  for (const id of resourceIds) await listRoles(ctx, { resource_ids: [id] }, { step, fresh: true });
+  await sleep(MOMENT_MS, undefined, { signal: ctx.signal });
+  for (const id of resourceIds) await listRoles(ctx, { resource_ids: [id] }, { step: later(step), fresh: true });
+}
+
 /** The held role as list-roles shows it right after a revocation and a moment later. */
 async function readRole(ctx: CheckContext, held: Holding, step: string): Promise<void> {
   await readAfterRevocation(ctx, { resource_ids: [held.resourceId], role_ids: [held.association.role_id] }, step);
@@ -171,17 +182,26 @@ function heldBefore(log: readonly Observed[], resourceId: string, roleId: string
   return undefined;
 }
 
-/** The assigned association of `roleId` of `resourceId` a read tagged `step` showed (undefined: the role is gone). */
+/**
+ * The assigned association of `roleId` of `resourceId` the reads tagged
+ * `step` showed (one read, or one per resource; undefined: the role is gone).
+ */
 function roleShown(
   log: readonly Observed[],
   step: string,
   resourceId: string,
   roleId: string,
 ): { association: RoleAssociation | undefined } | { judgement: Judgement } {
-  const read = rolesShown(firstWithStep(log, step), step);
-  if (!('roles' in read)) return read;
+  const reads = withStep(log, step);
+  if (reads.length === 0) return { judgement: noEvidence(`no ${step}`) };
+  const shown: RoleAssociation[] = [];
+  for (const o of reads) {
+    const read = rolesShown(o, step);
+    if (!('roles' in read)) return read;
+    shown.push(...read.roles);
+  }
   return {
-    association: read.roles.find((a) => a.resource_id === resourceId && a.role_id === roleId && a.is_assigned),
+    association: shown.find((a) => a.resource_id === resourceId && a.role_id === roleId && a.is_assigned),
   };
 }
 
@@ -210,13 +230,12 @@ function assignedOnNoTeam(
     const shown = roleShown(log, STEP.after, resourceId, roleId);
     if (!('association' in shown)) return shown.judgement;
     const held = shown.association;
-    const which =
-      revocation.resourceIds.length > 1 ? ` (resource ${resourceId} of ${revocation.resourceIds.length})` : '';
+    const which = revocation.resourceIds.length > 1 ? ` on resource ${resourceId}, one of several` : '';
     if (!held) {
       return [
         {
-          where: `${STEP.after}${which}`,
-          message: `must still show the role as assigned (on no team) after ${after}`,
+          where: STEP.after,
+          message: `must still show the role as assigned (on no team)${which} after ${after}`,
           expected: { resource_id: resourceId, role_id: roleId, is_assigned: true, team_ids: [] },
           actual: '(role gone)',
         },
@@ -225,8 +244,8 @@ function assignedOnNoTeam(
     if (!Array.isArray(held.team_ids) || held.team_ids.length !== 0) {
       return [
         {
-          where: `${STEP.after}.team_ids${which}`,
-          message: `must be an empty list after ${after}`,
+          where: `${STEP.after}.team_ids`,
+          message: `must be an empty list${which} after ${after}`,
           expected: [],
           actual: { resource_id: resourceId, role_id: roleId, team_ids: held.team_ids },
         },
@@ -522,9 +541,7 @@ export default defineRuleGroup({
           { resource_ids: [...resourceIds].reverse(), role_ids: [...roleIds].reverse(), team_ids: '*' },
           { step: STEP.star },
         );
-        if (res.status >= 200 && res.status < 300) {
-          await readAfterRevocation(ctx, { resource_ids: resourceIds, role_ids: roleIds }, STEP.after);
-        }
+        if (res.status >= 200 && res.status < 300) await readEachAfterRevocation(ctx, resourceIds, STEP.after);
       },
       judge: (log) =>
         judgeEveryRead(log, (log) => assignedOnNoTeam(log, STEP.star, 'revoking `*`', (r) => r.teams === 'star')),

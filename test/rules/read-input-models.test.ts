@@ -82,6 +82,7 @@ describe('the input models of the reads', () => {
 
   test('the registry holds every model, and rules --coverage prints each', async () => {
     expect(Object.keys(INPUT_MODELS).sort()).toEqual([
+      'resources.assign-activity-rate',
       'resources.list',
       'resources.list-roles',
       'resources.show-activity-rates',
@@ -89,7 +90,12 @@ describe('the input models of the reads', () => {
     ]);
     const lines: string[] = [];
     expect(await rulesCommand(['--coverage', '--seed', '1'], (l) => lines.push(l))).toBe(0);
-    for (const operation of ['resources.show-teams', 'resources.list-roles', 'resources.show-activity-rates']) {
+    for (const operation of [
+      'resources.show-teams',
+      'resources.list-roles',
+      'resources.show-activity-rates',
+      'resources.assign-activity-rate',
+    ]) {
       expect(lines.some((l) => new RegExp(`^${operation}: \\d+ factors, \\d+ rows .*\\(100%\\)`).test(l))).toBe(true);
     }
     expect(lines).toContain('  factor team_ids: omitted, one, several, not held, disabled');

@@ -10,6 +10,7 @@ import { request } from 'undici';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
 import { loadCatalogue, selectRules } from '../../src/runner/catalogue.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
+import { MOMENT_MS } from '../../src/rules/judges/read-after-write.ts';
 import type { ProfileResource, TargetProfile } from '../../src/target/profile.ts';
 import { startForwardingProxy, type ForwardingProxy } from '../helpers/forwarding-proxy.ts';
 
@@ -109,12 +110,17 @@ test('a revocation the server always answers wrongly: the departure shows on ano
 test('a read of the settled state spoiled once: sent again it shows the revocation, FLAKY, and no other resource is spent', async () => {
   // The read a moment after `*` was revoked shows the role on every team again: an effect that did not last.
   let revocations = 0;
-  let readsAfter = 0;
+  let revokedAt = 0;
+  let spoiled = false;
   const proxy = await startForwardingProxy(upstream.url, async (path, body, res) => {
-    if (path.endsWith('/resources.revoke-roles')) revocations += 1;
+    if (path.endsWith('/resources.revoke-roles')) {
+      revocations += 1;
+      revokedAt = Date.now();
+    }
     if (!path.endsWith('/resources.list-roles') || revocations !== 1) return false;
-    readsAfter += 1;
-    if (readsAfter !== 2) return false;
+    // The first read of the settled state: one sent a moment after the revocation (the reads at once come first).
+    if (spoiled || Date.now() - revokedAt < MOMENT_MS / 2) return false;
+    spoiled = true;
     const answer = await forward(upstream, path, body);
     const roles: unknown = JSON.parse(answer.text);
     if (!Array.isArray(roles)) throw new Error('list-roles did not answer a list');
@@ -123,10 +129,11 @@ test('a read of the settled state spoiled once: sent again it shows the revocati
     return true;
   });
   try {
-    const { result, revoked } = await runRule('revoke-roles.star-leaves-no-team', proxy, upstream);
+    const { result } = await runRule('revoke-roles.star-leaves-no-team', proxy, upstream);
     expect(result.verdict).toBe('FLAKY');
     expect(result.reason).toMatch(/sent again, no longer show it/);
-    expect(revoked).toHaveLength(1);
+    // One revocation (of several resources at once): the rule was not driven again on others.
+    expect(revocations).toBe(1);
   } finally {
     await proxy.close();
   }

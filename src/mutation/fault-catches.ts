@@ -572,6 +572,13 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     // The pairwise rows without a pattern read the default one back.
     alsoFails: ['activity-rates.prop.pairwise-combinations'],
   },
+  'rates-unassign-from-stale-state': {
+    // A second step on the first step's data: an unassignment right after an assignment. The concurrent rules'
+    // first fixed scenario is that too (a prefix assignment, then unassignments).
+    rule: 'activity-rates.prop.model-sequences',
+    where: at('show-activity-rates after unassignRate', 'average_rate on'),
+    alsoFails: ['activity-rates.prop.concurrent-sequences', 'activity-rates.prop.concurrent-other-days-kept'],
+  },
   'rates-unassign-first-period-only': {
     rule: 'activity-rates.prop.model-sequences',
     where: at('show-activity-rates after unassignRate'),

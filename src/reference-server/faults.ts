@@ -468,6 +468,11 @@ export const FAULTS = {
     clause: '§4.2 Request body',
     description: 'paid_hourly is ignored (stored false) when it comes with a pattern of several weeks.',
   },
+  'rates-unassign-from-stale-state': {
+    clause: '§4.7',
+    description:
+      'An unassignment right after an assignment starts from a stale copy of the periods, taken before that assignment: the assignment is lost around the unassigned range (a second step on an earlier step’s data).',
+  },
   'activity-rate-unassign-noop': {
     clause: '§4.7',
     description: 'unassign-activity-rate answers 204 and changes nothing.',

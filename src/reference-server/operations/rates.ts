@@ -238,6 +238,8 @@ function writeRate(
     }
   }
   beforeWrite(ctx, details);
+  // Under the fault: what the resource held before this assignment, which the next unassignment starts from.
+  if (ctx.faults.has('rates-unassign-from-stale-state')) beforeLastAssignment.set(details, details.rates);
   details.rates = [...remaining, period].sort((a, b) => a.span.start - b.span.start);
   if (ctx.faults.has('activity-rate-assign-200')) return { status: 200, body: { status: 'assigned' } };
   return { status: 204 };
@@ -262,6 +264,13 @@ export const unassignActivityRate: Operation = (body, ctx) => {
   ) {
     // The period the range lies inside is removed whole, not split around the range.
     details.rates = details.rates.filter((p) => !(p.span.start <= span.start && span.end <= p.span.end));
+  } else if (ctx.faults.has('rates-unassign-from-stale-state') && beforeLastAssignment.has(details)) {
+    // A second step from a stale cache: the periods as they were before the assignment just made.
+    details.rates = carve(beforeLastAssignment.get(details) ?? details.rates, span);
+    beforeLastAssignment.delete(details);
   } else if (!ctx.faults.has('activity-rate-unassign-noop')) details.rates = carve(details.rates, span);
   return { status: 204 };
 };
+
+/** Under `rates-unassign-from-stale-state`: each resource's periods before its last assignment. */
+const beforeLastAssignment = new WeakMap<object, RatePeriod[]>();

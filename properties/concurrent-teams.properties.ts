@@ -46,7 +46,7 @@ import { WIDE_RANGE, showTeams } from '../src/rules/steps/assignations.ts';
 import { guardResource } from '../src/rules/state-guard.ts';
 import { allBranches, InFlightPerResource } from '../src/rules/in-flight-per-resource.ts';
 import { addDays, splitRange, type DateSpan } from '../src/rules/dates.ts';
-import { checkLinearizable, type HistoryOperation, type SequentialModel } from '../src/rules/linearizability.ts';
+import { checkLinearizable, type SequentialModel } from '../src/rules/linearizability.ts';
 import type { CheckContext, Judging } from '../src/rules/types.ts';
 import {
   accepted,
@@ -59,6 +59,7 @@ import {
 import { field, type Observed } from '../src/rules/judges/observed.ts';
 import type { Violation } from '../src/core/types.ts';
 import { judgeTeams } from './model.properties.ts';
+import { sentAtMs, timedHistory } from '../src/rules/timed-history.ts';
 
 /** One assignment, inside the window: a team as an index into the profile's enabled teams, an offset and a length. */
 export interface TeamCommand {
@@ -146,8 +147,6 @@ interface Real {
   inFlight: InFlightPerResource;
 }
 
-type Operation = HistoryOperation<TeamCall, TeamAnswer>;
-
 /** The steps the driver tags its requests with, which the judge reads. */
 const STEP = {
   command: /^(?:P\d+|B\d+\.\d+) /,
@@ -217,19 +216,6 @@ function callOf(o: Observed): TeamCall | undefined {
   return { kind: 'assign', teamId, head, span };
 }
 
-/** An assignment's exchange as the history holds it, or why it cannot be judged. */
-function operationOf(o: Observed): Operation | string {
-  if (!o.at) return `${o.step} holds no time: its order in real time is not known`;
-  const call = callOf(o);
-  if (!call) return `${o.step} sent no team, role or date range`;
-  // A request repeated by the client may have taken effect at its first attempt, whose time is not kept.
-  const invokedAt = o.earlierStatuses.length > 0 ? Number.NEGATIVE_INFINITY : o.at.sent;
-  const operation: Operation = { label: o.step, call, invokedAt };
-  // Refused, or answered with a warning: whether it took effect is not known (pending: at any point, or never).
-  if (o.status < 200 || o.status >= 300 || isWarning(o.body)) return operation;
-  return { ...operation, response: { answer: { status: o.status }, at: o.at.answered } };
-}
-
 /**
  * A rule's judge: the history rebuilt from the assignments' exchanges and the
  * read after them; some serial order that respects real time must explain it
@@ -246,28 +232,17 @@ export function judgeParallelAssignments(log: readonly Observed[], otherTeams: O
   if (!isClean(answer) || !matchesSchema('TeamAssignationList', o.body)) {
     return noEvidence(`${o.step} showed no list of assignations`);
   }
-  if (!o.at) return noEvidence(`${o.step} holds no time: its order in real time is not known`);
   const assignations = o.body;
-  const history: Operation[] = [];
-  for (const c of commands) {
-    const operation = operationOf(c);
-    if (typeof operation === 'string') return noEvidence(operation);
-    history.push(operation);
-  }
-  history.push({
-    label: 'read',
-    call: { kind: 'read' },
-    invokedAt: o.at.sent,
-    response: { answer: { assignations }, at: o.at.answered },
-  });
+  // Refused, or answered with a warning: whether it took effect is not known (pending: at any point, or never).
+  const done = (c: Observed): boolean => c.status >= 200 && c.status < 300 && !isWarning(c.body);
+  const history = timedHistory(commands, { o, call: { kind: 'read' }, answer: { assignations } }, callOf, done);
+  if (typeof history === 'string') return noEvidence(history);
   const result = checkLinearizable(history, teamsModel(otherTeams));
   if (result.outcome === 'linearizable') return [];
   if (result.outcome === 'undecided') {
     return noEvidence(`the linearizability search gave up after ${result.steps} steps: the sequence is too long`);
   }
-  const start = Math.min(...history.map((op) => op.invokedAt).filter(Number.isFinite));
-  const ms = (t: number): number | string =>
-    Number.isFinite(t) ? Math.round((t - start) * 10) / 10 : 'at an earlier attempt, not recorded';
+  const ms = sentAtMs(history);
   const violation: Violation = {
     where: `${STEP.read}: no serial order of the assignments explains the answers`,
     message: 'must be explained by some serial order of the assignments: each answered success, so each was done',

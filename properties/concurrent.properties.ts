@@ -63,6 +63,9 @@ import {
 } from '../src/rules/judges/judgement.ts';
 import type { Observed } from '../src/rules/judges/observed.ts';
 import type { Violation } from '../src/core/types.ts';
+import { sentAtMs, timedHistory } from '../src/rules/timed-history.ts';
+
+const accepted2xx = (o: Observed): boolean => o.status >= 200 && o.status < 300;
 import { judgeRates } from './model.properties.ts';
 
 /** One command of a sequence, inside the window: an offset and a length in days. */
@@ -228,19 +231,6 @@ function callOf(o: Observed): RateCall | undefined {
   return undefined;
 }
 
-/** A command's exchange as the history holds it, or why it cannot be judged. */
-function operationOf(o: Observed): Operation | string {
-  if (!o.at) return `${o.step} holds no time: its order in real time is not known`;
-  const call = callOf(o);
-  if (!call) return `${o.step} sent no date range`;
-  // A command repeated by the client may have taken effect at its first attempt, whose time is not kept.
-  const invokedAt = o.earlierStatuses.length > 0 ? Number.NEGATIVE_INFINITY : o.at.sent;
-  const operation: Operation = { label: o.step, call, invokedAt };
-  // Refused: whether it took effect is not known, so it is left pending, to take effect at any point or never.
-  if (o.status < 200 || o.status >= 300) return operation;
-  return { ...operation, response: { answer: { status: o.status }, at: o.at.answered } };
-}
-
 /**
  * A rule's judge: the history rebuilt from the commands' exchanges and the
  * read after them, each with when it went and when its answer came; some
@@ -261,20 +251,10 @@ export function judgeParallelCommands(log: readonly Observed[], otherDays: Other
   if (!isClean(answer) || !matchesSchema('ActivityRatePeriodList', o.body)) {
     return noEvidence(`${o.step} showed no list of periods`);
   }
-  if (!o.at) return noEvidence(`${o.step} holds no time: its order in real time is not known`);
   const periods = o.body;
-  const history: Operation[] = [];
-  for (const c of commands) {
-    const operation = operationOf(c);
-    if (typeof operation === 'string') return noEvidence(operation);
-    history.push(operation);
-  }
-  history.push({
-    label: 'read',
-    call: { kind: 'read' },
-    invokedAt: o.at.sent,
-    response: { answer: { periods }, at: o.at.answered },
-  });
+  // Refused: whether it took effect is not known, so it is left pending, to take effect at any point or never.
+  const history = timedHistory(commands, { o, call: { kind: 'read' }, answer: { periods } }, callOf, accepted2xx);
+  if (typeof history === 'string') return noEvidence(history);
   return judgeHistory(history, checkLinearizable(history, ratesModel(otherDays)), periods);
 }
 
@@ -290,9 +270,7 @@ export function judgeHistory(
       `the linearizability search gave up after ${result.steps} steps: the sequence is too long to judge`,
     );
   }
-  const start = Math.min(...history.map((op) => op.invokedAt).filter(Number.isFinite));
-  const ms = (t: number): number | string =>
-    Number.isFinite(t) ? Math.round((t - start) * 10) / 10 : 'at an earlier attempt, not recorded';
+  const ms = sentAtMs(history);
   const violation: Violation = {
     where: `${STEP.read}: no serial order of the commands explains the answers`,
     message: 'must be explained by some serial order of the commands: each answered success, so each change was made',

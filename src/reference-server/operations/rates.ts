@@ -1,6 +1,7 @@
 /** §4.4 show-activity-rates, §4.2 assign-activity-rate, §4.7 unassign-activity-rate. */
 import { StaleReads } from '../stale-reads.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ConcurrentWrites, LOST_UPDATE_GAP_MS } from '../concurrent-faults.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { formatSpan, fromDay, overlaps, subtract, type Span } from '../days.ts';
 import { evenPattern } from '../generate-domain.ts';
@@ -170,17 +171,11 @@ export const assignActivityRate: OperationMaybeLater = (body, ctx) => {
   if (ctx.faults.has('rates-concurrent-assignments-dropped')) {
     // Wait a moment before writing: an assignment to the same resource that arrives meanwhile is a conflict,
     // which the fault settles by writing neither, both answered as if done.
-    const pending = pendingAssignments.get(details) ?? new Set<{ conflict: boolean }>();
-    pendingAssignments.set(details, pending);
-    const mine = { conflict: pending.size > 0 };
-    for (const other of pending) other.conflict = true;
-    pending.add(mine);
-    return sleep(LOST_UPDATE_GAP_MS).then(() => {
-      pending.delete(mine);
-      return mine.conflict
-        ? { status: 204 }
-        : writeRate(ctx, resource, details, carve(details.rates, span), period, externalId);
-    });
+    return pendingAssignments
+      .waitForConflict(details)
+      .then((conflict) =>
+        conflict ? { status: 204 } : writeRate(ctx, resource, details, carve(details.rates, span), period, externalId),
+      );
   }
   if (ctx.faults.has('rates-lost-update')) {
     // Read, wait, write: another assignment that lands meanwhile is overwritten with the periods read here.
@@ -207,10 +202,7 @@ export const assignActivityRate: OperationMaybeLater = (body, ctx) => {
 const lastAssigned = new WeakMap<object, RatePeriod>();
 
 /** Under `rates-concurrent-assignments-dropped`: the assignments of each resource waiting to be written. */
-const pendingAssignments = new WeakMap<object, Set<{ conflict: boolean }>>();
-
-/** How long the `rates-lost-update` fault waits between reading the periods and writing them. */
-const LOST_UPDATE_GAP_MS = 25;
+const pendingAssignments = new ConcurrentWrites();
 
 /** The new period beside the `remaining` ones, unless its external_id is another contract's. */
 function writeRate(

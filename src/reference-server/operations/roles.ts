@@ -1,4 +1,5 @@
 /** §4.6 resources.list-roles and §4.1 resources.revoke-roles. */
+import { LOST_UPDATE_GAP_MS } from '../concurrent-faults.ts';
 import { StaleReads } from '../stale-reads.ts';
 import { nowAndThen } from '../now-and-then.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -213,6 +214,3 @@ function kindOf(ctx: OperationContext, r: Resource): Kind {
   if (kind === undefined) throw new Error(`resource ${r.id} is of kind ${r.kindId}, not in the store`);
   return kind;
 }
-
-/** How long the `revoke-lost-update` fault waits between reading the roles and writing them. */
-const LOST_UPDATE_GAP_MS = 25;

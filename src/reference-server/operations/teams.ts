@@ -1,5 +1,6 @@
 /** §4.5 resources.show-teams and §4.3 resources.assign-team. */
 import { setTimeout as sleep } from 'node:timers/promises';
+import { ConcurrentWrites, LOST_UPDATE_GAP_MS } from '../concurrent-faults.ts';
 import { StaleReads } from '../stale-reads.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { formatSpan, overlaps, subtract, type Span } from '../days.ts';
@@ -168,14 +169,8 @@ export const assignTeam: OperationMaybeLater = (body, ctx) => {
   if (aware && ctx.faults.has('teams-concurrent-assignments-dropped')) {
     // Wait a moment before writing: an assignment to the same resource that arrives meanwhile is a conflict,
     // which the fault settles by writing neither, both answered as if done.
-    const pending = pendingAssignments.get(details) ?? new Set<{ conflict: boolean }>();
-    pendingAssignments.set(details, pending);
-    const mine = { conflict: pending.size > 0 };
-    for (const other of pending) other.conflict = true;
-    pending.add(mine);
-    return sleep(LOST_UPDATE_GAP_MS).then(() => {
-      pending.delete(mine);
-      if (!mine.conflict) details.teams = plan(details.teams, incoming).next;
+    return pendingAssignments.waitForConflict(details).then((conflict) => {
+      if (!conflict) details.teams = plan(details.teams, incoming).next;
       return assigned(ctx, resource.id, incoming);
     });
   }
@@ -214,10 +209,7 @@ function assigned(ctx: OperationContext, resourceId: string, a: TeamAssignation)
 }
 
 /** Under `teams-concurrent-assignments-dropped`: the assignments of each resource waiting to be written. */
-const pendingAssignments = new WeakMap<object, Set<{ conflict: boolean }>>();
-
-/** How long the concurrent faults wait between reading the assignations and writing them. */
-const LOST_UPDATE_GAP_MS = 25;
+const pendingAssignments = new ConcurrentWrites();
 
 function warning(result: Plan, withoutDetails: boolean): Record<string, unknown> {
   return {

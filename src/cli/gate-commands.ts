@@ -14,7 +14,7 @@ import { checkedFile } from '../schemas/files.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { makeFolder } from '../report/reports-dir.ts';
 import type { RunResult, RunSelection } from '../core/types.ts';
-import { forgetShards, keepInHistory, readHistory, ruleHistories, type RunHistory } from '../gate/history.ts';
+import { forgetShards, keepRunInHistory, readHistory, ruleHistories, type RunHistory } from '../gate/history.ts';
 import { renderJson } from '../report/json.ts';
 import { EXIT, exitCodeOf } from './exit-codes.ts';
 import { COMPARE_HELP, EXPECTATIONS_HELP } from './help.ts';
@@ -131,15 +131,7 @@ export async function mergeCommand(argv: string[], io: Output): Promise<number> 
     ...(har.recorder ? { har: har.recorder } : {}),
     ...(history ? { history } : {}),
   });
-  if (history) {
-    try {
-      await keepInHistory(history.dir, run.startedAt, renderJson(run));
-    } catch (e) {
-      history.warnings.push(
-        `history: this run was not kept in ${history.dir}: ${e instanceof Error ? e.message : String(e)}`,
-      );
-    }
-  }
+  if (history) await keepRunInHistory(history, run.startedAt, renderJson(run));
   io.out(`merged ${files.length} results file(s), ${run.results.length} rules: ${run.summary.outcome}`);
   if (history) printHistory(history, io);
   if (unchecked) io.out(`warning: ${unchecked}`);

@@ -108,6 +108,18 @@ export async function keepInHistory(dir: string, startedAt: string, json: string
   return path;
 }
 
+/**
+ * Keeps a run in its history (`keepInHistory`); a file that cannot be
+ * written is one of the history's warnings, never the run's failure.
+ */
+export async function keepRunInHistory(history: RunHistory, startedAt: string, json: string): Promise<void> {
+  try {
+    await keepInHistory(history.dir, startedAt, json);
+  } catch (e) {
+    history.warnings.push(`history: this run was not kept in ${history.dir}: ${messageOf(e)}`);
+  }
+}
+
 /** One shard of a sharded run, as its results say: when that shard started, and which share it ran. */
 export interface ShardOfRun {
   startedAt: string;

@@ -26,7 +26,7 @@ import {
 import { startReferenceServer, type ReferenceServer } from '../reference-server/index.ts';
 import { isFaultName } from '../reference-server/faults.ts';
 import { isVariantName } from '../reference-server/variants.ts';
-import { keepInHistory, readHistory, ruleHistories, type RunHistory } from '../gate/history.ts';
+import { keepRunInHistory, readHistory, ruleHistories, type RunHistory } from '../gate/history.ts';
 import { writeBundle } from './bundle.ts';
 import { HarRecorder } from '../report/har.ts';
 import { renderJson } from '../report/json.ts';
@@ -343,15 +343,7 @@ export async function conductRun(
       session.signingKey && paths?.har
         ? await writeBundle(target.profile, { results: paths.json, har: paths.har }, session.signingKey)
         : undefined;
-    if (history) {
-      try {
-        await keepInHistory(history.dir, run.startedAt, renderJson(run));
-      } catch (e) {
-        history.warnings.push(
-          `history: this run was not kept in ${history.dir}: ${e instanceof Error ? e.message : String(e)}`,
-        );
-      }
-    }
+    if (history) await keepRunInHistory(history, run.startedAt, renderJson(run));
     return {
       ok: true,
       run,

@@ -31,6 +31,7 @@ import { isDefiningRole } from '../src/rules/steps/roles.ts';
 import { checkLinearizable, type HistoryOperation, type SequentialModel } from '../src/rules/linearizability.ts';
 import { allBranches, InFlightPerResource } from '../src/rules/in-flight-per-resource.ts';
 import type { TargetProfile } from '../src/target/profile.ts';
+import { ordersTried } from '../src/rules/timed-history.ts';
 import { applyRevocation, describe, revocationTarget, shown, type Model, type Real } from './roles-model.properties.ts';
 
 /** One revocation: roles and teams as indexes into the profile's lists (so a sequence replays on any target). */
@@ -229,10 +230,7 @@ export function judgeConcurrentRevocations(log: readonly Observed[], profile: Ta
       message: 'must be explained by some serial order of the revocations: each answered success, so each was made',
       expected: {
         start: describe(start),
-        ordersTried: result.tried.map((t) => `${t.order.join(' → ')}: ${t.reason}`),
-        ...(result.triedCount > result.tried.length
-          ? { moreOrdersTried: result.triedCount - result.tried.length }
-          : {}),
+        ...ordersTried(result),
       },
       actual: {
         revocations: ordered.map(({ o }) => ({

@@ -59,7 +59,7 @@ import {
 import { field, type Observed } from '../src/rules/judges/observed.ts';
 import type { Violation } from '../src/core/types.ts';
 import { judgeTeams } from './model.properties.ts';
-import { sentAtMs, timedHistory } from '../src/rules/timed-history.ts';
+import { ordersTried, sentAtMs, timedHistory } from '../src/rules/timed-history.ts';
 
 /** One assignment, inside the window: a team as an index into the profile's enabled teams, an offset and a length. */
 export interface TeamCommand {
@@ -246,10 +246,7 @@ export function judgeParallelAssignments(log: readonly Observed[], otherTeams: O
   const violation: Violation = {
     where: `${STEP.read}: no serial order of the assignments explains the answers`,
     message: 'must be explained by some serial order of the assignments: each answered success, so each was done',
-    expected: {
-      ordersTried: result.tried.map((t) => `${t.order.join(' → ')}: ${t.reason}`),
-      ...(result.triedCount > result.tried.length ? { moreOrdersTried: result.triedCount - result.tried.length } : {}),
-    },
+    expected: ordersTried(result),
     actual: {
       assignments: history
         .filter((op) => op.call.kind !== 'read')

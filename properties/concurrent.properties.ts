@@ -63,7 +63,7 @@ import {
 } from '../src/rules/judges/judgement.ts';
 import type { Observed } from '../src/rules/judges/observed.ts';
 import type { Violation } from '../src/core/types.ts';
-import { sentAtMs, timedHistory } from '../src/rules/timed-history.ts';
+import { ordersTried, sentAtMs, timedHistory } from '../src/rules/timed-history.ts';
 
 const accepted2xx = (o: Observed): boolean => o.status >= 200 && o.status < 300;
 import { judgeRates } from './model.properties.ts';
@@ -274,10 +274,7 @@ export function judgeHistory(
   const violation: Violation = {
     where: `${STEP.read}: no serial order of the commands explains the answers`,
     message: 'must be explained by some serial order of the commands: each answered success, so each change was made',
-    expected: {
-      ordersTried: result.tried.map((t) => `${t.order.join(' → ')}: ${t.reason}`),
-      ...(result.triedCount > result.tried.length ? { moreOrdersTried: result.triedCount - result.tried.length } : {}),
-    },
+    expected: ordersTried(result),
     actual: {
       commands: history
         .filter((op) => op.call.kind !== 'read')

@@ -48,3 +48,14 @@ export function sentAtMs(history: ReadonlyArray<HistoryOperation<unknown, unknow
   const start = Math.min(...history.map((op) => op.invokedAt).filter(Number.isFinite));
   return (t) => (Number.isFinite(t) ? Math.round((t - start) * 10) / 10 : 'at an earlier attempt, not recorded');
 }
+
+/** The orders a check tried, each up to where it went wrong, as a FAIL lists them. */
+export function ordersTried(result: {
+  tried: ReadonlyArray<{ order: readonly string[]; reason: string }>;
+  triedCount: number;
+}): { ordersTried: string[]; moreOrdersTried?: number } {
+  return {
+    ordersTried: result.tried.map((t) => `${t.order.join(' → ')}: ${t.reason}`),
+    ...(result.triedCount > result.tried.length ? { moreOrdersTried: result.triedCount - result.tried.length } : {}),
+  };
+}

@@ -13,7 +13,12 @@
  * property of those whose counterexample does not show the departure there
  * is driven again whole, as its first attempt found it, and the same
  * departure may show after another command of a drawn sequence
- * (same-departure.ts, `anotherResource`).
+ * (same-departure.ts, `anotherResource`). Such an example rule, whose
+ * evidence is often a write's own answer (which cannot be sent again), is
+ * confirmed on two more resources where the target can spare them: a
+ * middlebox spoiling one answer in thirty repeats a departure once one time
+ * in thirty, twice one time in nine hundred. With no second resource left,
+ * the first confirmation stands.
  */
 import type { RuleResult } from '../core/types.ts';
 import { DepartureRateTest, type RateDecision } from '../rules/departure-rate.ts';
@@ -51,6 +56,8 @@ export async function driveAgain({ rule, first, attempt, interrupted }: DriveAga
   const replayed = first.replay !== undefined;
   const drives: Drive[] =
     anotherResource && replayed && !rule.repeats ? ['counterexample', 'whole'] : ['counterexample'];
+  // An irreversible example rule: both attempts must repeat the departure (the second only where a resource is left).
+  const twice = anotherResource && !replayed && !rule.repeats;
   // Weighed by the judged requests each attempt sent: a replayed counterexample that holds goes on to the
   // values shrinking tried beside it, so an attempt sends one run's or several.
   const rate = rule.repeats ? new DepartureRateTest() : undefined;
@@ -58,13 +65,22 @@ export async function driveAgain({ rule, first, attempt, interrupted }: DriveAga
   for (let i = 0; ; i++) {
     const drive = drives[Math.min(i, drives.length - 1)] ?? 'counterexample';
     const { result: again, judgedRequests } = await attempt(drive);
+    if (again.verdict !== 'PASS' && again.verdict !== 'FAIL') {
+      // No resource left for a second confirmation: the first one stands.
+      if (twice && i > 0) break;
+      return { outcome: 'undecided', last: again, tried: [...tried, again] };
+    }
     tried.push(again);
-    if (again.verdict !== 'PASS' && again.verdict !== 'FAIL') return { outcome: 'undecided', last: again, tried };
     rate?.observe(judgedRequests, repeats(again));
-    const more = rate ? rate.canAttempt() : !repeats(again) && i + 1 < drives.length;
+    const more = rate
+      ? rate.canAttempt()
+      : twice
+        ? repeats(again) && i === 0
+        : !repeats(again) && i + 1 < drives.length;
     if (!more || interrupted()) break;
   }
-  if (rate ? rate.end() === 'server' : tried.some(repeats)) return { outcome: 'confirmed', tried };
+  const confirmed = rate ? rate.end() === 'server' : twice ? tried.every(repeats) : tried.some(repeats);
+  if (confirmed) return { outcome: 'confirmed', tried };
   return { outcome: 'not repeated', reason: whyNot(tried, repeats, rate, interrupted(), anotherResource), tried };
 }
 

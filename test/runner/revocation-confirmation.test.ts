@@ -91,16 +91,16 @@ test("a revocation's answer spoiled once: driven again on another resource, wher
   }
 });
 
-test('a revocation the server always answers wrongly: the departure shows on another resource too, a confirmed FAIL', async () => {
+test('a revocation the server always answers wrongly: the departure shows on two other resources too, a confirmed FAIL', async () => {
   const server = await startReferenceServer({ resources: 40, faults: ['revoke-returns-200'] });
   const proxy = await startForwardingProxy(server.url, () => false);
   try {
     const { result, revoked } = await runRule('revoke-roles.no-content', proxy, server);
     expect(result).toMatchObject({ verdict: 'FAIL', confirmed: true });
-    const [first, again, ...more] = revoked;
+    // Confirmed twice (a middlebox spoiling one answer in thirty repeats a departure twice one time in 900).
+    const [first, again, third, ...more] = revoked;
     expect(more).toEqual([]);
-    expect(again).toBeDefined();
-    expect(again).not.toBe(first);
+    expect(new Set([first, again, third]).size).toBe(3);
   } finally {
     await proxy.close();
     await server.close();

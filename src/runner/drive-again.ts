@@ -13,12 +13,14 @@
  * property of those whose counterexample does not show the departure there
  * is driven again whole, as its first attempt found it, and the same
  * departure may show after another command of a drawn sequence
- * (same-departure.ts, `anotherResource`). Such an example rule, whose
- * evidence is often a write's own answer (which cannot be sent again), is
+ * (same-departure.ts, `anotherResource`). Such an example rule whose
+ * departure is in an answer's status or body (a write's own answer, which
+ * cannot be sent again; a read's is sent again first, reads-again.ts) is
  * confirmed on two more resources where the target can spare them: a
  * middlebox spoiling one answer in thirty repeats a departure once one time
  * in thirty, twice one time in nine hundred. With no second resource left,
- * the first confirmation stands.
+ * the first confirmation stands. A departure in the state shown after the
+ * change is confirmed once: another resource's data may not show it again.
  */
 import type { RuleResult } from '../core/types.ts';
 import { DepartureRateTest, type RateDecision } from '../rules/departure-rate.ts';
@@ -56,8 +58,12 @@ export async function driveAgain({ rule, first, attempt, interrupted }: DriveAga
   const replayed = first.replay !== undefined;
   const drives: Drive[] =
     anotherResource && replayed && !rule.repeats ? ['counterexample', 'whole'] : ['counterexample'];
-  // An irreversible example rule: both attempts must repeat the departure (the second only where a resource is left).
-  const twice = anotherResource && !replayed && !rule.repeats;
+  // An irreversible example rule departing in an answer: both attempts must repeat it (the second where a resource is left).
+  const twice =
+    anotherResource &&
+    !replayed &&
+    !rule.repeats &&
+    first.violations.some((v) => /response\.(status|body|headers)/.test(v.where));
   // Weighed by the judged requests each attempt sent: a replayed counterexample that holds goes on to the
   // values shrinking tried beside it, so an attempt sends one run's or several.
   const rate = rule.repeats ? new DepartureRateTest() : undefined;

@@ -107,6 +107,37 @@ test('a revocation the server always answers wrongly: the departure shows on two
   }
 });
 
+test("a revocation's answer spoiled twice: confirmed on one other resource, not on a second, FLAKY", async () => {
+  const proxy = await revocationsAnswered200(2);
+  try {
+    const { result, revoked } = await runRule('revoke-roles.no-content', proxy, upstream);
+    expect(result.verdict).toBe('FLAKY');
+    expect(result.reason).toMatch(/driven again on another resource or role 2 times/);
+    expect(new Set(revoked).size).toBe(3);
+    expect(revoked).toHaveLength(3);
+  } finally {
+    await proxy.close();
+  }
+});
+
+test('with one other resource left, a revocation the server always answers wrongly is confirmed there alone: FAIL', async () => {
+  const server = await startReferenceServer({ resources: 40, faults: ['revoke-returns-200'] });
+  const proxy = await startForwardingProxy(server.url, () => false);
+  try {
+    // Two mutable resources, each holding one role on `*` it can lose whole: the first attempt and one confirmation.
+    const two = [await leftWithOneRoleOnStar(server, 0), await leftWithOneRoleOnStar(server, 1)];
+    const { result, revoked } = await runRule('revoke-roles.no-content', proxy, server, {
+      ...server.profile,
+      mutableResources: two,
+    });
+    expect(result).toMatchObject({ verdict: 'FAIL', confirmed: true });
+    expect(revoked).toEqual(two.map((r) => r.id));
+  } finally {
+    await proxy.close();
+    await server.close();
+  }
+});
+
 test('a read of the settled state spoiled once: sent again it shows the revocation, FLAKY, and no other resource is spent', async () => {
   // The read a moment after `*` was revoked shows the role on every team again: an effect that did not last.
   let revocations = 0;
@@ -160,10 +191,10 @@ test('with no resource left that suits it, a departure in the revocation’s own
 });
 
 /** A mutable resource of a role kind, once every role it holds on `*` but one (kind-defining roles aside) is revoked. */
-async function leftWithOneRoleOnStar(server: ReferenceServer): Promise<ProfileResource> {
+async function leftWithOneRoleOnStar(server: ReferenceServer, nth = 0): Promise<ProfileResource> {
   const defining = new Set(server.profile.roles.filter((r) => r.definesKindId).map((r) => r.id));
   const roleKinds = new Set(server.profile.kinds.filter((k) => k.supportsRoles).map((k) => k.id));
-  const resource = server.profile.mutableResources.find((r) => roleKinds.has(r.kindId));
+  const resource = server.profile.mutableResources.filter((r) => roleKinds.has(r.kindId))[nth];
   if (!resource) throw new Error('the reference server lists no mutable resource of a role kind');
   const answer = await forward(
     server,

@@ -44,8 +44,7 @@ import {
   type AssignActivityRateRequest,
 } from '../src/schemas/index.ts';
 import type { Violation } from '../src/core/types.ts';
-
-const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+import { spreadEvenly, WEEKDAYS } from '../src/rules/judges/rate-patterns.ts';
 
 /** Each row's assignment and the read of its week; a complete row says so in its step. */
 export const ASSIGN_ROW_STEP = {
@@ -236,8 +235,7 @@ function roundTrip(body: AssignActivityRateRequest, p: ActivityRatePeriod, where
   } else {
     const days = p.work_regime.weekly_worked_days;
     shown.forEach((pattern, k) => {
-      const worked = WEEKDAYS.map((d) => pattern[d]).filter((x) => x > 0);
-      if (worked.length !== days || new Set(worked).size > 1) {
+      if (!spreadEvenly(pattern, days)) {
         v.push({
           where: `${where}: activity_rate_patterns[${k}]`,
           message: `must spread the rate evenly over the ${days} worked days of the period's work regime (no pattern was sent)`,

@@ -36,7 +36,6 @@
  * after every sequence.
  */
 import fc from 'fast-check';
-import { isRecord } from '../src/rules/json-values.ts';
 import { matchesSchema, type TeamAssignation } from '../src/schemas/index.ts';
 import { defineRuleGroup, property } from '../src/rules/define.ts';
 import { checkProperty } from '../src/rules/check-property.ts';
@@ -45,7 +44,7 @@ import { claimRoleResource } from '../src/rules/steps/claims.ts';
 import { WIDE_RANGE, showTeams } from '../src/rules/steps/assignations.ts';
 import { guardResource } from '../src/rules/state-guard.ts';
 import { allBranches, InFlightPerResource } from '../src/rules/in-flight-per-resource.ts';
-import { addDays, splitRange, type DateSpan } from '../src/rules/dates.ts';
+import { splitRange, type DateSpan } from '../src/rules/dates.ts';
 import { checkLinearizable, type SequentialModel } from '../src/rules/linearizability.ts';
 import type { CheckContext, Judging } from '../src/rules/types.ts';
 import {
@@ -58,7 +57,8 @@ import {
 } from '../src/rules/judges/judgement.ts';
 import { field, type Observed } from '../src/rules/judges/observed.ts';
 import type { Violation } from '../src/core/types.ts';
-import { judgeTeams } from './model.properties.ts';
+import { certainDays, isWarning, judgeTeams } from './model.properties.ts';
+import { rangeIn, windowIn } from './concurrent.properties.ts';
 import { ordersTried, sentAtMs, timedHistory } from '../src/rules/timed-history.ts';
 
 /** One assignment, inside the window: a team as an index into the profile's enabled teams, an offset and a length. */
@@ -91,13 +91,6 @@ export type OtherTeams = 'open' | 'kept';
 
 export function describeTeamCommand(c: TeamCommand): string {
   return `assignHeadTeam(team ${c.team}, +${c.offset}, ${c.length} days)`;
-}
-
-/** The days a range surely covers: its end day is left open. */
-function certainDays(span: DateSpan): string[] {
-  const days: string[] = [];
-  for (let d = span.start; d < span.end; d = addDays(d, 1)) days.push(d);
-  return days;
 }
 
 /**
@@ -152,17 +145,6 @@ const STEP = {
   command: /^(?:P\d+|B\d+\.\d+) /,
   read: 'show-teams after the parallel assignments',
 } as const;
-
-function rangeIn(window: DateSpan, offset: number, length: number): DateSpan {
-  const start = addDays(window.start, offset);
-  const end = addDays(start, length);
-  return { start, end: end > window.end ? window.end : end };
-}
-
-/** §4.3's warning: the assignment was not done. */
-function isWarning(body: unknown): boolean {
-  return isRecord(body) && 'warning_type' in body;
-}
 
 /**
  * Sends one assignment. Its team is the drawn index moved on by the branch's
@@ -272,14 +254,6 @@ function longestHead(assignations: readonly TeamAssignation[]): { teamId: string
     return span ? [{ teamId: a.team.id, span }] : [];
   });
   return heads.sort((a, b) => length(b.span) - length(a.span))[0];
-}
-
-/** Forty days inside the span, a day in from its start. */
-function windowIn(span: DateSpan | undefined): DateSpan | undefined {
-  if (!span) return undefined;
-  const start = addDays(span.start, 1);
-  const end = addDays(start, 40);
-  return end < span.end ? { start, end } : undefined;
 }
 
 const command: fc.Arbitrary<TeamCommand> = fc.record({

@@ -96,7 +96,7 @@ export function describeCommand(c: RateCommand): string {
     : `unassignRate(+${c.offset}, ${c.length} days)`;
 }
 
-function rangeIn(window: DateSpan, offset: number, length: number): DateSpan {
+export function rangeIn(window: DateSpan, offset: number, length: number): DateSpan {
   const start = addDays(window.start, offset);
   const end = addDays(start, length);
   return { start, end: end > window.end ? window.end : end };
@@ -297,7 +297,7 @@ function longestSpan(periods: readonly ActivityRatePeriod[]): DateSpan | undefin
 }
 
 /** Forty days inside the span, a day in from its start. */
-function windowIn(span: DateSpan | undefined): DateSpan | undefined {
+export function windowIn(span: DateSpan | undefined): DateSpan | undefined {
   if (!span) return undefined;
   const start = addDays(span.start, 1);
   const end = addDays(start, 40);

@@ -94,7 +94,7 @@ const STEP = {
 } as const;
 
 /** The days of a range the spec leaves no doubt about: whether its end day is included is not shown. */
-function certainDays(span: DateSpan): string[] {
+export function certainDays(span: DateSpan): string[] {
   const days: string[] = [];
   for (let d = span.start; d < span.end; d = addDays(d, 1)) days.push(d);
   return days;
@@ -151,7 +151,7 @@ const surelyCovers = (range: string, day: string): boolean => {
   return s !== undefined && s.start <= day && day < s.end;
 };
 
-function isWarning(body: unknown): boolean {
+export function isWarning(body: unknown): boolean {
   return typeof body === 'object' && body !== null && 'warning_type' in body;
 }
 

@@ -2,6 +2,7 @@
  * §4.2 assign-activity-rate, §4.4 show-activity-rates, §4.7
  * unassign-activity-rate and §8 (external_id uniqueness).
  */
+import { spreadEvenly } from '../src/rules/judges/rate-patterns.ts';
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import type { CheckContext } from '../src/rules/types.ts';
 import { precondition } from '../src/rules/assertions.ts';
@@ -53,8 +54,6 @@ async function resourceWithPeriod(ctx: CheckContext): Promise<Claimed> {
     }
   }
 }
-
-const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
 
 /** Claims a resource with a long period and runs `change` on it, its activity rates restored afterwards. */
 async function changingRatesOf(ctx: CheckContext, change: (claimed: Claimed) => Promise<void>): Promise<void> {
@@ -513,8 +512,7 @@ export default defineRuleGroup({
           const days = shown.work_regime.weekly_worked_days;
           // Which weekdays are worked is not shown: only how many, and that they share the rate evenly.
           return shown.activity_rate_patterns.flatMap((pattern, week): Violation[] => {
-            const worked = WEEKDAYS.map((day) => pattern[day]).filter((v) => v > 0);
-            return worked.length === days && new Set(worked).size <= 1
+            return spreadEvenly(pattern, days)
               ? []
               : [
                   {

@@ -247,7 +247,7 @@ export function judgeParallelAssignments(log: readonly Observed[], otherTeams: O
 }
 
 /** The longest head assignation shown: the window lies inside it, and restoring re-assigns it. */
-function longestHead(assignations: readonly TeamAssignation[]): { teamId: string; span: DateSpan } | undefined {
+export function longestHead(assignations: readonly TeamAssignation[]): { teamId: string; span: DateSpan } | undefined {
   const length = (s: DateSpan): number => Date.parse(s.end) - Date.parse(s.start);
   const heads = assignations.flatMap((a) => {
     const span = a.head ? splitRange(a.date_range) : undefined;

@@ -503,7 +503,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'assign-team-warning-applied': {
     rule: 'assign-team.warning-changes-nothing',
     where: at('state of resource', '(teams)'),
-    alsoFails: ['activity-rates.prop.model-sequences'],
+    alsoFails: ['activity-rates.prop.model-sequences', 'assign-team.prop.pairwise-combinations'],
   },
   'assign-team-warning-without-details': {
     rule: 'assign-team.warning-shape',
@@ -512,7 +512,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'assign-team-aware-ignored': {
     rule: 'assign-team.warning-aware-applies',
     where: at('the conflicting assignment', 'response.body'),
-    alsoFails: ['activity-rates.prop.model-sequences'],
+    alsoFails: ['activity-rates.prop.model-sequences', 'assign-team.prop.pairwise-combinations'],
   },
   'show-teams-head-filter-ignored': {
     rule: 'show-teams.head-filter',
@@ -546,6 +546,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
         'errors.prop.malformed-date-range-rejected',
         'assign-team.prop.concurrent-sequences',
         'assign-team.prop.concurrent-other-teams-kept',
+        'assign-team.prop.pairwise-combinations',
       ]),
     },
   },
@@ -637,11 +638,28 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     // The sequences' head assignments send a regrouping beyond ASCII, and read it back after each.
     rule: 'activity-rates.prop.model-sequences',
     where: at('show-teams after', 'regrouping'),
+    // The pairwise rows of assign-team send a regrouping beyond ASCII too.
+    alsoFails: ['assign-team.prop.pairwise-combinations'],
   },
   'revoke-star-first-resource-only': {
     // Only `*` beside several resources: the one rule that revokes `*` names several.
     rule: 'revoke-roles.star-leaves-no-team',
     where: at('list-roles after', '.team_ids'),
+  },
+  'teams-external-id-dropped-without-regrouping': {
+    // An option dropped only beside another left out: external_id sent without a regrouping.
+    rule: 'assign-team.prop.pairwise-combinations',
+    where: at('show-teams after assign-team pairwise row', 'external_id'),
+  },
+  'teams-warning-applied-without-contract-number': {
+    // A warning that still assigns, only where contract_number is left out (the warning rules send one).
+    rule: 'assign-team.prop.pairwise-combinations',
+    where: at('show-teams after assign-team pairwise row', 'team'),
+  },
+  'teams-non-ascii-contract-number-refused': {
+    // The complete row whose text goes beyond ASCII is refused.
+    rule: 'assign-team.prop.pairwise-combinations',
+    where: at('assign-team pairwise row', 'response.status'),
   },
   'teams-lost-update': {
     // A head assignment lost to another of another team on a disjoint range: read as worded, §4.3 lets the later
@@ -667,7 +685,12 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     where: at('show-teams after the assignment'),
     // The model-based sequences read show-teams right after each assignment too, and the concurrent ones read
     // it right after their branches: the assignation another team had outside the last range is not shown yet.
-    alsoFails: ['activity-rates.prop.model-sequences', 'assign-team.prop.concurrent-other-teams-kept'],
+    // So do the pairwise rows of assign-team, each read right after it is done.
+    alsoFails: [
+      'activity-rates.prop.model-sequences',
+      'assign-team.prop.concurrent-other-teams-kept',
+      'assign-team.prop.pairwise-combinations',
+    ],
   },
   'roles-stale-read': {
     rule: 'revoke-roles.star-leaves-no-team',

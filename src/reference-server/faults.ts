@@ -501,6 +501,20 @@ export const FAULTS = {
     description:
       'A regrouping holding characters beyond ASCII is stored with each of them replaced by a question mark, and shown so.',
   },
+  'teams-external-id-dropped-without-regrouping': {
+    clause: '§4.3 Request body',
+    description:
+      'An assignment that sends an external_id but leaves the regrouping out drops the external id (shown empty): the two are written together.',
+  },
+  'teams-warning-applied-without-contract-number': {
+    clause: '§4.3 warning_aware',
+    description:
+      'A conflicting assignment without warning_aware true and without a contract_number is answered with the warning but done all the same.',
+  },
+  'teams-non-ascii-contract-number-refused': {
+    clause: '§4.3 Request body',
+    description: 'A contract_number holding characters beyond ASCII is refused (422) as invalid.',
+  },
   'teams-lost-update': {
     clause: '§4.3',
     description:

@@ -16,6 +16,7 @@ export const RULE_IDS = [
   'activity-rates.unassign-removes-coverage',
   'assign-team.prop.concurrent-other-teams-kept',
   'assign-team.prop.concurrent-sequences',
+  'assign-team.prop.pairwise-combinations',
   'assign-team.warning-aware-applies',
   'assign-team.warning-changes-nothing',
   'assign-team.warning-shape',

@@ -15,6 +15,7 @@ import { drawRange, relationOf, RANGE_ENDS, RANGE_POSITIONS } from '../../src/ru
 import { showTeamsInputModel } from '../../src/rules/input-models/show-teams.ts';
 import { listRolesInputModel } from '../../src/rules/input-models/list-roles.ts';
 import { showActivityRatesInputModel } from '../../src/rules/input-models/show-activity-rates.ts';
+import { assignTeamInputModel } from '../../src/rules/input-models/assign-team.ts';
 import { NOT_SENT, OMITTED } from '../../src/rules/input-models/model.ts';
 import { addDays, splitRange } from '../../src/rules/dates.ts';
 import type { TargetProfile } from '../../src/target/profile.ts';
@@ -83,6 +84,7 @@ describe('the input models of the reads', () => {
   test('the registry holds every model, and rules --coverage prints each', async () => {
     expect(Object.keys(INPUT_MODELS).sort()).toEqual([
       'resources.assign-activity-rate',
+      'resources.assign-team',
       'resources.list',
       'resources.list-roles',
       'resources.show-activity-rates',
@@ -95,10 +97,29 @@ describe('the input models of the reads', () => {
       'resources.list-roles',
       'resources.show-activity-rates',
       'resources.assign-activity-rate',
+      'resources.assign-team',
     ]) {
       expect(lines.some((l) => new RegExp(`^${operation}: \\d+ factors, \\d+ rows .*\\(100%\\)`).test(l))).toBe(true);
     }
     expect(lines).toContain('  factor team_ids: omitted, one, several, not held, disabled');
+  });
+});
+
+describe('the input model of assign-team', () => {
+  test('from its schema: text and warning_aware vary, every other field is held and says why', () => {
+    const model = assignTeamInputModel(PROFILE);
+    expect(classesOf(model)).toEqual({
+      regrouping: [OMITTED, 'ascii', 'non-ascii'],
+      contract_number: [OMITTED, 'ascii', 'non-ascii'],
+      external_id: [OMITTED, 'ascii', 'non-ascii'],
+      warning_aware: [OMITTED, 'true', 'false'],
+    });
+    const named = new Set([...model.factors.map((f) => f.name), ...model.fixed.map((f) => f.field)]);
+    expect([...named].sort()).toEqual(Object.keys(DEFINITIONS.AssignTeamRequest.properties).sort());
+    // A side assignation could not be taken back: head false and head left out are named as not servable.
+    expect(model.unservable.map((u) => `${u.factor} = ${u.class}`)).toEqual(['head = false', 'head = omitted']);
+    const array = drawCoveringArray(model, 1);
+    expect(array?.interactions.length).toBe(54);
   });
 });
 

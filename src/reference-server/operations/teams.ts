@@ -148,7 +148,20 @@ export const assignTeam: OperationMaybeLater = (body, ctx) => {
       ? sentRegrouping.replace(/[^\p{ASCII}]/gu, '?')
       : sentRegrouping;
   const contractNumber = optional(body, 'contract_number', string);
-  const externalId = optional(body, 'external_id', string);
+  if (
+    contractNumber !== undefined &&
+    /[^\p{ASCII}]/u.test(contractNumber) &&
+    ctx.faults.has('teams-non-ascii-contract-number-refused')
+  )
+    throw new ApiError(422, 'contract_number: must be ASCII', 'contract_number');
+  const sentExternalId = optional(body, 'external_id', string);
+  // The fault: the external id written only beside a regrouping.
+  const externalId =
+    sentExternalId !== undefined &&
+    sentRegrouping === undefined &&
+    ctx.faults.has('teams-external-id-dropped-without-regrouping')
+      ? ''
+      : sentExternalId;
   if (ctx.caller === 'restricted') throw new ApiError(403, 'this API key may not assign teams');
   if (!team.enabled) throw new ApiError(422, `team_id: team ${teamId} is disabled`, 'team_id');
   const details = ctx.store.detailsOf(resource);
@@ -185,7 +198,11 @@ export const assignTeam: OperationMaybeLater = (body, ctx) => {
   const result = plan(details.teams, incoming);
   const conflicting = result.modifications.length + result.deletions.length > 0;
   if (conflicting && !aware && !ctx.faults.has('assign-team-aware-ignored')) {
-    if (ctx.faults.has('assign-team-warning-applied')) details.teams = result.next;
+    if (
+      ctx.faults.has('assign-team-warning-applied') ||
+      (contractNumber === undefined && ctx.faults.has('teams-warning-applied-without-contract-number'))
+    )
+      details.teams = result.next;
     return {
       status: ctx.variants.has('assign-team-204') ? 200 : 409,
       body: warning(result, ctx.faults.has('assign-team-warning-without-details')),

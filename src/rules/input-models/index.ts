@@ -11,6 +11,7 @@ import { showTeamsInputModel } from './show-teams.ts';
 import { listRolesInputModel } from './list-roles.ts';
 import { showActivityRatesInputModel } from './show-activity-rates.ts';
 import { assignActivityRateInputModel } from './assign-activity-rate.ts';
+import { assignTeamInputModel } from './assign-team.ts';
 
 export type { FixedField, InputModel, InputModelOf, Unservable } from './model.ts';
 
@@ -20,4 +21,5 @@ export const INPUT_MODELS: Partial<Record<OperationName, InputModelOf>> = {
   'resources.list-roles': listRolesInputModel,
   'resources.show-activity-rates': showActivityRatesInputModel,
   'resources.assign-activity-rate': assignActivityRateInputModel,
+  'resources.assign-team': assignTeamInputModel,
 };

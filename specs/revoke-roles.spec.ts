@@ -88,8 +88,9 @@ async function claimSeveralHoldings(
   ctx: CheckContext,
   pick: (a: RoleAssociation) => boolean,
   what: string,
+  first?: Holding,
 ): Promise<Holding[]> {
-  const holdings = [await claimHolding(ctx, pick, what)];
+  const holdings = [first ?? (await claimHolding(ctx, pick, what))];
   const roleResources = ctx.profile.mutableResources.filter((r) => kindById(ctx.profile, r.kindId)?.supportsRoles);
   while (roleResources.length >= 12 && holdings.length < 3) {
     const more = await tryClaimHolding(ctx, pick);
@@ -97,6 +98,23 @@ async function claimSeveralHoldings(
     holdings.push(more);
   }
   return holdings;
+}
+
+/**
+ * Teams to revoke from several explicit lists at once: each list's teams but
+ * one it keeps (its last not revoked already), none an earlier list keeps; so
+ * the first list is narrowed to one team, and the others to what is left.
+ */
+function revokedKeepingOneEach(holdings: readonly Holding[]): string[] {
+  const kept = new Set<string>();
+  const revoked: string[] = [];
+  for (const h of holdings) {
+    const teams = Array.isArray(h.association.team_ids) ? h.association.team_ids : [];
+    const keep = [...teams].reverse().find((t) => !revoked.includes(t));
+    if (keep !== undefined) kept.add(keep);
+    for (const t of teams) if (t !== keep && !kept.has(t) && !revoked.includes(t)) revoked.push(t);
+  }
+  return revoked;
 }
 
 const notDefining = (ctx: CheckContext) => (a: RoleAssociation) => !isDefiningRole(ctx, a.role_id);
@@ -581,38 +599,59 @@ export default defineRuleGroup({
         const onTeams = (n: number) => (a: RoleAssociation) =>
           Array.isArray(a.team_ids) && a.team_ids.length >= n && !isDefiningRole(ctx, a.role_id);
         // Three teams or more show a revocation of several at once; two is the least the rule needs.
-        const held =
+        const first =
           (await tryClaimHolding(ctx, onTeams(3))) ??
           (await claimHolding(ctx, onTeams(2), 'a role on an explicit list of at least two teams'));
-        const teams = Array.isArray(held.association.team_ids) ? held.association.team_ids : [];
-        // Several teams at once (all but one), in the reverse of the listed order.
-        const revoked = teams.slice(0, Math.max(1, teams.length - 1)).reverse();
-        if (await revokeHeld(ctx, held, revoked, STEP.someTeams)) await readRole(ctx, held, STEP.after);
+        // Several resources at once where the profile can spare them, each narrowing its own list: a server
+        // that narrows the first resource named only shows it.
+        const holdings = await claimSeveralHoldings(ctx, onTeams(2), 'a role on an explicit list of two teams', first);
+        const revoked = revokedKeepingOneEach(holdings).reverse();
+        const resourceIds = holdings.map((h) => h.resourceId);
+        const roleIds = [...new Set(holdings.map((h) => h.association.role_id))];
+        const res = await ctx.client.post(
+          'resources.revoke-roles',
+          { resource_ids: [...resourceIds].reverse(), role_ids: [...roleIds].reverse(), team_ids: revoked },
+          { step: STEP.someTeams },
+        );
+        if (res.status >= 200 && res.status < 300) await readEachAfterRevocation(ctx, resourceIds, STEP.after);
       },
-      judge: (log) =>
+      judge: (log, profile) =>
         judgeEveryRead(log, (log) => {
           const sent = revocationIn(log, STEP.someTeams);
           if (!('revocation' in sent)) return sent.judgement;
-          const named = target(sent.revocation);
-          const revoked = sent.revocation.teams;
-          const before = named ? heldBefore(log, named.resourceId, named.roleId) : undefined;
-          const expected =
-            Array.isArray(before) && Array.isArray(revoked) ? before.filter((t) => !revoked.includes(t)) : [];
-          if (!named || expected.length === 0) {
+          const { revocation } = sent;
+          const revoked = revocation.teams;
+          if (!Array.isArray(revoked)) return noEvidence(`${STEP.someTeams} named no explicit list of teams`);
+          const several = revocation.resourceIds.length > 1;
+          // Every role named that a resource named held: its list narrowed (§4.1), a role on `*` the remaining
+          // enabled teams (rule 6), none left the empty list (rule 5).
+          const pairs = revocation.resourceIds.flatMap((resourceId) =>
+            revocation.roleIds.flatMap((roleId) => {
+              const before = heldBefore(log, resourceId, roleId);
+              if (before === undefined) return [];
+              const from = before === '*' ? profile.teams.filter((t) => t.enabled).map((t) => t.id) : before;
+              return [{ resourceId, roleId, before, expected: from.filter((t) => !revoked.includes(t)) }];
+            }),
+          );
+          if (!pairs.some((p) => Array.isArray(p.before) && p.expected.length > 0)) {
             return noEvidence(`${STEP.someTeams} did not revoke some of the teams of a role held on an explicit list`);
           }
-          const shown = roleShown(log, STEP.after, named.resourceId, named.roleId);
-          if (!('association' in shown)) return shown.judgement;
-          const after = shown.association;
-          if (after && Array.isArray(after.team_ids) && sameSet(after.team_ids, expected)) return [];
-          return [
-            {
-              where: `${STEP.after}.team_ids`,
-              message: 'must be the former list without the revoked teams',
-              expected,
-              actual: after?.team_ids ?? '(role gone)',
-            },
-          ];
+          for (const { resourceId, roleId, expected } of pairs) {
+            const shown = roleShown(log, STEP.after, resourceId, roleId);
+            if (!('association' in shown)) return shown.judgement;
+            const after = shown.association;
+            if (after && Array.isArray(after.team_ids) && sameSet(after.team_ids, expected)) continue;
+            const which = several ? ` (resource ${resourceId}, one of several)` : '';
+            return [
+              {
+                where: `${STEP.after}.team_ids`,
+                message: `must be the former list without the revoked teams${which}`,
+                expected,
+                actual: after?.team_ids ?? '(role gone)',
+              },
+            ];
+          }
+          return [];
         }),
     }),
     rule({

@@ -293,6 +293,11 @@ export const FAULTS = {
     description:
       'With team_ids `*` and several resource_ids, only the first resource named loses the teams: the TeamList form and several resources together.',
   },
+  'revoke-explicit-list-first-resource-only': {
+    clause: '§4.1',
+    description:
+      'With team_ids an explicit list and several resource_ids, only the first resource named has its teams narrowed: the TeamList form and several resources together.',
+  },
   'revoke-first-resource-only': {
     clause: '§4.1 Request body',
     description: 'Only the first of several resource_ids loses the roles.',

@@ -170,7 +170,8 @@ export const revokeRoles: OperationMaybeLater = (body, ctx) => {
   // Everything is valid: apply all changes in one synchronous step.
   const firstOnly =
     ctx.faults.has('revoke-first-resource-only') ||
-    (teamIds === '*' && ctx.faults.has('revoke-star-first-resource-only'));
+    (teamIds === '*' && ctx.faults.has('revoke-star-first-resource-only')) ||
+    (Array.isArray(teamIds) && ctx.faults.has('revoke-explicit-list-first-resource-only'));
   const applied = firstOnly ? resources.slice(0, 1) : resources;
   const revokedRoles = ctx.faults.has('revoke-first-role-only') ? roleIds.slice(0, 1) : roleIds;
   const writes: Array<{ details: { roles: RoleHolding[] }; next: RoleHolding[] }> = [];

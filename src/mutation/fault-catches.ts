@@ -584,12 +584,12 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     alsoFails: ['activity-rates.prop.concurrent-sequences', 'activity-rates.prop.concurrent-other-days-kept'],
   },
   'rates-unassign-first-period-only': {
-    rule: 'activity-rates.prop.model-sequences',
-    where: at('show-activity-rates after unassignRate'),
-    // It takes an assignment and then an unassignment that reaches past it: a user's 25 runs find it. Of the
-    // concurrent rules, only the one that keeps other days' rates: the MUST one leaves open what an assignment
-    // after the unassignment does to its days.
-    alsoFails: ['activity-rates.prop.concurrent-other-days-kept'],
+    // The pairwise rows unassign a range over two periods (and across a period's end) every run; the sequences
+    // need an assignment and then an unassignment that reaches past it. Of the concurrent rules, only the one
+    // that keeps other days' rates: the MUST one leaves open what an assignment after the unassignment does.
+    rule: 'activity-rates.prop.unassign-pairwise-combinations',
+    where: at('show-activity-rates after unassign-activity-rate pairwise row', 'date_range on '),
+    alsoFails: ['activity-rates.prop.model-sequences', 'activity-rates.prop.concurrent-other-days-kept'],
   },
   'activity-rate-unassign-noop': {
     rule: 'activity-rates.unassign-removes-coverage',
@@ -599,6 +599,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
       'activity-rates.prop.model-sequences',
       'activity-rates.prop.concurrent-sequences',
       'activity-rates.prop.concurrent-other-days-kept',
+      'activity-rates.prop.unassign-pairwise-combinations',
     ],
   },
   'activity-rate-external-id-not-unique': {
@@ -669,6 +670,11 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     rule: 'revoke-roles.narrows-explicit-list',
     where: at('list-roles after', '.team_ids'),
   },
+  'rates-unassign-month-start-kept': {
+    // Only a range that starts on a month's first day: the pairwise rows' "a month's first and last day".
+    rule: 'activity-rates.prop.unassign-pairwise-combinations',
+    where: at('show-activity-rates after unassign-activity-rate pairwise row', 'date_range on '),
+  },
   'teams-lost-update': {
     // A head assignment lost to another of another team on a disjoint range: read as worded, §4.3 lets the later
     // one modify or delete any association, so only the reading that keeps another team's assignation outside
@@ -736,6 +742,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
       'activity-rates.prop.concurrent-other-days-kept',
       'activity-rates.prop.model-sequences',
       'activity-rates.prop.pairwise-combinations',
+      'activity-rates.prop.unassign-pairwise-combinations',
     ],
   },
   'show-rates-without-work-regime': {
@@ -756,6 +763,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
         'activity-rates.prop.concurrent-sequences',
         'activity-rates.prop.concurrent-other-days-kept',
         'activity-rates.prop.pairwise-combinations',
+        'activity-rates.prop.unassign-pairwise-combinations',
         'activity-rates.prop.model-sequences',
         'errors.prop.malformed-date-range-rejected',
       ]),
@@ -1076,10 +1084,15 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   // Faults only a second step on the same data shows: the model-based sequences draw it (the place is
   // the read after the second step, by the relation its range or roles stand in, and the field).
   'rates-unassign-inside-removes-period': {
-    rule: 'activity-rates.prop.model-sequences',
-    where: at(': inside)', 'average_rate on '),
-    // The concurrent rules' first fixed sequence unassigns two ranges inside the period its prefix assigned.
-    alsoFails: ['activity-rates.prop.concurrent-sequences', 'activity-rates.prop.concurrent-other-days-kept'],
+    // The pairwise rows unassign a range inside one period every run; the sequences when they draw one. The
+    // concurrent rules' first fixed sequence unassigns two ranges inside the period its prefix assigned.
+    rule: 'activity-rates.prop.unassign-pairwise-combinations',
+    where: at('show-activity-rates after unassign-activity-rate pairwise row', 'average_rate on '),
+    alsoFails: [
+      'activity-rates.prop.model-sequences',
+      'activity-rates.prop.concurrent-sequences',
+      'activity-rates.prop.concurrent-other-days-kept',
+    ],
   },
   'rates-assign-adjacent-merges': {
     rule: 'activity-rates.prop.model-sequences',

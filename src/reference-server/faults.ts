@@ -520,6 +520,11 @@ export const FAULTS = {
     clause: '§4.3 Request body',
     description: 'A contract_number holding characters beyond ASCII is refused (422) as invalid.',
   },
+  'rates-unassign-month-start-kept': {
+    clause: '§4.7',
+    description:
+      'An unassignment whose range starts on the first day of a month leaves that day covered: an off-by-one where a month starts.',
+  },
   'teams-lost-update': {
     clause: '§4.3',
     description:

@@ -13,6 +13,7 @@ export const RULE_IDS = [
   'activity-rates.prop.concurrent-sequences',
   'activity-rates.prop.model-sequences',
   'activity-rates.prop.pairwise-combinations',
+  'activity-rates.prop.unassign-pairwise-combinations',
   'activity-rates.unassign-removes-coverage',
   'assign-team.prop.concurrent-other-teams-kept',
   'assign-team.prop.concurrent-sequences',

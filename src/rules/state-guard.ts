@@ -298,16 +298,9 @@ type UndoOperation = 'resources.assign-activity-rate' | 'resources.assign-team' 
 
 type UndoRequest = { [O in UndoOperation]: { operation: O; body: RequestOf<O> } }[UndoOperation];
 
-/**
- * The documented requests that put `before` back, once each period shown at
- * restore time has been unassigned one range at a time (so restoring never
- * relies on an unassignment spanning several periods: that is under test):
- * every former period assigned again, every former team assignation assigned
- * again with warning_aware (the conflicts it settles are the point).
- */
-export function undoRequests(before: ResourceState): UndoRequest[] {
-  const resource_id = before.resourceId;
-  const rates: UndoRequest[] = (before.rates ?? []).map((p: ActivityRatePeriod) => ({
+/** The request that assigns a former period again over its range. */
+function rateRequest(resource_id: string, p: ActivityRatePeriod): UndoRequest {
+  return {
     operation: 'resources.assign-activity-rate',
     body: {
       resource_id,
@@ -321,8 +314,12 @@ export function undoRequests(before: ResourceState): UndoRequest[] {
       ...(typeof p.indemnity_enabled === 'boolean' ? { indemnity_enabled: p.indemnity_enabled } : {}),
       ...(typeof p.compensation_enabled === 'boolean' ? { compensation_enabled: p.compensation_enabled } : {}),
     },
-  }));
-  const teams: UndoRequest[] = (before.teams ?? []).map((a: TeamAssignation) => ({
+  };
+}
+
+/** The request that assigns a former team assignation again, settling the conflicts it meets. */
+function teamRequest(resource_id: string, a: TeamAssignation): UndoRequest {
+  return {
     operation: 'resources.assign-team',
     body: {
       resource_id,
@@ -334,8 +331,33 @@ export function undoRequests(before: ResourceState): UndoRequest[] {
       ...(typeof a.external_id === 'string' ? { external_id: a.external_id } : {}),
       warning_aware: true,
     },
-  }));
-  return [...rates, ...teams];
+  };
+}
+
+/**
+ * Periods the latest first: each is assigned again ending before the next
+ * one restored starts, never starting the day after one ends (an assignment
+ * right after a period is under test: a server that merges it into that
+ * period would leave the state unrestorable).
+ */
+function latestFirst(periods: readonly ActivityRatePeriod[]): ActivityRatePeriod[] {
+  return [...periods].sort((a, b) => (a.date_range < b.date_range ? 1 : a.date_range > b.date_range ? -1 : 0));
+}
+
+/**
+ * The documented requests that put `before` back, once each period shown at
+ * restore time has been unassigned one range at a time (so restoring never
+ * relies on an unassignment spanning several periods: that is under test):
+ * every former period assigned again (the latest first), every former team
+ * assignation assigned again with warning_aware (the conflicts it settles are
+ * the point).
+ */
+export function undoRequests(before: ResourceState): UndoRequest[] {
+  const id = before.resourceId;
+  return [
+    ...latestFirst(before.rates ?? []).map((p) => rateRequest(id, p)),
+    ...(before.teams ?? []).map((a) => teamRequest(id, a)),
+  ];
 }
 
 /**
@@ -347,7 +369,7 @@ export function undoRequests(before: ResourceState): UndoRequest[] {
  * The caller verifies, and falls back to a full restore when this was not enough.
  */
 export function targetedUndoRequests(before: ResourceState, now: ResourceState): UndoRequest[] {
-  const all = undoRequests(before);
+  const id = before.resourceId;
   const requests: UndoRequest[] = [];
   const { rates, teams } = before;
   if (rates) {
@@ -359,27 +381,12 @@ export function targetedUndoRequests(before: ResourceState, now: ResourceState):
       if (span && missingSpans.some((m) => covers(m, span))) continue;
       requests.push({
         operation: 'resources.unassign-activity-rate',
-        body: { resource_id: before.resourceId, date_range: p.date_range },
+        body: { resource_id: id, date_range: p.date_range },
       });
     }
-    const missingSet = new Set(missing);
-    requests.push(
-      ...all.filter((_, i) => {
-        const item = rates[i];
-        return item !== undefined && missingSet.has(item);
-      }),
-    );
+    requests.push(...latestFirst(missing).map((p) => rateRequest(id, p)));
   }
-  if (teams) {
-    const offset = rates?.length ?? 0;
-    const missingSet = new Set(missingItems(teams, now.teams ?? []));
-    requests.push(
-      ...all.filter((_, i) => {
-        const item = i >= offset ? teams[i - offset] : undefined;
-        return item !== undefined && missingSet.has(item);
-      }),
-    );
-  }
+  if (teams) requests.push(...missingItems(teams, now.teams ?? []).map((a) => teamRequest(id, a)));
   return requests;
 }
 

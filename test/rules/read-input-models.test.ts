@@ -89,6 +89,7 @@ describe('the input models of the reads', () => {
       'resources.list-roles',
       'resources.show-activity-rates',
       'resources.show-teams',
+      'resources.unassign-activity-rate',
     ]);
     const lines: string[] = [];
     expect(await rulesCommand(['--coverage', '--seed', '1'], (l) => lines.push(l))).toBe(0);
@@ -98,6 +99,7 @@ describe('the input models of the reads', () => {
       'resources.show-activity-rates',
       'resources.assign-activity-rate',
       'resources.assign-team',
+      'resources.unassign-activity-rate',
     ]) {
       expect(lines.some((l) => new RegExp(`^${operation}: \\d+ factors, \\d+ rows .*\\(100%\\)`).test(l))).toBe(true);
     }

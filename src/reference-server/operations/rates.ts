@@ -239,7 +239,12 @@ function writeRate(
 
 export const unassignActivityRate: Operation = (body, ctx) => {
   const resource = roleKindResource(body, ctx);
-  const span = required(body, 'date_range', dateRange);
+  const sent = required(body, 'date_range', dateRange);
+  // The fault: an off-by-one where a month starts, the range carved from the day after its first.
+  const span =
+    ctx.faults.has('rates-unassign-month-start-kept') && fromDay(sent.start).endsWith('-01')
+      ? { ...sent, start: sent.start + 1 }
+      : sent;
   const details = ctx.store.detailsOf(resource);
   beforeWrite(ctx, details);
   if (ctx.faults.has('rates-unassign-first-period-only')) {

@@ -12,6 +12,7 @@ import { listRolesInputModel } from './list-roles.ts';
 import { showActivityRatesInputModel } from './show-activity-rates.ts';
 import { assignActivityRateInputModel } from './assign-activity-rate.ts';
 import { assignTeamInputModel } from './assign-team.ts';
+import { unassignActivityRateInputModel } from './unassign-activity-rate.ts';
 
 export type { FixedField, InputModel, InputModelOf, Unservable } from './model.ts';
 
@@ -22,4 +23,5 @@ export const INPUT_MODELS: Partial<Record<OperationName, InputModelOf>> = {
   'resources.show-activity-rates': showActivityRatesInputModel,
   'resources.assign-activity-rate': assignActivityRateInputModel,
   'resources.assign-team': assignTeamInputModel,
+  'resources.unassign-activity-rate': unassignActivityRateInputModel,
 };

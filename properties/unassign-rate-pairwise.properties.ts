@@ -1,0 +1,239 @@
+/**
+ * §4.7 resources.unassign-activity-rate over its whole input space, pairwise:
+ * the operation's input model (src/rules/input-models/unassign-activity-rate.ts,
+ * derived from its request schema) makes its DateRange two factors, where it
+ * lies against the resource's own periods (inside one, across a start or an
+ * end, adjacent, over two) and where its ends fall (ordinary days, a month's
+ * first and last day, a year's end, 29 February). A covering array drawn from
+ * the run's seed holds every pair; each row is the range those classes give
+ * around the periods a wide read showed first (date-ranges.ts, never faked:
+ * a class the data cannot give is a row not judged), unassigned on one held
+ * resource, one after the other, so later rows land on what earlier ones
+ * changed. One wide read after the rows judges them all; the resource is
+ * restored once.
+ *
+ * Oracles that need no open choice, judged by `judgeUnassignRows`:
+ * - an unassignment answered as done leaves no period over the certain days
+ *   of its range (its end day is open: whether a range includes it is not
+ *   shown);
+ * - a day no unassignment named keeps the rate it had (§4.7 unassigns "for a
+ *   date range"; the model-based sequences hold the same);
+ * - documented values are accepted: every row sends a resource the target
+ *   holds and a well-formed range, so a refusal departs.
+ */
+import fc from 'fast-check';
+import { defineRuleGroup, property } from '../src/rules/define.ts';
+import { precondition } from '../src/rules/assertions.ts';
+import { checkProperty } from '../src/rules/check-property.ts';
+import { addDays, splitRange, type DateSpan } from '../src/rules/dates.ts';
+import { drawCoveringArray, pairCoverage } from '../src/rules/input-models/coverage.ts';
+import { unassignActivityRateInputModel } from '../src/rules/input-models/unassign-activity-rate.ts';
+import { drawRange, RANGE_ENDS, RANGE_POSITIONS } from '../src/rules/input-models/date-ranges.ts';
+import { endsFactor } from '../src/rules/input-models/reads.ts';
+import { claimRoleResource } from '../src/rules/steps/claims.ts';
+import { WIDE_RANGE, showActivityRates } from '../src/rules/steps/assignations.ts';
+import { guardResource } from '../src/rules/state-guard.ts';
+import type { CheckContext, Judging } from '../src/rules/types.ts';
+import {
+  accepted,
+  firstWithStep,
+  isClean,
+  isNoVerdict,
+  noEvidence,
+  type Judgement,
+} from '../src/rules/judges/judgement.ts';
+import { field, type Observed } from '../src/rules/judges/observed.ts';
+import { matchesSchema, type ActivityRatePeriod } from '../src/schemas/index.ts';
+import type { Violation } from '../src/core/types.ts';
+import { certainDays } from './model.properties.ts';
+
+export const UNASSIGN_ROW_STEP = {
+  before: 'show-activity-rates before the unassign rows',
+  row: (n: number, range: string) => `unassign-activity-rate pairwise row ${n} (${range})`,
+  read: (rowStep: string) => `show-activity-rates after ${rowStep}`,
+} as const;
+const ROW_PREFIX = 'unassign-activity-rate pairwise row ';
+
+/** How far around each row's range the days it should leave alone are judged. */
+const AROUND_DAYS = 45;
+
+async function drive(ctx: CheckContext<'roleKindResource'> & Judging): Promise<void> {
+  const model = unassignActivityRateInputModel(ctx.profile);
+  const array = drawCoveringArray(model, ctx.options.seed, ctx.options.depth);
+  precondition(array, 'no covering array was drawn for resources.unassign-activity-rate');
+  const positionAt = array.factors.findIndex((f) => f.name === 'date_range');
+  const endsAt = array.factors.findIndex((f) => f.name === endsFactor('date_range'));
+  const resourceId = await claimRoleResource(ctx);
+  const wide = { resource_id: resourceId, date_range: WIDE_RANGE };
+  const periods = await showActivityRates(ctx, wide);
+  const spans = periods.flatMap((p) => splitRange(p.date_range) ?? []);
+  precondition(spans.length > 0, 'the resource has no activity rate period to unassign around');
+  // Each row's range from its classes around the periods shown first: a class the data cannot give is no row.
+  const ranges = array.rows.map((row) => {
+    const position = RANGE_POSITIONS.find((c) => c === row[positionAt]);
+    const ends = RANGE_ENDS.find((c) => c === row[endsAt]);
+    return position && ends ? drawRange(spans, position, ends) : undefined;
+  });
+  const judged = ranges.map(() => false);
+  const guard = guardResource(ctx, resourceId, ['rates'], { known: { resourceId, rates: periods } });
+  try {
+    await checkProperty(ctx, fc.constant(null), () =>
+      ctx.judged(() =>
+        guard.around(async () => {
+          // The state the rows start from, in the run its judge reads (the shared read above: not sent again).
+          await showActivityRates(ctx, wide, { step: UNASSIGN_ROW_STEP.before });
+          for (const [i, range] of ranges.entries()) {
+            if (range === undefined) continue;
+            const step = UNASSIGN_ROW_STEP.row(i + 1, array.rows[i]?.join(', ') ?? '');
+            const res = await ctx.client.post(
+              'resources.unassign-activity-rate',
+              { resource_id: resourceId, date_range: range },
+              { step },
+            );
+            judged[i] = res.status < 500 && res.status !== 429;
+            if (res.status < 200 || res.status >= 300) continue;
+            // Read at once around the row's range: a later row must not hide what this one did.
+            const span = splitRange(range);
+            if (!span) continue;
+            const around = `${addDays(span.start, -AROUND_DAYS)}/${addDays(span.end, AROUND_DAYS)}`;
+            await showActivityRates(
+              ctx,
+              { resource_id: resourceId, date_range: around },
+              { step: UNASSIGN_ROW_STEP.read(step), fresh: true },
+            );
+          }
+        }),
+      ),
+    );
+  } finally {
+    ctx.observe('pairwise coverage of resources.unassign-activity-rate', pairCoverage(model, array, judged));
+  }
+}
+
+/** The rate shown over `day`, or null where no period covers it. */
+function rateOn(periods: readonly ActivityRatePeriod[], day: string): number | null {
+  const p = periods.find((q) => {
+    const span = splitRange(q.date_range);
+    return span !== undefined && span.start <= day && day <= span.end;
+  });
+  return p === undefined ? null : p.average_rate;
+}
+
+/** The periods a read showed, or what its answer says instead (a refusal, no verdict, no list). */
+function periodsOf(o: Observed | undefined): { periods: ActivityRatePeriod[] } | { judgement: Judgement } {
+  if (!o) return { judgement: noEvidence('no read of the periods') };
+  const answer = accepted(o, { status: 200 });
+  if (!isClean(answer)) return { judgement: answer };
+  // The read's shape is show-activity-rates.response-shape's: a body of another shape says nothing here.
+  return matchesSchema('ActivityRatePeriodList', o.body)
+    ? { periods: o.body }
+    : { judgement: noEvidence(`${o.step} showed no list`) };
+}
+
+/** The first day, by date, of `days` where `departs` says the read departs; undefined when none does. */
+function firstDeparting(days: Iterable<string>, departs: (day: string) => boolean): string | undefined {
+  return [...days].sort().find(departs);
+}
+
+/**
+ * The judge of the rows: after each row, the read around its range against
+ * the read before the rows with every row so far applied. Pure: the same
+ * function judges a recorded run.
+ */
+export function judgeUnassignRows(log: readonly Observed[]): Judgement {
+  const rows = log.filter((o) => o.step.startsWith(ROW_PREFIX) && o.operation === 'resources.unassign-activity-rate');
+  if (rows.length === 0) return noEvidence('no pairwise row was sent');
+  const first = periodsOf(firstWithStep(log, UNASSIGN_ROW_STEP.before));
+  if (!('periods' in first)) return first.judgement;
+  const before = first.periods;
+  const violations: Violation[] = [];
+  /** Days an earlier row answered as done certainly unassigned, and days any row named (its end day is open). */
+  const removed = new Map<string, string>();
+  const named: DateSpan[] = [];
+  let judgedRows = 0;
+  for (const o of rows) {
+    if (!matchesSchema('UnassignActivityRateRequest', o.request)) continue;
+    const span = splitRange(o.request.date_range ?? '');
+    if (!span) continue;
+    named.push(span);
+    const answer = accepted(o);
+    if (isNoVerdict(answer)) return answer;
+    if (!isClean(answer)) {
+      if (o.status >= 400 && o.status < 500) {
+        violations.push({
+          where: `${o.step}: response.status`,
+          message: 'must accept an unassignment of a resource the target holds over a well-formed range',
+          expected: '2xx',
+          actual: `${o.status} ${o.text.slice(0, 200)}`,
+        });
+      }
+      continue;
+    }
+    for (const d of certainDays(span)) removed.set(d, o.step);
+    const read = firstWithStep(log, UNASSIGN_ROW_STEP.read(o.step));
+    const shown = periodsOf(read);
+    if (!('periods' in shown)) {
+      // A 429 or 5xx says nothing; a read refused is show-activity-rates' own rules' to judge.
+      if (isNoVerdict(shown.judgement)) return shown.judgement;
+      continue;
+    }
+    if (!read) continue;
+    const after = shown.periods;
+    judgedRows += 1;
+    const asked = field(read.request, 'date_range');
+    const window = typeof asked === 'string' ? splitRange(asked) : undefined;
+    if (!window) continue;
+    const days: string[] = [];
+    for (let d = window.start; d <= window.end; d = addDays(d, 1)) days.push(d);
+    const stillCovered = firstDeparting(
+      days.filter((d) => removed.has(d)),
+      (d) => rateOn(after, d) !== null,
+    );
+    if (stillCovered !== undefined) {
+      violations.push({
+        where: `${read.step}: date_range on ${stillCovered}`,
+        message: `must show no period over a day an unassignment answered as done covered (${removed.get(stillCovered) ?? ''})`,
+        expected: 'no period',
+        actual: after.filter((p) => {
+          const s = splitRange(p.date_range);
+          return s !== undefined && s.start <= stillCovered && stillCovered <= s.end;
+        }),
+      });
+    }
+    const untouched = days.filter((d) => !named.some((s) => s.start <= d && d <= s.end));
+    const lost = firstDeparting(untouched, (d) => rateOn(before, d) !== rateOn(after, d));
+    if (lost !== undefined) {
+      violations.push({
+        where: `${read.step}: average_rate on ${lost}`,
+        message: 'must keep the rate of a day no unassignment named',
+        expected: rateOn(before, lost) ?? 'no period',
+        actual: rateOn(after, lost) ?? 'no period',
+      });
+    }
+    if (violations.length > 0) return violations;
+  }
+  if (violations.length > 0) return violations;
+  return judgedRows === 0 ? noEvidence('no row was answered as done and read back') : [];
+}
+
+export default defineRuleGroup({
+  section: '§4.7',
+  title: 'Activity-rate unassignments: every pair of input classes',
+  rules: [
+    property({
+      id: 'activity-rates.prop.unassign-pairwise-combinations',
+      clause: '§4.7; §4.4',
+      quote: [
+        'Unassigns an activity rate from a resource for a date range.',
+        'Retrieves activity rate periods of a resource, with per-weekday patterns and associated or inherited work regimes.',
+      ],
+      level: 'MUST',
+      // One covering array per run: its rows are the run's unassignments.
+      runs: 1,
+      mutates: 'reversible',
+      needs: ['roleKindResource'],
+      drive,
+      judge: judgeUnassignRows,
+    }),
+  ],
+});

@@ -1,0 +1,89 @@
+/**
+ * The judge of unassign-activity-rate's pairwise rows on hand-made logs (no
+ * network): each row's read against the first one with every row so far
+ * applied, the end day left open. The recorded logs of the reference server
+ * and its faults are judged in test/rules/rule-judges.test.ts.
+ */
+import { describe, expect, test } from 'vitest';
+import { judgeUnassignRows, UNASSIGN_ROW_STEP } from '../../properties/unassign-rate-pairwise.properties.ts';
+import type { Observed } from '../../src/rules/judges/observed.ts';
+import type { ActivityRatePeriod } from '../../src/schemas/index.ts';
+
+function observed(operation: string, step: string, request: unknown, status: number, body: unknown): Observed {
+  return {
+    operation,
+    step,
+    request,
+    status,
+    body,
+    text: body === undefined ? '' : JSON.stringify(body),
+    earlierStatuses: [],
+    credential: 'main',
+  };
+}
+
+const period = (date_range: string, average_rate: number): ActivityRatePeriod => ({
+  average_rate,
+  date_range,
+  activity_rate_patterns: [{ monday: 1, tuesday: 1, wednesday: 1, thursday: 1, friday: 1, saturday: 0, sunday: 0 }],
+  work_regime: { id: '40', label: { en: 'r', fr: 'r', de: 'r' }, weekly_worked_hours: 'PT40H', weekly_worked_days: 5 },
+  trainee: false,
+  apprentice: false,
+  paid_hourly: false,
+  indemnity_enabled: true,
+  compensation_enabled: false,
+});
+
+const BEFORE = [period('2020-01-01/2020-12-31', 80)];
+const before = observed('resources.show-activity-rates', UNASSIGN_ROW_STEP.before, {}, 200, BEFORE);
+
+/** One row: the unassignment of `range`, then the read around it showing `after`. */
+function row(n: number, range: string, after: ActivityRatePeriod[] | undefined, status = 204): Observed[] {
+  const step = UNASSIGN_ROW_STEP.row(n, 'classes');
+  const sent = observed(
+    'resources.unassign-activity-rate',
+    step,
+    { resource_id: '700', date_range: range },
+    status,
+    undefined,
+  );
+  if (after === undefined) return [sent];
+  const window = { resource_id: '700', date_range: '2020-01-01/2020-12-31' };
+  return [sent, observed('resources.show-activity-rates', UNASSIGN_ROW_STEP.read(step), window, 200, after)];
+}
+
+const whereOf = (j: ReturnType<typeof judgeUnassignRows>): string | undefined =>
+  Array.isArray(j) ? j[0]?.where : undefined;
+
+describe('the judge of unassign-activity-rate pairwise rows', () => {
+  test('the range carved out, the end day either way, the rest kept: a pass', () => {
+    const inclusive = [period('2020-01-01/2020-03-09', 80), period('2020-03-21/2020-12-31', 80)];
+    const exclusive = [period('2020-01-01/2020-03-09', 80), period('2020-03-20/2020-12-31', 80)];
+    expect(judgeUnassignRows([before, ...row(1, '2020-03-10/2020-03-20', inclusive)])).toEqual([]);
+    expect(judgeUnassignRows([before, ...row(1, '2020-03-10/2020-03-20', exclusive)])).toEqual([]);
+  });
+
+  test('a certain day still covered fails, named by the row that unassigned it', () => {
+    const j = judgeUnassignRows([before, ...row(1, '2020-03-10/2020-03-20', BEFORE)]);
+    expect(whereOf(j)).toBe(`${UNASSIGN_ROW_STEP.read(UNASSIGN_ROW_STEP.row(1, 'classes'))}: date_range on 2020-03-10`);
+  });
+
+  test('a day no row named that lost its rate fails; a later row does not hide an earlier one', () => {
+    const removedWhole = judgeUnassignRows([before, ...row(1, '2020-03-10/2020-03-20', [])]);
+    expect(whereOf(removedWhole)).toContain('average_rate on 2020-01-01');
+    // Row 1 left its days covered; row 2 covers them later: row 1's own read shows it.
+    const laterHides = judgeUnassignRows([
+      before,
+      ...row(1, '2020-03-10/2020-03-20', BEFORE),
+      ...row(2, '2020-03-01/2020-03-31', [period('2020-01-01/2020-02-29', 80), period('2020-04-01/2020-12-31', 80)]),
+    ]);
+    expect(whereOf(laterHides)).toContain('row 1');
+  });
+
+  test('a refused row fails; a 503 says nothing', () => {
+    expect(whereOf(judgeUnassignRows([before, ...row(1, '2020-03-10/2020-03-20', undefined, 422)]))).toBe(
+      `${UNASSIGN_ROW_STEP.row(1, 'classes')}: response.status`,
+    );
+    expect(Array.isArray(judgeUnassignRows([before, ...row(1, '2020-03-10/2020-03-20', undefined, 503)]))).toBe(false);
+  });
+});

@@ -6,11 +6,11 @@
  * end, adjacent, over two) and where its ends fall (ordinary days, a month's
  * first and last day, a year's end, 29 February). A covering array drawn from
  * the run's seed holds every pair; each row is the range those classes give
- * around the periods a wide read showed first (date-ranges.ts, never faked:
- * a class the data cannot give is a row not judged), unassigned on one held
- * resource, one after the other, so later rows land on what earlier ones
- * changed. One wide read after the rows judges them all; the resource is
- * restored once.
+ * around the periods as the last read showed them (date-ranges.ts, never
+ * faked: a class the data cannot give is a row not judged; the position
+ * holds on the days the range certainly covers), unassigned on one held
+ * resource after the rows before it, so later rows land on what earlier ones
+ * changed, and read back whole at once. The resource is restored once.
  *
  * Oracles that need no open choice, judged by `judgeUnassignRows`:
  * - an unassignment answered as done leaves no period over the certain days
@@ -42,7 +42,7 @@ import {
   noEvidence,
   type Judgement,
 } from '../src/rules/judges/judgement.ts';
-import { field, type Observed } from '../src/rules/judges/observed.ts';
+import type { Observed } from '../src/rules/judges/observed.ts';
 import { matchesSchema, type ActivityRatePeriod } from '../src/schemas/index.ts';
 import type { Violation } from '../src/core/types.ts';
 import { certainDays } from './model.properties.ts';
@@ -66,15 +66,10 @@ async function drive(ctx: CheckContext<'roleKindResource'> & Judging): Promise<v
   const resourceId = await claimRoleResource(ctx);
   const wide = { resource_id: resourceId, date_range: WIDE_RANGE };
   const periods = await showActivityRates(ctx, wide);
-  const spans = periods.flatMap((p) => splitRange(p.date_range) ?? []);
-  precondition(spans.length > 0, 'the resource has no activity rate period to unassign around');
-  // Each row's range from its classes around the periods shown first: a class the data cannot give is no row.
-  const ranges = array.rows.map((row) => {
-    const position = RANGE_POSITIONS.find((c) => c === row[positionAt]);
-    const ends = RANGE_ENDS.find((c) => c === row[endsAt]);
-    return position && ends ? drawRange(spans, position, ends) : undefined;
-  });
-  const judged = ranges.map(() => false);
+  const spansOf = (shown: readonly ActivityRatePeriod[]): DateSpan[] =>
+    shown.flatMap((p) => splitRange(p.date_range) ?? []);
+  precondition(spansOf(periods).length > 0, 'the resource has no activity rate period to unassign around');
+  const judged = array.rows.map(() => false);
   const guard = guardResource(ctx, resourceId, ['rates'], { known: { resourceId, rates: periods } });
   try {
     await checkProperty(ctx, fc.constant(null), () =>
@@ -82,9 +77,15 @@ async function drive(ctx: CheckContext<'roleKindResource'> & Judging): Promise<v
         guard.around(async () => {
           // The state the rows start from, in the run its judge reads (the shared read above: not sent again).
           await showActivityRates(ctx, wide, { step: UNASSIGN_ROW_STEP.before });
-          for (const [i, range] of ranges.entries()) {
+          let spans = spansOf(periods);
+          for (const [i, row] of array.rows.entries()) {
+            // The row's range from its classes around the periods as the last read showed them, so that
+            // "inside one" lies inside one as the row is sent: a class the data cannot give is no row.
+            const position = RANGE_POSITIONS.find((c) => c === row[positionAt]);
+            const ends = RANGE_ENDS.find((c) => c === row[endsAt]);
+            const range = position && ends ? drawRange(spans, position, ends, { endOpen: true }) : undefined;
             if (range === undefined) continue;
-            const step = UNASSIGN_ROW_STEP.row(i + 1, array.rows[i]?.join(', ') ?? '');
+            const step = UNASSIGN_ROW_STEP.row(i + 1, row.join(', '));
             const res = await ctx.client.post(
               'resources.unassign-activity-rate',
               { resource_id: resourceId, date_range: range },
@@ -92,15 +93,8 @@ async function drive(ctx: CheckContext<'roleKindResource'> & Judging): Promise<v
             );
             judged[i] = res.status < 500 && res.status !== 429;
             if (res.status < 200 || res.status >= 300) continue;
-            // Read at once around the row's range: a later row must not hide what this one did.
-            const span = splitRange(range);
-            if (!span) continue;
-            const around = `${addDays(span.start, -AROUND_DAYS)}/${addDays(span.end, AROUND_DAYS)}`;
-            await showActivityRates(
-              ctx,
-              { resource_id: resourceId, date_range: around },
-              { step: UNASSIGN_ROW_STEP.read(step), fresh: true },
-            );
+            // Read at once, whole: a later row must not hide what this one did, and the next row is drawn on it.
+            spans = spansOf(await showActivityRates(ctx, wide, { step: UNASSIGN_ROW_STEP.read(step), fresh: true }));
           }
         }),
       ),
@@ -180,11 +174,11 @@ export function judgeUnassignRows(log: readonly Observed[]): Judgement {
     if (!read) continue;
     const after = shown.periods;
     judgedRows += 1;
-    const asked = field(read.request, 'date_range');
-    const window = typeof asked === 'string' ? splitRange(asked) : undefined;
-    if (!window) continue;
+    // The days around the row's range: what it may have done wrong lies there.
     const days: string[] = [];
-    for (let d = window.start; d <= window.end; d = addDays(d, 1)) days.push(d);
+    for (let d = addDays(span.start, -AROUND_DAYS); d <= addDays(span.end, AROUND_DAYS); d = addDays(d, 1)) {
+      days.push(d);
+    }
     const stillCovered = firstDeparting(
       days.filter((d) => removed.has(d)),
       (d) => rateOn(after, d) !== null,

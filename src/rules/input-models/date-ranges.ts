@@ -69,13 +69,21 @@ function candidateDays(spans: readonly DateSpan[]): string[] {
  * data gives none. The same classes give the same range, so reads with the
  * same range can be compared.
  */
-export function drawRange(spans: readonly DateSpan[], position: RangePosition, ends: RangeEnds): string | undefined {
+export function drawRange(
+  spans: readonly DateSpan[],
+  position: RangePosition,
+  ends: RangeEnds,
+  options: { endOpen?: boolean } = {},
+): string | undefined {
   if (spans.length === 0) return undefined;
   const days = candidateDays(spans);
   let best: { s: string; e: string; length: number } | undefined;
   for (const [i, s] of days.entries()) {
     for (const e of days.slice(i + 1)) {
-      if (!ENDS[ends](s, e) || !POSITION[position](spans, s, e)) continue;
+      // With `endOpen` (a write, whose end day may or may not be included: not shown), the position holds on
+      // the days the range certainly covers, so that what it shows does not rest on its end day alone.
+      const last = options.endOpen ? addDays(e, -1) : e;
+      if (!ENDS[ends](s, e) || last < s || !POSITION[position](spans, s, last)) continue;
       const length = Date.parse(e) - Date.parse(s);
       if (best === undefined || length < best.length) best = { s, e, length };
     }

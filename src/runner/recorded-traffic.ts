@@ -11,6 +11,8 @@ import { credentialOfHeader, recordedSpan, type Observed } from '../rules/judges
 import type { FileType } from '../schemas/files.ts';
 
 export interface RecordedExchange {
+  /** Its place among the HAR's entries, from 0: the reports find its request and answer there. */
+  entry: number;
   /** The rule whose requests (or shared reads) it was; undefined for traffic the suite did not tag. */
   rule: string | undefined;
   /** The property run it belongs to. */
@@ -29,13 +31,14 @@ function operationOf(url: string): string {
 
 /** The answered entries of a HAR, in its order, as judges read them. */
 export function recordedExchanges(har: FileType<'HarFile'>): RecordedExchange[] {
-  return har.log.entries.flatMap((entry): RecordedExchange[] => {
+  return har.log.entries.flatMap((entry, index): RecordedExchange[] => {
     if (entry.response.status === 0) return [];
     const operation = operationOf(entry.request.url);
     const text = entry.response.content?.text ?? '';
     const at = recordedSpan({ startedAt: entry.startedDateTime, durationMs: entry.time ?? 0 });
     return [
       {
+        entry: index,
         rule: entry._rule,
         run: entry._run,
         shared: entry._shared === true,

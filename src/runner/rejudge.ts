@@ -26,11 +26,22 @@ export interface Rejudged {
   reason?: string;
   /** The exchanges judged. */
   exchanges: number;
+  /** Where they are among the HAR's entries, from 0, when the judging says (traffic the suite did not tag). */
+  entries?: number[];
+  /** NO-VERDICT: the stable code of what the answers said instead (a 429, a refused credential, a 5xx). */
+  code?: string;
 }
 
-function fromJudgement(ruleId: string, judgement: Judgement, exchanges: number): Rejudged {
+export function fromJudgement(ruleId: string, judgement: Judgement, exchanges: number): Rejudged {
   if (isNoVerdict(judgement))
-    return { ruleId, verdict: 'NO-VERDICT', violations: [], reason: judgement.noVerdict, exchanges };
+    return {
+      ruleId,
+      verdict: 'NO-VERDICT',
+      violations: [],
+      reason: judgement.noVerdict,
+      code: judgement.code,
+      exchanges,
+    };
   if (isNoEvidence(judgement)) {
     return { ruleId, verdict: 'NOT-APPLICABLE', violations: [], reason: judgement.noEvidence, exchanges };
   }

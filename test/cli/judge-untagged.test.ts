@@ -1,0 +1,184 @@
+/**
+ * `directory-conformance judge FILE.har` on traffic the suite did not send:
+ * an ordinary client (fetch) pages through a filtered list, reads a
+ * resource's teams and roles and asks for an unknown resource, recorded into
+ * a HAR without the suite's tags. The rules traffic alone can judge read it,
+ * each under its catalogue id: all PASS against the reference server; the
+ * rule a fault breaks FAILs; a rule with no evidence in it is NOT-APPLICABLE;
+ * the reports are run's, results.json valid against its schema, and no
+ * report holds the key the client sent.
+ */
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { main } from '../../src/cli/main.ts';
+import { startReferenceServer } from '../../src/reference-server/index.ts';
+import type { FaultName } from '../../src/reference-server/faults.ts';
+import { resultsJsonProblems } from '../../src/schemas/results-schema.ts';
+import { listKindId, type TargetProfile } from '../../src/target/profile.ts';
+import { keyLeaks } from '../helpers/key-leaks.ts';
+import { PlainHarClient } from '../helpers/plain-har.ts';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'dc-judge-untagged-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function cli(args: string[]): Promise<{ code: number; out: string }> {
+  let out = '';
+  const code = await main(args, { out: (l) => (out += `${l}\n`), err: (l) => (out += `${l}\n`) });
+  return { code, out };
+}
+
+const ids = (json: unknown): string[] => {
+  const data: unknown = typeof json === 'object' && json !== null ? Reflect.get(json, 'data') : undefined;
+  return Array.isArray(data)
+    ? data.flatMap((r: unknown) => {
+        const id: unknown = typeof r === 'object' && r !== null ? Reflect.get(r, 'id') : undefined;
+        return typeof id === 'string' ? [id] : [];
+      })
+    : [];
+};
+
+const nextToken = (json: unknown): unknown =>
+  typeof json === 'object' && json !== null ? Reflect.get(json, 'next_token') : undefined;
+
+/**
+ * What a client of the directory might do: list the first six resources,
+ * page through them two at a time with every option a list takes, read one
+ * resource's teams and roles, and ask for a resource that does not exist.
+ */
+async function browse(client: PlainHarClient, profile: TargetProfile): Promise<void> {
+  const kind = listKindId(profile);
+  const first = await client.post('resources.list', { kind_id: kind, pagination: { limit: 6, next_token: null } });
+  const six = ids(first.json);
+  expect(six).toHaveLength(6);
+  const request = {
+    kind_id: kind,
+    filters: [{ key: 'resource.ids', value: six }],
+    attributes: profile.attributes ?? [],
+    with_teams: true,
+    with_relations: true,
+    with_total_count: true,
+    counting_mode: 'strict',
+  };
+  let token: unknown = null;
+  for (let page = 1; page <= 6; page++) {
+    const answer = await client.post('resources.list', { ...request, pagination: { limit: 2, next_token: token } });
+    token = nextToken(answer.json);
+    if (answer.status !== 200 || typeof token !== 'string' || ids(answer.json).length === 0) break;
+  }
+  const resource = profile.mutableResources[0]?.id ?? six[0];
+  await client.post('resources.show-teams', { resource_id: resource, date_range: '2026-01-01/2026-01-31' });
+  await client.post('resources.list-roles', { resource_ids: [resource] });
+  await client.post('resources.show-teams', { resource_id: '1', date_range: '2026-01-01/2026-01-31' });
+}
+
+/** The traffic of `browse` against the reference server (with `fault`), as a HAR, and the key it carried. */
+async function recorded(name: string, fault?: FaultName): Promise<{ har: string; profile: string; key: string }> {
+  const server = await startReferenceServer({ faults: fault ? [fault] : [] });
+  try {
+    const client = new PlainHarClient(server.url, server.apiKey);
+    await browse(client, server.profile);
+    const har = join(dir, `${name}.har`);
+    const profile = join(dir, `${name}.profile.json`);
+    await writeFile(har, client.har());
+    await writeFile(profile, JSON.stringify(server.profile));
+    return { har, profile, key: server.apiKey };
+  } finally {
+    await server.close();
+  }
+}
+
+/** Each rule's verdict, from `judge --json`. */
+function verdicts(out: string): Map<string, string> {
+  const judged: unknown = JSON.parse(out);
+  const pairs = Array.isArray(judged)
+    ? judged.flatMap((r: unknown): Array<[string, string]> => {
+        const id: unknown = typeof r === 'object' && r !== null ? Reflect.get(r, 'ruleId') : undefined;
+        const verdict: unknown = typeof r === 'object' && r !== null ? Reflect.get(r, 'verdict') : undefined;
+        return typeof id === 'string' && typeof verdict === 'string' ? [[id, verdict]] : [];
+      })
+    : [];
+  return new Map(pairs);
+}
+
+const TRAFFIC_PASSES = [
+  'pagination.envelope',
+  'pagination.limit-respected',
+  'list.resource-shape',
+  'show-teams.response-shape',
+  'list-roles.plain-array',
+  'list-roles.association-shape',
+  'pagination.each-resource-once',
+  'pagination.exact-multiple-empty-page',
+  'errors.message-present',
+  'list.ids-filter',
+  'list.attributes-returned',
+  'list.with-teams',
+  'list.with-relations',
+  'list.total-count-of-filtered-set',
+];
+
+describe('judge on traffic the suite did not send', () => {
+  test('the reference server: every rule with evidence PASSes, one without is NOT-APPLICABLE; reports written, no key in them', async () => {
+    const { har, profile, key } = await recorded('conformant');
+    const reports = join(dir, 'conformant-reports');
+    const { code, out } = await cli(['judge', har, '--profile', profile, '--reports', reports, '--json']);
+    expect(code, out).toBe(0);
+    const judged = verdicts(out);
+    for (const id of TRAFFIC_PASSES) expect(judged.get(id), `${id}\n${out}`).toBe('PASS');
+    // The client never read an activity rate.
+    expect(judged.get('show-activity-rates.response-shape')).toBe('NOT-APPLICABLE');
+    // Only the rules traffic alone can judge: not one that needs requests of its own driver.
+    expect(judged.has('pagination.malformed-token-422')).toBe(false);
+
+    // The client's HAR holds the key itself; the reports hold none of it.
+    expect(keyLeaks(await readFile(har, 'utf8'), key)).not.toEqual([]);
+    const files = await readdir(reports);
+    expect(files).toEqual(expect.arrayContaining(['results.json', 'index.html', 'junit.xml', 'summary.md']));
+    const results: unknown = JSON.parse(await readFile(join(reports, 'results.json'), 'utf8'));
+    expect(resultsJsonProblems(results)).toEqual([]);
+    for (const file of ['results.json', 'index.html', 'junit.xml', 'summary.md']) {
+      expect(keyLeaks(await readFile(join(reports, file), 'utf8'), key), file).toEqual([]);
+    }
+  }, 60_000);
+
+  test.each([
+    ['pagination-repeats-last-item', 'pagination.each-resource-once'],
+    ['errors-404-without-message', 'errors.message-present'],
+    ['list-with-teams-ignored', 'list.with-teams'],
+    ['pagination-no-trailing-empty-page', 'pagination.exact-multiple-empty-page'],
+  ] as const)(
+    'the fault %s: %s FAILs, exit 1, with a reproducer',
+    async (fault, rule) => {
+      const { har, profile } = await recorded(fault, fault);
+      const reports = join(dir, `${fault}-reports`);
+      const { code, out } = await cli(['judge', har, '--profile', profile, '--reports', reports]);
+      expect(code, out).toBe(1);
+      expect(out).toMatch(new RegExp(`^FAIL +${rule.replace(/\./g, '\\.')} \\(`, 'm'));
+      const results: unknown = JSON.parse(await readFile(join(reports, 'results.json'), 'utf8'));
+      expect(resultsJsonProblems(results)).toEqual([]);
+      expect(await readdir(join(reports, 'reproduce'))).toContain(`${rule}.sh`);
+    },
+    60_000,
+  );
+
+  test('a recording with no evidence of any rule: exit 3', async () => {
+    const har = join(dir, 'empty.har');
+    await writeFile(har, JSON.stringify({ log: { version: '1.2', entries: [] } }));
+    const { code, out } = await cli(['judge', har, '--reports', join(dir, 'empty-reports')]);
+    expect(code, out).toBe(3);
+  });
+
+  test('reports are not written over those of the run beside the HAR: exit 2', async () => {
+    const { har } = await recorded('beside');
+    const { code, out } = await cli(['judge', har, '--reports', dir]);
+    expect(code).toBe(2);
+    expect(out).toContain('--reports');
+  });
+});

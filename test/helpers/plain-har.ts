@@ -1,0 +1,71 @@
+/**
+ * A client that is not the suite: `fetch`, each exchange written down as a
+ * HAR 1.2 entry as a browser's devtools or a proxy records it, with the key
+ * itself in its Authorization header and none of the suite's tags (`_rule`,
+ * `_step`, `_run`): the traffic `judge` must read without help.
+ */
+export interface PlainHarEntry {
+  startedDateTime: string;
+  time: number;
+  request: {
+    method: 'POST';
+    url: string;
+    httpVersion: string;
+    headers: Array<{ name: string; value: string }>;
+    postData: { mimeType: string; text: string };
+  };
+  response: {
+    status: number;
+    statusText: string;
+    headers: Array<{ name: string; value: string }>;
+    content: { mimeType: string; text: string };
+  };
+}
+
+export class PlainHarClient {
+  readonly entries: PlainHarEntry[] = [];
+
+  constructor(
+    private readonly baseUrl: string,
+    private readonly apiKey: string,
+  ) {}
+
+  /** One request, recorded; its answer parsed when it is JSON. */
+  async post(operation: string, body: unknown): Promise<{ status: number; json: unknown }> {
+    const url = `${this.baseUrl}/api/directory/${operation}`;
+    const headers = { 'content-type': 'application/json', authorization: `Bearer ${this.apiKey}` };
+    const text = JSON.stringify(body);
+    const started = new Date();
+    const res = await fetch(url, { method: 'POST', headers, body: text });
+    const answer = await res.text();
+    this.entries.push({
+      startedDateTime: started.toISOString(),
+      time: Date.now() - started.getTime(),
+      request: {
+        method: 'POST',
+        url,
+        httpVersion: 'HTTP/1.1',
+        headers: Object.entries(headers).map(([name, value]) => ({ name, value })),
+        postData: { mimeType: 'application/json', text },
+      },
+      response: {
+        status: res.status,
+        statusText: res.statusText,
+        headers: [...res.headers].map(([name, value]) => ({ name, value })),
+        content: { mimeType: res.headers.get('content-type') ?? '', text: answer },
+      },
+    });
+    let json: unknown;
+    try {
+      json = JSON.parse(answer);
+    } catch {
+      json = undefined;
+    }
+    return { status: res.status, json };
+  }
+
+  /** The recording, as a HAR file's text. */
+  har(): string {
+    return JSON.stringify({ log: { version: '1.2', creator: { name: 'plain', version: '1' }, entries: this.entries } });
+  }
+}

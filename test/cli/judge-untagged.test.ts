@@ -12,9 +12,11 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { JUDGE_HELP } from '../../src/cli/help.ts';
 import { main } from '../../src/cli/main.ts';
 import { startReferenceServer } from '../../src/reference-server/index.ts';
 import type { FaultName } from '../../src/reference-server/faults.ts';
+import { TRAFFIC_RULES } from '../../src/rules/judges/untagged-traffic.ts';
 import { resultsJsonProblems } from '../../src/schemas/results-schema.ts';
 import { listKindId, type TargetProfile } from '../../src/target/profile.ts';
 import { keyLeaks } from '../helpers/key-leaks.ts';
@@ -167,6 +169,12 @@ describe('judge on traffic the suite did not send', () => {
     },
     60_000,
   );
+
+  test('the help names each rule traffic alone can judge, and the tests judge each', () => {
+    const words = new Set(JUDGE_HELP.split(/[\s(),;:]+/));
+    for (const id of TRAFFIC_RULES.keys()) expect(words.has(id), id).toBe(true);
+    expect([...TRAFFIC_RULES.keys()].sort()).toEqual([...TRAFFIC_PASSES, 'show-activity-rates.response-shape'].sort());
+  });
 
   test('a recording with no evidence of any rule: exit 3', async () => {
     const har = join(dir, 'empty.har');

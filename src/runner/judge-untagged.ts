@@ -43,7 +43,9 @@ function judged(
     const judgement =
       answers.length === 0
         ? noEvidence(`the traffic holds no 2xx answer of ${operations}`)
-        : judgeAll(answers.map((p) => reading.judges.flatMap((j) => j.judge(p.o))));
+        : judgeAll(
+            answers.map((p) => reading.judges.flatMap((j) => (j.operation === p.o.operation ? j.judge(p.o) : []))),
+          );
     return { judgement, at: answers.map((p) => p.at) };
   }
   const logs = reading.logs(traffic).filter((log) => log.length > 0);

@@ -26,7 +26,7 @@ export interface Rejudged {
   reason?: string;
   /** The exchanges judged. */
   exchanges: number;
-  /** Where they are among the HAR's entries, from 0, when the judging says (traffic the suite did not tag). */
+  /** Where the exchanges of the rule are among the HAR's entries, from 0. */
   entries?: number[];
   /** NO-VERDICT: the stable code of what the answers said instead (a 429, a refused credential, a 5xx). */
   code?: string;
@@ -73,7 +73,10 @@ function runsOf(own: readonly RecordedExchange[]): RecordedExchange[][] {
 
 /** What the recording shows of one rule; a rule where the spec is open records what it saw (OBSERVED), as live. */
 export function rejudgeRule(rule: Rule, traffic: readonly RecordedExchange[], profile: TargetProfile): Rejudged {
-  const judged = judgedFromRecording(rule, traffic, profile);
+  const judged = {
+    ...judgedFromRecording(rule, traffic, profile),
+    entries: traffic.filter((t) => t.rule === rule.id).map((t) => t.entry),
+  };
   const decided = judged.verdict === 'PASS' || judged.verdict === 'FAIL';
   return rule.level === 'OBSERVED' && decided ? { ...judged, verdict: 'OBSERVED' } : judged;
 }

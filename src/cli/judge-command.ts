@@ -110,8 +110,14 @@ function together(fromTags: readonly Rejudged[], fromTraffic: readonly Rejudged[
   const byId = new Map(fromTags.map((r) => [r.ruleId, r]));
   for (const r of fromTraffic) {
     const other = byId.get(r.ruleId);
-    const first = other === undefined || ORDER.indexOf(r.verdict) < ORDER.indexOf(other.verdict) ? r : other;
-    byId.set(r.ruleId, other === undefined ? r : { ...first, exchanges: r.exchanges + other.exchanges });
+    if (other === undefined) {
+      byId.set(r.ruleId, r);
+      continue;
+    }
+    const first = ORDER.indexOf(r.verdict) < ORDER.indexOf(other.verdict) ? r : other;
+    // Every exchange either judging read: the reports show them all.
+    const entries = [...new Set([...(other.entries ?? []), ...(r.entries ?? [])])].sort((a, b) => a - b);
+    byId.set(r.ruleId, { ...first, exchanges: r.exchanges + other.exchanges, entries });
   }
   return [...byId.values()];
 }

@@ -176,6 +176,45 @@ describe('judge on traffic the suite did not send', () => {
     expect([...TRAFFIC_RULES.keys()].sort()).toEqual([...TRAFFIC_PASSES, 'show-activity-rates.response-shape'].sort());
   });
 
+  test("a run's HAR with another client's traffic added: the run's rules judged again, the traffic by the traffic rules", async () => {
+    const reports = join(dir, 'mixed-run');
+    const run = await cli(['run', '--seed', '1', '--reports', reports, '--rule', 'list-roles.plain-array']);
+    expect(run.code, run.out).toBe(0);
+    const own: unknown = JSON.parse(await readFile(join(reports, 'exchanges.har'), 'utf8'));
+    const ownEntries: unknown = Reflect.get(Reflect.get(Object(own), 'log') ?? {}, 'entries');
+    expect(Array.isArray(ownEntries) && ownEntries.length > 0).toBe(true);
+    const { har, profile } = await recorded('mixed-client', 'list-with-teams-ignored');
+    const client: unknown = JSON.parse(await readFile(har, 'utf8'));
+    const clientEntries: unknown = Reflect.get(Reflect.get(Object(client), 'log') ?? {}, 'entries');
+    const mixed = join(dir, 'mixed.har');
+    await writeFile(
+      mixed,
+      JSON.stringify({
+        log: {
+          entries: [
+            ...(Array.isArray(ownEntries) ? ownEntries : []),
+            ...(Array.isArray(clientEntries) ? clientEntries : []),
+          ],
+        },
+      }),
+    );
+    const { code, out } = await cli([
+      'judge',
+      mixed,
+      '--profile',
+      profile,
+      '--reports',
+      join(dir, 'mixed-reports'),
+      '--json',
+    ]);
+    expect(code, out).toBe(1);
+    const judged = verdicts(out);
+    expect(judged.get('list-roles.plain-array')).toBe('PASS');
+    expect(judged.get('list.with-teams')).toBe('FAIL');
+    // A rule only the run's own requests can show, judged again from them: no evidence of it here.
+    expect(judged.get('pagination.malformed-token-422')).toBe('NOT-APPLICABLE');
+  }, 60_000);
+
   test('a recording with no evidence of any rule: exit 3', async () => {
     const har = join(dir, 'empty.har');
     await writeFile(har, JSON.stringify({ log: { version: '1.2', entries: [] } }));

@@ -75,10 +75,13 @@ export function eachWalkAsNamed(traffic: readonly Placed[]): ReadonlyArray<reado
 
 /**
  * Each walk that shows the size of its collection, alone: an ids filter its
- * only filter, with no id twice, every id of it listed, and the walk ended.
- * A driver filters on ids it knows exist, so the filter's size is the
- * collection's; another client's filter may name ids that do not exist,
- * which the walk itself rules out by listing every one.
+ * only filter, with no id twice, and the walk ended having listed each of
+ * its ids once and nothing else. A driver filters on ids it knows exist, so
+ * the filter's size is the collection's; another client's filter may name
+ * ids that do not exist, which the walk itself rules out by listing every
+ * one. A walk that listed an id twice or one outside its filter departed
+ * from another rule's clause (pagination.each-resource-once's,
+ * list.ids-filter's), which shifts its pages: it shows nothing of this one.
  */
 export function walksOfAShownSize(traffic: readonly Placed[]): ReadonlyArray<readonly Placed[]> {
   return walksByToken(traffic.map((p) => p.o))
@@ -86,8 +89,9 @@ export function walksOfAShownSize(traffic: readonly Placed[]): ReadonlyArray<rea
       const ids = idsFiltered(w.request);
       const filters = field(w.request, 'filters');
       if (!w.ended || ids === undefined || !Array.isArray(filters) || filters.length !== 1) return false;
-      const listed = new Set(w.pages.flatMap((p) => p.page.data.map((r) => r.id)));
-      return new Set(ids).size === ids.length && ids.every((id) => listed.has(id));
+      const listed = w.pages.flatMap((p) => p.page.data.map((r) => r.id));
+      const distinct = new Set(listed);
+      return new Set(ids).size === ids.length && listed.length === ids.length && ids.every((id) => distinct.has(id));
     })
     .map((w) => namedPages(traffic, w));
 }

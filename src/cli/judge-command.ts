@@ -94,6 +94,8 @@ export async function judgeCommand(argv: string[], io: Output): Promise<number> 
     for (const r of [...judged].sort((a, b) => ORDER.indexOf(a.verdict) - ORDER.indexOf(b.verdict))) io.out(line(r));
     if (untagged > 0 && tagged > 0)
       io.out(`${untagged} exchanges carry no rule: judged by the rules that traffic alone can judge`);
+    if (judged.length === 0)
+      io.out('no rule of the selection can be judged from this traffic (judge --help names those that can)');
     io.out(summary(judged, traffic.length, path, tagged > 0 ? 'judged again' : 'judged'));
     io.out(`reports in ${reports}`);
   }

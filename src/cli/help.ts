@@ -232,7 +232,9 @@ A HAR of any other client (no _rule, _step or _run): the rules traffic alone
 can judge read it, under their catalogue ids: the shape of every 2xx answer
 (pagination.envelope, pagination.limit-respected, list.resource-shape,
 show-teams.response-shape, show-activity-rates.response-shape,
-list-roles.plain-array, list-roles.association-shape); the walks linked by
+list-roles.plain-array, list-roles.association-shape,
+revoke-roles.no-content, activity-rates.assign-no-content) and of every
+assign-team warning (assign-team.warning-shape); the walks linked by
 next_token (pagination.each-resource-once,
 pagination.exact-multiple-empty-page); a message on every 4xx
 (errors.message-present); and what list requests asked for (list.ids-filter,

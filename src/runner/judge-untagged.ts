@@ -9,7 +9,13 @@
  */
 import { judgeLog } from '../rules/judges/fold.ts';
 import { judgeAll, noEvidence, type Judgement } from '../rules/judges/judgement.ts';
-import { judgeAny, TRAFFIC_RULES, type Placed, type TrafficReading } from '../rules/judges/untagged-traffic.ts';
+import {
+  answerJudged,
+  judgeAny,
+  TRAFFIC_RULES,
+  type Placed,
+  type TrafficReading,
+} from '../rules/judges/untagged-traffic.ts';
 import { RULE_IDS, type RuleId } from '../rules/rule-ids.ts';
 import type { Rule } from '../rules/types.ts';
 import type { TargetProfile } from '../target/profile.ts';
@@ -36,16 +42,13 @@ function judged(
   profile: TargetProfile,
 ): { judgement: Judgement; at: number[] } {
   if (reading.by === 'answers') {
-    const answers = traffic.filter(
-      (p) => reading.judges.some((j) => j.operation === p.o.operation) && p.o.status >= 200 && p.o.status < 300,
-    );
-    const operations = [...new Set(reading.judges.map((j) => j.operation))].join(', ');
+    const answers = traffic.filter((p) => answerJudged(reading, p.o));
     const judgement =
       answers.length === 0
-        ? noEvidence(`the traffic holds no 2xx answer of ${operations}`)
-        : judgeAll(
-            answers.map((p) => reading.judges.flatMap((j) => (j.operation === p.o.operation ? j.judge(p.o) : []))),
-          );
+        ? noEvidence(
+            `the traffic holds no ${reading.which === 'warning' ? 'warning' : '2xx'} answer of ${reading.operation}`,
+          )
+        : judgeAll(answers.map((p) => reading.judge(p.o)));
     return { judgement, at: answers.map((p) => p.at) };
   }
   const logs = reading.logs(traffic).filter((log) => log.length > 0);

@@ -52,7 +52,8 @@ const nextToken = (json: unknown): unknown =>
 /**
  * What a client of the directory might do: list the first six resources,
  * page through them two at a time with every option a list takes, read one
- * resource's teams and roles, and ask for a resource that does not exist.
+ * resource's teams and roles, ask for a resource that does not exist, and
+ * assign an activity rate to one week.
  */
 async function browse(client: PlainHarClient, profile: TargetProfile): Promise<void> {
   const kind = listKindId(profile);
@@ -78,6 +79,22 @@ async function browse(client: PlainHarClient, profile: TargetProfile): Promise<v
   await client.post('resources.show-teams', { resource_id: resource, date_range: '2026-01-01/2026-01-31' });
   await client.post('resources.list-roles', { resource_ids: [resource] });
   await client.post('resources.show-teams', { resource_id: '1', date_range: '2026-01-01/2026-01-31' });
+  const rate = 60;
+  const assigned = await client.post('resources.assign-activity-rate', {
+    resource_id: resource,
+    date_range: '2026-03-02/2026-03-06',
+    average_rate: rate,
+    work_regime_id: profile.workRegimeIds?.[0] ?? null,
+    indemnity_enabled: false,
+    compensation_enabled: false,
+    trainee: false,
+    apprentice: false,
+    paid_hourly: false,
+    activity_rate_patterns: [
+      { monday: rate, tuesday: rate, wednesday: rate, thursday: rate, friday: rate, saturday: 0, sunday: 0 },
+    ],
+  });
+  expect(assigned.status).toBeLessThan(300);
 }
 
 /** The traffic of `browse` against the reference server (with `fault`), as a HAR, and the key it carried. */
@@ -124,7 +141,11 @@ const TRAFFIC_PASSES = [
   'list.with-teams',
   'list.with-relations',
   'list.total-count-of-filtered-set',
+  'activity-rates.assign-no-content',
 ];
+
+/** The traffic of `browse` holds no evidence of these: no activity rate read, no revocation, no warning. */
+const NO_EVIDENCE = ['show-activity-rates.response-shape', 'revoke-roles.no-content', 'assign-team.warning-shape'];
 
 describe('judge on traffic the suite did not send', () => {
   test('the reference server: every rule with evidence PASSes, one without is NOT-APPLICABLE; reports written, no key in them', async () => {
@@ -134,8 +155,7 @@ describe('judge on traffic the suite did not send', () => {
     expect(code, out).toBe(0);
     const judged = verdicts(out);
     for (const id of TRAFFIC_PASSES) expect(judged.get(id), `${id}\n${out}`).toBe('PASS');
-    // The client never read an activity rate.
-    expect(judged.get('show-activity-rates.response-shape')).toBe('NOT-APPLICABLE');
+    for (const id of NO_EVIDENCE) expect(judged.get(id), id).toBe('NOT-APPLICABLE');
     // Only the rules traffic alone can judge: not one that needs requests of its own driver.
     expect(judged.has('pagination.malformed-token-422')).toBe(false);
 
@@ -155,6 +175,7 @@ describe('judge on traffic the suite did not send', () => {
     ['errors-404-without-message', 'errors.message-present'],
     ['list-with-teams-ignored', 'list.with-teams'],
     ['pagination-no-trailing-empty-page', 'pagination.exact-multiple-empty-page'],
+    ['activity-rate-assign-200', 'activity-rates.assign-no-content'],
   ] as const)(
     'the fault %s: %s FAILs, exit 1, with a reproducer',
     async (fault, rule) => {
@@ -173,7 +194,7 @@ describe('judge on traffic the suite did not send', () => {
   test('the help names each rule traffic alone can judge, and the tests judge each', () => {
     const words = new Set(JUDGE_HELP.split(/[\s(),;:]+/));
     for (const id of TRAFFIC_RULES.keys()) expect(words.has(id), id).toBe(true);
-    expect([...TRAFFIC_RULES.keys()].sort()).toEqual([...TRAFFIC_PASSES, 'show-activity-rates.response-shape'].sort());
+    expect([...TRAFFIC_RULES.keys()].sort()).toEqual([...TRAFFIC_PASSES, ...NO_EVIDENCE].sort());
   });
 
   test("a run's HAR with another client's traffic added: the run's rules judged again, the traffic by the traffic rules", async () => {

@@ -8,8 +8,18 @@
  * cast): the walks linked by `next_token` named `resources.list page N`.
  * Pure: a function of the exchanges, sending nothing.
  */
+import { validateSchema } from '../../schemas/index.ts';
 import type { RuleId } from '../rule-ids.ts';
-import { isClean, isNoEvidence, isNoVerdict, noEvidence, violationsOf, type Judgement } from './judgement.ts';
+import { isWarning } from './assign-team-warning.ts';
+import {
+  isClean,
+  isNoEvidence,
+  isNoVerdict,
+  noContent,
+  noEvidence,
+  violationsOf,
+  type Judgement,
+} from './judgement.ts';
 import { LIST_ANSWER_JUDGES } from './list-answer.ts';
 import { idsFiltered, walksByToken, type WalkRead } from './list-walks.ts';
 import { field, type ExchangeJudge, type Observed } from './observed.ts';
@@ -27,10 +37,11 @@ export interface Placed {
  *   traffic; with several, `all` must hold in each (any departure decides,
  *   one without evidence leaves the rule without it), `any` needs one that
  *   shows the clause (any departure decides; one clean log is evidence enough);
- * - `answers`: the judges of one answer the shared steps run for the rule
- *   (`LIST_ANSWER_JUDGES`, `READ_ANSWER_JUDGES`), on every 2xx answer of
- *   their operation: a refusal of a request whose validity the traffic does
- *   not tell is no answer to shape.
+ * - `answers`: a judge of one answer, on each answer of `operation` that
+ *   is `accepted` (2xx: a refusal of a request whose validity the traffic
+ *   does not tell is no answer to shape) or a §4.3 `warning`: the judges the
+ *   shared steps run for the rule (`LIST_ANSWER_JUDGES`,
+ *   `READ_ANSWER_JUDGES`), or the one its own judge applies to each answer.
  */
 export type TrafficReading =
   | {
@@ -38,7 +49,12 @@ export type TrafficReading =
       readonly logs: (traffic: readonly Placed[]) => ReadonlyArray<readonly Placed[]>;
       readonly each: 'all' | 'any';
     }
-  | { readonly by: 'answers'; readonly judges: readonly ExchangeJudge[] };
+  | {
+      readonly by: 'answers';
+      readonly operation: string;
+      readonly which: 'accepted' | 'warning';
+      readonly judge: (o: Observed) => Judgement;
+    };
 
 /** The resources.list exchanges as one log: the judge finds its evidence by what each request asked for. */
 const listTraffic = (traffic: readonly Placed[]): ReadonlyArray<readonly Placed[]> => [
@@ -96,9 +112,14 @@ export function walksOfAShownSize(traffic: readonly Placed[]): ReadonlyArray<rea
     .map((w) => namedPages(traffic, w));
 }
 
-/** The judges of one answer a rule owns. */
-function answersOf(owner: RuleId): TrafficReading {
-  return { by: 'answers', judges: [...LIST_ANSWER_JUDGES, ...READ_ANSWER_JUDGES].filter((j) => j.owner === owner) };
+/** The judges of one answer of `operation` that the shared steps run for `owner`. */
+function answersOf(owner: RuleId, operation: string): TrafficReading {
+  const judges: readonly ExchangeJudge[] = [...LIST_ANSWER_JUDGES, ...READ_ANSWER_JUDGES].filter(
+    (j) => j.owner === owner && j.operation === operation,
+  );
+  // A rule with no judge here would pass whatever the answers: a mistake of this table, said at once.
+  if (judges.length === 0) throw new Error(`no judge of one ${operation} answer is owned by ${owner}`);
+  return { by: 'answers', operation, which: 'accepted', judge: (o) => judges.flatMap((j) => j.judge(o)) };
 }
 
 /**
@@ -109,13 +130,40 @@ function answersOf(owner: RuleId): TrafficReading {
  */
 export const TRAFFIC_RULES: ReadonlyMap<RuleId, TrafficReading> = new Map<RuleId, TrafficReading>([
   // The shape of every answer.
-  ['pagination.envelope', answersOf('pagination.envelope')],
-  ['pagination.limit-respected', answersOf('pagination.limit-respected')],
+  ['pagination.envelope', answersOf('pagination.envelope', 'resources.list')],
+  ['pagination.limit-respected', answersOf('pagination.limit-respected', 'resources.list')],
   ['list.resource-shape', { by: 'its judge', logs: eachWalkAsNamed, each: 'any' }],
-  ['show-teams.response-shape', answersOf('show-teams.response-shape')],
-  ['show-activity-rates.response-shape', answersOf('show-activity-rates.response-shape')],
-  ['list-roles.plain-array', answersOf('list-roles.plain-array')],
-  ['list-roles.association-shape', answersOf('list-roles.association-shape')],
+  ['show-teams.response-shape', answersOf('show-teams.response-shape', 'resources.show-teams')],
+  [
+    'show-activity-rates.response-shape',
+    answersOf('show-activity-rates.response-shape', 'resources.show-activity-rates'),
+  ],
+  ['list-roles.plain-array', answersOf('list-roles.plain-array', 'resources.list-roles')],
+  ['list-roles.association-shape', answersOf('list-roles.association-shape', 'resources.list-roles')],
+  // A write accepted has no body (§4.1, §4.2; the judge of the rule's own requests).
+  [
+    'revoke-roles.no-content',
+    {
+      by: 'answers',
+      operation: 'resources.revoke-roles',
+      which: 'accepted',
+      judge: (o) => noContent(o, { status: 204 }),
+    },
+  ],
+  [
+    'activity-rates.assign-no-content',
+    { by: 'answers', operation: 'resources.assign-activity-rate', which: 'accepted', judge: (o) => noContent(o) },
+  ],
+  // The warning body's fields (§4.3; its status is not shown, so any answer that carries one).
+  [
+    'assign-team.warning-shape',
+    {
+      by: 'answers',
+      operation: 'resources.assign-team',
+      which: 'warning',
+      judge: (o) => validateSchema('AssignTeamWarning', o.body, `${o.step}: response.body`),
+    },
+  ],
   // Paging over the walks the tokens link.
   ['pagination.each-resource-once', { by: 'its judge', logs: walksAsNamed, each: 'all' }],
   ['pagination.exact-multiple-empty-page', { by: 'its judge', logs: walksOfAShownSize, each: 'any' }],
@@ -139,4 +187,10 @@ export function judgeAny(parts: readonly Judgement[]): Judgement {
   if (violations.length > 0) return violations;
   if (parts.some(isClean)) return [];
   return parts.find(isNoVerdict) ?? parts.find(isNoEvidence) ?? noEvidence('no log to judge');
+}
+
+/** Whether `o` is one of the answers a reading of one answer judges. */
+export function answerJudged(reading: { operation: string; which: 'accepted' | 'warning' }, o: Observed): boolean {
+  if (o.operation !== reading.operation) return false;
+  return reading.which === 'warning' ? isWarning(o.body) : o.status >= 200 && o.status < 300;
 }

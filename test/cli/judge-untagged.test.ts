@@ -236,6 +236,35 @@ describe('judge on traffic the suite did not send', () => {
     expect(judged.get('pagination.malformed-token-422')).toBe('NOT-APPLICABLE');
   }, 60_000);
 
+  test('a walk stopped by a server error says nothing of its clause: NO-VERDICT, an ERROR in the reports', async () => {
+    const har = join(dir, 'overloaded.har');
+    const request = { kind_id: '1', with_teams: true, pagination: { limit: 2, next_token: null } };
+    const entry = {
+      startedDateTime: new Date().toISOString(),
+      time: 3,
+      request: {
+        method: 'POST',
+        url: 'http://127.0.0.1:9/api/directory/resources.list',
+        headers: [{ name: 'authorization', value: 'Bearer not-a-real-key-0123' }],
+        postData: { mimeType: 'application/json', text: JSON.stringify(request) },
+      },
+      response: { status: 503, content: { mimeType: 'text/plain', text: 'overloaded' } },
+    };
+    await writeFile(har, JSON.stringify({ log: { version: '1.2', entries: [entry] } }));
+    const reports = join(dir, 'overloaded-reports');
+    const { out } = await cli(['judge', har, '--reports', reports, '--json']);
+    expect(verdicts(out).get('list.with-teams')).toBe('NO-VERDICT');
+    const results: unknown = JSON.parse(await readFile(join(reports, 'results.json'), 'utf8'));
+    expect(resultsJsonProblems(results)).toEqual([]);
+    const all: unknown = Reflect.get(Object(results), 'results');
+    const withTeams: unknown = Array.isArray(all)
+      ? all.find((r: unknown) => Reflect.get(Object(r), 'ruleId') === 'list.with-teams')
+      : undefined;
+    expect(Reflect.get(Object(withTeams), 'verdict')).toBe('ERROR');
+    expect(Reflect.get(Object(withTeams), 'errorCode')).toBe('DC_ERR_SERVER_5XX');
+    expect(await readFile(join(reports, 'results.json'), 'utf8')).not.toContain('not-a-real-key-0123');
+  });
+
   test('a recording with no evidence of any rule: exit 3', async () => {
     const har = join(dir, 'empty.har');
     await writeFile(har, JSON.stringify({ log: { version: '1.2', entries: [] } }));

@@ -50,13 +50,17 @@ const nextToken = (json: unknown): unknown =>
   typeof json === 'object' && json !== null ? Reflect.get(json, 'next_token') : undefined;
 
 /**
- * What a client of the directory might do: list the first six resources,
+ * What a client of the directory might do: load its page, ask whether it
+ * may call the API (a CORS preflight), list the first six resources,
  * page through them two at a time with every option a list takes, read one
  * resource's teams and roles, ask for a resource that does not exist, and
  * assign an activity rate to one week.
  */
 async function browse(client: PlainHarClient, profile: TargetProfile): Promise<void> {
   const kind = listKindId(profile);
+  // A browser's own requests, which call no operation: never judged (whatever the server answers them).
+  await client.page('/');
+  await client.preflight('resources.list');
   const first = await client.post('resources.list', { kind_id: kind, pagination: { limit: 6, next_token: null } });
   const six = ids(first.json);
   expect(six).toHaveLength(6);
@@ -126,6 +130,17 @@ function verdicts(out: string): Map<string, string> {
   return new Map(pairs);
 }
 
+/** Every HAR entry some rule judged, from `judge --json`. */
+function judgedEntries(out: string): number[] {
+  const judged: unknown = JSON.parse(out);
+  return Array.isArray(judged)
+    ? judged.flatMap((r: unknown) => {
+        const entries: unknown = Reflect.get(Object(r), 'entries');
+        return Array.isArray(entries) ? entries.filter((e): e is number => typeof e === 'number') : [];
+      })
+    : [];
+}
+
 const TRAFFIC_PASSES = [
   'pagination.envelope',
   'pagination.limit-respected',
@@ -156,6 +171,16 @@ describe('judge on traffic the suite did not send', () => {
     const judged = verdicts(out);
     for (const id of TRAFFIC_PASSES) expect(judged.get(id), `${id}\n${out}`).toBe('PASS');
     for (const id of NO_EVIDENCE) expect(judged.get(id), id).toBe('NOT-APPLICABLE');
+    // The page and the preflight are in the HAR, and judged by no rule.
+    const recording: unknown = JSON.parse(await readFile(har, 'utf8'));
+    const entries: unknown = Reflect.get(Reflect.get(Object(recording), 'log') ?? {}, 'entries');
+    const methods = Array.isArray(entries)
+      ? entries.map((e: unknown) => Reflect.get(Object(Reflect.get(Object(e), 'request')), 'method'))
+      : [];
+    expect(methods.slice(0, 3)).toEqual(['GET', 'OPTIONS', 'POST']);
+    expect(judgedEntries(out)).not.toContain(0);
+    expect(judgedEntries(out)).not.toContain(1);
+    expect(judgedEntries(out)).toContain(2);
     // Only the rules traffic alone can judge: not one that needs requests of its own driver.
     expect(judged.has('pagination.malformed-token-422')).toBe(false);
 

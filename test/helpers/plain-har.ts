@@ -8,7 +8,7 @@ export interface PlainHarEntry {
   startedDateTime: string;
   time: number;
   request: {
-    method: 'POST';
+    method: string;
     url: string;
     httpVersion: string;
     headers: Array<{ name: string; value: string }>;
@@ -31,18 +31,35 @@ export class PlainHarClient {
   ) {}
 
   /** One request, recorded; its answer parsed when it is JSON. */
-  async post(operation: string, body: unknown): Promise<{ status: number; json: unknown }> {
-    const url = `${this.baseUrl}/api/directory/${operation}`;
+  post(operation: string, body: unknown): Promise<{ status: number; json: unknown }> {
+    return this.send('POST', `/api/directory/${operation}`, JSON.stringify(body));
+  }
+
+  /** What a browser sends before a cross-origin POST (a CORS preflight), recorded as devtools records it. */
+  preflight(operation: string): Promise<{ status: number; json: unknown }> {
+    return this.send('OPTIONS', `/api/directory/${operation}`);
+  }
+
+  /** A page of the client itself, from the same host: no operation of the API. */
+  page(path: string): Promise<{ status: number; json: unknown }> {
+    return this.send('GET', path);
+  }
+
+  private async send(method: string, path: string, text = ''): Promise<{ status: number; json: unknown }> {
+    const url = `${this.baseUrl}${path}`;
     const headers = { 'content-type': 'application/json', authorization: `Bearer ${this.apiKey}` };
-    const text = JSON.stringify(body);
     const started = new Date();
-    const res = await fetch(url, { method: 'POST', headers, body: text });
+    const res = await fetch(url, {
+      method,
+      headers,
+      ...(method === 'GET' || method === 'OPTIONS' ? {} : { body: text }),
+    });
     const answer = await res.text();
     this.entries.push({
       startedDateTime: started.toISOString(),
       time: Date.now() - started.getTime(),
       request: {
-        method: 'POST',
+        method,
         url,
         httpVersion: 'HTTP/1.1',
         headers: Object.entries(headers).map(([name, value]) => ({ name, value })),

@@ -240,7 +240,8 @@ pagination.exact-multiple-empty-page); a message on every 4xx
 (errors.message-present); and what list requests asked for (list.ids-filter,
 list.attributes-returned, list.with-teams, list.with-relations,
 list.total-count-of-filtered-set). Each says PASS, FAIL or NOT-APPLICABLE
-(no evidence in the traffic), with the HAR entries it judged.
+(no evidence in the traffic), with the HAR entries it judged. Entries that
+call no operation (POST .../api/directory/<operation>) are left out.
 
 The reports are run's (results.json, index.html, junit.xml, summary.md, a
 reproducer per FAIL), credentials replaced by placeholders, in --reports DIR

@@ -27,7 +27,7 @@ function ruleIdOf(id: string): RuleId | undefined {
 }
 
 /** The rules of `rules` that traffic alone can judge. */
-export function trafficRules(rules: readonly Rule[]): Rule[] {
+function trafficRules(rules: readonly Rule[]): Rule[] {
   return rules.filter((r) => {
     const id = ruleIdOf(r.id);
     return id !== undefined && TRAFFIC_RULES.has(id);

@@ -1,5 +1,5 @@
 /**
- * The rules a judge can hold traffic the suite did not send to, and how each
+ * The rules that can judge traffic the suite did not send, and how each
  * reads it: HAR traffic of any client carries no rule, step or run, so only
  * a judge that finds its evidence by what the requests asked for and what
  * the answers hold can read it. Each rule keeps its catalogue id and its own

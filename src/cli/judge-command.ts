@@ -81,9 +81,10 @@ export async function judgeCommand(argv: string[], io: Output): Promise<number> 
     const run = judgedRun(
       judged,
       groups,
-      har,
+      { file: path, recording: har },
       { ...selection, catalogueSize: allRules(catalogue).length },
       { startedAt, finishedAt: new Date().toISOString() },
+      profile,
     );
     await writeReports(run, reports);
   } finally {

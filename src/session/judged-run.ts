@@ -5,6 +5,7 @@
  * run of the suite is. Each rule's exchanges are the HAR entries it judged,
  * their credentials replaced by placeholders (redacted-har.ts).
  */
+import { basename } from 'node:path';
 import { summarise } from '../core/summarise.ts';
 import type { RuleResult, RunResult, RunSelection } from '../core/types.ts';
 import { redactedHar, type RedactedHar } from '../runner/redacted-har.ts';
@@ -14,6 +15,7 @@ import { TOOL } from '../runner/run-rules.ts';
 import type { RuleGroup } from '../rules/types.ts';
 import type { FileType } from '../schemas/files.ts';
 import { RUN_CONFIG_DEFAULTS } from '../schemas/run-config.ts';
+import type { TargetProfile } from '../target/profile.ts';
 import { shellWord } from '../report/shell-quote.ts';
 
 /** Exchanges kept per rule in the reports: a walk of a big collection judges thousands, and the page must open. */
@@ -49,11 +51,12 @@ function resultOf(judged: Rejudged, group: RuleGroup, recorded: RedactedHar): Ru
 export function judgedRun(
   judged: readonly Rejudged[],
   groups: readonly RuleGroup[],
-  har: FileType<'HarFile'>,
+  har: { file: string; recording: FileType<'HarFile'> },
   selection: RunSelection,
   times: { startedAt: string; finishedAt: string },
+  profile: Pick<TargetProfile, 'name'>,
 ): RunResult {
-  const recorded = redactedHar(har);
+  const recorded = redactedHar(har.recording);
   const results = judged.flatMap((j) => {
     const group = groups.find((g) => g.rules.some((r) => r.id === j.ruleId));
     const result = group ? resultOf(j, group, recorded) : undefined;
@@ -66,6 +69,8 @@ export function judgedRun(
       baseUrl,
       serviceVersion: RUN_CONFIG_DEFAULTS.serviceVersion,
       replayArgs: `--base-url ${shellWord(baseUrl)}`,
+      // Every report names where its verdicts come from: a recording, not requests of this tool.
+      profileName: `${profile.name ?? 'the profile given'}; judged from ${basename(har.file)}`,
     },
     // Nothing was drawn: a recording judged has no seed of its own.
     options: { seed: 0, allowMutations: false },

@@ -190,6 +190,9 @@ describe('judge on traffic the suite did not send', () => {
     expect(files).toEqual(expect.arrayContaining(['results.json', 'index.html', 'junit.xml', 'summary.md']));
     const results: unknown = JSON.parse(await readFile(join(reports, 'results.json'), 'utf8'));
     expect(resultsJsonProblems(results)).toEqual([]);
+    expect(Reflect.get(Object(Reflect.get(Object(results), 'target')), 'profileName')).toMatch(
+      /judged from conformant\.har$/,
+    );
     for (const file of ['results.json', 'index.html', 'junit.xml', 'summary.md']) {
       expect(keyLeaks(await readFile(join(reports, file), 'utf8'), key), file).toEqual([]);
     }

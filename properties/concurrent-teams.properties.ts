@@ -57,7 +57,8 @@ import {
 } from '../src/rules/judges/judgement.ts';
 import { field, type Observed } from '../src/rules/judges/observed.ts';
 import type { Violation } from '../src/core/types.ts';
-import { certainDays, isWarning, judgeTeams } from './model.properties.ts';
+import { isWarning } from '../src/rules/judges/assign-team-warning.ts';
+import { certainDays, judgeTeams } from './model.properties.ts';
 import { rangeIn, windowIn } from './concurrent.properties.ts';
 import { ordersTried, sentAtMs, timedHistory } from '../src/rules/timed-history.ts';
 

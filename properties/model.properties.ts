@@ -24,6 +24,7 @@ import { WIDE_RANGE, showActivityRates, showTeams } from '../src/rules/steps/ass
 import { guardResource } from '../src/rules/state-guard.ts';
 import { addDays, splitRange, type DateSpan } from '../src/rules/dates.ts';
 import type { CheckContext } from '../src/rules/types.ts';
+import { isWarning } from '../src/rules/judges/assign-team-warning.ts';
 import { accepted, isClean, isNoVerdict, noEvidence, type Judgement } from '../src/rules/judges/judgement.ts';
 import { field, type Observed } from '../src/rules/judges/observed.ts';
 import { TraceBuilder, type ExplainedStep } from '../src/rules/judges/trace.ts';
@@ -150,10 +151,6 @@ const surelyCovers = (range: string, day: string): boolean => {
   const s = splitRange(range);
   return s !== undefined && s.start <= day && day < s.end;
 };
-
-export function isWarning(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && 'warning_type' in body;
-}
 
 /**
  * The judge of one step: what show-activity-rates answered (`periods`) must

@@ -7,7 +7,7 @@ import { expectJsonBodyOn2xx, precondition, recordedErrorMessage } from '../src/
 import { listBody } from '../src/rules/steps/list.ts';
 import { firstWithStep, judgeAll, noEvidence, rejected } from '../src/rules/judges/judgement.ts';
 import { bodySummary, type Observed } from '../src/rules/judges/observed.ts';
-import { isRecord } from '../src/rules/json-values.ts';
+import { isWarning } from '../src/rules/judges/assign-team-warning.ts';
 import { listKindId } from '../src/target/profile.ts';
 
 function anyResourceId(ctx: CheckContext): string {
@@ -94,7 +94,7 @@ async function provokeRefusals(ctx: CheckContext): Promise<void> {
 
 /** The assign-team warning (§4.3): its status code is not shown, so it may come as a 4xx. */
 function isWarningBody(o: Observed): boolean {
-  return o.operation === 'resources.assign-team' && isRecord(o.body) && 'warning_type' in o.body;
+  return o.operation === 'resources.assign-team' && isWarning(o.body);
 }
 
 /** Names an error answer: what answered, and to which request. */

@@ -23,6 +23,7 @@ import {
   withStep,
   type Judgement,
 } from '../src/rules/judges/judgement.ts';
+import { isWarning } from '../src/rules/judges/assign-team-warning.ts';
 import { field, type Observed } from '../src/rules/judges/observed.ts';
 import { unchangedBetween } from '../src/rules/judges/state.ts';
 import { matchesSchema, validateSchema, type AssignTeamRequest, type TeamAssignation } from '../src/schemas/index.ts';
@@ -105,10 +106,6 @@ function assignBody(s: Scenario, warningAware: boolean): AssignTeamRequest {
     external_id: `dc-conformance-${s.resourceId}`,
     warning_aware: warningAware,
   };
-}
-
-function isWarning(body: unknown): boolean {
-  return typeof body === 'object' && body !== null && 'warning_type' in body;
 }
 
 /**

@@ -8,7 +8,7 @@ Usage:
   directory-conformance merge A.json B.json… [--reports DIR]   one set of reports from shards
   directory-conformance expectations update --from results.json --file F
   directory-conformance restore reports/journal.jsonl   put back what an interrupted run changed
-  directory-conformance judge reports/exchanges.har   judge a run's recorded traffic again, sending nothing
+  directory-conformance judge FILE.har [--reports DIR]   judge recorded traffic (a run's, or any client's), sending nothing
   directory-conformance verify conformance-bundle.json --public-key PEM   check a signed run
   directory-conformance <command> --help  options of a command
 
@@ -216,20 +216,43 @@ export function namesHelp(faults: readonly string[], variants: readonly string[]
 }
 
 export const JUDGE_HELP = `directory-conformance judge FILE.har [--profile FILE] [--resources N]
-    [--rule ID]… [--section §N]… [--json]
+    [--rule ID]… [--section §N]… [--reports DIR] [--json]
 
-Judges a run's recorded traffic again (reports/exchanges.har), sending no
-request: every rule (a driver and a judge) gets the exchanges the recording
-tags with it (_rule, _run) and says PASS, FAIL or OBSERVED as it did live;
-NOT-APPLICABLE where the recording holds no evidence of its clause (no
-exchange of the rule, or an answer cut in the recording); NO-VERDICT where
-its answers said nothing of the clause (a 429, a 5xx).
-Rules judged by when requests went and came (the concurrent ones) are judged
-as far as the recording's times, to the millisecond, allow.
+Judges recorded traffic, sending no request.
+
+A run's own HAR (reports/exchanges.har): every rule (a driver and a judge)
+gets the exchanges the recording tags with it (_rule, _run) and says PASS,
+FAIL or OBSERVED as it did live; NOT-APPLICABLE where the recording holds no
+evidence of its clause (no exchange of the rule, or an answer cut in the
+recording); NO-VERDICT where its answers said nothing of the clause (a 429,
+a 5xx). Rules judged by when requests went and came (the concurrent ones)
+are judged as far as the recording's times, to the millisecond, allow.
+
+A HAR of any other client (no _rule, _step or _run): the rules traffic alone
+can judge read it, under their catalogue ids: the shape of every 2xx answer
+(pagination.envelope, pagination.limit-respected, list.resource-shape,
+show-teams.response-shape, show-activity-rates.response-shape,
+list-roles.plain-array, list-roles.association-shape,
+revoke-roles.no-content, activity-rates.assign-no-content) and of every
+assign-team warning (assign-team.warning-shape); the walks linked by
+next_token (pagination.each-resource-once,
+pagination.exact-multiple-empty-page); a message on every 4xx
+(errors.message-present); and what list requests asked for (list.ids-filter,
+list.attributes-returned, list.with-teams, list.with-relations,
+list.total-count-of-filtered-set). Each says PASS, FAIL or NOT-APPLICABLE
+(no evidence in the traffic), with the HAR entries it judged. Entries that
+call no operation (POST .../api/directory/<operation>) are left out.
+
+The reports are run's (results.json, index.html, junit.xml, summary.md, a
+reproducer per FAIL), credentials replaced by placeholders, in --reports DIR
+(default reports, or reports/judged when the HAR lies in reports: a run's
+reports are there, and that folder is refused as DIR). NOT-APPLICABLE is
+reported as a SKIP, NO-VERDICT as an ERROR.
 
 The profile is the target's (--profile, as for run); without one, the
 embedded reference server's (--resources N as the run had, default 200).
-Exit 1 when a rule FAILs, 3 when no rule found evidence, 0 otherwise.
+Exit 1 when a rule FAILs, 3 when no rule found evidence, 0 otherwise, 2 on
+a usage error.
 `;
 
 export const VERIFY_HELP = `directory-conformance verify BUNDLE --public-key PEM [--badge FILE]

@@ -26,11 +26,22 @@ export interface Rejudged {
   reason?: string;
   /** The exchanges judged. */
   exchanges: number;
+  /** Where the exchanges of the rule are among the HAR's entries, from 0. */
+  entries?: number[];
+  /** NO-VERDICT: the stable code of what the answers said instead (a 429, a refused credential, a 5xx). */
+  code?: string;
 }
 
-function fromJudgement(ruleId: string, judgement: Judgement, exchanges: number): Rejudged {
+export function fromJudgement(ruleId: string, judgement: Judgement, exchanges: number): Rejudged {
   if (isNoVerdict(judgement))
-    return { ruleId, verdict: 'NO-VERDICT', violations: [], reason: judgement.noVerdict, exchanges };
+    return {
+      ruleId,
+      verdict: 'NO-VERDICT',
+      violations: [],
+      reason: judgement.noVerdict,
+      code: judgement.code,
+      exchanges,
+    };
   if (isNoEvidence(judgement)) {
     return { ruleId, verdict: 'NOT-APPLICABLE', violations: [], reason: judgement.noEvidence, exchanges };
   }
@@ -62,7 +73,10 @@ function runsOf(own: readonly RecordedExchange[]): RecordedExchange[][] {
 
 /** What the recording shows of one rule; a rule where the spec is open records what it saw (OBSERVED), as live. */
 export function rejudgeRule(rule: Rule, traffic: readonly RecordedExchange[], profile: TargetProfile): Rejudged {
-  const judged = judgedFromRecording(rule, traffic, profile);
+  const judged = {
+    ...judgedFromRecording(rule, traffic, profile),
+    entries: traffic.filter((t) => t.rule === rule.id).map((t) => t.entry),
+  };
   const decided = judged.verdict === 'PASS' || judged.verdict === 'FAIL';
   return rule.level === 'OBSERVED' && decided ? { ...judged, verdict: 'OBSERVED' } : judged;
 }

@@ -116,7 +116,7 @@ export const DEFAULT_PROPERTY_RUNS = 25;
 /** The configuration's defaults, with a fixed seed and no rate cap (the embedded server's). */
 export const DEFAULT_ENGINE_OPTIONS: EngineOptions = { ...RUN_CONFIG_DEFAULTS, seed: 42, rate: 0 };
 
-const TOOL = { name: 'directory-conformance', version: '0.1.0' };
+export const TOOL = { name: 'directory-conformance', version: '0.1.0' };
 
 /** Needs implied by what a rule mutates, on top of what it declares. */
 function needsOf(rule: Rule): Need[] {

@@ -532,6 +532,8 @@ export const FILE_DEFINITIONS = {
         type: 'object',
         required: ['url', 'headers'],
         properties: {
+          // Another client's HAR holds other methods too (a browser's CORS preflight is an OPTIONS).
+          method: STRING,
           url: STRING,
           headers: {
             type: 'array',

@@ -37,7 +37,7 @@ async function runThenJudge(name: string, rules: string[], fault?: string) {
     ...selection,
     ...(fault ? ['--fault', fault] : []),
   ]);
-  const judged = await cli(['judge', join(reports, 'exchanges.har'), ...selection]);
+  const judged = await cli(['judge', join(reports, 'exchanges.har'), '--reports', `${reports}-judged`, ...selection]);
   return { run, judged };
 }
 
@@ -65,7 +65,7 @@ describe('judge', () => {
   test('a file that is no HAR is one line naming it, exit 2', async () => {
     const bad = join(dir, 'bad.har');
     await writeFile(bad, JSON.stringify({ log: { entries: 'none' } }));
-    const { code, out } = await cli(['judge', bad]);
+    const { code, out } = await cli(['judge', bad, '--reports', join(dir, 'bad-reports')]);
     expect(code).toBe(2);
     expect(out.trim().split('\n')).toHaveLength(1);
     expect(out).toContain(bad);

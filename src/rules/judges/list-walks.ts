@@ -27,6 +27,8 @@ export interface WalkedPage {
   readonly step: string;
   /** From 0. */
   readonly index: number;
+  /** Where in the log the page is. */
+  readonly at: number;
   readonly request: unknown;
   readonly page: ListEnvelope;
 }
@@ -112,7 +114,7 @@ function linked(pages: ReadonlyArray<{ o: Observed; index?: number } | undefined
       walk.unread = isNoVerdict(answer) ? answer : noEvidence(`${o.step} is not a list of resources`);
       continue;
     }
-    walk.pages.push({ step: o.step, index, request: o.request, page: o.body });
+    walk.pages.push({ step: o.step, index, at, request: o.request, page: o.body });
     if (o.body.next_token === null || o.body.data.length === 0) walk.ended = true;
     else walk.next = o.body.next_token;
   }

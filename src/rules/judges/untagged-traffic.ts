@@ -1,0 +1,196 @@
+/**
+ * The rules that can judge traffic the suite did not send, and how each
+ * reads it: HAR traffic of any client carries no rule, step or run, so only
+ * a judge that finds its evidence by what the requests asked for and what
+ * the answers hold can read it. Each rule keeps its catalogue id and its own
+ * judge; where that judge reads the steps a driver named, the traffic is
+ * handed to it as that driver would have tagged it (a typed adapter, never a
+ * cast): the walks linked by `next_token` named `resources.list page N`.
+ * Pure: a function of the exchanges, sending nothing.
+ */
+import { validateSchema } from '../../schemas/index.ts';
+import type { RuleId } from '../rule-ids.ts';
+import { isWarning } from './assign-team-warning.ts';
+import {
+  isClean,
+  isNoEvidence,
+  isNoVerdict,
+  noContent,
+  noEvidence,
+  violationsOf,
+  type Judgement,
+} from './judgement.ts';
+import { LIST_ANSWER_JUDGES } from './list-answer.ts';
+import { idsFiltered, walksByToken, type WalkRead } from './list-walks.ts';
+import { field, type ExchangeJudge, type Observed } from './observed.ts';
+import { READ_ANSWER_JUDGES } from './read-answers.ts';
+
+/** An exchange of the traffic with its place in it: what a rule judged is told by these places. */
+export interface Placed {
+  readonly o: Observed;
+  readonly at: number;
+}
+
+/**
+ * How a rule reads untagged traffic:
+ * - `its judge`: the rule's own judge, over each log `logs` makes of the
+ *   traffic; with several, `all` must hold in each (any departure decides,
+ *   one without evidence leaves the rule without it), `any` needs one that
+ *   shows the clause (any departure decides; one clean log is evidence enough);
+ * - `answers`: a judge of one answer, on each answer of `operation` that
+ *   is `accepted` (2xx: a refusal of a request whose validity the traffic
+ *   does not tell is no answer to shape) or a §4.3 `warning`: the judges the
+ *   shared steps run for the rule (`LIST_ANSWER_JUDGES`,
+ *   `READ_ANSWER_JUDGES`), or the one its own judge applies to each answer.
+ */
+export type TrafficReading =
+  | {
+      readonly by: 'its judge';
+      readonly logs: (traffic: readonly Placed[]) => ReadonlyArray<readonly Placed[]>;
+      readonly each: 'all' | 'any';
+    }
+  | {
+      readonly by: 'answers';
+      readonly operation: string;
+      readonly which: 'accepted' | 'warning';
+      readonly judge: (o: Observed) => Judgement;
+    };
+
+/** The resources.list exchanges as one log: the judge finds its evidence by what each request asked for. */
+const listTraffic = (traffic: readonly Placed[]): ReadonlyArray<readonly Placed[]> => [
+  traffic.filter((p) => p.o.operation === 'resources.list'),
+];
+
+/** The 4xx answers as one log, whatever was asked: each must say what the problem is. */
+const errorAnswers = (traffic: readonly Placed[]): ReadonlyArray<readonly Placed[]> => [
+  traffic.filter((p) => p.o.status >= 400 && p.o.status < 500),
+];
+
+/** A walk's pages as `walkPages` tags them (`resources.list page N`), each at its place in the traffic. */
+function namedPages(traffic: readonly Placed[], walk: WalkRead): Placed[] {
+  return walk.pages.flatMap((p) => {
+    const placed = traffic[p.at];
+    return placed ? [{ o: { ...placed.o, step: `resources.list page ${p.index + 1}` }, at: placed.at }] : [];
+  });
+}
+
+/**
+ * Every walk linked by its tokens, its pages named as a driver's walk is,
+ * one walk after another in the order each began: a judge that reads walks
+ * by their steps (a page 1 starts one) reads two walks a client interleaved
+ * as two walks.
+ */
+export function walksAsNamed(traffic: readonly Placed[]): ReadonlyArray<readonly Placed[]> {
+  return [walksByToken(traffic.map((p) => p.o)).flatMap((w) => namedPages(traffic, w))];
+}
+
+/** Each walk linked by its tokens alone, its pages named as a driver's walk is. */
+export function eachWalkAsNamed(traffic: readonly Placed[]): ReadonlyArray<readonly Placed[]> {
+  return walksByToken(traffic.map((p) => p.o)).map((w) => namedPages(traffic, w));
+}
+
+/**
+ * Each walk that shows the size of its collection, alone: an ids filter its
+ * only filter, with no id twice, and the walk ended having listed each of
+ * its ids once and nothing else. A driver filters on ids it knows exist, so
+ * the filter's size is the collection's; another client's filter may name
+ * ids that do not exist, which the walk itself rules out by listing every
+ * one. A walk that listed an id twice or one outside its filter departed
+ * from another rule's clause (pagination.each-resource-once's,
+ * list.ids-filter's), which shifts its pages: it shows nothing of this one.
+ */
+export function walksOfAShownSize(traffic: readonly Placed[]): ReadonlyArray<readonly Placed[]> {
+  return walksByToken(traffic.map((p) => p.o))
+    .filter((w) => {
+      const ids = idsFiltered(w.request);
+      const filters = field(w.request, 'filters');
+      if (!w.ended || ids === undefined || !Array.isArray(filters) || filters.length !== 1) return false;
+      const listed = w.pages.flatMap((p) => p.page.data.map((r) => r.id));
+      const distinct = new Set(listed);
+      return new Set(ids).size === ids.length && listed.length === ids.length && ids.every((id) => distinct.has(id));
+    })
+    .map((w) => namedPages(traffic, w));
+}
+
+/** The judges of one answer of `operation` that the shared steps run for `owner`. */
+function answersOf(owner: RuleId, operation: string): TrafficReading {
+  const judges: readonly ExchangeJudge[] = [...LIST_ANSWER_JUDGES, ...READ_ANSWER_JUDGES].filter(
+    (j) => j.owner === owner && j.operation === operation,
+  );
+  // A rule with no judge here would pass whatever the answers: a mistake of this table, said at once.
+  if (judges.length === 0) throw new Error(`no judge of one ${operation} answer is owned by ${owner}`);
+  return { by: 'answers', operation, which: 'accepted', judge: (o) => judges.flatMap((j) => j.judge(o)) };
+}
+
+/**
+ * The rules judged from untagged traffic, by catalogue id. A rule not named
+ * here needs requests the traffic cannot be known to hold (a refusal of an
+ * input the driver chose invalid, a write and its read back): judged from
+ * the traffic alone, it would say what its clause does not.
+ */
+export const TRAFFIC_RULES: ReadonlyMap<RuleId, TrafficReading> = new Map<RuleId, TrafficReading>([
+  // The shape of every answer.
+  ['pagination.envelope', answersOf('pagination.envelope', 'resources.list')],
+  ['pagination.limit-respected', answersOf('pagination.limit-respected', 'resources.list')],
+  ['list.resource-shape', { by: 'its judge', logs: eachWalkAsNamed, each: 'any' }],
+  ['show-teams.response-shape', answersOf('show-teams.response-shape', 'resources.show-teams')],
+  [
+    'show-activity-rates.response-shape',
+    answersOf('show-activity-rates.response-shape', 'resources.show-activity-rates'),
+  ],
+  ['list-roles.plain-array', answersOf('list-roles.plain-array', 'resources.list-roles')],
+  ['list-roles.association-shape', answersOf('list-roles.association-shape', 'resources.list-roles')],
+  // A write accepted has no body (§4.1, §4.2; the judge of the rule's own requests).
+  [
+    'revoke-roles.no-content',
+    {
+      by: 'answers',
+      operation: 'resources.revoke-roles',
+      which: 'accepted',
+      judge: (o) => noContent(o, { status: 204 }),
+    },
+  ],
+  [
+    'activity-rates.assign-no-content',
+    { by: 'answers', operation: 'resources.assign-activity-rate', which: 'accepted', judge: (o) => noContent(o) },
+  ],
+  // The warning body's fields (§4.3; its status is not shown, so any answer that carries one).
+  [
+    'assign-team.warning-shape',
+    {
+      by: 'answers',
+      operation: 'resources.assign-team',
+      which: 'warning',
+      judge: (o) => validateSchema('AssignTeamWarning', o.body, `${o.step}: response.body`),
+    },
+  ],
+  // Paging over the walks the tokens link.
+  ['pagination.each-resource-once', { by: 'its judge', logs: walksAsNamed, each: 'all' }],
+  ['pagination.exact-multiple-empty-page', { by: 'its judge', logs: walksOfAShownSize, each: 'any' }],
+  // A message on every error answer (the judge leaves out a 429 and the §4.3 warning).
+  ['errors.message-present', { by: 'its judge', logs: errorAnswers, each: 'all' }],
+  // What list requests asked for, whoever sent them (list-traffic.ts).
+  ['list.ids-filter', { by: 'its judge', logs: listTraffic, each: 'all' }],
+  ['list.attributes-returned', { by: 'its judge', logs: listTraffic, each: 'all' }],
+  ['list.with-teams', { by: 'its judge', logs: listTraffic, each: 'all' }],
+  ['list.with-relations', { by: 'its judge', logs: listTraffic, each: 'all' }],
+  ['list.total-count-of-filtered-set', { by: 'its judge', logs: listTraffic, each: 'all' }],
+]);
+
+/**
+ * Logs judged alone, of which one showing the clause is evidence enough: any
+ * departure decides; else one clean log passes; else the first answer that
+ * said nothing, then the first missing evidence.
+ */
+export function judgeAny(parts: readonly Judgement[]): Judgement {
+  const violations = parts.flatMap((p) => violationsOf(p));
+  if (violations.length > 0) return violations;
+  if (parts.some(isClean)) return [];
+  return parts.find(isNoVerdict) ?? parts.find(isNoEvidence) ?? noEvidence('no log to judge');
+}
+
+/** Whether `o` is one of the answers a reading of one answer judges. */
+export function answerJudged(reading: { operation: string; which: 'accepted' | 'warning' }, o: Observed): boolean {
+  if (o.operation !== reading.operation) return false;
+  return reading.which === 'warning' ? isWarning(o.body) : o.status >= 200 && o.status < 300;
+}

@@ -1,0 +1,328 @@
+/**
+ * `directory-conformance judge FILE.har` on traffic the suite did not send:
+ * an ordinary client (fetch) pages through a filtered list, reads a
+ * resource's teams and roles and asks for an unknown resource, recorded into
+ * a HAR without the suite's tags. The rules traffic alone can judge read it,
+ * each under its catalogue id: all PASS against the reference server; the
+ * rule a fault breaks FAILs; a rule with no evidence in it is NOT-APPLICABLE;
+ * the reports are run's, results.json valid against its schema, and no
+ * report holds the key the client sent.
+ */
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { JUDGE_HELP } from '../../src/cli/help.ts';
+import { main } from '../../src/cli/main.ts';
+import { startReferenceServer } from '../../src/reference-server/index.ts';
+import type { FaultName } from '../../src/reference-server/faults.ts';
+import { TRAFFIC_RULES } from '../../src/rules/judges/untagged-traffic.ts';
+import { resultsJsonProblems } from '../../src/schemas/results-schema.ts';
+import { listKindId, type TargetProfile } from '../../src/target/profile.ts';
+import { keyLeaks } from '../helpers/key-leaks.ts';
+import { PlainHarClient } from '../helpers/plain-har.ts';
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'dc-judge-untagged-'));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function cli(args: string[]): Promise<{ code: number; out: string }> {
+  let out = '';
+  const code = await main(args, { out: (l) => (out += `${l}\n`), err: (l) => (out += `${l}\n`) });
+  return { code, out };
+}
+
+const ids = (json: unknown): string[] => {
+  const data: unknown = typeof json === 'object' && json !== null ? Reflect.get(json, 'data') : undefined;
+  return Array.isArray(data)
+    ? data.flatMap((r: unknown) => {
+        const id: unknown = typeof r === 'object' && r !== null ? Reflect.get(r, 'id') : undefined;
+        return typeof id === 'string' ? [id] : [];
+      })
+    : [];
+};
+
+const nextToken = (json: unknown): unknown =>
+  typeof json === 'object' && json !== null ? Reflect.get(json, 'next_token') : undefined;
+
+/**
+ * What a client of the directory might do: load its page, ask whether it
+ * may call the API (a CORS preflight), list the first six resources,
+ * page through them two at a time with every option a list takes, read one
+ * resource's teams and roles, ask for a resource that does not exist, and
+ * assign an activity rate to one week.
+ */
+async function browse(client: PlainHarClient, profile: TargetProfile): Promise<void> {
+  const kind = listKindId(profile);
+  // A browser's own requests, which call no operation: never judged (whatever the server answers them).
+  await client.page('/');
+  await client.preflight('resources.list');
+  const first = await client.post('resources.list', { kind_id: kind, pagination: { limit: 6, next_token: null } });
+  const six = ids(first.json);
+  expect(six).toHaveLength(6);
+  const request = {
+    kind_id: kind,
+    filters: [{ key: 'resource.ids', value: six }],
+    attributes: profile.attributes ?? [],
+    with_teams: true,
+    with_relations: true,
+    with_total_count: true,
+    counting_mode: 'strict',
+  };
+  let token: unknown = null;
+  for (let page = 1; page <= 6; page++) {
+    const answer = await client.post('resources.list', { ...request, pagination: { limit: 2, next_token: token } });
+    token = nextToken(answer.json);
+    if (answer.status !== 200 || typeof token !== 'string' || ids(answer.json).length === 0) break;
+  }
+  const resource = profile.mutableResources[0]?.id ?? six[0];
+  await client.post('resources.show-teams', { resource_id: resource, date_range: '2026-01-01/2026-01-31' });
+  await client.post('resources.list-roles', { resource_ids: [resource] });
+  await client.post('resources.show-teams', { resource_id: '1', date_range: '2026-01-01/2026-01-31' });
+  const rate = 60;
+  const assigned = await client.post('resources.assign-activity-rate', {
+    resource_id: resource,
+    date_range: '2026-03-02/2026-03-06',
+    average_rate: rate,
+    work_regime_id: profile.workRegimeIds?.[0] ?? null,
+    indemnity_enabled: false,
+    compensation_enabled: false,
+    trainee: false,
+    apprentice: false,
+    paid_hourly: false,
+    activity_rate_patterns: [
+      { monday: rate, tuesday: rate, wednesday: rate, thursday: rate, friday: rate, saturday: 0, sunday: 0 },
+    ],
+  });
+  expect(assigned.status).toBeLessThan(300);
+}
+
+/** The traffic of `browse` against the reference server (with `fault`), as a HAR, and the key it carried. */
+async function recorded(name: string, fault?: FaultName): Promise<{ har: string; profile: string; key: string }> {
+  const server = await startReferenceServer({ faults: fault ? [fault] : [] });
+  try {
+    const client = new PlainHarClient(server.url, server.apiKey);
+    await browse(client, server.profile);
+    const har = join(dir, `${name}.har`);
+    const profile = join(dir, `${name}.profile.json`);
+    await writeFile(har, client.har());
+    await writeFile(profile, JSON.stringify(server.profile));
+    return { har, profile, key: server.apiKey };
+  } finally {
+    await server.close();
+  }
+}
+
+/** Each rule's verdict, from `judge --json`. */
+function verdicts(out: string): Map<string, string> {
+  const judged: unknown = JSON.parse(out);
+  const pairs = Array.isArray(judged)
+    ? judged.flatMap((r: unknown): Array<[string, string]> => {
+        const id: unknown = typeof r === 'object' && r !== null ? Reflect.get(r, 'ruleId') : undefined;
+        const verdict: unknown = typeof r === 'object' && r !== null ? Reflect.get(r, 'verdict') : undefined;
+        return typeof id === 'string' && typeof verdict === 'string' ? [[id, verdict]] : [];
+      })
+    : [];
+  return new Map(pairs);
+}
+
+/** Every HAR entry some rule judged, from `judge --json`. */
+function judgedEntries(out: string): number[] {
+  const judged: unknown = JSON.parse(out);
+  return Array.isArray(judged)
+    ? judged.flatMap((r: unknown) => {
+        const entries: unknown = Reflect.get(Object(r), 'entries');
+        return Array.isArray(entries) ? entries.filter((e): e is number => typeof e === 'number') : [];
+      })
+    : [];
+}
+
+const TRAFFIC_PASSES = [
+  'pagination.envelope',
+  'pagination.limit-respected',
+  'list.resource-shape',
+  'show-teams.response-shape',
+  'list-roles.plain-array',
+  'list-roles.association-shape',
+  'pagination.each-resource-once',
+  'pagination.exact-multiple-empty-page',
+  'errors.message-present',
+  'list.ids-filter',
+  'list.attributes-returned',
+  'list.with-teams',
+  'list.with-relations',
+  'list.total-count-of-filtered-set',
+  'activity-rates.assign-no-content',
+];
+
+/** The traffic of `browse` holds no evidence of these: no activity rate read, no revocation, no warning. */
+const NO_EVIDENCE = ['show-activity-rates.response-shape', 'revoke-roles.no-content', 'assign-team.warning-shape'];
+
+describe('judge on traffic the suite did not send', () => {
+  test('the reference server: every rule with evidence PASSes, one without is NOT-APPLICABLE; reports written, no key in them', async () => {
+    const { har, profile, key } = await recorded('conformant');
+    const reports = join(dir, 'conformant-reports');
+    const { code, out } = await cli(['judge', har, '--profile', profile, '--reports', reports, '--json']);
+    expect(code, out).toBe(0);
+    const judged = verdicts(out);
+    for (const id of TRAFFIC_PASSES) expect(judged.get(id), `${id}\n${out}`).toBe('PASS');
+    for (const id of NO_EVIDENCE) expect(judged.get(id), id).toBe('NOT-APPLICABLE');
+    // The page and the preflight are in the HAR, and judged by no rule.
+    const recording: unknown = JSON.parse(await readFile(har, 'utf8'));
+    const entries: unknown = Reflect.get(Reflect.get(Object(recording), 'log') ?? {}, 'entries');
+    const methods = Array.isArray(entries)
+      ? entries.map((e: unknown) => Reflect.get(Object(Reflect.get(Object(e), 'request')), 'method'))
+      : [];
+    expect(methods.slice(0, 3)).toEqual(['GET', 'OPTIONS', 'POST']);
+    expect(judgedEntries(out)).not.toContain(0);
+    expect(judgedEntries(out)).not.toContain(1);
+    expect(judgedEntries(out)).toContain(2);
+    // Only the rules traffic alone can judge: not one that needs requests of its own driver.
+    expect(judged.has('pagination.malformed-token-422')).toBe(false);
+
+    // The client's HAR holds the key itself; the reports hold none of it.
+    expect(keyLeaks(await readFile(har, 'utf8'), key)).not.toEqual([]);
+    const files = await readdir(reports);
+    expect(files).toEqual(expect.arrayContaining(['results.json', 'index.html', 'junit.xml', 'summary.md']));
+    const results: unknown = JSON.parse(await readFile(join(reports, 'results.json'), 'utf8'));
+    expect(resultsJsonProblems(results)).toEqual([]);
+    expect(Reflect.get(Object(Reflect.get(Object(results), 'target')), 'profileName')).toMatch(
+      /judged from conformant\.har$/,
+    );
+    for (const file of ['results.json', 'index.html', 'junit.xml', 'summary.md']) {
+      expect(keyLeaks(await readFile(join(reports, file), 'utf8'), key), file).toEqual([]);
+    }
+  }, 60_000);
+
+  test.each([
+    ['pagination-repeats-last-item', 'pagination.each-resource-once'],
+    ['errors-404-without-message', 'errors.message-present'],
+    ['list-with-teams-ignored', 'list.with-teams'],
+    ['pagination-no-trailing-empty-page', 'pagination.exact-multiple-empty-page'],
+    ['activity-rate-assign-200', 'activity-rates.assign-no-content'],
+  ] as const)(
+    'the fault %s: %s FAILs, exit 1, with a reproducer',
+    async (fault, rule) => {
+      const { har, profile } = await recorded(fault, fault);
+      const reports = join(dir, `${fault}-reports`);
+      const { code, out } = await cli(['judge', har, '--profile', profile, '--reports', reports]);
+      expect(code, out).toBe(1);
+      expect(out).toMatch(new RegExp(`^FAIL +${rule.replace(/\./g, '\\.')} \\(`, 'm'));
+      const results: unknown = JSON.parse(await readFile(join(reports, 'results.json'), 'utf8'));
+      expect(resultsJsonProblems(results)).toEqual([]);
+      expect(await readdir(join(reports, 'reproduce'))).toContain(`${rule}.sh`);
+    },
+    60_000,
+  );
+
+  test('the help names each rule traffic alone can judge, and the tests judge each', () => {
+    const words = new Set(JUDGE_HELP.split(/[\s(),;:]+/));
+    for (const id of TRAFFIC_RULES.keys()) expect(words.has(id), id).toBe(true);
+    expect([...TRAFFIC_RULES.keys()].sort()).toEqual([...TRAFFIC_PASSES, ...NO_EVIDENCE].sort());
+  });
+
+  test("a run's HAR with another client's traffic added: the run's rules judged again, the traffic by the traffic rules", async () => {
+    const reports = join(dir, 'mixed-run');
+    const run = await cli(['run', '--seed', '1', '--reports', reports, '--rule', 'list-roles.plain-array']);
+    expect(run.code, run.out).toBe(0);
+    const own: unknown = JSON.parse(await readFile(join(reports, 'exchanges.har'), 'utf8'));
+    const ownEntries: unknown = Reflect.get(Reflect.get(Object(own), 'log') ?? {}, 'entries');
+    expect(Array.isArray(ownEntries) && ownEntries.length > 0).toBe(true);
+    const { har, profile } = await recorded('mixed-client', 'list-with-teams-ignored');
+    const client: unknown = JSON.parse(await readFile(har, 'utf8'));
+    const clientEntries: unknown = Reflect.get(Reflect.get(Object(client), 'log') ?? {}, 'entries');
+    const mixed = join(dir, 'mixed.har');
+    await writeFile(
+      mixed,
+      JSON.stringify({
+        log: {
+          entries: [
+            ...(Array.isArray(ownEntries) ? ownEntries : []),
+            ...(Array.isArray(clientEntries) ? clientEntries : []),
+          ],
+        },
+      }),
+    );
+    const { code, out } = await cli([
+      'judge',
+      mixed,
+      '--profile',
+      profile,
+      '--reports',
+      join(dir, 'mixed-reports'),
+      '--json',
+    ]);
+    expect(code, out).toBe(1);
+    const judged = verdicts(out);
+    expect(judged.get('list-roles.plain-array')).toBe('PASS');
+    expect(judged.get('list.with-teams')).toBe('FAIL');
+    // A rule only the run's own requests can show, judged again from them: no evidence of it here.
+    expect(judged.get('pagination.malformed-token-422')).toBe('NOT-APPLICABLE');
+  }, 60_000);
+
+  test('a walk stopped by a server error says nothing of its clause: NO-VERDICT, an ERROR in the reports', async () => {
+    const har = join(dir, 'overloaded.har');
+    const request = { kind_id: '1', with_teams: true, pagination: { limit: 2, next_token: null } };
+    const entry = {
+      startedDateTime: new Date().toISOString(),
+      time: 3,
+      request: {
+        method: 'POST',
+        url: 'http://127.0.0.1:9/api/directory/resources.list',
+        headers: [{ name: 'authorization', value: 'Bearer not-a-real-key-0123' }],
+        postData: { mimeType: 'application/json', text: JSON.stringify(request) },
+      },
+      response: { status: 503, content: { mimeType: 'text/plain', text: 'overloaded' } },
+    };
+    await writeFile(har, JSON.stringify({ log: { version: '1.2', entries: [entry] } }));
+    const reports = join(dir, 'overloaded-reports');
+    const { out } = await cli(['judge', har, '--reports', reports, '--json']);
+    expect(verdicts(out).get('list.with-teams')).toBe('NO-VERDICT');
+    const results: unknown = JSON.parse(await readFile(join(reports, 'results.json'), 'utf8'));
+    expect(resultsJsonProblems(results)).toEqual([]);
+    const all: unknown = Reflect.get(Object(results), 'results');
+    const withTeams: unknown = Array.isArray(all)
+      ? all.find((r: unknown) => Reflect.get(Object(r), 'ruleId') === 'list.with-teams')
+      : undefined;
+    expect(Reflect.get(Object(withTeams), 'verdict')).toBe('ERROR');
+    expect(Reflect.get(Object(withTeams), 'errorCode')).toBe('DC_ERR_SERVER_5XX');
+    expect(await readFile(join(reports, 'results.json'), 'utf8')).not.toContain('not-a-real-key-0123');
+  });
+
+  test('a recording with no evidence of any rule: exit 3', async () => {
+    const har = join(dir, 'empty.har');
+    await writeFile(har, JSON.stringify({ log: { version: '1.2', entries: [] } }));
+    const { code, out } = await cli(['judge', har, '--reports', join(dir, 'empty-reports')]);
+    expect(code, out).toBe(3);
+  });
+
+  test('reports are not written over those of the run beside the HAR: exit 2', async () => {
+    const { har } = await recorded('beside');
+    const { code, out } = await cli(['judge', har, '--reports', dir]);
+    expect(code).toBe(2);
+    expect(out).toContain('--reports');
+  });
+
+  test('without --reports, a HAR lying in reports/ is judged into reports/judged/', async () => {
+    const { har } = await recorded('default-folder');
+    const cwd = await mkdtemp(join(tmpdir(), 'dc-judge-cwd-'));
+    await mkdir(join(cwd, 'reports'));
+    await copyFile(har, join(cwd, 'reports', 'exchanges.har'));
+    const before = process.cwd();
+    process.chdir(cwd);
+    try {
+      const { out } = await cli(['judge', join('reports', 'exchanges.har')]);
+      expect(out).toContain(`reports in ${join('reports', 'judged')}`);
+      expect(existsSync(join(cwd, 'reports', 'judged', 'results.json'))).toBe(true);
+      expect(existsSync(join(cwd, 'reports', 'results.json'))).toBe(false);
+    } finally {
+      process.chdir(before);
+      await rm(cwd, { recursive: true, force: true });
+    }
+  });
+});

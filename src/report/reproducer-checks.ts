@@ -12,8 +12,11 @@
  * nothing), and the read after must no longer show what the departing one did.
  */
 import type { Exchange } from '../core/exchange.ts';
+import { canonicalJson } from '../core/canonical-json.ts';
 import { parseJsonText } from '../core/json-text.ts';
 import type { ReplayCheck, RuleResult, Violation } from '../core/types.ts';
+import { trialsNeeded } from '../rules/one-in-n.ts';
+import { tokenChain } from './reproducer-tokens.ts';
 
 /** A model's check, its answer named by the script's request number instead. */
 type AtRequest<C> = C extends ReplayCheck ? { at: number } & Omit<C, 'exchange'> : never;
@@ -24,6 +27,8 @@ export type ReproducerCheck =
   | { at: number; kind: 'json' }
   | { at: number; kind: 'empty' }
   | { at: number; kind: 'value-at'; path: Array<string | number>; departing: unknown }
+  /** The value at the path must be null: the run's was a value of the server's own (a page token), any value departs. */
+  | { at: number; kind: 'null-at'; path: Array<string | number> }
   /** The roles a list-roles read shows, whatever their order, must not be those the departing read showed. */
   | { at: number; kind: 'roles-not'; departing: unknown }
   /** The roles a list-roles read shows, whatever their order, must be those the run started from (else exit 3). */
@@ -37,9 +42,11 @@ export interface ReproducerPlan {
   /**
    * Each request with what it is for (a trace step's command, or the rule's
    * step); requests with a `branch` were sent at once in the run, each branch
-   * in its order, and are sent so again.
+   * in its order, and are sent so again; a request with `tokenFrom` sends
+   * the `next_token` the live answer to that request (its number) gave in
+   * place of the recorded one (reproducer-tokens.ts).
    */
-  requests: Array<{ label: string; exchange: Exchange; branch?: number }>;
+  requests: Array<{ label: string; exchange: Exchange; branch?: number; tokenFrom?: number }>;
   /**
    * The roles the first request, a list-roles read, showed in the run: the
    * state the evidence starts from. The script reads it first and sends
@@ -72,10 +79,51 @@ function statusesOf(expected: unknown): string[] | undefined {
   return tokens.length > 0 && tokens.every((t) => /^[1-5](?:xx|\d\d)$/.test(t)) ? tokens : undefined;
 }
 
-/** The exchange the violation is about: the last one of the step it names, else the rule's last. */
-function judgedExchange(r: RuleResult, step: string): Exchange | undefined {
-  const named = r.exchanges.filter((e) => e.step === step || step.endsWith(e.step ?? '\u0000'));
-  return named.at(-1) ?? r.exchanges.at(-1);
+/** A walk's page the violation names by its walk (`<walk>, page N`): the walks tag their pages `resources.list page N`. */
+const WALK_PAGE = /, page (\d+)$/;
+
+/** The exchange has the step the violation names. */
+function namedBy(e: Exchange, step: string): boolean {
+  if (e.step === undefined) return false;
+  if (e.step === step || step.endsWith(e.step)) return true;
+  const page = WALK_PAGE.exec(step)?.[1];
+  return page !== undefined && e.step === `resources.list page ${page}`;
+}
+
+/** The value at `path` of a JSON body, undefined where there is none. */
+function valueAt(body: unknown, path: ReadonlyArray<string | number>): unknown {
+  let v = body;
+  for (const k of path) {
+    if (typeof v !== 'object' || v === null) return undefined;
+    v = new Map(Object.entries(v)).get(String(k));
+  }
+  return v;
+}
+
+/**
+ * The recorded answer departs by the check, as the script's judge would say:
+ * the check and the exchange are the FAIL's own only then (the same check on
+ * another answer would read as a fix).
+ */
+function departsInRecording(check: ReproducerCheck, e: Exchange): boolean {
+  const response = e.response;
+  if (!response || response.truncated) return false;
+  const status = String(response.status);
+  const body = response.body;
+  switch (check.kind) {
+    case 'status':
+      return !check.expected.some((x) => (x.endsWith('xx') ? status.charAt(0) === x.charAt(0) : status === x));
+    case 'json':
+      return parseJsonText(body) === undefined;
+    case 'empty':
+      return body !== '';
+    case 'null-at':
+      return valueAt(parseJsonText(body), check.path) !== null;
+    case 'value-at':
+      return canonicalJson(valueAt(parseJsonText(body), check.path)) === canonicalJson(check.departing);
+    default:
+      return false;
+  }
 }
 
 function checkOf(v: Violation, at: number, place: string): ReproducerCheck | undefined {
@@ -88,6 +136,9 @@ function checkOf(v: Violation, at: number, place: string): ReproducerCheck | und
   if (rest === '' && v.expected === 'JSON') return { at, kind: 'json' };
   if (rest === '' && v.expected === '(empty)') return { at, kind: 'empty' };
   const path = pathOf(rest);
+  // A token is the server's own (§4.9 rule 6): another server gives another; a token where null is due departs whatever it is.
+  if (path?.at(-1) === 'next_token' && typeof v.actual === 'string' && v.expected === null)
+    return { at, kind: 'null-at', path };
   return path && v.actual !== undefined ? { at, kind: 'value-at', path, departing: v.actual } : undefined;
 }
 
@@ -212,13 +263,41 @@ export function reproducerPlan(r: RuleResult): ReproducerPlan | undefined {
   return one ?? (r.exchanges.some((e) => isRevocation(e)) ? revocationPlan(r, v) : undefined);
 }
 
-/** A FAIL judged on one answer: the one its violation names, by the violation's place in it. */
+/**
+ * A FAIL judged on one answer: the last one of the step the violation names
+ * whose recorded answer departs by the violation's place in it (none: no
+ * plan), sent again after the pages whose tokens lead to it.
+ */
 function answerPlan(r: RuleResult, v: Violation): ReproducerPlan | undefined {
   const cut = v.where.lastIndexOf('response.');
   if (cut < 0) return undefined;
   const step = v.where.slice(0, cut).replace(/:\s*$/, '');
-  const exchange = judgedExchange(r, step);
-  if (!exchange) return undefined;
   const check = checkOf(v, 1, v.where.slice(cut));
-  return check && { requests: [{ label: exchange.step ?? exchange.operation, exchange }], checks: [check] };
+  if (!check) return undefined;
+  const judged = r.exchanges.findLastIndex((e) => namedBy(e, step) && departsInRecording(check, e));
+  // A later page is sent again after the pages before it, each with the token its live answer gives.
+  const chain = judged < 0 ? undefined : tokenChain(r.exchanges, judged);
+  if (!chain) return undefined;
+  const requests = chain.map(({ exchange, tokenFrom }) => ({
+    label: exchange.step ?? exchange.operation,
+    exchange,
+    ...(tokenFrom !== undefined ? { tokenFrom: tokenFrom + 1 } : {}),
+  }));
+  const last = requests.at(-1);
+  const sent = r.exchanges[judged];
+  // A rule that sent its judged request again and again judges a departure that may come one time in N:
+  // the script sends it as often as the suite needs to see one in ten (95%), each answer judged.
+  if (chain.length === 1 && last && sent && sentAgain(r.exchanges, sent)) {
+    const times = trialsNeeded();
+    return {
+      requests: Array.from({ length: times }, () => last),
+      checks: Array.from({ length: times }, (_, i) => ({ ...check, at: i + 1 })),
+    };
+  }
+  return { requests, checks: [{ ...check, at: chain.length }] };
+}
+
+/** The rule sent this request more than once, the same step and body. */
+function sentAgain(log: readonly Exchange[], e: Exchange): boolean {
+  return log.filter((x) => x.step === e.step && x.request.body === e.request.body).length > 1;
 }

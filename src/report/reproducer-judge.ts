@@ -60,6 +60,13 @@ const judges = {
     for (const k of c.path) v = v === null || typeof v !== 'object' ? undefined : v[k];
     return same(v, c.departing) ? 'still ' + JSON.stringify(v) + ' at ' + JSON.stringify(c.path) : null;
   },
+  'null-at': function (c, a) {
+    const j = parsed(a);
+    if (!j.ok) return 'the body is not a JSON document';
+    let v = j.value;
+    for (const k of c.path) v = v === null || typeof v !== 'object' ? undefined : v[k];
+    return v === null ? null : 'still ' + JSON.stringify(v) + ' at ' + JSON.stringify(c.path) + ', expected null';
+  },
   'start-roles': function (c, a) {
     const shown = roleList(a, 'resources.list-roles');
     if (!same(shown, roleList({ status: '200', body: JSON.stringify(c.recorded) }, 'the run'))) {
@@ -114,4 +121,26 @@ for (const c of checks) {
   else console.log('conforms: request ' + c.at);
 }
 process.exit(untold > 0 ? 3 : departs > 0 ? 1 : 0);
+`;
+
+/**
+ * The page that follows: a request body (argv[3]) with the \`next_token\` the
+ * saved answer of request argv[2] gave put in its \`pagination\`, printed.
+ * A token is the server's own (opaque, signed by it): a recorded one says
+ * nothing to another server, so each is taken from the live answer. An
+ * answer that gives none cannot be followed as the run followed it: exit 3.
+ */
+export const FOLLOW_TOKEN = String.raw`'use strict';
+const fs = require('fs');
+const dir = process.argv[1];
+const from = process.argv[2];
+const body = JSON.parse(process.argv[3]);
+let token;
+try { token = JSON.parse(fs.readFileSync(dir + '/' + from + '.body', 'utf8')).next_token; } catch (e) { token = undefined; }
+if (typeof token !== 'string') {
+  console.log('CANNOT TELL: request ' + from + ' gave no next_token to follow, where the run was given one');
+  process.exit(3);
+}
+body.pagination.next_token = token;
+process.stdout.write(JSON.stringify(body));
 `;

@@ -13,7 +13,7 @@ import type { RuleResult, RunResult } from '../core/types.ts';
 import { headerArguments, printfBinary } from './curl.ts';
 import { replayCommand } from './describe-result.ts';
 import { reproducerPlan, type ReproducerCheck, type ReproducerPlan } from './reproducer-checks.ts';
-import { REPRODUCER_JUDGE } from './reproducer-judge.ts';
+import { FOLLOW_TOKEN, REPRODUCER_JUDGE } from './reproducer-judge.ts';
 import { singleQuote } from './shell-quote.ts';
 
 const KEYS = ['DIRECTORY_API_KEY', 'DIRECTORY_RESTRICTED_API_KEY'] as const;
@@ -81,6 +81,12 @@ export function reproducerScript(r: RuleResult, run: Pick<RunResult, 'target' | 
     `IFS= read -r -d '' JUDGE <<'DIRECTORY_CONFORMANCE_JUDGE' || true\n${REPRODUCER_JUDGE}DIRECTORY_CONFORMANCE_JUDGE`,
     'judge() { node -e "$JUDGE" "$answers" "$1"; }',
   );
+  if (requests.some((q) => q.tokenFrom !== undefined))
+    lines.push(
+      "# follow N BODY: BODY with the next_token request N's answer gave (this server's, as §4.9 says), or exit 3.",
+      `IFS= read -r -d '' FOLLOW <<'DIRECTORY_CONFORMANCE_FOLLOW' || true\n${FOLLOW_TOKEN}DIRECTORY_CONFORMANCE_FOLLOW`,
+      'follow() { node -e "$FOLLOW" "$answers" "$1" "$2"; }',
+    );
   let i = 0;
   while (i < requests.length) {
     const branch = requests[i]?.branch;
@@ -115,6 +121,11 @@ export function reproducerScript(r: RuleResult, run: Pick<RunResult, 'target' | 
 function curlArguments(q: ReproducerPlan['requests'][number], n: number, run: Pick<RunResult, 'target'>) {
   const { request } = q.exchange;
   const head = [`-X ${request.method} ${urlArgument(request.url, run.target.baseUrl)}`, ...headerArguments(request)];
+  if (q.tokenFrom !== undefined)
+    return {
+      before: [`follow ${q.tokenFrom} ${singleQuote(request.body)} >"$answers/${n}.request" || exit $?`],
+      args: [...head, `--data-binary @"$answers/${n}.request"`],
+    };
   return request.body.includes('\0')
     ? {
         before: [`printf '%b' ${singleQuote(printfBinary(request.body))} >"$answers/${n}.request"`],

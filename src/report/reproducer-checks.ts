@@ -17,6 +17,7 @@ import { parseJsonText } from '../core/json-text.ts';
 import type { ReplayCheck, RuleResult, Violation } from '../core/types.ts';
 import { trialsNeeded } from '../rules/one-in-n.ts';
 import { tokenChain } from './reproducer-tokens.ts';
+import { walkPlan, type WalkCheck } from './reproducer-walks.ts';
 
 /** A model's check, its answer named by the script's request number instead. */
 type AtRequest<C> = C extends ReplayCheck ? { at: number } & Omit<C, 'exchange'> : never;
@@ -35,6 +36,7 @@ export type ReproducerCheck =
   | { at: number; kind: 'start-roles'; recorded: unknown }
   /** A revocation sent again must be accepted (2xx); otherwise what follows says nothing (exit 3). */
   | { at: number; kind: 'accepted' }
+  | WalkCheck
   | AtRequest<ReplayCheck>;
 
 /** What a script sends, in order, and how it judges the answers. */
@@ -253,14 +255,24 @@ function revocationPlan(r: RuleResult, v: Violation): ReproducerPlan | undefined
   return { requests, startRoles, checks: [...accepted, { at: requests.length, kind: 'roles-not', departing }] };
 }
 
-/** Undefined when the FAIL's condition cannot be judged on one answer (a walk, several answers compared). */
+/**
+ * Undefined when the FAIL's condition is judged neither on one answer, nor on
+ * a walk followed again (reproducer-walks.ts), nor on a revocation's reads.
+ */
 export function reproducerPlan(r: RuleResult): ReproducerPlan | undefined {
   // A sequence stopped by its command's own answer (a status) has no model check: that answer is judged.
   if (r.trace?.at(-1)?.check) return tracePlan(r);
   const v = r.violations[0];
   if (!v) return undefined;
   const one = answerPlan(r, v);
-  return one ?? (r.exchanges.some((e) => isRevocation(e)) ? revocationPlan(r, v) : undefined);
+  if (one) return one;
+  const walk = walkPlan(r, v);
+  if (walk)
+    return {
+      requests: [{ label: walk.first.step ?? walk.first.operation, exchange: walk.first }],
+      checks: [walk.check],
+    };
+  return r.exchanges.some((e) => isRevocation(e)) ? revocationPlan(r, v) : undefined;
 }
 
 /**

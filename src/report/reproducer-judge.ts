@@ -67,6 +67,31 @@ const judges = {
     for (const k of c.path) v = v === null || typeof v !== 'object' ? undefined : v[k];
     return v === null ? null : 'still ' + JSON.stringify(v) + ' at ' + JSON.stringify(c.path) + ', expected null';
   },
+  'walk-once': function (c) {
+    const count = Number(fs.readFileSync(dir + '/pages', 'utf8'));
+    const ids = new Map();
+    const tokens = new Set();
+    let last;
+    for (let n = c.at; n < c.at + count; n++) {
+      const a = answer(n);
+      const j = parsed(a);
+      if (a.status !== '200' || !j.ok || !j.value || !Array.isArray(j.value.data)) throw new CannotTell('page ' + (n - c.at + 1) + ' of the walk answered ' + a.status + ' with no list of resources: the walk cannot be judged');
+      for (const r of j.value.data) {
+        const id = r && r.id;
+        if (typeof id !== 'string') continue;
+        if (ids.has(id)) return 'page ' + (n - c.at + 1) + ' returned resource ' + id + ' again (first on page ' + ids.get(id) + ')';
+        ids.set(id, n - c.at + 1);
+      }
+      const next = j.value.next_token;
+      if (typeof next === 'string' && j.value.data.length > 0) {
+        if (tokens.has(next)) return 'page ' + (n - c.at + 1) + ' gave a next_token that was already followed';
+        tokens.add(next);
+      }
+      last = j.value;
+    }
+    if (count >= c.pages && last && typeof last.next_token === 'string' && last.data.length > 0) throw new CannotTell('the walk had not ended after ' + count + ' pages (the run\'s walk was shorter): follow it further to judge it');
+    return null;
+  },
   'start-roles': function (c, a) {
     const shown = roleList(a, 'resources.list-roles');
     if (!same(shown, roleList({ status: '200', body: JSON.stringify(c.recorded) }, 'the run'))) {
@@ -128,7 +153,8 @@ process.exit(untold > 0 ? 3 : departs > 0 ? 1 : 0);
  * saved answer of request argv[2] gave put in its \`pagination\`, printed.
  * A token is the server's own (opaque, signed by it): a recorded one says
  * nothing to another server, so each is taken from the live answer. An
- * answer that gives none cannot be followed as the run followed it: exit 3.
+ * answer that gives none cannot be followed as the run followed it: exit 3;
+ * in a walk (argv[4] 'walk') it ends the walk: nothing is printed.
  */
 export const FOLLOW_TOKEN = String.raw`'use strict';
 const fs = require('fs');
@@ -137,8 +163,15 @@ const from = process.argv[2];
 const body = JSON.parse(process.argv[3]);
 let token;
 try { token = JSON.parse(fs.readFileSync(dir + '/' + from + '.body', 'utf8')).next_token; } catch (e) { token = undefined; }
+// A walk (argv[4] 'walk') ends where §4.9 rule 3 says, with nothing printed; a page the run followed must go on.
+if (process.argv[4] === 'walk') {
+  let data;
+  try { data = JSON.parse(fs.readFileSync(dir + '/' + from + '.body', 'utf8')).data; } catch (e) { data = undefined; }
+  if (typeof token !== 'string' || !Array.isArray(data) || data.length === 0) process.exit(0);
+}
 if (typeof token !== 'string') {
-  console.log('CANNOT TELL: request ' + from + ' gave no next_token to follow, where the run was given one');
+  // stderr: what it prints on stdout is the next request's body.
+  console.error('CANNOT TELL: request ' + from + ' gave no next_token to follow, where the run was given one');
   process.exit(3);
 }
 body.pagination.next_token = token;

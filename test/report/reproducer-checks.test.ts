@@ -64,6 +64,55 @@ describe('reproducerPlan', () => {
     expect(plan?.checks).toEqual([{ at: 1, kind: 'value-at', path: ['data', 0, 'x'], departing: 'a,b' }]);
   });
 
+  test('a violation whose step no exchange has, or whose answer does not depart so, has no plan: never another answer', () => {
+    const log = [exchange('first', 200), exchange('bad dates', 422)];
+    const where = (step: string) => ({ where: `${step}: response.status`, message: 'must reject', expected: '4xx' });
+    expect(reproducerPlan(fail({ exchanges: log, violations: [where('other step')] }))).toBeUndefined();
+    // The named step answered 422: the recording does not depart by the check, so the plan would judge another answer.
+    expect(reproducerPlan(fail({ exchanges: log, violations: [where('bad dates')] }))).toBeUndefined();
+  });
+
+  test("a later page is sent after the pages whose tokens lead to it, each with its live answer's token", () => {
+    const page = (n: number, sent: string | null, given: string | null, extra = ''): AnsweredExchange => {
+      const e = exchange(`resources.list page ${n}`, 200, `{"data":[${extra}],"next_token":${JSON.stringify(given)}}`);
+      return { ...e, request: { ...e.request, body: JSON.stringify({ pagination: { limit: 2, next_token: sent } }) } };
+    };
+    const log = [page(1, null, 'tok-a-0123456789'), exchange('other', 200), page(2, 'tok-a-0123456789', null, '7')];
+    const plan = reproducerPlan(
+      fail({
+        exchanges: log,
+        violations: [{ where: 'limit 2, page 2: response.body.data[0]', message: 'm', actual: 7 }],
+      }),
+    );
+    expect(plan?.requests.map((q) => [q.label, q.tokenFrom])).toEqual([
+      ['resources.list page 1', undefined],
+      ['resources.list page 2', 1],
+    ]);
+    expect(plan?.checks).toEqual([{ at: 2, kind: 'value-at', path: ['data', 0], departing: 7 }]);
+    // A token altered from the server's (cut short) cannot be made again on another server: no plan.
+    const altered = [page(1, null, 'tok-a-0123456789'), page(2, 'tok-a-01234', null, '7')];
+    expect(
+      reproducerPlan(
+        fail({
+          exchanges: altered,
+          violations: [{ where: 'limit 2, page 2: response.body.data[0]', message: 'm', actual: 7 }],
+        }),
+      ),
+    ).toBeUndefined();
+  });
+
+  test("a token where null is due departs whatever it is: the run's token is not compared", () => {
+    const plan = reproducerPlan(
+      fail({
+        exchanges: [exchange('whole', 200, '{"data":[],"next_token":"tok-1"}')],
+        violations: [
+          { where: 'whole: response.body.next_token', message: 'must be null', expected: null, actual: 'tok-1' },
+        ],
+      }),
+    );
+    expect(plan?.checks).toEqual([{ at: 1, kind: 'null-at', path: ['next_token'] }]);
+  });
+
   test('a FAIL judged over several answers has no plan: the script says so and exits 3', () => {
     expect(
       reproducerPlan(

@@ -11,7 +11,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { parseJsonText } from '../../src/core/json-text.ts';
 import type { RuleResult } from '../../src/core/types.ts';
+import { CATCHES } from '../../src/mutation/fault-catches.ts';
 import { startReferenceServer, type FaultName, type ReferenceServer } from '../../src/reference-server/index.ts';
 import { writeReports } from '../../src/report/write-reports.ts';
 import { loadCatalogue, selectRules } from '../../src/runner/catalogue.ts';
@@ -56,6 +58,41 @@ async function failOn(
   const script = join(dir, 'reproduce', `${rule}.sh`);
   expect(reproducers).toContain(script);
   return { result, script };
+}
+
+/**
+ * Like failOn, with the rules whose walks show the fault beside its owner (a
+ * fault only ordered walks show is found in other rules' walks and charged
+ * to its owner), as the mutation run selects them.
+ */
+async function failOnWith(
+  server: ReferenceServer,
+  fault: FaultName,
+  rule: string,
+  dir: string,
+): Promise<{ result: RuleResult; script: string }> {
+  const c = CATCHES[fault];
+  const rules = [rule, ...(c.finder ? [c.finder] : []), ...(c.alsoFails ?? []), ...Object.keys(c.skips ?? {})];
+  const run = await runRules(
+    selectRules(await loadCatalogue(), { rules }),
+    { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile },
+    { ...DEFAULT_ENGINE_OPTIONS, seed: 1, allowMutations: true },
+  );
+  const { reproducers } = await writeReports(run, dir);
+  const result = run.results.find((r) => r.ruleId === rule);
+  if (!result) throw new Error(`${rule} did not run`);
+  const script = join(dir, 'reproduce', `${rule}.sh`);
+  expect(reproducers).toContain(script);
+  return { result, script };
+}
+
+/** Every next_token the run's answers gave. */
+function tokensGiven(result: RuleResult): string[] {
+  return result.exchanges.flatMap((e) => {
+    const body: unknown = e.response && !e.response.truncated ? parseJsonText(e.response.body) : undefined;
+    if (typeof body !== 'object' || body === null || !('next_token' in body)) return [];
+    return typeof body.next_token === 'string' ? [body.next_token] : [];
+  });
 }
 
 /** The script's exit code and output, with the base URL and the keys in its environment only. */
@@ -118,6 +155,41 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
         expect(fixed, fixed.out).toMatchObject({ code: 0 });
       } finally {
         await Promise.all([faulty.close(), reference.close()]);
+      }
+    },
+    120_000,
+  );
+
+  // A walk's FAIL (a resource returned again) shows only over pages linked by next_token, which are the
+  // server's own: the script sends the walk's first page again and follows each live answer's token, never
+  // the run's (a fresh server signs other tokens), and judges the pages as the walk judge did.
+  test.each([
+    // The last resource of each page comes again on the next: a repeat on every walk.
+    ['pagination-repeats-last-item', 'pagination.each-resource-once'],
+    // Later pages forget the orders: only ordered walks, which other rules make, repeat resources.
+    ['pagination-later-pages-drop-orders', 'pagination.each-resource-once'],
+  ] as const)(
+    '%s: the walk script of %s follows the live tokens, exits 1 on a fresh faulty server, 0 on the reference',
+    async (fault, rule) => {
+      const used = await start([fault]);
+      const fresh = await start([fault]);
+      const reference = await start();
+      try {
+        const { result, script } = await failOnWith(used, fault, rule, join(dir, fault));
+        expect(result.verdict).toBe('FAIL');
+        const text = await readFile(script, 'utf8');
+        expect(text).not.toContain(API_KEY);
+        expect(text).not.toContain(RESTRICTED_KEY);
+        expect(text).not.toContain('not judged here: run the rule again');
+        // No token of the run is sent again: every next_token the script sends comes from a live answer.
+        for (const token of tokensGiven(result)) expect(text).not.toContain(token);
+        const still = await reproduce(script, fresh);
+        expect(still, still.out).toMatchObject({ code: 1 });
+        expect(still.out).toContain('DEPARTS');
+        const fixed = await reproduce(script, reference);
+        expect(fixed, fixed.out).toMatchObject({ code: 0 });
+      } finally {
+        await Promise.all([used.close(), fresh.close(), reference.close()]);
       }
     },
     120_000,

@@ -15,8 +15,10 @@ import type { Exchange } from '../core/exchange.ts';
 import { canonicalJson } from '../core/canonical-json.ts';
 import { parseJsonText } from '../core/json-text.ts';
 import type { ReplayCheck, RuleResult, Violation } from '../core/types.ts';
+import { recordedErrorMessage } from '../rules/assertions.ts';
 import { trialsNeeded } from '../rules/one-in-n.ts';
-import { tokenChain } from './reproducer-tokens.ts';
+import { namedExchange } from './reproducer-steps.ts';
+import { tokenChain, tokenSent } from './reproducer-tokens.ts';
 import { walkPlan, type WalkCheck } from './reproducer-walks.ts';
 
 /** A model's check, its answer named by the script's request number instead. */
@@ -30,6 +32,14 @@ export type ReproducerCheck =
   | { at: number; kind: 'value-at'; path: Array<string | number>; departing: unknown }
   /** The value at the path must be null: the run's was a value of the server's own (a page token), any value departs. */
   | { at: number; kind: 'null-at'; path: Array<string | number> }
+  /** An error answer (4xx) must carry a message describing the problem (§7); another status says nothing (exit 3). */
+  | { at: number; kind: 'error-message' }
+  /** The list at the path must hold at most `max` entries (a page within its limit). */
+  | { at: number; kind: 'length-at-most'; path: Array<string | number>; max: number }
+  /** The value at the path must be of this JSON type ('array', 'object', 'string', 'number', 'boolean', 'null'). */
+  | { at: number; kind: 'type-at'; path: Array<string | number>; type: JsonType }
+  /** The object at the path must have this property (a schema's required property). */
+  | { at: number; kind: 'has-property'; path: Array<string | number>; property: string }
   /** The roles a list-roles read shows, whatever their order, must not be those the departing read showed. */
   | { at: number; kind: 'roles-not'; departing: unknown }
   /** The roles a list-roles read shows, whatever their order, must be those the run started from (else exit 3). */
@@ -81,15 +91,20 @@ function statusesOf(expected: unknown): string[] | undefined {
   return tokens.length > 0 && tokens.every((t) => /^[1-5](?:xx|\d\d)$/.test(t)) ? tokens : undefined;
 }
 
-/** A walk's page the violation names by its walk (`<walk>, page N`): the walks tag their pages `resources.list page N`. */
-const WALK_PAGE = /, page (\d+)$/;
+const JSON_TYPES = ['array', 'object', 'string', 'number', 'boolean', 'null'] as const;
+type JsonType = (typeof JSON_TYPES)[number];
 
-/** The exchange has the step the violation names. */
-function namedBy(e: Exchange, step: string): boolean {
-  if (e.step === undefined) return false;
-  if (e.step === step || step.endsWith(e.step)) return true;
-  const page = WALK_PAGE.exec(step)?.[1];
-  return page !== undefined && e.step === `resources.list page ${page}`;
+function isJsonType(x: unknown): x is JsonType {
+  return JSON_TYPES.some((t) => t === x);
+}
+
+/** A value's JSON type, as the script's judge names it. */
+function jsonTypeOf(v: unknown): JsonType | 'absent' {
+  if (v === undefined) return 'absent';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  const t = typeof v;
+  return t === 'string' || t === 'number' || t === 'boolean' ? t : 'object';
 }
 
 /** The value at `path` of a JSON body, undefined where there is none. */
@@ -121,6 +136,18 @@ function departsInRecording(check: ReproducerCheck, e: Exchange): boolean {
       return body !== '';
     case 'null-at':
       return valueAt(parseJsonText(body), check.path) !== null;
+    case 'length-at-most': {
+      const list = valueAt(parseJsonText(body), check.path);
+      return Array.isArray(list) && list.length > check.max;
+    }
+    case 'type-at':
+      return jsonTypeOf(valueAt(parseJsonText(body), check.path)) !== check.type;
+    case 'has-property': {
+      const at = valueAt(parseJsonText(body), check.path);
+      return typeof at === 'object' && at !== null && !Array.isArray(at) && !(check.property in at);
+    }
+    case 'error-message':
+      return response.status >= 400 && response.status < 500 && recordedErrorMessage(body) === undefined;
     case 'value-at':
       return canonicalJson(valueAt(parseJsonText(body), check.path)) === canonicalJson(check.departing);
     default:
@@ -138,10 +165,17 @@ function checkOf(v: Violation, at: number, place: string): ReproducerCheck | und
   if (rest === '' && v.expected === 'JSON') return { at, kind: 'json' };
   if (rest === '' && v.expected === '(empty)') return { at, kind: 'empty' };
   const path = pathOf(rest);
+  if (!path) return undefined;
+  const most = typeof v.expected === 'string' ? /^<= (\d+)$/.exec(v.expected)?.[1] : undefined;
+  if (most !== undefined) return { at, kind: 'length-at-most', path, max: Number(most) };
+  if (isJsonType(v.expected)) return { at, kind: 'type-at', path, type: v.expected };
+  const missing =
+    typeof v.expected === 'string' ? /required \{"missingProperty":"([^"\\]+)"\}$/.exec(v.expected)?.[1] : undefined;
+  if (missing !== undefined) return { at, kind: 'has-property', path, property: missing };
   // A token is the server's own (§4.9 rule 6): another server gives another; a token where null is due departs whatever it is.
-  if (path?.at(-1) === 'next_token' && typeof v.actual === 'string' && v.expected === null)
+  if (path.at(-1) === 'next_token' && typeof v.actual === 'string' && v.expected === null)
     return { at, kind: 'null-at', path };
-  return path && v.actual !== undefined ? { at, kind: 'value-at', path, departing: v.actual } : undefined;
+  return v.actual !== undefined ? { at, kind: 'value-at', path, departing: v.actual } : undefined;
 }
 
 const LIST_ROLES = 'resources.list-roles';
@@ -264,7 +298,7 @@ export function reproducerPlan(r: RuleResult): ReproducerPlan | undefined {
   if (r.trace?.at(-1)?.check) return tracePlan(r);
   const v = r.violations[0];
   if (!v) return undefined;
-  const one = answerPlan(r, v);
+  const one = answerPlan(r, v) ?? errorAnswerPlan(r, v);
   if (one) return one;
   const walk = walkPlan(r, v);
   if (walk)
@@ -286,9 +320,9 @@ function answerPlan(r: RuleResult, v: Violation): ReproducerPlan | undefined {
   const step = v.where.slice(0, cut).replace(/:\s*$/, '');
   const check = checkOf(v, 1, v.where.slice(cut));
   if (!check) return undefined;
-  const judged = r.exchanges.findLastIndex((e) => namedBy(e, step) && departsInRecording(check, e));
+  const judged = namedExchange(r.exchanges, step, (e) => departsInRecording(check, e));
   // A later page is sent again after the pages before it, each with the token its live answer gives.
-  const chain = judged < 0 ? undefined : tokenChain(r.exchanges, judged);
+  const chain = judged === undefined ? undefined : tokenChain(r.exchanges, judged);
   if (!chain) return undefined;
   const requests = chain.map(({ exchange, tokenFrom }) => ({
     label: exchange.step ?? exchange.operation,
@@ -296,10 +330,9 @@ function answerPlan(r: RuleResult, v: Violation): ReproducerPlan | undefined {
     ...(tokenFrom !== undefined ? { tokenFrom: tokenFrom + 1 } : {}),
   }));
   const last = requests.at(-1);
-  const sent = r.exchanges[judged];
   // A rule that sent its judged request again and again judges a departure that may come one time in N:
   // the script sends it as often as the suite needs to see one in ten (95%), each answer judged.
-  if (chain.length === 1 && last && sent && sentAgain(r.exchanges, sent)) {
+  if (chain.length === 1 && last && sentAgain(r.exchanges, last.exchange)) {
     const times = trialsNeeded();
     return {
       requests: Array.from({ length: times }, () => last),
@@ -312,4 +345,24 @@ function answerPlan(r: RuleResult, v: Violation): ReproducerPlan | undefined {
 /** The rule sent this request more than once, the same step and body. */
 function sentAgain(log: readonly Exchange[], e: Exchange): boolean {
   return log.filter((x) => x.step === e.step && x.request.body === e.request.body).length > 1;
+}
+
+/** `resources.list answered 400 (to a body that is not JSON)`: how errors.message-present names an error answer. */
+const ERROR_ANSWER = /^(\S+) answered (\d{3})(?: \(to (.*)\))?$/;
+
+/** An error answer without a message (§7): the request that had it, sent again, must now carry one. */
+function errorAnswerPlan(r: RuleResult, v: Violation): ReproducerPlan | undefined {
+  const m = ERROR_ANSWER.exec(v.where);
+  if (!m) return undefined;
+  const [, operation, status, step] = m;
+  const check: ReproducerCheck = { at: 1, kind: 'error-message' };
+  const exchange = r.exchanges.findLast(
+    (e) =>
+      e.operation === operation &&
+      e.response?.status === Number(status) &&
+      (e.step ?? e.operation) === (step ?? operation) &&
+      tokenSent(e) === undefined &&
+      departsInRecording(check, e),
+  );
+  return exchange && { requests: [{ label: exchange.step ?? exchange.operation, exchange }], checks: [check] };
 }

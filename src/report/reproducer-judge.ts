@@ -36,6 +36,14 @@ function list(a, what) {
   if (!j.ok || !Array.isArray(j.value)) throw new Departs(what + ' did not answer a JSON list');
   return j.value;
 }
+// The value at a path of the answer's JSON body; undefined where there is none (a body that is not JSON departs).
+function at(a, path) {
+  const j = parsed(a);
+  if (!j.ok) throw new Departs('the body is not a JSON document');
+  let v = j.value;
+  for (const k of path) v = v === null || typeof v !== 'object' ? undefined : v[k];
+  return v;
+}
 function Departs(message) { this.message = message; }
 function CannotTell(message) { this.message = message; }
 function roleList(a, what) {
@@ -59,6 +67,35 @@ const judges = {
     let v = j.value;
     for (const k of c.path) v = v === null || typeof v !== 'object' ? undefined : v[k];
     return same(v, c.departing) ? 'still ' + JSON.stringify(v) + ' at ' + JSON.stringify(c.path) : null;
+  },
+  // As the suite reads an error's message (§7): under the names error formats commonly give it.
+  'error-message': function (c, a) {
+    if (a.status.charAt(0) !== '4') throw new CannotTell('answered ' + a.status + ', not an error answer: it says nothing of the message');
+    const j = parsed(a);
+    const named = ['message', 'detail', 'title', 'error', 'error_description'].some(function (k) {
+      const v = j.ok && j.value && typeof j.value === 'object' ? j.value[k] : undefined;
+      const m = v && typeof v === 'object' ? v.message : v;
+      return typeof m === 'string' && m.trim() !== '';
+    });
+    return named ? null : 'the ' + a.status + ' answer has no message describing the problem';
+  },
+  'length-at-most': function (c, a) {
+    const v = at(a, c.path);
+    if (!Array.isArray(v)) throw new CannotTell('no list at ' + JSON.stringify(c.path) + ' (status ' + a.status + ')');
+    return v.length > c.max ? v.length + ' entries at ' + JSON.stringify(c.path) + ', expected at most ' + c.max : null;
+  },
+  'type-at': function (c, a) {
+    // The entry that should hold the value must be there: a shorter list says nothing of the value's type.
+    const parent = at(a, c.path.slice(0, -1));
+    if (!parent || typeof parent !== 'object') throw new CannotTell('nothing at ' + JSON.stringify(c.path.slice(0, -1)) + ' (status ' + a.status + ')');
+    const v = at(a, c.path);
+    const t = v === undefined ? 'absent' : v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
+    return t === c.type ? null : t + ' at ' + JSON.stringify(c.path) + ', expected ' + c.type;
+  },
+  'has-property': function (c, a) {
+    const v = at(a, c.path);
+    if (!v || typeof v !== 'object' || Array.isArray(v)) throw new CannotTell('no object at ' + JSON.stringify(c.path) + ' (status ' + a.status + ')');
+    return Object.prototype.hasOwnProperty.call(v, c.property) ? null : 'no ' + c.property + ' at ' + JSON.stringify(c.path);
   },
   'null-at': function (c, a) {
     const j = parsed(a);

@@ -16,6 +16,7 @@ import { canonicalJson } from '../core/canonical-json.ts';
 import { parseJsonText } from '../core/json-text.ts';
 import type { ReplayCheck, RuleResult, Violation } from '../core/types.ts';
 import { recordedErrorMessage } from '../rules/assertions.ts';
+import { READ_OPERATIONS } from '../schemas/operations.ts';
 import { trialsNeeded } from '../rules/one-in-n.ts';
 import { namedExchange } from './reproducer-steps.ts';
 import { tokenChain, tokenSent } from './reproducer-tokens.ts';
@@ -240,6 +241,25 @@ function showsRoles(read: unknown, roles: HeldRoles): boolean {
   return Object.entries(roles).every(([role, teams]) => held.get(role) === teamsKey(teams));
 }
 
+/**
+ * Exchange `i` is a roles read among the reads right after a revocation (a
+ * read, and the same read again a moment later): it belongs to the evidence,
+ * not to the state the evidence starts from.
+ */
+function readAfterRevocation(all: readonly Exchange[], i: number): boolean {
+  const read = all[i];
+  if (read?.operation !== LIST_ROLES) return false;
+  let at = i - 1;
+  // The same read sent again a moment later (a read that lags a write), named after it
+  // (`list-roles after, 500 ms later`): another read, such as a run's start, starts anew.
+  const again = (e: Exchange | undefined) =>
+    e?.operation === LIST_ROLES &&
+    e.request.body === read.request.body &&
+    (read.step ?? '').startsWith(e.step ?? '\u0000');
+  while (at > 0 && again(all[at])) at -= 1;
+  return isRevocation(all[at]);
+}
+
 /** `B2.1 revoke(…)`: the second branch of revocations sent at once. */
 const BRANCH_STEP = /^B(\d+)\.\d+ /;
 
@@ -260,20 +280,18 @@ function revocationPlan(r: RuleResult, v: Violation): ReproducerPlan | undefined
       ? [i]
       : [],
   );
+  // The read the violation names is the one whose step it names most fully: `list-roles after the second
+  // revocation` is not `list-roles after`, whose name it holds too.
+  const longest = Math.max(0, ...candidates.map((i) => all[i]?.step?.length ?? 0));
+  const named = candidates.filter((i) => all[i]?.step?.length === longest);
   // An example's departure is its first one (what follows confirms it); a property's runs share their
   // steps' names, so its failing read is the one showing the roles its violation names.
   const shownRoles = rolesOf(v.actual);
   const judged =
-    r.kind === 'example'
-      ? candidates[0]
-      : shownRoles && candidates.find((i) => showsRoles(rolesRead(all[i]), shownRoles));
+    r.kind === 'example' ? named[0] : shownRoles && named.find((i) => showsRoles(rolesRead(all[i]), shownRoles));
   if (judged === undefined) return undefined;
   let start = judged - 1;
-  while (
-    start > 0 &&
-    (isRevocation(all[start]) || (all[start]?.operation === LIST_ROLES && isRevocation(all[start - 1])))
-  )
-    start -= 1;
+  while (start > 0 && (isRevocation(all[start]) || readAfterRevocation(all, start))) start -= 1;
   const startRoles = rolesRead(all[start]);
   const evidence = all.slice(start, judged + 1);
   const departing = rolesRead(all[judged]);
@@ -339,7 +357,24 @@ function answerPlan(r: RuleResult, v: Violation): ReproducerPlan | undefined {
       checks: Array.from({ length: times }, (_, i) => ({ ...check, at: i + 1 })),
     };
   }
-  return { requests, checks: [{ ...check, at: chain.length }] };
+  // A change refused or accepted because of an earlier change of the rule (an external_id another
+  // resource already uses) departs only after it: the rule's earlier changes go first, in their order.
+  const before = last && chain.length === 1 ? earlierChanges(r, last.exchange) : [];
+  const all = [...before.map((exchange) => ({ label: exchange.step ?? exchange.operation, exchange })), ...requests];
+  return { requests: all, checks: [{ ...check, at: all.length }] };
+}
+
+/**
+ * The changes the rule's own steps sent before a judged change (the state
+ * guard's restores, which have no step, are not the rule's): none for a
+ * read, or for a rule that changes nothing.
+ */
+function earlierChanges(r: RuleResult, judged: Exchange): Exchange[] {
+  if (r.mutates === 'none' || READ_OPERATIONS.has(judged.operation)) return [];
+  const end = r.exchanges.indexOf(judged);
+  return r.exchanges
+    .slice(0, Math.max(0, end))
+    .filter((e) => e.step !== undefined && !READ_OPERATIONS.has(e.operation) && e.response?.status !== undefined);
 }
 
 /** The rule sent this request more than once, the same step and body. */

@@ -12,8 +12,8 @@
 import type { Exchange } from '../core/exchange.ts';
 import { parseJsonText } from '../core/json-text.ts';
 
-/** `… page N` with what the parentheses after it say, if anything. */
-const DESCRIBED_PAGE = /(?:^|[ ,])page (\d+)(?: \(([^()]*)\))?$/;
+/** `… page N` with what the parentheses after it say, if anything (`resource.ids (7), limit 2`). */
+const DESCRIBED_PAGE = /(?:^|[ ,])page (\d+)(?: \((.*)\))?$/;
 
 /** The request body without its page token: the pages of one walk but for their place in it. */
 function requestKey(e: Exchange): string {

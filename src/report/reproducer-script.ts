@@ -14,6 +14,7 @@ import { headerArguments, printfBinary } from './curl.ts';
 import { replayCommand } from './describe-result.ts';
 import { reproducerPlan, type ReproducerCheck, type ReproducerPlan } from './reproducer-checks.ts';
 import { FOLLOW_TOKEN, REPRODUCER_JUDGE } from './reproducer-judge.ts';
+import { withoutToken } from './reproducer-tokens.ts';
 import { singleQuote } from './shell-quote.ts';
 
 const KEYS = ['DIRECTORY_API_KEY', 'DIRECTORY_RESTRICTED_API_KEY'] as const;
@@ -127,7 +128,7 @@ function curlArguments(q: ReproducerPlan['requests'][number], n: number, run: Pi
   const head = [`-X ${request.method} ${urlArgument(request.url, run.target.baseUrl)}`, ...headerArguments(request)];
   if (q.tokenFrom !== undefined)
     return {
-      before: [`follow ${q.tokenFrom} ${singleQuote(request.body)} >"$answers/${n}.request" || exit $?`],
+      before: [`follow ${q.tokenFrom} ${singleQuote(withoutToken(request.body))} >"$answers/${n}.request" || exit $?`],
       args: [...head, `--data-binary @"$answers/${n}.request"`],
     };
   return request.body.includes('\0')

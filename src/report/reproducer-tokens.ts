@@ -20,6 +20,19 @@ export function tokenSent(e: Exchange): string | undefined {
   return typeof pagination.next_token === 'string' ? pagination.next_token : undefined;
 }
 
+/**
+ * A request body with its `pagination.next_token` null: the template a
+ * script puts the live token in, so that no token of the run is written in
+ * the script (it says nothing to another server, and a reader might send it).
+ */
+export function withoutToken(body: string): string {
+  const parsed = parseJsonText(body);
+  if (typeof parsed !== 'object' || parsed === null || !('pagination' in parsed)) return body;
+  const { pagination } = parsed;
+  if (typeof pagination !== 'object' || pagination === null) return body;
+  return JSON.stringify({ ...parsed, pagination: { ...pagination, next_token: null } });
+}
+
 /** The `next_token` an answer gave, when it is a string (a body cut for the report gives none). */
 export function tokenGiven(e: Exchange): string | undefined {
   if (!e.response || e.response.truncated) return undefined;

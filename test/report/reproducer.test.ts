@@ -136,6 +136,12 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
     ['malformed-date-500', 'errors.invalid-date-range-rejected'],
     // One answer's body at a JSON path.
     ['list-roles-team-ids-as-string', 'list-roles.association-shape'],
+    // An error answer without a message: the request that had it, sent again, must carry one.
+    ['errors-400-without-message', 'errors.message-present'],
+    // A change refused only after the rule's earlier change (an external_id already used): sent after it.
+    ['activity-rate-external-id-not-unique', 'activity-rates.external-id-unique'],
+    // A departure one time in ten: the judged request sent as often as one in ten needs, each answer judged.
+    ['invalid-limit-accepted-one-in-ten', 'errors.prop.invalid-limit-rejected'],
   ] as const)(
     '%s: the script of %s exits 1 on the faulty server, 0 on the reference',
     async (fault, rule) => {
@@ -162,12 +168,15 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
 
   // A walk's FAIL (a resource returned again) shows only over pages linked by next_token, which are the
   // server's own: the script sends the walk's first page again and follows each live answer's token, never
-  // the run's (a fresh server signs other tokens), and judges the pages as the walk judge did.
+  // the run's (a fresh server signs other tokens), and judges the pages as the walk judge did. A later
+  // page's FAIL is sent after the pages before it, each with the token its live answer gives.
   test.each([
     // The last resource of each page comes again on the next: a repeat on every walk.
     ['pagination-repeats-last-item', 'pagination.each-resource-once'],
     // Later pages forget the orders: only ordered walks, which other rules make, repeat resources.
     ['pagination-later-pages-drop-orders', 'pagination.each-resource-once'],
+    // Page 2 and on hold more than the limit: page 2 is sent after page 1, with the token page 1 gives live.
+    ['pagination-later-pages-limit-exceeded', 'pagination.limit-respected'],
   ] as const)(
     '%s: the walk script of %s follows the live tokens, exits 1 on a fresh faulty server, 0 on the reference',
     async (fault, rule) => {

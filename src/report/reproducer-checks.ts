@@ -33,6 +33,8 @@ export type ReproducerCheck =
   | { at: number; kind: 'value-at'; path: Array<string | number>; departing: unknown }
   /** The value at the path must be null: the run's was a value of the server's own (a page token), any value departs. */
   | { at: number; kind: 'null-at'; path: Array<string | number> }
+  /** The resources listed at the path must each have one of these ids (a resource.ids filter). */
+  | { at: number; kind: 'ids-within'; path: Array<string | number>; allowed: string[] }
   /** An error answer (4xx) must carry a message describing the problem (§7); another status says nothing (exit 3). */
   | { at: number; kind: 'error-message' }
   /** The list at the path must hold at most `max` entries (a page within its limit). */
@@ -92,6 +94,19 @@ function statusesOf(expected: unknown): string[] | undefined {
   return tokens.length > 0 && tokens.every((t) => /^[1-5](?:xx|\d\d)$/.test(t)) ? tokens : undefined;
 }
 
+/** A non-empty list of ids, as a violation of the ids filter names the ids allowed and those listed outside them. */
+function idsOf(x: unknown): string[] | undefined {
+  return Array.isArray(x) && x.length > 0 && x.every((id) => typeof id === 'string') ? x.map(String) : undefined;
+}
+
+/** The ids of the resources in a list, or undefined where it is no list. */
+function listedIds(list: unknown): string[] | undefined {
+  if (!Array.isArray(list)) return undefined;
+  return list.flatMap((entry: unknown) =>
+    typeof entry === 'object' && entry !== null && 'id' in entry && typeof entry.id === 'string' ? [entry.id] : [],
+  );
+}
+
 const JSON_TYPES = ['array', 'object', 'string', 'number', 'boolean', 'null'] as const;
 type JsonType = (typeof JSON_TYPES)[number];
 
@@ -147,6 +162,10 @@ function departsInRecording(check: ReproducerCheck, e: Exchange): boolean {
       const at = valueAt(parseJsonText(body), check.path);
       return typeof at === 'object' && at !== null && !Array.isArray(at) && !(check.property in at);
     }
+    case 'ids-within': {
+      const allowed = new Set(check.allowed);
+      return (listedIds(valueAt(parseJsonText(body), check.path)) ?? []).some((id) => !allowed.has(id));
+    }
     case 'error-message':
       return response.status >= 400 && response.status < 500 && recordedErrorMessage(body) === undefined;
     case 'value-at':
@@ -170,6 +189,10 @@ function checkOf(v: Violation, at: number, place: string): ReproducerCheck | und
   const most = typeof v.expected === 'string' ? /^<= (\d+)$/.exec(v.expected)?.[1] : undefined;
   if (most !== undefined) return { at, kind: 'length-at-most', path, max: Number(most) };
   if (isJsonType(v.expected)) return { at, kind: 'type-at', path, type: v.expected };
+  const allowed = idsOf(v.expected);
+  const offending = idsOf(v.actual);
+  if (path.at(-1) === 'data' && allowed && offending && offending.every((id) => !allowed.includes(id)))
+    return { at, kind: 'ids-within', path, allowed };
   const missing =
     typeof v.expected === 'string' ? /required \{"missingProperty":"([^"\\]+)"\}$/.exec(v.expected)?.[1] : undefined;
   if (missing !== undefined) return { at, kind: 'has-property', path, property: missing };

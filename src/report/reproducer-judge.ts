@@ -68,6 +68,12 @@ const judges = {
     for (const k of c.path) v = v === null || typeof v !== 'object' ? undefined : v[k];
     return same(v, c.departing) ? 'still ' + JSON.stringify(v) + ' at ' + JSON.stringify(c.path) : null;
   },
+  'ids-within': function (c, a) {
+    const v = at(a, c.path);
+    if (!Array.isArray(v)) throw new CannotTell('no list at ' + JSON.stringify(c.path) + ' (status ' + a.status + ')');
+    const outside = v.map(function (r) { return r && r.id; }).filter(function (id) { return typeof id === 'string' && c.allowed.indexOf(id) < 0; });
+    return outside.length === 0 ? null : 'resources ' + outside.join(', ') + ' listed, outside the ids asked for';
+  },
   // As the suite reads an error's message (§7): under the names error formats commonly give it.
   'error-message': function (c, a) {
     if (a.status.charAt(0) !== '4') throw new CannotTell('answered ' + a.status + ', not an error answer: it says nothing of the message');

@@ -113,6 +113,53 @@ describe('reproducerPlan', () => {
     expect(plan?.checks).toEqual([{ at: 1, kind: 'null-at', path: ['next_token'] }]);
   });
 
+  test('a page listing resources outside its ids filter: every id listed must be one asked for', () => {
+    const page = exchange('resources.list page 1', 200, '{"data":[{"id":"a"},{"id":"z"}],"next_token":null}');
+    const body = { filters: [{ key: 'resource.ids', value: ['a', 'b'] }], pagination: { limit: 2, next_token: null } };
+    const plan = reproducerPlan(
+      fail({
+        exchanges: [{ ...page, request: { ...page.request, body: JSON.stringify(body) } }],
+        violations: [
+          {
+            where: 'resources.list page 1 (resource.ids (2), limit 2): response.body.data',
+            message: 'must hold only resources whose ids are in the resource.ids filter',
+            expected: ['a', 'b'],
+            actual: ['z'],
+          },
+        ],
+      }),
+    );
+    expect(plan?.checks).toEqual([{ at: 1, kind: 'ids-within', path: ['data'], allowed: ['a', 'b'] }]);
+    // Another walk's page 1 of the same limit departing the same way: which walk the violation is of
+    // cannot be told, so no page is picked.
+    const other = { ...body, filters: [{ key: 'resource.ids', value: ['a', 'c'] }] };
+    const both = [
+      { ...page, request: { ...page.request, body: JSON.stringify(body) } },
+      { ...page, request: { ...page.request, body: JSON.stringify(other) } },
+    ];
+    const violation = {
+      where: 'resources.list page 1 (resource.ids (2), limit 2): response.body.data',
+      message: 'must hold only resources whose ids are in the resource.ids filter',
+      expected: ['a', 'b'],
+      actual: ['z'],
+    };
+    expect(reproducerPlan(fail({ exchanges: both, violations: [violation] }))).toBeUndefined();
+  });
+
+  test('an error answer without a message is named by its operation, status and step', () => {
+    const log = [exchange('not JSON', 400, '{"field":"body"}'), exchange('not JSON', 400, '{"message":"no"}')];
+    const where = (w: string) => ({ where: w, message: 'must contain a message', expected: '{"message": "..."}' });
+    const plan = reproducerPlan(
+      fail({ exchanges: log, violations: [where('resources.list answered 400 (to not JSON)')] }),
+    );
+    expect(plan?.requests.map((q) => q.exchange)).toEqual([log[0]]);
+    expect(plan?.checks).toEqual([{ at: 1, kind: 'error-message' }]);
+    // Another status than the recorded one names no answer of the log.
+    expect(
+      reproducerPlan(fail({ exchanges: log, violations: [where('resources.list answered 404 (to not JSON)')] })),
+    ).toBeUndefined();
+  });
+
   test('a FAIL judged over several answers has no plan: the script says so and exits 3', () => {
     expect(
       reproducerPlan(

@@ -15,9 +15,8 @@ import type { Exchange } from '../core/exchange.ts';
 import { canonicalJson } from '../core/canonical-json.ts';
 import { parseJsonText } from '../core/json-text.ts';
 import type { ReplayCheck, RuleResult, Violation } from '../core/types.ts';
-import { recordedErrorMessage } from '../rules/assertions.ts';
-import { READ_OPERATIONS } from '../schemas/operations.ts';
-import { trialsNeeded } from '../rules/one-in-n.ts';
+import { recordedErrorMessage } from '../core/error-message.ts';
+import { trialsNeeded } from '../core/one-in-n.ts';
 import { namedExchange } from './reproducer-steps.ts';
 import { tokenChain, tokenSent } from './reproducer-tokens.ts';
 import { walkPlan, type WalkCheck } from './reproducer-walks.ts';
@@ -388,16 +387,17 @@ function answerPlan(r: RuleResult, v: Violation): ReproducerPlan | undefined {
 }
 
 /**
- * The changes the rule's own steps sent before a judged change (the state
- * guard's restores, which have no step, are not the rule's): none for a
- * read, or for a rule that changes nothing.
+ * The requests of the judged one's operation the rule's own steps sent
+ * before it, when the rule changes state (the state guard's restores, which
+ * have no step, are not the rule's): the changes it may depend on. (Reads of
+ * a read's operation among them change nothing.)
  */
 function earlierChanges(r: RuleResult, judged: Exchange): Exchange[] {
-  if (r.mutates === 'none' || READ_OPERATIONS.has(judged.operation)) return [];
+  if (r.mutates === 'none') return [];
   const end = r.exchanges.indexOf(judged);
   return r.exchanges
     .slice(0, Math.max(0, end))
-    .filter((e) => e.step !== undefined && !READ_OPERATIONS.has(e.operation) && e.response?.status !== undefined);
+    .filter((e) => e.step !== undefined && e.operation === judged.operation && e.response !== undefined);
 }
 
 /** The rule sent this request more than once, the same step and body. */

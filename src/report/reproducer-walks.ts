@@ -6,13 +6,13 @@
  * others): the script sends the walk's first request again and follows each
  * live answer's next_token, as the spec says a client does, up to a page cap
  * so that it never loops forever, and judges the pages it got by the same
- * condition. The walk chosen is one of the rule's log that the suite's own
- * walk judge, run again on the recording, finds departing the same way.
+ * condition. The walk chosen is one of the rule's log whose page the
+ * violation names (`limit 8, page 2`, `…, page 3.next_token`) departs there
+ * the same way in the recording.
  */
-import type { AnsweredExchange, Exchange } from '../core/exchange.ts';
+import type { Exchange } from '../core/exchange.ts';
+import { parseJsonText } from '../core/json-text.ts';
 import type { RuleResult, Violation } from '../core/types.ts';
-import { observedFromExchange } from '../rules/judges/observed.ts';
-import { WalkJudge } from '../rules/judges/walk.ts';
 import { tokenGiven, tokenSent } from './reproducer-tokens.ts';
 
 /** The departures a script's walk judge finds; the script follows the walk from request `at`. */
@@ -44,17 +44,39 @@ function walksOf(log: readonly Exchange[]): Exchange[][] {
   return walks;
 }
 
-function isAnswered(e: Exchange): e is AnsweredExchange {
-  return e.response !== undefined;
+/** The ids a page lists (none where its answer is no list or was cut for the report). */
+function idsOn(page: Exchange): string[] {
+  if (!page.response || page.response.truncated) return [];
+  const body = parseJsonText(page.response.body);
+  const data = typeof body === 'object' && body !== null && 'data' in body ? body.data : undefined;
+  if (!Array.isArray(data)) return [];
+  return data.flatMap((entry: unknown) =>
+    typeof entry === 'object' && entry !== null && 'id' in entry && typeof entry.id === 'string' ? [entry.id] : [],
+  );
 }
 
-/** The messages of the walk judge's departures: those a script's walk judges again. */
-function departuresOf(walk: readonly Exchange[]): string[] {
-  const judge = new WalkJudge();
-  // A page cut for the report is judged as far as it goes: it may miss a departure, never make one up.
-  return walk.flatMap((page, index) =>
-    isAnswered(page) ? judge.page(observedFromExchange(page), index, 'walk').map((d) => d.message) : [],
-  );
+/** `limit 8, page 2` (a resource again on page 2) or `limit 8, page 2.next_token` (its token came back). */
+const WALK_PLACE = /^limit (\S+), page (\d+)(\.next_token)?$/;
+
+/** The request's page size, as the place names it. */
+function limitOf(e: Exchange): string {
+  const body = parseJsonText(e.request.body);
+  const pagination = typeof body === 'object' && body !== null && 'pagination' in body ? body.pagination : undefined;
+  return typeof pagination === 'object' && pagination !== null && 'limit' in pagination ? String(pagination.limit) : '';
+}
+
+/** Page `n` (from 1) of the walk departs as the place says: a resource an earlier page listed, or a token given before. */
+function departsAt(walk: readonly Exchange[], n: number, token: boolean): boolean {
+  const page = walk[n - 1];
+  if (!page) return false;
+  const earlier = walk.slice(0, n - 1);
+  if (token) {
+    const given = tokenGiven(page);
+    return given !== undefined && idsOn(page).length > 0 && earlier.some((e) => tokenGiven(e) === given);
+  }
+  const seen = new Set(earlier.flatMap(idsOn));
+  const ids = idsOn(page);
+  return ids.some((id, i) => seen.has(id) || ids.indexOf(id) < i);
 }
 
 /** How many pages past the run's walk the script follows: a fixed server's walk may be a little longer. */
@@ -62,10 +84,15 @@ const MORE_PAGES = 3;
 
 /**
  * The walk the violation was found on, and how far to follow it, when the
- * violation is a walk judge's and the log holds a walk that departs so.
+ * violation names a walk's page and the log holds a walk that departs there so.
  */
 export function walkPlan(r: RuleResult, v: Violation): { first: Exchange; check: WalkCheck } | undefined {
-  const walk = walksOf(r.exchanges).find((w) => departuresOf(w).includes(v.message));
+  const place = WALK_PLACE.exec(v.where);
+  if (!place) return undefined;
+  const [, limit, page, token] = place;
+  const walk = walksOf(r.exchanges).find(
+    (w) => w[0] !== undefined && limitOf(w[0]) === limit && departsAt(w, Number(page), token !== undefined),
+  );
   const first = walk?.[0];
   if (!walk || !first) return undefined;
   // A repeat may make a walk longer or shorter than a fixed server's: twice the run's pages and a few more.

@@ -27,7 +27,7 @@ import { runRules } from '../src/runner/run-rules.ts';
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, keep: { type: 'boolean', default: false } } });
 
-/** The script's exit code against a server, the keys in its environment only; the last line it printed. */
+/** The script's exit code against a server, the keys in its environment only; the line that says why. */
 function reproduce(script: string, server: ReferenceServer): Promise<{ code: number; last: string }> {
   return new Promise((done) => {
     execFile(
@@ -44,8 +44,10 @@ function reproduce(script: string, server: ReferenceServer): Promise<{ code: num
       },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+        // The line that says why: a CANNOT TELL first, else a DEPARTS, else the last.
         const lines = `${stdout}${stderr}`.trim().split('\n');
-        done({ code, last: lines.at(-1) ?? '' });
+        const why = lines.find((l) => l.startsWith('CANNOT TELL')) ?? lines.find((l) => l.startsWith('DEPARTS'));
+        done({ code, last: why ?? lines.at(-1) ?? '' });
       },
     );
   });

@@ -19,6 +19,7 @@ import { recordedErrorMessage } from '../core/error-message.ts';
 import { trialsNeeded } from '../core/one-in-n.ts';
 import { namedExchange } from './reproducer-steps.ts';
 import { tokenChain, tokenSent } from './reproducer-tokens.ts';
+import { comparedPlan, type TeamFilterCheck } from './reproducer-compared.ts';
 import { walkPlan, type WalkCheck } from './reproducer-walks.ts';
 
 /** A model's check, its answer named by the script's request number instead. */
@@ -49,6 +50,7 @@ export type ReproducerCheck =
   /** A revocation sent again must be accepted (2xx); otherwise what follows says nothing (exit 3). */
   | { at: number; kind: 'accepted' }
   | WalkCheck
+  | TeamFilterCheck
   | AtRequest<ReplayCheck>;
 
 /** What a script sends, in order, and how it judges the answers. */
@@ -331,7 +333,8 @@ function revocationPlan(r: RuleResult, v: Violation): ReproducerPlan | undefined
 
 /**
  * Undefined when the FAIL's condition is judged neither on one answer, nor on
- * a walk followed again (reproducer-walks.ts), nor on a revocation's reads.
+ * answers compared (reproducer-compared.ts), nor on a walk followed again
+ * (reproducer-walks.ts), nor on a revocation's reads.
  */
 export function reproducerPlan(r: RuleResult): ReproducerPlan | undefined {
   // A sequence stopped by its command's own answer (a status) has no model check: that answer is judged.
@@ -340,6 +343,8 @@ export function reproducerPlan(r: RuleResult): ReproducerPlan | undefined {
   if (!v) return undefined;
   const one = answerPlan(r, v) ?? errorAnswerPlan(r, v);
   if (one) return one;
+  const compared = comparedPlan(r, v);
+  if (compared) return { requests: compared.requests, checks: [compared.check] };
   const walk = walkPlan(r, v);
   if (walk)
     return {

@@ -68,6 +68,17 @@ const judges = {
     for (const k of c.path) v = v === null || typeof v !== 'object' ? undefined : v[k];
     return same(v, c.departing) ? 'still ' + JSON.stringify(v) + ' at ' + JSON.stringify(c.path) : null;
   },
+  // Answers compared: the filtered read keeps exactly the unfiltered read's assignations on the teams asked for.
+  'team-filter': function (c, a) {
+    const keys = function (b, what) {
+      if (b.status !== '200') throw new CannotTell(what + ' answered ' + b.status + ': nothing to compare');
+      return list(b, what).map(function (x) { return (x && x.team && x.team.id) + '/' + (x && x.head) + '/' + (x && x.date_range); }).sort();
+    };
+    const all = keys(answer(c.reference), 'the unfiltered read');
+    const shown = keys(a, 'the filtered read');
+    const want = all.filter(function (k) { return c.teamIds.some(function (t) { return k.indexOf(t + '/') === 0; }); });
+    return same(shown, want) ? null : 'shows ' + JSON.stringify(shown) + ', the unfiltered read on those teams ' + JSON.stringify(want);
+  },
   'ids-within': function (c, a) {
     const v = at(a, c.path);
     if (!Array.isArray(v)) throw new CannotTell('no list at ' + JSON.stringify(c.path) + ' (status ' + a.status + ')');

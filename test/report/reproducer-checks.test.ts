@@ -160,6 +160,34 @@ describe('reproducerPlan', () => {
     ).toBeUndefined();
   });
 
+  test("the team filter's answer is compared with the unfiltered read before it, sent again first", () => {
+    const assignation = (team: string) => ({
+      team: { id: team, name: team },
+      head: true,
+      date_range: '2020-01-01/2020-12-31',
+    });
+    const read = (step: string, request: object, shown: string[]): AnsweredExchange => {
+      const e = exchange(step, 200, JSON.stringify(shown.map(assignation)), 'resources.show-teams');
+      return { ...e, request: { ...e.request, body: JSON.stringify(request) } };
+    };
+    const range = { resource_id: 'r1', date_range: '1900-01-01/2199-12-31' };
+    const unfiltered = read('show-teams without a filter', range, ['t1', 't2']);
+    const where = 'show-teams(team_ids [t1])';
+    const judged = (shown: string[]) =>
+      reproducerPlan(
+        fail({
+          ruleId: 'show-teams.team-filter',
+          exchanges: [unfiltered, read(where, { ...range, team_ids: ['t1'] }, shown)],
+          violations: [{ where, message: 'must return the assignations of the requested teams, and only those' }],
+        }),
+      );
+    const plan = judged(['t1', 't2']);
+    expect(plan?.requests.map((q) => q.label)).toEqual(['show-teams without a filter', where]);
+    expect(plan?.checks).toEqual([{ at: 2, kind: 'team-filter', reference: 1, teamIds: ['t1'] }]);
+    // A recorded answer that keeps what it should does not depart as the script would judge: no plan.
+    expect(judged(['t1'])).toBeUndefined();
+  });
+
   test('a FAIL judged over several answers has no plan: the script says so and exits 3', () => {
     expect(
       reproducerPlan(

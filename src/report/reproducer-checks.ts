@@ -19,7 +19,7 @@ import { recordedErrorMessage } from '../core/error-message.ts';
 import { trialsNeeded } from '../core/one-in-n.ts';
 import { namedExchange } from './reproducer-steps.ts';
 import { tokenChain, tokenSent } from './reproducer-tokens.ts';
-import { comparedPlan, type TeamFilterCheck } from './reproducer-compared.ts';
+import { comparedPlan, type ComparedCheck } from './reproducer-compared.ts';
 import { walkPlan, type WalkCheck } from './reproducer-walks.ts';
 
 /** A model's check, its answer named by the script's request number instead. */
@@ -50,7 +50,7 @@ export type ReproducerCheck =
   /** A revocation sent again must be accepted (2xx); otherwise what follows says nothing (exit 3). */
   | { at: number; kind: 'accepted' }
   | WalkCheck
-  | TeamFilterCheck
+  | ComparedCheck
   | AtRequest<ReplayCheck>;
 
 /** What a script sends, in order, and how it judges the answers. */

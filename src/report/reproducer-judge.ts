@@ -79,6 +79,18 @@ const judges = {
     const want = all.filter(function (k) { return c.teamIds.some(function (t) { return k.indexOf(t + '/') === 0; }); });
     return same(shown, want) ? null : 'shows ' + JSON.stringify(shown) + ', the unfiltered read on those teams ' + JSON.stringify(want);
   },
+  'head-filter': function (c, a) {
+    const read = function (b, what) {
+      if (b.status !== '200') throw new CannotTell(what + ' answered ' + b.status + ': nothing to compare');
+      return list(b, what);
+    };
+    const all = read(answer(c.reference), 'the unfiltered read');
+    const shown = read(a, 'the filtered read');
+    const other = shown.filter(function (x) { return !x || x.head !== c.head; });
+    if (other.length > 0) return other.length + ' assignations whose head is not ' + c.head;
+    const some = all.some(function (x) { return x && x.head === c.head; });
+    return shown.length === 0 && some ? 'none shown, where the unfiltered read shows assignations whose head is ' + c.head : null;
+  },
   'ids-within': function (c, a) {
     const v = at(a, c.path);
     if (!Array.isArray(v)) throw new CannotTell('no list at ' + JSON.stringify(c.path) + ' (status ' + a.status + ')');

@@ -12,8 +12,15 @@
  * nothing), and the read after must no longer show what the departing one did.
  */
 import type { Exchange } from '../core/exchange.ts';
+import { canonicalJson } from '../core/canonical-json.ts';
 import { parseJsonText } from '../core/json-text.ts';
 import type { ReplayCheck, RuleResult, Violation } from '../core/types.ts';
+import { recordedErrorMessage } from '../core/error-message.ts';
+import { trialsNeeded } from '../core/one-in-n.ts';
+import { namedExchange } from './reproducer-steps.ts';
+import { tokenChain, tokenSent } from './reproducer-tokens.ts';
+import { comparedPlan, type ComparedCheck } from './reproducer-compared.ts';
+import { walkPlan, type WalkCheck } from './reproducer-walks.ts';
 
 /** A model's check, its answer named by the script's request number instead. */
 type AtRequest<C> = C extends ReplayCheck ? { at: number } & Omit<C, 'exchange'> : never;
@@ -24,12 +31,26 @@ export type ReproducerCheck =
   | { at: number; kind: 'json' }
   | { at: number; kind: 'empty' }
   | { at: number; kind: 'value-at'; path: Array<string | number>; departing: unknown }
+  /** The value at the path must be null: the run's was a value of the server's own (a page token), any value departs. */
+  | { at: number; kind: 'null-at'; path: Array<string | number> }
+  /** The resources listed at the path must each have one of these ids (a resource.ids filter). */
+  | { at: number; kind: 'ids-within'; path: Array<string | number>; allowed: string[] }
+  /** An error answer (4xx) must carry a message describing the problem (§7); another status says nothing (exit 3). */
+  | { at: number; kind: 'error-message' }
+  /** The list at the path must hold at most `max` entries (a page within its limit). */
+  | { at: number; kind: 'length-at-most'; path: Array<string | number>; max: number }
+  /** The value at the path must be of this JSON type ('array', 'object', 'string', 'number', 'boolean', 'null'). */
+  | { at: number; kind: 'type-at'; path: Array<string | number>; type: JsonType }
+  /** The object at the path must have this property (a schema's required property). */
+  | { at: number; kind: 'has-property'; path: Array<string | number>; property: string }
   /** The roles a list-roles read shows, whatever their order, must not be those the departing read showed. */
   | { at: number; kind: 'roles-not'; departing: unknown }
   /** The roles a list-roles read shows, whatever their order, must be those the run started from (else exit 3). */
   | { at: number; kind: 'start-roles'; recorded: unknown }
   /** A revocation sent again must be accepted (2xx); otherwise what follows says nothing (exit 3). */
   | { at: number; kind: 'accepted' }
+  | WalkCheck
+  | ComparedCheck
   | AtRequest<ReplayCheck>;
 
 /** What a script sends, in order, and how it judges the answers. */
@@ -37,9 +58,11 @@ export interface ReproducerPlan {
   /**
    * Each request with what it is for (a trace step's command, or the rule's
    * step); requests with a `branch` were sent at once in the run, each branch
-   * in its order, and are sent so again.
+   * in its order, and are sent so again; a request with `tokenFrom` sends
+   * the `next_token` the live answer to that request (its number) gave in
+   * place of the recorded one (reproducer-tokens.ts).
    */
-  requests: Array<{ label: string; exchange: Exchange; branch?: number }>;
+  requests: Array<{ label: string; exchange: Exchange; branch?: number; tokenFrom?: number }>;
   /**
    * The roles the first request, a list-roles read, showed in the run: the
    * state the evidence starts from. The script reads it first and sends
@@ -72,10 +95,85 @@ function statusesOf(expected: unknown): string[] | undefined {
   return tokens.length > 0 && tokens.every((t) => /^[1-5](?:xx|\d\d)$/.test(t)) ? tokens : undefined;
 }
 
-/** The exchange the violation is about: the last one of the step it names, else the rule's last. */
-function judgedExchange(r: RuleResult, step: string): Exchange | undefined {
-  const named = r.exchanges.filter((e) => e.step === step || step.endsWith(e.step ?? '\u0000'));
-  return named.at(-1) ?? r.exchanges.at(-1);
+/** A non-empty list of ids, as a violation of the ids filter names the ids allowed and those listed outside them. */
+function idsOf(x: unknown): string[] | undefined {
+  return Array.isArray(x) && x.length > 0 && x.every((id) => typeof id === 'string') ? x.map(String) : undefined;
+}
+
+/** The ids of the resources in a list, or undefined where it is no list. */
+function listedIds(list: unknown): string[] | undefined {
+  if (!Array.isArray(list)) return undefined;
+  return list.flatMap((entry: unknown) =>
+    typeof entry === 'object' && entry !== null && 'id' in entry && typeof entry.id === 'string' ? [entry.id] : [],
+  );
+}
+
+const JSON_TYPES = ['array', 'object', 'string', 'number', 'boolean', 'null'] as const;
+type JsonType = (typeof JSON_TYPES)[number];
+
+function isJsonType(x: unknown): x is JsonType {
+  return JSON_TYPES.some((t) => t === x);
+}
+
+/** A value's JSON type, as the script's judge names it. */
+function jsonTypeOf(v: unknown): JsonType | 'absent' {
+  if (v === undefined) return 'absent';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'array';
+  const t = typeof v;
+  return t === 'string' || t === 'number' || t === 'boolean' ? t : 'object';
+}
+
+/** The value at `path` of a JSON body, undefined where there is none. */
+function valueAt(body: unknown, path: ReadonlyArray<string | number>): unknown {
+  let v = body;
+  for (const k of path) {
+    if (typeof v !== 'object' || v === null) return undefined;
+    v = new Map(Object.entries(v)).get(String(k));
+  }
+  return v;
+}
+
+/**
+ * The recorded answer departs by the check, as the script's judge would say:
+ * the check and the exchange are the FAIL's own only then (the same check on
+ * another answer would read as a fix).
+ */
+function departsInRecording(check: ReproducerCheck, e: Exchange): boolean {
+  const response = e.response;
+  if (!response || response.truncated) return false;
+  const status = String(response.status);
+  const body = response.body;
+  switch (check.kind) {
+    case 'status':
+      return !check.expected.some((x) => (x.endsWith('xx') ? status.charAt(0) === x.charAt(0) : status === x));
+    case 'json':
+      return parseJsonText(body) === undefined;
+    case 'empty':
+      return body !== '';
+    case 'null-at':
+      return valueAt(parseJsonText(body), check.path) !== null;
+    case 'length-at-most': {
+      const list = valueAt(parseJsonText(body), check.path);
+      return Array.isArray(list) && list.length > check.max;
+    }
+    case 'type-at':
+      return jsonTypeOf(valueAt(parseJsonText(body), check.path)) !== check.type;
+    case 'has-property': {
+      const at = valueAt(parseJsonText(body), check.path);
+      return typeof at === 'object' && at !== null && !Array.isArray(at) && !(check.property in at);
+    }
+    case 'ids-within': {
+      const allowed = new Set(check.allowed);
+      return (listedIds(valueAt(parseJsonText(body), check.path)) ?? []).some((id) => !allowed.has(id));
+    }
+    case 'error-message':
+      return response.status >= 400 && response.status < 500 && recordedErrorMessage(body) === undefined;
+    case 'value-at':
+      return canonicalJson(valueAt(parseJsonText(body), check.path)) === canonicalJson(check.departing);
+    default:
+      return false;
+  }
 }
 
 function checkOf(v: Violation, at: number, place: string): ReproducerCheck | undefined {
@@ -88,7 +186,21 @@ function checkOf(v: Violation, at: number, place: string): ReproducerCheck | und
   if (rest === '' && v.expected === 'JSON') return { at, kind: 'json' };
   if (rest === '' && v.expected === '(empty)') return { at, kind: 'empty' };
   const path = pathOf(rest);
-  return path && v.actual !== undefined ? { at, kind: 'value-at', path, departing: v.actual } : undefined;
+  if (!path) return undefined;
+  const most = typeof v.expected === 'string' ? /^<= (\d+)$/.exec(v.expected)?.[1] : undefined;
+  if (most !== undefined) return { at, kind: 'length-at-most', path, max: Number(most) };
+  if (isJsonType(v.expected)) return { at, kind: 'type-at', path, type: v.expected };
+  const allowed = idsOf(v.expected);
+  const offending = idsOf(v.actual);
+  if (path.at(-1) === 'data' && allowed && offending && offending.every((id) => !allowed.includes(id)))
+    return { at, kind: 'ids-within', path, allowed };
+  const missing =
+    typeof v.expected === 'string' ? /required \{"missingProperty":"([^"\\]+)"\}$/.exec(v.expected)?.[1] : undefined;
+  if (missing !== undefined) return { at, kind: 'has-property', path, property: missing };
+  // A token is the server's own (§4.9 rule 6): another server gives another; a token where null is due departs whatever it is.
+  if (path.at(-1) === 'next_token' && typeof v.actual === 'string' && v.expected === null)
+    return { at, kind: 'null-at', path };
+  return v.actual !== undefined ? { at, kind: 'value-at', path, departing: v.actual } : undefined;
 }
 
 const LIST_ROLES = 'resources.list-roles';
@@ -153,6 +265,25 @@ function showsRoles(read: unknown, roles: HeldRoles): boolean {
   return Object.entries(roles).every(([role, teams]) => held.get(role) === teamsKey(teams));
 }
 
+/**
+ * Exchange `i` is a roles read among the reads right after a revocation (a
+ * read, and the same read again a moment later): it belongs to the evidence,
+ * not to the state the evidence starts from.
+ */
+function readAfterRevocation(all: readonly Exchange[], i: number): boolean {
+  const read = all[i];
+  if (read?.operation !== LIST_ROLES) return false;
+  let at = i - 1;
+  // The same read sent again a moment later (a read that lags a write), named after it
+  // (`list-roles after, 500 ms later`): another read, such as a run's start, starts anew.
+  const again = (e: Exchange | undefined) =>
+    e?.operation === LIST_ROLES &&
+    e.request.body === read.request.body &&
+    (read.step ?? '').startsWith(e.step ?? '\u0000');
+  while (at > 0 && again(all[at])) at -= 1;
+  return isRevocation(all[at]);
+}
+
 /** `B2.1 revoke(…)`: the second branch of revocations sent at once. */
 const BRANCH_STEP = /^B(\d+)\.\d+ /;
 
@@ -173,20 +304,18 @@ function revocationPlan(r: RuleResult, v: Violation): ReproducerPlan | undefined
       ? [i]
       : [],
   );
+  // The read the violation names is the one whose step it names most fully: `list-roles after the second
+  // revocation` is not `list-roles after`, whose name it holds too.
+  const longest = Math.max(0, ...candidates.map((i) => all[i]?.step?.length ?? 0));
+  const named = candidates.filter((i) => all[i]?.step?.length === longest);
   // An example's departure is its first one (what follows confirms it); a property's runs share their
   // steps' names, so its failing read is the one showing the roles its violation names.
   const shownRoles = rolesOf(v.actual);
   const judged =
-    r.kind === 'example'
-      ? candidates[0]
-      : shownRoles && candidates.find((i) => showsRoles(rolesRead(all[i]), shownRoles));
+    r.kind === 'example' ? named[0] : shownRoles && named.find((i) => showsRoles(rolesRead(all[i]), shownRoles));
   if (judged === undefined) return undefined;
   let start = judged - 1;
-  while (
-    start > 0 &&
-    (isRevocation(all[start]) || (all[start]?.operation === LIST_ROLES && isRevocation(all[start - 1])))
-  )
-    start -= 1;
+  while (start > 0 && (isRevocation(all[start]) || readAfterRevocation(all, start))) start -= 1;
   const startRoles = rolesRead(all[start]);
   const evidence = all.slice(start, judged + 1);
   const departing = rolesRead(all[judged]);
@@ -202,23 +331,101 @@ function revocationPlan(r: RuleResult, v: Violation): ReproducerPlan | undefined
   return { requests, startRoles, checks: [...accepted, { at: requests.length, kind: 'roles-not', departing }] };
 }
 
-/** Undefined when the FAIL's condition cannot be judged on one answer (a walk, several answers compared). */
+/**
+ * Undefined when the FAIL's condition is judged neither on one answer, nor on
+ * answers compared (reproducer-compared.ts), nor on a walk followed again
+ * (reproducer-walks.ts), nor on a revocation's reads.
+ */
 export function reproducerPlan(r: RuleResult): ReproducerPlan | undefined {
   // A sequence stopped by its command's own answer (a status) has no model check: that answer is judged.
   if (r.trace?.at(-1)?.check) return tracePlan(r);
   const v = r.violations[0];
   if (!v) return undefined;
-  const one = answerPlan(r, v);
-  return one ?? (r.exchanges.some((e) => isRevocation(e)) ? revocationPlan(r, v) : undefined);
+  const one = answerPlan(r, v) ?? errorAnswerPlan(r, v);
+  if (one) return one;
+  const compared = comparedPlan(r, v);
+  if (compared) return { requests: compared.requests, checks: [compared.check] };
+  const walk = walkPlan(r, v);
+  if (walk)
+    return {
+      requests: [{ label: walk.first.step ?? walk.first.operation, exchange: walk.first }],
+      checks: [walk.check],
+    };
+  return r.exchanges.some((e) => isRevocation(e)) ? revocationPlan(r, v) : undefined;
 }
 
-/** A FAIL judged on one answer: the one its violation names, by the violation's place in it. */
+/**
+ * A FAIL judged on one answer: the last one of the step the violation names
+ * whose recorded answer departs by the violation's place in it (none: no
+ * plan), sent again after the pages whose tokens lead to it.
+ */
 function answerPlan(r: RuleResult, v: Violation): ReproducerPlan | undefined {
   const cut = v.where.lastIndexOf('response.');
   if (cut < 0) return undefined;
   const step = v.where.slice(0, cut).replace(/:\s*$/, '');
-  const exchange = judgedExchange(r, step);
-  if (!exchange) return undefined;
   const check = checkOf(v, 1, v.where.slice(cut));
-  return check && { requests: [{ label: exchange.step ?? exchange.operation, exchange }], checks: [check] };
+  if (!check) return undefined;
+  const judged = namedExchange(r.exchanges, step, (e) => departsInRecording(check, e));
+  // A later page is sent again after the pages before it, each with the token its live answer gives.
+  const chain = judged === undefined ? undefined : tokenChain(r.exchanges, judged);
+  if (!chain) return undefined;
+  const requests = chain.map(({ exchange, tokenFrom }) => ({
+    label: exchange.step ?? exchange.operation,
+    exchange,
+    ...(tokenFrom !== undefined ? { tokenFrom: tokenFrom + 1 } : {}),
+  }));
+  const last = requests.at(-1);
+  // A rule that sent its judged request again and again judges a departure that may come one time in N:
+  // the script sends it as often as the suite needs to see one in ten (95%), each answer judged.
+  if (chain.length === 1 && last && sentAgain(r.exchanges, last.exchange)) {
+    const times = trialsNeeded();
+    return {
+      requests: Array.from({ length: times }, () => last),
+      checks: Array.from({ length: times }, (_, i) => ({ ...check, at: i + 1 })),
+    };
+  }
+  // A change refused or accepted because of an earlier change of the rule (an external_id another
+  // resource already uses) departs only after it: the rule's earlier changes go first, in their order.
+  const before = last && chain.length === 1 ? earlierChanges(r, last.exchange) : [];
+  const all = [...before.map((exchange) => ({ label: exchange.step ?? exchange.operation, exchange })), ...requests];
+  return { requests: all, checks: [{ ...check, at: all.length }] };
+}
+
+/**
+ * The requests of the judged one's operation the rule's own steps sent
+ * before it, when the rule changes state (the state guard's restores, which
+ * have no step, are not the rule's): the changes it may depend on. (Reads of
+ * a read's operation among them change nothing.)
+ */
+function earlierChanges(r: RuleResult, judged: Exchange): Exchange[] {
+  if (r.mutates === 'none') return [];
+  const end = r.exchanges.indexOf(judged);
+  return r.exchanges
+    .slice(0, Math.max(0, end))
+    .filter((e) => e.step !== undefined && e.operation === judged.operation && e.response !== undefined);
+}
+
+/** The rule sent this request more than once, the same step and body. */
+function sentAgain(log: readonly Exchange[], e: Exchange): boolean {
+  return log.filter((x) => x.step === e.step && x.request.body === e.request.body).length > 1;
+}
+
+/** `resources.list answered 400 (to a body that is not JSON)`: how errors.message-present names an error answer. */
+const ERROR_ANSWER = /^(\S+) answered (\d{3})(?: \(to (.*)\))?$/;
+
+/** An error answer without a message (§7): the request that had it, sent again, must now carry one. */
+function errorAnswerPlan(r: RuleResult, v: Violation): ReproducerPlan | undefined {
+  const m = ERROR_ANSWER.exec(v.where);
+  if (!m) return undefined;
+  const [, operation, status, step] = m;
+  const check: ReproducerCheck = { at: 1, kind: 'error-message' };
+  const exchange = r.exchanges.findLast(
+    (e) =>
+      e.operation === operation &&
+      e.response?.status === Number(status) &&
+      (e.step ?? e.operation) === (step ?? operation) &&
+      tokenSent(e) === undefined &&
+      departsInRecording(check, e),
+  );
+  return exchange && { requests: [{ label: exchange.step ?? exchange.operation, exchange }], checks: [check] };
 }

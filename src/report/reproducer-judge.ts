@@ -36,6 +36,14 @@ function list(a, what) {
   if (!j.ok || !Array.isArray(j.value)) throw new Departs(what + ' did not answer a JSON list');
   return j.value;
 }
+// The value at a path of the answer's JSON body; undefined where there is none (a body that is not JSON departs).
+function at(a, path) {
+  const j = parsed(a);
+  if (!j.ok) throw new Departs('the body is not a JSON document');
+  let v = j.value;
+  for (const k of path) v = v === null || typeof v !== 'object' ? undefined : v[k];
+  return v;
+}
 function Departs(message) { this.message = message; }
 function CannotTell(message) { this.message = message; }
 function roleList(a, what) {
@@ -59,6 +67,96 @@ const judges = {
     let v = j.value;
     for (const k of c.path) v = v === null || typeof v !== 'object' ? undefined : v[k];
     return same(v, c.departing) ? 'still ' + JSON.stringify(v) + ' at ' + JSON.stringify(c.path) : null;
+  },
+  // Answers compared: the filtered read keeps exactly the unfiltered read's assignations on the teams asked for.
+  'team-filter': function (c, a) {
+    const keys = function (b, what) {
+      if (b.status !== '200') throw new CannotTell(what + ' answered ' + b.status + ': nothing to compare');
+      return list(b, what).map(function (x) { return (x && x.team && x.team.id) + '/' + (x && x.head) + '/' + (x && x.date_range); }).sort();
+    };
+    const all = keys(answer(c.reference), 'the unfiltered read');
+    const shown = keys(a, 'the filtered read');
+    const want = all.filter(function (k) { return c.teamIds.some(function (t) { return k.indexOf(t + '/') === 0; }); });
+    return same(shown, want) ? null : 'shows ' + JSON.stringify(shown) + ', the unfiltered read on those teams ' + JSON.stringify(want);
+  },
+  'head-filter': function (c, a) {
+    const read = function (b, what) {
+      if (b.status !== '200') throw new CannotTell(what + ' answered ' + b.status + ': nothing to compare');
+      return list(b, what);
+    };
+    const all = read(answer(c.reference), 'the unfiltered read');
+    const shown = read(a, 'the filtered read');
+    const other = shown.filter(function (x) { return !x || x.head !== c.head; });
+    if (other.length > 0) return other.length + ' assignations whose head is not ' + c.head;
+    const some = all.some(function (x) { return x && x.head === c.head; });
+    return shown.length === 0 && some ? 'none shown, where the unfiltered read shows assignations whose head is ' + c.head : null;
+  },
+  'ids-within': function (c, a) {
+    const v = at(a, c.path);
+    if (!Array.isArray(v)) throw new CannotTell('no list at ' + JSON.stringify(c.path) + ' (status ' + a.status + ')');
+    const outside = v.map(function (r) { return r && r.id; }).filter(function (id) { return typeof id === 'string' && c.allowed.indexOf(id) < 0; });
+    return outside.length === 0 ? null : 'resources ' + outside.join(', ') + ' listed, outside the ids asked for';
+  },
+  // As the suite reads an error's message (§7): under the names error formats commonly give it.
+  'error-message': function (c, a) {
+    if (a.status.charAt(0) !== '4') throw new CannotTell('answered ' + a.status + ', not an error answer: it says nothing of the message');
+    const j = parsed(a);
+    const named = ['message', 'detail', 'title', 'error', 'error_description'].some(function (k) {
+      const v = j.ok && j.value && typeof j.value === 'object' ? j.value[k] : undefined;
+      const m = v && typeof v === 'object' ? v.message : v;
+      return typeof m === 'string' && m.trim() !== '';
+    });
+    return named ? null : 'the ' + a.status + ' answer has no message describing the problem';
+  },
+  'length-at-most': function (c, a) {
+    const v = at(a, c.path);
+    if (!Array.isArray(v)) throw new CannotTell('no list at ' + JSON.stringify(c.path) + ' (status ' + a.status + ')');
+    return v.length > c.max ? v.length + ' entries at ' + JSON.stringify(c.path) + ', expected at most ' + c.max : null;
+  },
+  'type-at': function (c, a) {
+    // The entry that should hold the value must be there: a shorter list says nothing of the value's type.
+    const parent = at(a, c.path.slice(0, -1));
+    if (!parent || typeof parent !== 'object') throw new CannotTell('nothing at ' + JSON.stringify(c.path.slice(0, -1)) + ' (status ' + a.status + ')');
+    const v = at(a, c.path);
+    const t = v === undefined ? 'absent' : v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
+    return t === c.type ? null : t + ' at ' + JSON.stringify(c.path) + ', expected ' + c.type;
+  },
+  'has-property': function (c, a) {
+    const v = at(a, c.path);
+    if (!v || typeof v !== 'object' || Array.isArray(v)) throw new CannotTell('no object at ' + JSON.stringify(c.path) + ' (status ' + a.status + ')');
+    return Object.prototype.hasOwnProperty.call(v, c.property) ? null : 'no ' + c.property + ' at ' + JSON.stringify(c.path);
+  },
+  'null-at': function (c, a) {
+    const j = parsed(a);
+    if (!j.ok) return 'the body is not a JSON document';
+    let v = j.value;
+    for (const k of c.path) v = v === null || typeof v !== 'object' ? undefined : v[k];
+    return v === null ? null : 'still ' + JSON.stringify(v) + ' at ' + JSON.stringify(c.path) + ', expected null';
+  },
+  'walk-once': function (c) {
+    const count = Number(fs.readFileSync(dir + '/pages', 'utf8'));
+    const ids = new Map();
+    const tokens = new Set();
+    let last;
+    for (let n = c.at; n < c.at + count; n++) {
+      const a = answer(n);
+      const j = parsed(a);
+      if (a.status !== '200' || !j.ok || !j.value || !Array.isArray(j.value.data)) throw new CannotTell('page ' + (n - c.at + 1) + ' of the walk answered ' + a.status + ' with no list of resources: the walk cannot be judged');
+      for (const r of j.value.data) {
+        const id = r && r.id;
+        if (typeof id !== 'string') continue;
+        if (ids.has(id)) return 'page ' + (n - c.at + 1) + ' returned resource ' + id + ' again (first on page ' + ids.get(id) + ')';
+        ids.set(id, n - c.at + 1);
+      }
+      const next = j.value.next_token;
+      if (typeof next === 'string' && j.value.data.length > 0) {
+        if (tokens.has(next)) return 'page ' + (n - c.at + 1) + ' gave a next_token that was already followed';
+        tokens.add(next);
+      }
+      last = j.value;
+    }
+    if (count >= c.pages && last && typeof last.next_token === 'string' && last.data.length > 0) throw new CannotTell('the walk had not ended after ' + count + ' pages (the run\'s walk was shorter): follow it further to judge it');
+    return null;
   },
   'start-roles': function (c, a) {
     const shown = roleList(a, 'resources.list-roles');
@@ -114,4 +212,34 @@ for (const c of checks) {
   else console.log('conforms: request ' + c.at);
 }
 process.exit(untold > 0 ? 3 : departs > 0 ? 1 : 0);
+`;
+
+/**
+ * The page that follows: a request body (argv[3]) with the \`next_token\` the
+ * saved answer of request argv[2] gave put in its \`pagination\`, printed.
+ * A token is the server's own (opaque, signed by it): a recorded one says
+ * nothing to another server, so each is taken from the live answer. An
+ * answer that gives none cannot be followed as the run followed it: exit 3;
+ * in a walk (argv[4] 'walk') it ends the walk: nothing is printed.
+ */
+export const FOLLOW_TOKEN = String.raw`'use strict';
+const fs = require('fs');
+const dir = process.argv[1];
+const from = process.argv[2];
+const body = JSON.parse(process.argv[3]);
+let token;
+try { token = JSON.parse(fs.readFileSync(dir + '/' + from + '.body', 'utf8')).next_token; } catch (e) { token = undefined; }
+// A walk (argv[4] 'walk') ends where §4.9 rule 3 says, with nothing printed; a page the run followed must go on.
+if (process.argv[4] === 'walk') {
+  let data;
+  try { data = JSON.parse(fs.readFileSync(dir + '/' + from + '.body', 'utf8')).data; } catch (e) { data = undefined; }
+  if (typeof token !== 'string' || !Array.isArray(data) || data.length === 0) process.exit(0);
+}
+if (typeof token !== 'string') {
+  // stderr: what it prints on stdout is the next request's body.
+  console.error('CANNOT TELL: request ' + from + ' gave no next_token to follow, where the run was given one');
+  process.exit(3);
+}
+body.pagination.next_token = token;
+process.stdout.write(JSON.stringify(body));
 `;

@@ -13,7 +13,8 @@ import type { RuleResult, RunResult } from '../core/types.ts';
 import { headerArguments, printfBinary } from './curl.ts';
 import { replayCommand } from './describe-result.ts';
 import { reproducerPlan, type ReproducerCheck, type ReproducerPlan } from './reproducer-checks.ts';
-import { REPRODUCER_JUDGE } from './reproducer-judge.ts';
+import { FOLLOW_TOKEN, REPRODUCER_JUDGE } from './reproducer-judge.ts';
+import { withoutToken } from './reproducer-tokens.ts';
 import { singleQuote } from './shell-quote.ts';
 
 const KEYS = ['DIRECTORY_API_KEY', 'DIRECTORY_RESTRICTED_API_KEY'] as const;
@@ -81,6 +82,13 @@ export function reproducerScript(r: RuleResult, run: Pick<RunResult, 'target' | 
     `IFS= read -r -d '' JUDGE <<'DIRECTORY_CONFORMANCE_JUDGE' || true\n${REPRODUCER_JUDGE}DIRECTORY_CONFORMANCE_JUDGE`,
     'judge() { node -e "$JUDGE" "$answers" "$1"; }',
   );
+  if (requests.some((q) => q.tokenFrom !== undefined) || plan.checks.some((c) => c.kind === 'walk-once'))
+    lines.push(
+      "# follow N BODY [walk]: BODY with the next_token request N's answer gave (this server's, as §4.9 says), or exit 3;",
+      '# in a walk, nothing once the walk has ended (next_token null or data empty).',
+      `IFS= read -r -d '' FOLLOW <<'DIRECTORY_CONFORMANCE_FOLLOW' || true\n${FOLLOW_TOKEN}DIRECTORY_CONFORMANCE_FOLLOW`,
+      'follow() { node -e "$FOLLOW" "$answers" "$@"; }',
+    );
   let i = 0;
   while (i < requests.length) {
     const branch = requests[i]?.branch;
@@ -103,6 +111,9 @@ export function reproducerScript(r: RuleResult, run: Pick<RunResult, 'target' | 
     lines.push('', ...atOnce(requests, i, end, run));
     i = end;
   }
+  const walk = plan.checks.find((c) => c.kind === 'walk-once');
+  const first = requests[0];
+  if (walk && first) lines.push('', ...walkLines(first, walk.pages, run));
   lines.push(
     '',
     '# The judged condition, as the suite judged it.',
@@ -115,6 +126,11 @@ export function reproducerScript(r: RuleResult, run: Pick<RunResult, 'target' | 
 function curlArguments(q: ReproducerPlan['requests'][number], n: number, run: Pick<RunResult, 'target'>) {
   const { request } = q.exchange;
   const head = [`-X ${request.method} ${urlArgument(request.url, run.target.baseUrl)}`, ...headerArguments(request)];
+  if (q.tokenFrom !== undefined)
+    return {
+      before: [`follow ${q.tokenFrom} ${singleQuote(withoutToken(request.body))} >"$answers/${n}.request" || exit $?`],
+      args: [...head, `--data-binary @"$answers/${n}.request"`],
+    };
   return request.body.includes('\0')
     ? {
         before: [`printf '%b' ${singleQuote(printfBinary(request.body))} >"$answers/${n}.request"`],
@@ -167,4 +183,34 @@ function atOnce(
   });
   lines.push(branches.map((_, k) => `wait "$branch${k}" || exit $?`).join('; '));
   return lines;
+}
+
+/**
+ * The walk from request 1: pages 2 on, each page 1's request with the
+ * next_token the page before gave, taken from the live answer (never the
+ * run's: a token is the server's own), until the walk ends (§4.9 rule 3) or
+ * `pages` pages, so that it never loops forever. The judge reads how many
+ * pages there were from $answers/pages.
+ */
+function walkLines(first: ReproducerPlan['requests'][number], pages: number, run: Pick<RunResult, 'target'>): string[] {
+  const { request } = first.exchange;
+  const args = [
+    `-X ${request.method} ${urlArgument(request.url, run.target.baseUrl)}`,
+    ...headerArguments(request),
+    `--data-binary @"$answers/$pages.request"`,
+  ];
+  return [
+    comment(
+      `The walk: each next page sends request 1 again with the next_token the page before gave (${pages} pages at most).`,
+    ),
+    'pages=1',
+    `while [ "$pages" -lt ${pages} ]; do`,
+    `  next=$(follow "$pages" ${singleQuote(request.body)} walk) || exit $?`,
+    '  [ -n "$next" ] || break',
+    '  pages=$((pages + 1))',
+    `  printf '%s' "$next" >"$answers/$pages.request"`,
+    `  ${[`send "$pages" ${args[0] ?? ''}`, ...args.slice(1)].join(' \\\n    ')}`,
+    'done',
+    `printf '%s' "$pages" >"$answers/pages"`,
+  ];
 }

@@ -8,6 +8,9 @@
  * a convention of the step.
  */
 import { GATEWAY_STATUSES } from '../client/retry-policy.ts';
+import { messageIn } from '../core/error-message.ts';
+// Read by the runner and the errors rules from here; a reproducer script's plan reads it from core.
+export { recordedErrorMessage } from '../core/error-message.ts';
 import type { ApiResponse } from '../core/exchange.ts';
 import { ConformanceFailure, DepartureOfAnotherRule, HarnessError, isConformanceFailure } from '../core/errors.ts';
 import type { Violation } from '../core/types.ts';
@@ -257,30 +260,6 @@ export async function expectNoServerError(
 /** Text of a JSON error body's message, whatever field the server uses for it. */
 export function errorMessage(res: ApiResponse): string | undefined {
   return messageIn(res.json);
-}
-
-/** The message of an error body as a transcript recorded it (text), if it has one. */
-export function recordedErrorMessage(bodyText: string): string | undefined {
-  try {
-    return messageIn(JSON.parse(bodyText));
-  } catch {
-    return undefined;
-  }
-}
-
-/** A message describing the problem (§7), under the names error formats commonly give it. */
-function messageIn(body: unknown): string | undefined {
-  if (typeof body !== 'object' || body === null) return undefined;
-  const record = body as Record<string, unknown>;
-  for (const key of ['message', 'detail', 'title', 'error', 'error_description']) {
-    const value = record[key];
-    if (typeof value === 'string' && value.trim() !== '') return value;
-    if (typeof value === 'object' && value !== null) {
-      const nested = (value as Record<string, unknown>).message;
-      if (typeof nested === 'string' && nested.trim() !== '') return nested;
-    }
-  }
-  return undefined;
 }
 
 export function summariseBody(res: ApiResponse, max = 300): string {

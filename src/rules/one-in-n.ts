@@ -9,20 +9,9 @@
  * once more.
  */
 
-/** The rarest departure the suite promises to see: one time in this many. */
-export const ONE_IN = 10;
-/** How sure the suite is to see it. */
-export const CONFIDENCE = 0.95;
-
-/** Judged requests needed to see at least once, with `confidence`, a departure that comes one time in `oneIn`. */
-export function trialsNeeded(oneIn = ONE_IN, confidence = CONFIDENCE): number {
-  return Math.ceil(Math.log(1 - confidence) / Math.log(1 - 1 / oneIn));
-}
-
-/** How sure `trials` judged requests are to see a departure one time in `oneIn`. */
-export function confidenceOf(trials: number, oneIn = ONE_IN): number {
-  return 1 - (1 - 1 / oneIn) ** trials;
-}
+// The odds themselves live in core, where a FAIL's reproducer script reads them too.
+export { CONFIDENCE, ONE_IN, confidenceOf, trialsNeeded } from '../core/one-in-n.ts';
+import { trialsNeeded } from '../core/one-in-n.ts';
 
 /** What a repeated rule declares: how many judged requests each of its runs makes at least, once. */
 export interface Repeats {

@@ -64,6 +64,130 @@ describe('reproducerPlan', () => {
     expect(plan?.checks).toEqual([{ at: 1, kind: 'value-at', path: ['data', 0, 'x'], departing: 'a,b' }]);
   });
 
+  test('a violation whose step no exchange has, or whose answer does not depart so, has no plan: never another answer', () => {
+    const log = [exchange('first', 200), exchange('bad dates', 422)];
+    const where = (step: string) => ({ where: `${step}: response.status`, message: 'must reject', expected: '4xx' });
+    expect(reproducerPlan(fail({ exchanges: log, violations: [where('other step')] }))).toBeUndefined();
+    // The named step answered 422: the recording does not depart by the check, so the plan would judge another answer.
+    expect(reproducerPlan(fail({ exchanges: log, violations: [where('bad dates')] }))).toBeUndefined();
+  });
+
+  test("a later page is sent after the pages whose tokens lead to it, each with its live answer's token", () => {
+    const page = (n: number, sent: string | null, given: string | null, extra = ''): AnsweredExchange => {
+      const e = exchange(`resources.list page ${n}`, 200, `{"data":[${extra}],"next_token":${JSON.stringify(given)}}`);
+      return { ...e, request: { ...e.request, body: JSON.stringify({ pagination: { limit: 2, next_token: sent } }) } };
+    };
+    const log = [page(1, null, 'tok-a-0123456789'), exchange('other', 200), page(2, 'tok-a-0123456789', null, '7')];
+    const plan = reproducerPlan(
+      fail({
+        exchanges: log,
+        violations: [{ where: 'limit 2, page 2: response.body.data[0]', message: 'm', actual: 7 }],
+      }),
+    );
+    expect(plan?.requests.map((q) => [q.label, q.tokenFrom])).toEqual([
+      ['resources.list page 1', undefined],
+      ['resources.list page 2', 1],
+    ]);
+    expect(plan?.checks).toEqual([{ at: 2, kind: 'value-at', path: ['data', 0], departing: 7 }]);
+    // A token altered from the server's (cut short) cannot be made again on another server: no plan.
+    const altered = [page(1, null, 'tok-a-0123456789'), page(2, 'tok-a-01234', null, '7')];
+    expect(
+      reproducerPlan(
+        fail({
+          exchanges: altered,
+          violations: [{ where: 'limit 2, page 2: response.body.data[0]', message: 'm', actual: 7 }],
+        }),
+      ),
+    ).toBeUndefined();
+  });
+
+  test("a token where null is due departs whatever it is: the run's token is not compared", () => {
+    const plan = reproducerPlan(
+      fail({
+        exchanges: [exchange('whole', 200, '{"data":[],"next_token":"tok-1"}')],
+        violations: [
+          { where: 'whole: response.body.next_token', message: 'must be null', expected: null, actual: 'tok-1' },
+        ],
+      }),
+    );
+    expect(plan?.checks).toEqual([{ at: 1, kind: 'null-at', path: ['next_token'] }]);
+  });
+
+  test('a page listing resources outside its ids filter: every id listed must be one asked for', () => {
+    const page = exchange('resources.list page 1', 200, '{"data":[{"id":"a"},{"id":"z"}],"next_token":null}');
+    const body = { filters: [{ key: 'resource.ids', value: ['a', 'b'] }], pagination: { limit: 2, next_token: null } };
+    const plan = reproducerPlan(
+      fail({
+        exchanges: [{ ...page, request: { ...page.request, body: JSON.stringify(body) } }],
+        violations: [
+          {
+            where: 'resources.list page 1 (resource.ids (2), limit 2): response.body.data',
+            message: 'must hold only resources whose ids are in the resource.ids filter',
+            expected: ['a', 'b'],
+            actual: ['z'],
+          },
+        ],
+      }),
+    );
+    expect(plan?.checks).toEqual([{ at: 1, kind: 'ids-within', path: ['data'], allowed: ['a', 'b'] }]);
+    // Another walk's page 1 of the same limit departing the same way: which walk the violation is of
+    // cannot be told, so no page is picked.
+    const other = { ...body, filters: [{ key: 'resource.ids', value: ['a', 'c'] }] };
+    const both = [
+      { ...page, request: { ...page.request, body: JSON.stringify(body) } },
+      { ...page, request: { ...page.request, body: JSON.stringify(other) } },
+    ];
+    const violation = {
+      where: 'resources.list page 1 (resource.ids (2), limit 2): response.body.data',
+      message: 'must hold only resources whose ids are in the resource.ids filter',
+      expected: ['a', 'b'],
+      actual: ['z'],
+    };
+    expect(reproducerPlan(fail({ exchanges: both, violations: [violation] }))).toBeUndefined();
+  });
+
+  test('an error answer without a message is named by its operation, status and step', () => {
+    const log = [exchange('not JSON', 400, '{"field":"body"}'), exchange('not JSON', 400, '{"message":"no"}')];
+    const where = (w: string) => ({ where: w, message: 'must contain a message', expected: '{"message": "..."}' });
+    const plan = reproducerPlan(
+      fail({ exchanges: log, violations: [where('resources.list answered 400 (to not JSON)')] }),
+    );
+    expect(plan?.requests.map((q) => q.exchange)).toEqual([log[0]]);
+    expect(plan?.checks).toEqual([{ at: 1, kind: 'error-message' }]);
+    // Another status than the recorded one names no answer of the log.
+    expect(
+      reproducerPlan(fail({ exchanges: log, violations: [where('resources.list answered 404 (to not JSON)')] })),
+    ).toBeUndefined();
+  });
+
+  test("the team filter's answer is compared with the unfiltered read before it, sent again first", () => {
+    const assignation = (team: string) => ({
+      team: { id: team, name: team },
+      head: true,
+      date_range: '2020-01-01/2020-12-31',
+    });
+    const read = (step: string, request: object, shown: string[]): AnsweredExchange => {
+      const e = exchange(step, 200, JSON.stringify(shown.map(assignation)), 'resources.show-teams');
+      return { ...e, request: { ...e.request, body: JSON.stringify(request) } };
+    };
+    const range = { resource_id: 'r1', date_range: '1900-01-01/2199-12-31' };
+    const unfiltered = read('show-teams without a filter', range, ['t1', 't2']);
+    const where = 'show-teams(team_ids [t1])';
+    const judged = (shown: string[]) =>
+      reproducerPlan(
+        fail({
+          ruleId: 'show-teams.team-filter',
+          exchanges: [unfiltered, read(where, { ...range, team_ids: ['t1'] }, shown)],
+          violations: [{ where, message: 'must return the assignations of the requested teams, and only those' }],
+        }),
+      );
+    const plan = judged(['t1', 't2']);
+    expect(plan?.requests.map((q) => q.label)).toEqual(['show-teams without a filter', where]);
+    expect(plan?.checks).toEqual([{ at: 2, kind: 'team-filter', reference: 1, teamIds: ['t1'] }]);
+    // A recorded answer that keeps what it should does not depart as the script would judge: no plan.
+    expect(judged(['t1'])).toBeUndefined();
+  });
+
   test('a FAIL judged over several answers has no plan: the script says so and exits 3', () => {
     expect(
       reproducerPlan(

@@ -11,7 +11,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { parseJsonText } from '../../src/core/json-text.ts';
 import type { RuleResult } from '../../src/core/types.ts';
+import { CATCHES } from '../../src/mutation/fault-catches.ts';
 import { startReferenceServer, type FaultName, type ReferenceServer } from '../../src/reference-server/index.ts';
 import { writeReports } from '../../src/report/write-reports.ts';
 import { loadCatalogue, selectRules } from '../../src/runner/catalogue.ts';
@@ -58,6 +60,41 @@ async function failOn(
   return { result, script };
 }
 
+/**
+ * Like failOn, with the rules whose walks show the fault beside its owner (a
+ * fault only ordered walks show is found in other rules' walks and charged
+ * to its owner), as the mutation run selects them.
+ */
+async function failOnWith(
+  server: ReferenceServer,
+  fault: FaultName,
+  rule: string,
+  dir: string,
+): Promise<{ result: RuleResult; script: string }> {
+  const c = CATCHES[fault];
+  const rules = [rule, ...(c.finder ? [c.finder] : []), ...(c.alsoFails ?? []), ...Object.keys(c.skips ?? {})];
+  const run = await runRules(
+    selectRules(await loadCatalogue(), { rules }),
+    { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile },
+    { ...DEFAULT_ENGINE_OPTIONS, seed: 1, allowMutations: true },
+  );
+  const { reproducers } = await writeReports(run, dir);
+  const result = run.results.find((r) => r.ruleId === rule);
+  if (!result) throw new Error(`${rule} did not run`);
+  const script = join(dir, 'reproduce', `${rule}.sh`);
+  expect(reproducers).toContain(script);
+  return { result, script };
+}
+
+/** Every next_token the run's answers gave. */
+function tokensGiven(result: RuleResult): string[] {
+  return result.exchanges.flatMap((e) => {
+    const body: unknown = e.response && !e.response.truncated ? parseJsonText(e.response.body) : undefined;
+    if (typeof body !== 'object' || body === null || !('next_token' in body)) return [];
+    return typeof body.next_token === 'string' ? [body.next_token] : [];
+  });
+}
+
 /** The script's exit code and output, with the base URL and the keys in its environment only. */
 function reproduce(script: string, server: ReferenceServer): Promise<{ code: number; out: string }> {
   return new Promise((done) => {
@@ -99,6 +136,16 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
     ['malformed-date-500', 'errors.invalid-date-range-rejected'],
     // One answer's body at a JSON path.
     ['list-roles-team-ids-as-string', 'list-roles.association-shape'],
+    // An error answer without a message: the request that had it, sent again, must carry one.
+    ['errors-400-without-message', 'errors.message-present'],
+    // A change refused only after the rule's earlier change (an external_id already used): sent after it.
+    ['activity-rate-external-id-not-unique', 'activity-rates.external-id-unique'],
+    // A departure one time in ten: the judged request sent as often as one in ten needs, each answer judged.
+    ['invalid-limit-accepted-one-in-ten', 'errors.prop.invalid-limit-rejected'],
+    // Answers compared: the team filter's answer against the unfiltered read, both sent again.
+    ['show-teams-team-filter-ignored', 'show-teams.team-filter'],
+    // The head filter's answer: only assignations with the head asked for, as the unfiltered read shows them.
+    ['show-teams-head-filter-ignored', 'show-teams.head-filter'],
   ] as const)(
     '%s: the script of %s exits 1 on the faulty server, 0 on the reference',
     async (fault, rule) => {
@@ -118,6 +165,44 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
         expect(fixed, fixed.out).toMatchObject({ code: 0 });
       } finally {
         await Promise.all([faulty.close(), reference.close()]);
+      }
+    },
+    120_000,
+  );
+
+  // A walk's FAIL (a resource returned again) shows only over pages linked by next_token, which are the
+  // server's own: the script sends the walk's first page again and follows each live answer's token, never
+  // the run's (a fresh server signs other tokens), and judges the pages as the walk judge did. A later
+  // page's FAIL is sent after the pages before it, each with the token its live answer gives.
+  test.each([
+    // The last resource of each page comes again on the next: a repeat on every walk.
+    ['pagination-repeats-last-item', 'pagination.each-resource-once'],
+    // Later pages forget the orders: only ordered walks, which other rules make, repeat resources.
+    ['pagination-later-pages-drop-orders', 'pagination.each-resource-once'],
+    // Page 2 and on hold more than the limit: page 2 is sent after page 1, with the token page 1 gives live.
+    ['pagination-later-pages-limit-exceeded', 'pagination.limit-respected'],
+  ] as const)(
+    '%s: the walk script of %s follows the live tokens, exits 1 on a fresh faulty server, 0 on the reference',
+    async (fault, rule) => {
+      const used = await start([fault]);
+      const fresh = await start([fault]);
+      const reference = await start();
+      try {
+        const { result, script } = await failOnWith(used, fault, rule, join(dir, fault));
+        expect(result.verdict).toBe('FAIL');
+        const text = await readFile(script, 'utf8');
+        expect(text).not.toContain(API_KEY);
+        expect(text).not.toContain(RESTRICTED_KEY);
+        expect(text).not.toContain('not judged here: run the rule again');
+        // No token of the run is sent again: every next_token the script sends comes from a live answer.
+        for (const token of tokensGiven(result)) expect(text).not.toContain(token);
+        const still = await reproduce(script, fresh);
+        expect(still, still.out).toMatchObject({ code: 1 });
+        expect(still.out).toContain('DEPARTS');
+        const fixed = await reproduce(script, reference);
+        expect(fixed, fixed.out).toMatchObject({ code: 0 });
+      } finally {
+        await Promise.all([used.close(), fresh.close(), reference.close()]);
       }
     },
     120_000,

@@ -12,10 +12,11 @@
  * resource after the rows before it, so later rows land on what earlier ones
  * changed, and read back whole at once. The resource is restored once.
  *
- * Oracles that need no open choice, judged by `judgeUnassignRows`:
- * - an unassignment answered as done leaves no period over the certain days
- *   of its range (its end day is open: whether a range includes it is not
- *   shown);
+ * Oracles that need no open choice, judged by `judgeUnassignRows` with every
+ * range, sent and shown, read with its end day included and again with it
+ * excluded (which a range means is not shown; a conformant server reads all
+ * of them one way), a departure being one under both readings:
+ * - an unassignment answered as done leaves no period over its range;
  * - a day no unassignment named keeps the rate it had (§4.7 unassigns "for a
  *   date range"; the model-based sequences hold the same);
  * - documented values are accepted: every row sends a resource the target
@@ -45,7 +46,6 @@ import {
 import type { Observed } from '../src/rules/judges/observed.ts';
 import { matchesSchema, type ActivityRatePeriod } from '../src/schemas/index.ts';
 import type { Violation } from '../src/core/types.ts';
-import { certainDays } from './model.properties.ts';
 
 export const UNASSIGN_ROW_STEP = {
   before: 'show-activity-rates before the unassign rows',
@@ -77,7 +77,8 @@ async function drive(ctx: CheckContext<'roleKindResource'> & Judging): Promise<v
         guard.around(async () => {
           // The state the rows start from, in the run its judge reads (the shared read above: not sent again).
           await showActivityRates(ctx, wide, { step: UNASSIGN_ROW_STEP.before });
-          let spans = spansOf(periods);
+          const initial = spansOf(periods);
+          let spans = initial;
           for (const [i, row] of array.rows.entries()) {
             // The row's range from its classes around the periods as the last read showed them, so that
             // "inside one" lies inside one as the row is sent: a class the data cannot give is no row.
@@ -94,7 +95,9 @@ async function drive(ctx: CheckContext<'roleKindResource'> & Judging): Promise<v
             judged[i] = res.status < 500 && res.status !== 429;
             if (res.status < 200 || res.status >= 300) continue;
             // Read at once, whole: a later row must not hide what this one did, and the next row is drawn on it.
-            spans = spansOf(await showActivityRates(ctx, wide, { step: UNASSIGN_ROW_STEP.read(step), fresh: true }));
+            const shown = await showActivityRates(ctx, wide, { step: UNASSIGN_ROW_STEP.read(step), fresh: true });
+            // Only periods over the data the rows started from: one another party added elsewhere is not ours.
+            spans = spansOf(shown).filter((p) => initial.some((q) => p.start <= q.end && q.start <= p.end));
           }
         }),
       ),
@@ -104,11 +107,22 @@ async function drive(ctx: CheckContext<'roleKindResource'> & Judging): Promise<v
   }
 }
 
-/** The rate shown over `day`, or null where no period covers it. */
-function rateOn(periods: readonly ActivityRatePeriod[], day: string): number | null {
+/**
+ * How a server reads a range's end day: included, or not. Which it is, is not
+ * shown; a conformant server reads every range, sent and shown, one way.
+ */
+type EndDay = 'included' | 'excluded';
+
+/** Whether `day` lies in `span` as `end` reads its end day. */
+function within(span: DateSpan, day: string, end: EndDay): boolean {
+  return span.start <= day && (end === 'included' ? day <= span.end : day < span.end);
+}
+
+/** The rate shown over `day` as `end` reads the ranges shown, or null where no period covers it. */
+function rateOn(periods: readonly ActivityRatePeriod[], day: string, end: EndDay): number | null {
   const p = periods.find((q) => {
     const span = splitRange(q.date_range);
-    return span !== undefined && span.start <= day && day <= span.end;
+    return span !== undefined && within(span, day, end);
   });
   return p === undefined ? null : p.average_rate;
 }
@@ -135,13 +149,23 @@ function firstDeparting(days: Iterable<string>, departs: (day: string) => boolea
  * function judges a recorded run.
  */
 export function judgeUnassignRows(log: readonly Observed[]): Judgement {
+  const included = judgeAs(log, 'included');
+  if (!Array.isArray(included) || included.length === 0) return included;
+  // A departure only where the ranges read with their end day excluded depart too: either way of reading
+  // them is a conformant server's, and one that departs whichever it chose departs.
+  const excluded = judgeAs(log, 'excluded');
+  return Array.isArray(excluded) && excluded.length === 0 ? [] : included;
+}
+
+/** The rows judged with every range, sent and shown, read as `end` says. */
+function judgeAs(log: readonly Observed[], end: EndDay): Judgement {
   const rows = log.filter((o) => o.step.startsWith(ROW_PREFIX) && o.operation === 'resources.unassign-activity-rate');
   if (rows.length === 0) return noEvidence('no pairwise row was sent');
   const first = periodsOf(firstWithStep(log, UNASSIGN_ROW_STEP.before));
   if (!('periods' in first)) return first.judgement;
   const before = first.periods;
   const violations: Violation[] = [];
-  /** Days an earlier row answered as done certainly unassigned, and days any row named (its end day is open). */
+  /** Days a row so far answered as done unassigned, and the ranges every row named. */
   const removed = new Map<string, string>();
   const named: DateSpan[] = [];
   let judgedRows = 0;
@@ -163,7 +187,7 @@ export function judgeUnassignRows(log: readonly Observed[]): Judgement {
       }
       continue;
     }
-    for (const d of certainDays(span)) removed.set(d, o.step);
+    for (let d = span.start; within(span, d, end); d = addDays(d, 1)) removed.set(d, o.step);
     const read = firstWithStep(log, UNASSIGN_ROW_STEP.read(o.step));
     const shown = periodsOf(read);
     if (!('periods' in shown)) {
@@ -181,7 +205,7 @@ export function judgeUnassignRows(log: readonly Observed[]): Judgement {
     }
     const stillCovered = firstDeparting(
       days.filter((d) => removed.has(d)),
-      (d) => rateOn(after, d) !== null,
+      (d) => rateOn(after, d, end) !== null,
     );
     if (stillCovered !== undefined) {
       violations.push({
@@ -190,18 +214,18 @@ export function judgeUnassignRows(log: readonly Observed[]): Judgement {
         expected: 'no period',
         actual: after.filter((p) => {
           const s = splitRange(p.date_range);
-          return s !== undefined && s.start <= stillCovered && stillCovered <= s.end;
+          return s !== undefined && within(s, stillCovered, end);
         }),
       });
     }
-    const untouched = days.filter((d) => !named.some((s) => s.start <= d && d <= s.end));
-    const lost = firstDeparting(untouched, (d) => rateOn(before, d) !== rateOn(after, d));
+    const untouched = days.filter((d) => !named.some((s) => within(s, d, end)));
+    const lost = firstDeparting(untouched, (d) => rateOn(before, d, end) !== rateOn(after, d, end));
     if (lost !== undefined) {
       violations.push({
         where: `${read.step}: average_rate on ${lost}`,
         message: 'must keep the rate of a day no unassignment named',
-        expected: rateOn(before, lost) ?? 'no period',
-        actual: rateOn(after, lost) ?? 'no period',
+        expected: rateOn(before, lost, end) ?? 'no period',
+        actual: rateOn(after, lost, end) ?? 'no period',
       });
     }
     if (violations.length > 0) return violations;

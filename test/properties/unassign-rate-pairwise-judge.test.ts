@@ -56,9 +56,9 @@ const whereOf = (j: ReturnType<typeof judgeUnassignRows>): string | undefined =>
   Array.isArray(j) ? j[0]?.where : undefined;
 
 describe('the judge of unassign-activity-rate pairwise rows', () => {
-  test('the range carved out, the end day either way, the rest kept: a pass', () => {
+  test('the range carved out, its end day read either way, the rest kept: a pass', () => {
     const inclusive = [period('2020-01-01/2020-03-09', 80), period('2020-03-21/2020-12-31', 80)];
-    const exclusive = [period('2020-01-01/2020-03-09', 80), period('2020-03-20/2020-12-31', 80)];
+    const exclusive = [period('2020-01-01/2020-03-10', 80), period('2020-03-20/2020-12-31', 80)];
     expect(judgeUnassignRows([before, ...row(1, '2020-03-10/2020-03-20', inclusive)])).toEqual([]);
     expect(judgeUnassignRows([before, ...row(1, '2020-03-10/2020-03-20', exclusive)])).toEqual([]);
   });
@@ -70,7 +70,7 @@ describe('the judge of unassign-activity-rate pairwise rows', () => {
 
   test('a day no row named that lost its rate fails; a later row does not hide an earlier one', () => {
     const removedWhole = judgeUnassignRows([before, ...row(1, '2020-03-10/2020-03-20', [])]);
-    expect(whereOf(removedWhole)).toContain('average_rate on 2020-01-01');
+    expect(whereOf(removedWhole)).toContain('average_rate on 2020-01-25');
     // Row 1 left its days covered; row 2 covers them later: row 1's own read shows it.
     const laterHides = judgeUnassignRows([
       before,
@@ -78,6 +78,23 @@ describe('the judge of unassign-activity-rate pairwise rows', () => {
       ...row(2, '2020-03-01/2020-03-31', [period('2020-01-01/2020-02-29', 80), period('2020-04-01/2020-12-31', 80)]),
     ]);
     expect(whereOf(laterHides)).toContain('row 1');
+  });
+
+  test('the end day of a period shown is open too: a server that reads ranges as exclusive passes', () => {
+    // Exclusive ends: the period before the range shown ending on its first day, the one after starting on its last.
+    const exclusive = [period('2020-01-01/2020-03-10', 80), period('2020-03-20/2021-01-01', 80)];
+    const exclusiveBefore = observed('resources.show-activity-rates', UNASSIGN_ROW_STEP.before, {}, 200, [
+      period('2020-01-01/2021-01-01', 80),
+    ]);
+    expect(judgeUnassignRows([exclusiveBefore, ...row(1, '2020-03-10/2020-03-20', exclusive)])).toEqual([]);
+  });
+
+  test('a range carved from the day after it starts departs whichever way its end day is read', () => {
+    // Read as included, 1 March is still covered; read as excluded, 20 March was lost.
+    const carvedLate = [period('2020-01-01/2020-03-01', 80), period('2020-03-21/2020-12-31', 80)];
+    expect(whereOf(judgeUnassignRows([before, ...row(1, '2020-03-01/2020-03-20', carvedLate)]))).toContain(
+      'date_range on 2020-03-01',
+    );
   });
 
   test('a refused row fails; a 503 says nothing', () => {

@@ -5,12 +5,15 @@
  * lies against the resource's own periods (inside one, across a start or an
  * end, adjacent, over two) and where its ends fall (ordinary days, a month's
  * first and last day, a year's end, 29 February). A covering array drawn from
- * the run's seed holds every pair; each row is the range those classes give
- * around the periods as the last read showed them (date-ranges.ts, never
- * faked: a class the data cannot give is a row not judged; the position
- * holds on the days the range certainly covers), unassigned on one held
- * resource after the rows before it, so later rows land on what earlier ones
- * changed, and read back whole at once. The resource is restored once.
+ * the run's seed holds every pair. The rule first lays two periods of its
+ * own side by side over one calendar year inside a held resource's period
+ * (every value around the rows is one it set, whatever the resource held);
+ * each row is the range those classes give around the layout's periods as
+ * the last read showed them (date-ranges.ts, never faked: a class the data
+ * cannot give is a row not judged; the position holds on the days the range
+ * certainly covers), unassigned after the rows before it, so later rows land
+ * on what earlier ones changed, and read back whole at once. The resource is
+ * restored once.
  *
  * Oracles that need no open choice, judged by `judgeUnassignRows` with every
  * range, sent and shown, read with its end day included and again with it
@@ -48,11 +51,40 @@ import { matchesSchema, type ActivityRatePeriod } from '../src/schemas/index.ts'
 import type { Violation } from '../src/core/types.ts';
 
 export const UNASSIGN_ROW_STEP = {
+  layout: (k: number) => `assign-activity-rate unassign layout ${k}`,
   before: 'show-activity-rates before the unassign rows',
   row: (n: number, range: string) => `unassign-activity-rate pairwise row ${n} (${range})`,
   read: (rowStep: string) => `show-activity-rates after ${rowStep}`,
 } as const;
 const ROW_PREFIX = 'unassign-activity-rate pairwise row ';
+
+/**
+ * The year the rule lays its two periods in: the first whole calendar year
+ * inside one of the resource's periods (so the period goes on around it),
+ * each half with a rate of its own, unlike the period's and each other's.
+ */
+function layoutIn(
+  periods: readonly ActivityRatePeriod[],
+):
+  | { parts: readonly [{ start: string; end: string; rate: number }, { start: string; end: string; rate: number }] }
+  | undefined {
+  for (const p of periods) {
+    const span = splitRange(p.date_range);
+    if (!span) continue;
+    const first = Number(span.start.slice(0, 4)) + 1;
+    const start = `${first}-01-01`;
+    const end = `${first}-12-31`;
+    if (end >= span.end) continue;
+    const rate = Math.round(p.average_rate);
+    return {
+      parts: [
+        { start, end: `${first}-06-30`, rate: (rate + 17) % 100 },
+        { start: `${first}-07-01`, end, rate: (rate + 41) % 100 },
+      ],
+    };
+  }
+  return undefined;
+}
 
 /** How far around each row's range the days it should leave alone are judged. */
 const AROUND_DAYS = 45;
@@ -68,17 +100,33 @@ async function drive(ctx: CheckContext<'roleKindResource'> & Judging): Promise<v
   const periods = await showActivityRates(ctx, wide);
   const spansOf = (shown: readonly ActivityRatePeriod[]): DateSpan[] =>
     shown.flatMap((p) => splitRange(p.date_range) ?? []);
-  precondition(spansOf(periods).length > 0, 'the resource has no activity rate period to unassign around');
+  const layout = layoutIn(periods);
+  precondition(layout, 'the resource has no activity rate period over a whole calendar year to lay two periods in');
   const judged = array.rows.map(() => false);
   const guard = guardResource(ctx, resourceId, ['rates'], { known: { resourceId, rates: periods } });
   try {
     await checkProperty(ctx, fc.constant(null), () =>
       ctx.judged(() =>
         guard.around(async () => {
-          // The state the rows start from, in the run its judge reads (the shared read above: not sent again).
-          await showActivityRates(ctx, wide, { step: UNASSIGN_ROW_STEP.before });
-          const initial = spansOf(periods);
-          let spans = initial;
+          // Two periods of the rule's own, side by side over one year: the rows lie around data whose every
+          // value the rule set, whatever the resource held before (and whoever held it before).
+          for (const [k, part] of layout.parts.entries()) {
+            const res = await ctx.client.post(
+              'resources.assign-activity-rate',
+              { resource_id: resourceId, date_range: `${part.start}/${part.end}`, average_rate: part.rate },
+              { step: UNASSIGN_ROW_STEP.layout(k + 1) },
+            );
+            precondition(
+              res.status >= 200 && res.status < 300,
+              `the layout's period ${k + 1} was refused (${res.status})`,
+            );
+          }
+          const laid = await showActivityRates(ctx, wide, { step: UNASSIGN_ROW_STEP.before, fresh: true });
+          const year = { start: layout.parts[0].start, end: layout.parts[1].end };
+          // Only the periods over the layout's year: the rows lie around the rule's own data.
+          const ownOf = (shown: readonly ActivityRatePeriod[]): DateSpan[] =>
+            spansOf(shown).filter((p) => p.start <= year.end && year.start <= p.end);
+          let spans = ownOf(laid);
           for (const [i, row] of array.rows.entries()) {
             // The row's range from its classes around the periods as the last read showed them, so that
             // "inside one" lies inside one as the row is sent: a class the data cannot give is no row.
@@ -96,8 +144,7 @@ async function drive(ctx: CheckContext<'roleKindResource'> & Judging): Promise<v
             if (res.status < 200 || res.status >= 300) continue;
             // Read at once, whole: a later row must not hide what this one did, and the next row is drawn on it.
             const shown = await showActivityRates(ctx, wide, { step: UNASSIGN_ROW_STEP.read(step), fresh: true });
-            // Only periods over the data the rows started from: one another party added elsewhere is not ours.
-            spans = spansOf(shown).filter((p) => initial.some((q) => p.start <= q.end && q.start <= p.end));
+            spans = ownOf(shown);
           }
         }),
       ),

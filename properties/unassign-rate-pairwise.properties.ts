@@ -5,8 +5,8 @@
  * lies against the resource's own periods (inside one, across a start or an
  * end, adjacent, over two) and where its ends fall (ordinary days, a month's
  * first and last day, a year's end, 29 February). A covering array drawn from
- * the run's seed holds every pair. The rule first lays two periods of its
- * own side by side over one calendar year inside a held resource's period
+ * the run's seed holds every pair. The rule first lays three periods of its
+ * own side by side over two calendar years inside a held resource's period
  * (every value around the rows is one it set, whatever the resource held);
  * each row is the range those classes give around the layout's periods as
  * the last read showed them (date-ranges.ts, never faked: a class the data
@@ -58,32 +58,39 @@ export const UNASSIGN_ROW_STEP = {
 } as const;
 const ROW_PREFIX = 'unassign-activity-rate pairwise row ';
 
+interface LaidPeriod {
+  start: string;
+  end: string;
+  rate: number;
+}
+
+const isLeap = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+
 /**
- * The year the rule lays its two periods in: the first whole calendar year
- * inside one of the resource's periods (so the period goes on around it),
- * each half with a rate of its own, unlike the period's and each other's.
+ * The two calendar years the rule lays its three periods in, inside one of
+ * the resource's periods (so the period goes on around them), a leap year
+ * first where one fits: January to June, July to the next June (over a
+ * year's end), July to December, each with a rate of its own, unlike the
+ * period's and each other's. So every class of a range has data to lie
+ * against: 29 February inside a period, a year's end inside one and at one's
+ * end.
  */
-function layoutIn(
-  periods: readonly ActivityRatePeriod[],
-):
-  | { parts: readonly [{ start: string; end: string; rate: number }, { start: string; end: string; rate: number }] }
-  | undefined {
-  for (const p of periods) {
+function layoutIn(periods: readonly ActivityRatePeriod[]): readonly LaidPeriod[] | undefined {
+  const fits = periods.flatMap((p) => {
     const span = splitRange(p.date_range);
-    if (!span) continue;
+    if (!span) return [];
     const first = Number(span.start.slice(0, 4)) + 1;
-    const start = `${first}-01-01`;
-    const end = `${first}-12-31`;
-    if (end >= span.end) continue;
-    const rate = Math.round(p.average_rate);
-    return {
-      parts: [
-        { start, end: `${first}-06-30`, rate: (rate + 17) % 100 },
-        { start: `${first}-07-01`, end, rate: (rate + 41) % 100 },
-      ],
-    };
-  }
-  return undefined;
+    const years = Array.from({ length: 8 }, (_, i) => first + i).filter((y) => `${y + 1}-12-31` < span.end);
+    return years.map((year) => ({ year, rate: Math.round(p.average_rate) }));
+  });
+  const chosen = fits.find((f) => isLeap(f.year)) ?? fits[0];
+  if (!chosen) return undefined;
+  const { year, rate } = chosen;
+  return [
+    { start: `${year}-01-01`, end: `${year}-06-30`, rate: (rate + 17) % 100 },
+    { start: `${year}-07-01`, end: `${year + 1}-06-30`, rate: (rate + 41) % 100 },
+    { start: `${year + 1}-07-01`, end: `${year + 1}-12-31`, rate: (rate + 63) % 100 },
+  ];
 }
 
 /** How far around each row's range the days it should leave alone are judged. */
@@ -101,16 +108,16 @@ async function drive(ctx: CheckContext<'roleKindResource'> & Judging): Promise<v
   const spansOf = (shown: readonly ActivityRatePeriod[]): DateSpan[] =>
     shown.flatMap((p) => splitRange(p.date_range) ?? []);
   const layout = layoutIn(periods);
-  precondition(layout, 'the resource has no activity rate period over a whole calendar year to lay two periods in');
+  precondition(layout, 'the resource has no activity rate period over two whole calendar years to lay periods in');
   const judged = array.rows.map(() => false);
   const guard = guardResource(ctx, resourceId, ['rates'], { known: { resourceId, rates: periods } });
   try {
     await checkProperty(ctx, fc.constant(null), () =>
       ctx.judged(() =>
         guard.around(async () => {
-          // Two periods of the rule's own, side by side over one year: the rows lie around data whose every
+          // Periods of the rule's own, side by side over two years: the rows lie around data whose every
           // value the rule set, whatever the resource held before (and whoever held it before).
-          for (const [k, part] of layout.parts.entries()) {
+          for (const [k, part] of layout.entries()) {
             const res = await ctx.client.post(
               'resources.assign-activity-rate',
               { resource_id: resourceId, date_range: `${part.start}/${part.end}`, average_rate: part.rate },
@@ -122,17 +129,23 @@ async function drive(ctx: CheckContext<'roleKindResource'> & Judging): Promise<v
             );
           }
           const laid = await showActivityRates(ctx, wide, { step: UNASSIGN_ROW_STEP.before, fresh: true });
-          const year = { start: layout.parts[0].start, end: layout.parts[1].end };
-          // Only the periods over the layout's year: the rows lie around the rule's own data.
+          const years = { start: layout[0]?.start ?? '', end: layout.at(-1)?.end ?? '' };
+          // Only the periods over the layout's years: the rows lie around the rule's own data.
           const ownOf = (shown: readonly ActivityRatePeriod[]): DateSpan[] =>
-            spansOf(shown).filter((p) => p.start <= year.end && year.start <= p.end);
-          let spans = ownOf(laid);
+            spansOf(shown).filter((p) => p.start <= years.end && years.start <= p.end);
+          const asLaid = ownOf(laid);
+          let spans = asLaid;
           for (const [i, row] of array.rows.entries()) {
             // The row's range from its classes around the periods as the last read showed them, so that
-            // "inside one" lies inside one as the row is sent: a class the data cannot give is no row.
+            // "inside one" lies inside one as the row is sent; where the rows before left too little, around
+            // the periods as laid. A class neither gives is no row.
             const position = RANGE_POSITIONS.find((c) => c === row[positionAt]);
             const ends = RANGE_ENDS.find((c) => c === row[endsAt]);
-            const range = position && ends ? drawRange(spans, position, ends, { endOpen: true }) : undefined;
+            const range =
+              position && ends
+                ? (drawRange(spans, position, ends, { endOpen: true }) ??
+                  drawRange(asLaid, position, ends, { endOpen: true }))
+                : undefined;
             if (range === undefined) continue;
             const step = UNASSIGN_ROW_STEP.row(i + 1, row.join(', '));
             const res = await ctx.client.post(

@@ -42,7 +42,14 @@ import { claimRoleResource } from '../src/rules/steps/claims.ts';
 import { WIDE_RANGE, showTeams } from '../src/rules/steps/assignations.ts';
 import { guardResource } from '../src/rules/state-guard.ts';
 import type { CheckContext, Judging } from '../src/rules/types.ts';
-import { accepted, isClean, isNoVerdict, noEvidence, type Judgement } from '../src/rules/judges/judgement.ts';
+import {
+  accepted,
+  isClean,
+  isNoVerdict,
+  noEvidence,
+  refusedComplete,
+  type Judgement,
+} from '../src/rules/judges/judgement.ts';
 import type { Observed } from '../src/rules/judges/observed.ts';
 import { matchesSchema, type AssignTeamRequest, type TeamAssignation } from '../src/schemas/index.ts';
 import type { Violation } from '../src/core/types.ts';
@@ -254,15 +261,10 @@ export function judgeTeamRows(log: readonly Observed[]): Judgement {
       const done = accepted(o);
       if (isNoVerdict(done)) return done;
       if (!isClean(done)) {
-        if (isComplete(body) && o.status >= 400 && o.status < 500) {
-          violations.push({
-            where: `${o.step}: response.status`,
-            message:
-              'must accept an assignment whose every value is documented and valid for the target (a resource it holds, an enabled team, a range, booleans, text)',
-            expected: '2xx or a warning',
-            actual: { status: o.status, body: o.body, sent: body },
-          });
-        }
+        const refused = isComplete(body)
+          ? refusedComplete(o, 'a resource it holds, an enabled team, a range, booleans, text', '2xx or a warning')
+          : undefined;
+        if (refused) violations.push(refused);
         continue;
       }
     }

@@ -7,6 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { judgeTeamRows, TEAM_ROW_STEP } from '../../properties/assign-team-pairwise.properties.ts';
 import type { Observed } from '../../src/rules/judges/observed.ts';
+import { exchange } from '../helpers/roles-log.ts';
 import type { AssignTeamRequest, TeamAssignation } from '../../src/schemas/index.ts';
 
 const RANGE = '2020-01-02/2020-01-08';
@@ -17,19 +18,6 @@ const WARNING = {
   details: { modifications: [], deletions: [] },
   required_action: 'resend',
 };
-
-function observed(operation: string, step: string, request: unknown, status: number, body: unknown): Observed {
-  return {
-    operation,
-    step,
-    request,
-    status,
-    body,
-    text: body === undefined ? '' : JSON.stringify(body),
-    earlierStatuses: [],
-    credential: 'main',
-  };
-}
 
 const body = (extra: Partial<AssignTeamRequest> = {}): AssignTeamRequest => ({
   resource_id: '700',
@@ -53,8 +41,8 @@ const shown = (teamId: string, date_range: string, text: Partial<TeamAssignation
 function row(n: number, sent: AssignTeamRequest, status: number, answer: unknown, read: TeamAssignation[]): Observed[] {
   const step = TEAM_ROW_STEP.assign(n, false);
   return [
-    observed('resources.assign-team', step, sent, status, answer),
-    observed('resources.show-teams', TEAM_ROW_STEP.read(step), { resource_id: '700', date_range: RANGE }, 200, read),
+    exchange('resources.assign-team', step, sent, status, answer),
+    exchange('resources.show-teams', TEAM_ROW_STEP.read(step), { resource_id: '700', date_range: RANGE }, 200, read),
   ];
 }
 

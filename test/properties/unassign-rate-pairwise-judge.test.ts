@@ -1,46 +1,24 @@
 /**
  * The judge of unassign-activity-rate's pairwise rows on hand-made logs (no
  * network): each row's read against the first one with every row so far
- * applied, the end day left open. The recorded logs of the reference server
+ * applied, every range read with its end day included and again excluded.
+ * The recorded logs of the reference server
  * and its faults are judged in test/rules/rule-judges.test.ts.
  */
 import { describe, expect, test } from 'vitest';
 import { judgeUnassignRows, UNASSIGN_ROW_STEP } from '../../properties/unassign-rate-pairwise.properties.ts';
 import type { Observed } from '../../src/rules/judges/observed.ts';
+import { exchange } from '../helpers/roles-log.ts';
 import type { ActivityRatePeriod } from '../../src/schemas/index.ts';
+import { ratePeriod } from '../helpers/rate-period.ts';
 
-function observed(operation: string, step: string, request: unknown, status: number, body: unknown): Observed {
-  return {
-    operation,
-    step,
-    request,
-    status,
-    body,
-    text: body === undefined ? '' : JSON.stringify(body),
-    earlierStatuses: [],
-    credential: 'main',
-  };
-}
-
-const period = (date_range: string, average_rate: number): ActivityRatePeriod => ({
-  average_rate,
-  date_range,
-  activity_rate_patterns: [{ monday: 1, tuesday: 1, wednesday: 1, thursday: 1, friday: 1, saturday: 0, sunday: 0 }],
-  work_regime: { id: '40', label: { en: 'r', fr: 'r', de: 'r' }, weekly_worked_hours: 'PT40H', weekly_worked_days: 5 },
-  trainee: false,
-  apprentice: false,
-  paid_hourly: false,
-  indemnity_enabled: true,
-  compensation_enabled: false,
-});
-
-const BEFORE = [period('2020-01-01/2020-12-31', 80)];
-const before = observed('resources.show-activity-rates', UNASSIGN_ROW_STEP.before, {}, 200, BEFORE);
+const BEFORE = [ratePeriod('2020-01-01/2020-12-31', 80)];
+const before = exchange('resources.show-activity-rates', UNASSIGN_ROW_STEP.before, {}, 200, BEFORE);
 
 /** One row: the unassignment of `range`, then the read around it showing `after`. */
 function row(n: number, range: string, after: ActivityRatePeriod[] | undefined, status = 204): Observed[] {
   const step = UNASSIGN_ROW_STEP.row(n, 'classes');
-  const sent = observed(
+  const sent = exchange(
     'resources.unassign-activity-rate',
     step,
     { resource_id: '700', date_range: range },
@@ -49,7 +27,7 @@ function row(n: number, range: string, after: ActivityRatePeriod[] | undefined, 
   );
   if (after === undefined) return [sent];
   const window = { resource_id: '700', date_range: '2020-01-01/2020-12-31' };
-  return [sent, observed('resources.show-activity-rates', UNASSIGN_ROW_STEP.read(step), window, 200, after)];
+  return [sent, exchange('resources.show-activity-rates', UNASSIGN_ROW_STEP.read(step), window, 200, after)];
 }
 
 const whereOf = (j: ReturnType<typeof judgeUnassignRows>): string | undefined =>
@@ -57,8 +35,8 @@ const whereOf = (j: ReturnType<typeof judgeUnassignRows>): string | undefined =>
 
 describe('the judge of unassign-activity-rate pairwise rows', () => {
   test('the range carved out, its end day read either way, the rest kept: a pass', () => {
-    const inclusive = [period('2020-01-01/2020-03-09', 80), period('2020-03-21/2020-12-31', 80)];
-    const exclusive = [period('2020-01-01/2020-03-10', 80), period('2020-03-20/2020-12-31', 80)];
+    const inclusive = [ratePeriod('2020-01-01/2020-03-09', 80), ratePeriod('2020-03-21/2020-12-31', 80)];
+    const exclusive = [ratePeriod('2020-01-01/2020-03-10', 80), ratePeriod('2020-03-20/2020-12-31', 80)];
     expect(judgeUnassignRows([before, ...row(1, '2020-03-10/2020-03-20', inclusive)])).toEqual([]);
     expect(judgeUnassignRows([before, ...row(1, '2020-03-10/2020-03-20', exclusive)])).toEqual([]);
   });
@@ -75,23 +53,26 @@ describe('the judge of unassign-activity-rate pairwise rows', () => {
     const laterHides = judgeUnassignRows([
       before,
       ...row(1, '2020-03-10/2020-03-20', BEFORE),
-      ...row(2, '2020-03-01/2020-03-31', [period('2020-01-01/2020-02-29', 80), period('2020-04-01/2020-12-31', 80)]),
+      ...row(2, '2020-03-01/2020-03-31', [
+        ratePeriod('2020-01-01/2020-02-29', 80),
+        ratePeriod('2020-04-01/2020-12-31', 80),
+      ]),
     ]);
     expect(whereOf(laterHides)).toContain('row 1');
   });
 
   test('the end day of a period shown is open too: a server that reads ranges as exclusive passes', () => {
     // Exclusive ends: the period before the range shown ending on its first day, the one after starting on its last.
-    const exclusive = [period('2020-01-01/2020-03-10', 80), period('2020-03-20/2021-01-01', 80)];
-    const exclusiveBefore = observed('resources.show-activity-rates', UNASSIGN_ROW_STEP.before, {}, 200, [
-      period('2020-01-01/2021-01-01', 80),
+    const exclusive = [ratePeriod('2020-01-01/2020-03-10', 80), ratePeriod('2020-03-20/2021-01-01', 80)];
+    const exclusiveBefore = exchange('resources.show-activity-rates', UNASSIGN_ROW_STEP.before, {}, 200, [
+      ratePeriod('2020-01-01/2021-01-01', 80),
     ]);
     expect(judgeUnassignRows([exclusiveBefore, ...row(1, '2020-03-10/2020-03-20', exclusive)])).toEqual([]);
   });
 
   test('a range carved from the day after it starts departs whichever way its end day is read', () => {
     // Read as included, 1 March is still covered; read as excluded, 20 March was lost.
-    const carvedLate = [period('2020-01-01/2020-03-01', 80), period('2020-03-21/2020-12-31', 80)];
+    const carvedLate = [ratePeriod('2020-01-01/2020-03-01', 80), ratePeriod('2020-03-21/2020-12-31', 80)];
     expect(whereOf(judgeUnassignRows([before, ...row(1, '2020-03-01/2020-03-20', carvedLate)]))).toContain(
       'date_range on 2020-03-01',
     );

@@ -168,6 +168,21 @@ export function accepted(o: Observed, options: { status?: number | readonly numb
   return jsonBody(o);
 }
 
+/**
+ * A write whose every value is documented and valid for the target (its
+ * `values`, in words), refused with a 4xx: the refusal departs, whichever
+ * field the server blamed. Undefined for any other answer.
+ */
+export function refusedComplete(o: Observed, values: string, expected = '2xx'): Violation | undefined {
+  if (o.status < 400 || o.status >= 500) return undefined;
+  return {
+    where: `${o.step}: response.status`,
+    message: `must accept an assignment whose every value is documented and valid for the target (${values})`,
+    expected,
+    actual: { status: o.status, body: o.body, sent: o.request },
+  };
+}
+
 /** A success with no body: `status` (204 unless given) and nothing after the headers. */
 export function noContent(o: Observed, options: { status?: number } = {}): Judgement {
   const status = options.status ?? 204;

@@ -324,6 +324,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
         'revoke-roles.prop.concurrent-sequences',
         'revoke-roles.prop.idempotent',
         'revoke-roles.prop.model-sequences',
+        'revoke-roles.prop.pairwise-combinations',
         'list-roles.association-shape',
         'list-roles.filters-respected',
         'list-roles.restricted-sees-subset',
@@ -376,6 +377,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
         'revoke-roles.prop.concurrent-sequences',
         'revoke-roles.prop.idempotent',
         'revoke-roles.prop.model-sequences',
+        'revoke-roles.prop.pairwise-combinations',
         'list-roles.filters-respected',
         'list-roles.restricted-sees-subset',
         'revoke-roles.prop.invalid-team-ids-rejected',
@@ -386,17 +388,26 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     rule: 'revoke-roles.star-leaves-no-team',
     where: at('list-roles after'),
     // The sequences of seed 1 revoke `*` too, on the resource the claims leave them.
-    alsoFails: ['revoke-roles.prop.concurrent-sequences', 'revoke-roles.prop.model-sequences'],
+    alsoFails: [
+      'revoke-roles.prop.concurrent-sequences',
+      'revoke-roles.prop.model-sequences',
+      'revoke-roles.prop.pairwise-combinations',
+    ],
   },
   'revoke-last-teams-removes-role': {
     rule: 'revoke-roles.last-teams-like-star',
     where: at('list-roles after'),
+    alsoFails: ['revoke-roles.prop.pairwise-combinations'],
   },
   'revoke-star-list-includes-disabled': {
     rule: 'revoke-roles.star-to-explicit-enabled',
     where: at('list-roles after', '.team_ids'),
     // narrows-explicit-list revokes from several resources' roles at once, one of them held on `*` at seed 1.
-    alsoFails: ['revoke-roles.prop.model-sequences', 'revoke-roles.narrows-explicit-list'],
+    alsoFails: [
+      'revoke-roles.prop.model-sequences',
+      'revoke-roles.narrows-explicit-list',
+      'revoke-roles.prop.pairwise-combinations',
+    ],
   },
   'revoke-defining-role-removed': { rule: 'revoke-roles.defining-role-kept', where: at('list-roles after') },
   'revoke-empty-team-ids-as-star': {
@@ -407,16 +418,21 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
   'revoke-omitted-team-ids-as-star': {
     rule: 'revoke-roles.omitted-team-ids-removes-role',
     where: at('list-roles after'),
-    alsoFails: ['revoke-roles.prop.model-sequences'],
+    alsoFails: ['revoke-roles.prop.model-sequences', 'revoke-roles.prop.pairwise-combinations'],
   },
   'revoke-absent-team-clears-list': {
     rule: 'revoke-roles.absent-role-no-change',
     where: at('state of resource', '(roles)'),
-    alsoFails: ['revoke-roles.prop.concurrent-sequences'],
+    alsoFails: [
+      'revoke-roles.prop.concurrent-sequences',
+      'revoke-roles.prop.pairwise-combinations',
+      'revoke-roles.prop.model-sequences',
+    ],
   },
   'revoke-star-twice-removes-role': {
     rule: 'revoke-roles.prop.idempotent',
     where: at('list-roles after the second revocation'),
+    alsoFails: ['revoke-roles.prop.pairwise-combinations'],
   },
   'revoke-returns-200': { rule: 'revoke-roles.no-content', where: at('resources.revoke-roles', 'response.status') },
   'revoke-non-role-kind-500': {
@@ -427,13 +443,21 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     rule: 'revoke-roles.prop.model-sequences',
     where: at('list-roles after revoke('),
     // `*` is revoked from several resources at once, some holding their role on an explicit list.
-    alsoFails: ['revoke-roles.prop.concurrent-sequences', 'revoke-roles.star-leaves-no-team'],
+    alsoFails: [
+      'revoke-roles.prop.concurrent-sequences',
+      'revoke-roles.star-leaves-no-team',
+      'revoke-roles.prop.pairwise-combinations',
+    ],
   },
   'revoke-first-resource-only': {
     rule: 'revoke-roles.omitted-team-ids-removes-role',
     where: at('list-roles after'),
     // `*` and an explicit list are revoked from several resources at once too.
-    alsoFails: ['revoke-roles.star-leaves-no-team', 'revoke-roles.narrows-explicit-list'],
+    alsoFails: [
+      'revoke-roles.star-leaves-no-team',
+      'revoke-roles.narrows-explicit-list',
+      'revoke-roles.prop.pairwise-combinations',
+    ],
   },
   'revoke-first-role-only': {
     rule: 'revoke-roles.omitted-team-ids-removes-role',
@@ -444,6 +468,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
       'revoke-roles.prop.concurrent-sequences',
       'revoke-roles.star-leaves-no-team',
       'revoke-roles.narrows-explicit-list',
+      'revoke-roles.prop.pairwise-combinations',
     ],
   },
   'revoke-first-team-only': {
@@ -454,12 +479,13 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
       'revoke-roles.prop.model-sequences',
       'revoke-roles.last-teams-like-star',
       'revoke-roles.star-to-explicit-enabled',
+      'revoke-roles.prop.pairwise-combinations',
     ],
   },
   'revoke-star-remembered': {
     rule: 'revoke-roles.star-to-explicit-enabled',
     where: at('list-roles after the second revocation', '.team_ids'),
-    alsoFails: ['revoke-roles.prop.model-sequences'],
+    alsoFails: ['revoke-roles.prop.model-sequences', 'revoke-roles.prop.pairwise-combinations'],
   },
   'revoke-narrow-drops-all': {
     rule: 'revoke-roles.narrows-explicit-list',
@@ -469,6 +495,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
       'revoke-roles.prop.model-sequences',
       'revoke-roles.star-to-explicit-enabled',
       'revoke-roles.prop.concurrent-sequences',
+      'revoke-roles.prop.pairwise-combinations',
     ],
   },
   'auth-anonymous-accepted': {
@@ -674,6 +701,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     // Only an explicit list beside several resources: narrows-explicit-list names several.
     rule: 'revoke-roles.narrows-explicit-list',
     where: at('list-roles after', '.team_ids'),
+    alsoFails: ['revoke-roles.prop.pairwise-combinations'],
   },
   'rates-unassign-month-start-kept': {
     // Only a range that starts on a month's first day: the pairwise rows' "a month's first and last day".
@@ -723,6 +751,7 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
       'revoke-roles.prop.concurrent-sequences',
       'revoke-roles.prop.idempotent',
       'revoke-roles.prop.model-sequences',
+      'revoke-roles.prop.pairwise-combinations',
     ],
   },
   // Departures one time in N: found because the rules repeat their judged requests (src/rules/one-in-n.ts).
@@ -1113,6 +1142,24 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     rule: 'revoke-roles.prop.model-sequences',
     where: at('of those held)', 'role '),
     // Its branches narrow a list and narrow it again too.
-    alsoFails: ['revoke-roles.prop.concurrent-sequences'],
+    alsoFails: ['revoke-roles.prop.concurrent-sequences', 'revoke-roles.prop.pairwise-combinations'],
+  },
+  'revoke-disabled-teams-from-star-ignored': {
+    // Only a disabled team revoked from a role on `*`: a pairing only the pairwise rows send.
+    rule: 'revoke-roles.prop.pairwise-combinations',
+    where: at('list-roles after revoke-roles pairwise', 'team_ids'),
+  },
+  'revoke-mixed-absent-team-ignored': {
+    // A held and an absent team in one list: the pairwise rows send it, and the narrowing of several
+    // resources' lists at once, whose teams one resource holds and another does not.
+    rule: 'revoke-roles.prop.pairwise-combinations',
+    where: at('list-roles after revoke-roles pairwise', 'team_ids'),
+    alsoFails: ['revoke-roles.narrows-explicit-list', 'revoke-roles.prop.model-sequences'],
+  },
+  'revoke-several-roles-share-first-list': {
+    // Several roles with an explicit list: the pairwise rows, and the narrowing of several resources' lists.
+    rule: 'revoke-roles.prop.pairwise-combinations',
+    where: at('list-roles after revoke-roles pairwise', 'team_ids'),
+    alsoFails: ['revoke-roles.narrows-explicit-list', 'revoke-roles.prop.model-sequences'],
   },
 };

@@ -614,6 +614,21 @@ export const FAULTS = {
     description:
       'Narrowing an explicit team list again starts from the list before its first narrowing: the teams the first narrowing revoked come back.',
   },
+  'revoke-disabled-teams-from-star-ignored': {
+    clause: '§4.1 rule 6',
+    description:
+      'Revoking only disabled teams from a role held on `*` leaves it on `*` (nothing enabled to revoke), where it must become the explicit list of the enabled teams: a disabled team and a role on `*` together.',
+  },
+  'revoke-mixed-absent-team-ignored': {
+    clause: '§4.1 rule 3',
+    description:
+      'A team_ids list naming a team the role does not hold beside teams it holds changes nothing: a held and an absent team together.',
+  },
+  'revoke-several-roles-share-first-list': {
+    clause: '§4.1 Request body',
+    description:
+      'With several role_ids and an explicit team list, every role named on a resource is left with the teams the first of them is left with: several roles and an explicit list together.',
+  },
 } as const satisfies Record<string, Fault>;
 
 export type FaultName = keyof typeof FAULTS;

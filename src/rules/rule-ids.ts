@@ -81,6 +81,7 @@ export const RULE_IDS = [
   'revoke-roles.prop.idempotent',
   'revoke-roles.prop.invalid-team-ids-rejected',
   'revoke-roles.prop.model-sequences',
+  'revoke-roles.prop.pairwise-combinations',
   'revoke-roles.star-leaves-no-team',
   'revoke-roles.star-to-explicit-enabled',
   'show-activity-rates.average-rate-integer',

@@ -16,6 +16,7 @@ import { showTeamsInputModel } from '../../src/rules/input-models/show-teams.ts'
 import { listRolesInputModel } from '../../src/rules/input-models/list-roles.ts';
 import { showActivityRatesInputModel } from '../../src/rules/input-models/show-activity-rates.ts';
 import { assignTeamInputModel } from '../../src/rules/input-models/assign-team.ts';
+import { HELD_ON, ORDER, revokeRolesInputModel } from '../../src/rules/input-models/revoke-roles.ts';
 import { NOT_SENT, OMITTED } from '../../src/rules/input-models/model.ts';
 import { addDays, splitRange } from '../../src/rules/dates.ts';
 import type { TargetProfile } from '../../src/target/profile.ts';
@@ -87,6 +88,7 @@ describe('the input models of the reads', () => {
       'resources.assign-team',
       'resources.list',
       'resources.list-roles',
+      'resources.revoke-roles',
       'resources.show-activity-rates',
       'resources.show-teams',
       'resources.unassign-activity-rate',
@@ -100,6 +102,7 @@ describe('the input models of the reads', () => {
       'resources.assign-activity-rate',
       'resources.assign-team',
       'resources.unassign-activity-rate',
+      'resources.revoke-roles',
     ]) {
       expect(lines.some((l) => new RegExp(`^${operation}: \\d+ factors, \\d+ rows .*\\(100%\\)`).test(l))).toBe(true);
     }
@@ -122,6 +125,51 @@ describe('the input model of assign-team', () => {
     expect(model.unservable.map((u) => `${u.factor} = ${u.class}`)).toEqual(['head = false', 'head = omitted']);
     const array = drawCoveringArray(model, 1);
     expect(array?.interactions.length).toBe(54);
+  });
+});
+
+describe('the input model of revoke-roles', () => {
+  const kind = { id: '1', name: 'employee', supportsRoles: true, definingRoleId: '21' };
+  const withResources = (n: number): TargetProfile => ({
+    ...PROFILE,
+    kinds: [kind],
+    mutableResources: Array.from({ length: n }, (_, i) => ({ id: String(700 + i), kindId: '1' })),
+  });
+
+  test('from its schema: each list its shapes, the TeamList every form, and the scope it meets', () => {
+    const model = revokeRolesInputModel(withResources(15));
+    expect(classesOf(model)).toEqual({
+      resource_ids: ['one', 'several'],
+      role_ids: ['one', 'several', 'with the kind-defining role'],
+      team_ids: [OMITTED, '*', 'one held', 'several held', 'every held', 'not held', 'held and not held', 'disabled'],
+      [ORDER]: ['as read', 'reversed'],
+      [HELD_ON]: ['*', 'an explicit list'],
+    });
+    // A hundred resources would be given up for good; the profile has too few roles and teams for long lists.
+    expect(model.unservable.map((u) => `${u.factor} = ${u.class}`)).toEqual([
+      'resource_ids = long',
+      'role_ids = long',
+      'team_ids = long',
+    ]);
+    const array = drawCoveringArray(model, 1);
+    for (const row of array?.rows ?? []) expect(model.allowed(row)).toBe(true);
+    // Removing a kind-defining role entirely is open: never drawn.
+    const roles = model.factors.findIndex((f) => f.name === 'role_ids');
+    const teams = model.factors.findIndex((f) => f.name === 'team_ids');
+    expect(array?.rows.some((r) => r[roles] === 'with the kind-defining role' && r[teams] === OMITTED)).toBe(false);
+  });
+
+  test('a profile that can spare one resource and names one role sends one of each, in one order', () => {
+    const bare: TargetProfile = {
+      ...withResources(5),
+      kinds: [{ ...kind, definingRoleId: undefined }],
+      roles: [{ id: '22' }],
+    };
+    const model = revokeRolesInputModel(bare);
+    expect(classesOf(model).resource_ids).toEqual(['one']);
+    expect(classesOf(model).role_ids).toEqual(['one']);
+    expect(classesOf(model)[ORDER]).toEqual(['as read']);
+    for (const depth of ['quick', 'default', 'deep'] as const) expect(drawCoveringArray(model, 1, depth)).toBeDefined();
   });
 });
 

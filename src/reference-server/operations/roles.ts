@@ -113,6 +113,8 @@ function narrowed(
     return { ...holding, teams: remaining };
   }
   if (holding.teams === '*') {
+    const enabled = new Set(ctx.store.enabledTeamIds());
+    if (faults.has('revoke-disabled-teams-from-star-ignored') && !revoked.some((t) => enabled.has(t))) return holding;
     const source = faults.has('revoke-star-list-includes-disabled')
       ? ctx.store.domain.teams.map((t) => t.id)
       : ctx.store.enabledTeamIds();
@@ -123,6 +125,7 @@ function narrowed(
     if (!held.some((t) => gone.has(t))) {
       return faults.has('revoke-absent-team-clears-list') ? { ...holding, teams: [] } : holding;
     }
+    if (faults.has('revoke-mixed-absent-team-ignored') && [...gone].some((t) => !held.includes(t))) return holding;
     if (faults.has('revoke-second-narrowing-restores')) {
       // Narrowed from the list it had before its first narrowing: what that one revoked comes back.
       const before = holding.narrowedFrom ?? held;
@@ -180,13 +183,19 @@ export const revokeRoles: OperationMaybeLater = (body, ctx) => {
     if (!kind.supportsRoles) continue;
     const details = ctx.store.detailsOf(r);
     const next: RoleHolding[] = [];
+    // Fault 'revoke-several-roles-share-first-list': the teams the first role named is left with, on this resource.
+    let firstList: string[] | undefined;
     for (const holding of details.roles) {
       // lenient-revoke: a kind-defining role is never removed entirely; the request leaves it as it is.
       const keepDefining =
         ctx.variants.has('lenient-revoke') && teamIds === undefined && holding.roleId === kind.definingRoleId;
       if (!revokedRoles.includes(holding.roleId) || keepDefining || holding.unassigned) next.push(holding);
       else {
-        const kept = narrowed(holding, teamIds, ctx);
+        let kept = narrowed(holding, teamIds, ctx);
+        if (kept && Array.isArray(teamIds) && ctx.faults.has('revoke-several-roles-share-first-list')) {
+          if (firstList === undefined) firstList = Array.isArray(kept.teams) ? kept.teams : undefined;
+          else kept = { ...kept, teams: firstList };
+        }
         if (kept) next.push(kept);
         else if (ctx.variants.has('unassigned-rows'))
           next.push({ roleId: holding.roleId, teams: [], unassigned: true });

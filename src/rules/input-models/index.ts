@@ -13,6 +13,7 @@ import { showActivityRatesInputModel } from './show-activity-rates.ts';
 import { assignActivityRateInputModel } from './assign-activity-rate.ts';
 import { assignTeamInputModel } from './assign-team.ts';
 import { unassignActivityRateInputModel } from './unassign-activity-rate.ts';
+import { revokeRolesInputModel } from './revoke-roles.ts';
 
 export type { FixedField, InputModel, InputModelOf, Unservable } from './model.ts';
 
@@ -24,4 +25,5 @@ export const INPUT_MODELS: Partial<Record<OperationName, InputModelOf>> = {
   'resources.assign-activity-rate': assignActivityRateInputModel,
   'resources.assign-team': assignTeamInputModel,
   'resources.unassign-activity-rate': unassignActivityRateInputModel,
+  'resources.revoke-roles': revokeRolesInputModel,
 };

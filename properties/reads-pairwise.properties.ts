@@ -19,7 +19,7 @@ import { checkProperty } from '../src/rules/check-property.ts';
 import { splitRange, type DateSpan } from '../src/rules/dates.ts';
 import { drawCoveringArray, pairCoverage } from '../src/rules/input-models/coverage.ts';
 import { drawRange, RANGE_ENDS, RANGE_POSITIONS } from '../src/rules/input-models/date-ranges.ts';
-import type { InputModel } from '../src/rules/input-models/model.ts';
+import { LONG_LIST, type InputModel } from '../src/rules/input-models/model.ts';
 import { endsFactor } from '../src/rules/input-models/reads.ts';
 import { listRolesInputModel } from '../src/rules/input-models/list-roles.ts';
 import { showActivityRatesInputModel } from '../src/rules/input-models/show-activity-rates.ts';
@@ -156,6 +156,8 @@ async function driveShowTeams(ctx: CheckContext & Judging): Promise<void> {
     several: held.slice(0, 3),
     'not held': enabled.slice(0, 2),
     disabled: disabled.slice(0, 2),
+    // Servable only where the profile names a hundred teams (the input model says so otherwise).
+    long: ctx.profile.teams.map((t) => t.id),
   };
   // The wide reads name every team the resource holds and every enabled one (a disabled team is a row's class).
   const every = [...new Set([...held, ...ctx.profile.teams.filter((t) => t.enabled).map((t) => t.id)])];
@@ -241,19 +243,31 @@ async function driveShowActivityRates(ctx: CheckContext & Judging): Promise<void
   }
 }
 
-/** The ids a list class stands for: the first, up to three, or those reversed. */
-function idsOf(cls: string | undefined, ids: readonly string[]): string[] | undefined {
+/**
+ * The ids a list class stands for: the first, up to three, those reversed,
+ * or a hundred (`long`: the others first and those last, so a server that
+ * reads only the start of a long list leaves them out); undefined when the
+ * class sends none, or `long` has too few to send.
+ */
+function idsOf(cls: string | undefined, ids: readonly string[], others: readonly string[]): string[] | undefined {
   if (cls === 'one') return ids.slice(0, 1);
   if (cls === 'several') return [...ids];
   if (cls === 'reversed') return [...ids].reverse();
+  if (cls === 'long') {
+    const long = [...others.filter((id) => !ids.includes(id)).slice(0, LONG_LIST - ids.length), ...ids];
+    return long.length >= LONG_LIST ? long : undefined;
+  }
   return undefined;
 }
 
 async function driveListRoles(ctx: CheckContext & Judging): Promise<void> {
   const model = listRolesInputModel(ctx.profile);
   const { rows, judged, observe } = rowsOf(model, ctx.options.seed, ctx.options.depth);
-  const resources = await untouchedRoleResources(ctx, 3);
+  // A hundred for the long class (one page the run reads once); the rows read three of them.
+  const untouched = await untouchedRoleResources(ctx, LONG_LIST);
+  const resources = untouched.slice(0, 3);
   precondition(resources.length >= 2, 'fewer than two resources of a role kind that the suite never changes');
+  const allRoles = ctx.profile.roles.map((r) => r.id);
   try {
     await checkProperty(ctx, fc.constant(null), () =>
       ctx.judged(async () => {
@@ -276,8 +290,11 @@ async function driveListRoles(ctx: CheckContext & Judging): Promise<void> {
         precondition(roles.length > 0, 'the resources read hold no role');
         for (const [index, row] of rows.entries()) {
           const body: ListRolesRequest = {};
-          const resourceIds = idsOf(row.get('resource_ids'), resources);
-          const roleIds = idsOf(row.get('role_ids'), roles);
+          const resourceIds = idsOf(row.get('resource_ids'), resources, untouched);
+          const roleIds = idsOf(row.get('role_ids'), roles, allRoles);
+          // A long list the target cannot fill (fewer than a hundred resources it lists): the row is not sent.
+          if (row.get('resource_ids') === 'long' && !resourceIds) continue;
+          if (row.get('role_ids') === 'long' && !roleIds) continue;
           if (resourceIds) body.resource_ids = resourceIds;
           if (roleIds) body.role_ids = roleIds;
           const step = PAIRWISE_STEP.rolesRow(index + 1);

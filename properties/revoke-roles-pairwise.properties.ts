@@ -30,13 +30,12 @@ import { checkProperty } from '../src/rules/check-property.ts';
 import { drawCoveringArray, pairCoverage } from '../src/rules/input-models/coverage.ts';
 import {
   HELD_ON,
-  LONG_LIST,
   ORDER,
   revocationPool,
   revokeRolesInputModel,
   severalResources,
 } from '../src/rules/input-models/revoke-roles.ts';
-import { OMITTED } from '../src/rules/input-models/model.ts';
+import { LONG_LIST, OMITTED } from '../src/rules/input-models/model.ts';
 import { ofRoleKind } from '../src/rules/steps/claims.ts';
 import { isDefiningRole, listRoles } from '../src/rules/steps/roles.ts';
 import type { CheckContext, Judging } from '../src/rules/types.ts';

@@ -1111,6 +1111,13 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     where: at('list-roles pairwise', 'response.body association'),
     alsoFails: ['list-roles.filters-respected'],
   },
+  'list-roles-resource-ids-capped': {
+    // Only the long class sends more than fifty resource_ids, the rows' own resources last: a hundred
+    // resources the suite never changes, which a directory of 200 has.
+    rule: 'list-roles.prop.pairwise-combinations',
+    where: at('list-roles pairwise', 'response.body association'),
+    resources: 200,
+  },
   'show-rates-end-overlap-dropped-on-month-start': {
     rule: 'show-activity-rates.prop.pairwise-combinations',
     where: at('show-activity-rates pairwise', 'date_range of response.body'),
@@ -1139,10 +1146,11 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     where: at('show-teams after ', 'regrouping on '),
   },
   'revoke-second-narrowing-restores': {
-    rule: 'revoke-roles.prop.model-sequences',
-    where: at('of those held)', 'role '),
-    // Its branches narrow a list and narrow it again too.
-    alsoFails: ['revoke-roles.prop.concurrent-sequences', 'revoke-roles.prop.pairwise-combinations'],
+    // The pairwise rows narrow a list the rows before them narrowed (20 of 20 seeds by drawn runs; the
+    // model-based sequences, which find it too, 10 of 20), and the concurrent branches narrow one twice.
+    rule: 'revoke-roles.prop.pairwise-combinations',
+    where: at('list-roles after revoke-roles pairwise', 'team_ids'),
+    alsoFails: ['revoke-roles.prop.concurrent-sequences', 'revoke-roles.prop.model-sequences'],
   },
   'revoke-disabled-teams-from-star-ignored': {
     // Only a disabled team revoked from a role on `*`: a pairing only the pairwise rows send.

@@ -589,6 +589,11 @@ export const FAULTS = {
     clause: '§4.6',
     description: 'list-roles leaves out the last role of role_ids when they are not in ascending order.',
   },
+  'list-roles-resource-ids-capped': {
+    clause: '§4.6 Request body',
+    description:
+      'list-roles reads only the first 50 of resource_ids: the associations of the resources named after them are left out of a long list.',
+  },
   'show-rates-end-overlap-dropped-on-month-start': {
     clause: '§4.4',
     description:

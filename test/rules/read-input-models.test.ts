@@ -53,10 +53,15 @@ describe('the input models of the reads', () => {
       date_range: [OMITTED, ...RANGE_POSITIONS],
       'date_range ends': [NOT_SENT, ...RANGE_ENDS],
     });
+    // A hundred resources may be sent (the target lists them or the rows are not judged); the profile names
+    // three roles and two teams, fewer than a hundred: those lists are never long.
     expect(classesOf(listRolesInputModel(PROFILE))).toEqual({
-      resource_ids: [OMITTED, 'one', 'several', 'reversed'],
+      resource_ids: [OMITTED, 'one', 'several', 'reversed', 'long'],
       role_ids: [OMITTED, 'one', 'several', 'reversed'],
     });
+    expect(showTeamsInputModel(PROFILE).unservable).toEqual([
+      { factor: 'team_ids', class: 'long', why: 'the target profile names 2 teams, fewer than 100' },
+    ]);
     expect(showActivityRatesInputModel(PROFILE).fixed.map((f) => f.field)).toEqual([
       'resource_id',
       'date_range (wide)',
@@ -69,6 +74,7 @@ describe('the input models of the reads', () => {
     expect(classesOf(teams).team_ids).toEqual([OMITTED, 'one', 'several', 'not held']);
     expect(teams.unservable).toEqual([
       { factor: 'team_ids', class: 'disabled', why: 'the target profile names no disabled team' },
+      { factor: 'team_ids', class: 'long', why: 'the target profile names 1 team, fewer than 100' },
     ]);
     expect(classesOf(listRolesInputModel(bare)).role_ids).toEqual([OMITTED, 'one']);
   });

@@ -24,6 +24,7 @@ export const listRoles: Operation = (body, ctx) => {
   let resourceIds = optional(body, 'resource_ids', snowflakes);
   let roleIds = optional(body, 'role_ids', snowflakes);
   if (resourceIds && ctx.faults.has('list-roles-first-resource-only')) resourceIds = resourceIds.slice(0, 1);
+  if (resourceIds && ctx.faults.has('list-roles-resource-ids-capped')) resourceIds = resourceIds.slice(0, 50);
   if (roleIds && ctx.faults.has('list-roles-first-role-only')) roleIds = roleIds.slice(0, 1);
   if (
     resourceIds &&

@@ -12,6 +12,8 @@ import type { TargetProfile } from '../../target/profile.ts';
 export const OMITTED = 'omitted';
 /** The class of a factor that applies only beside another, in a row where that other is not sent. */
 export const NOT_SENT = 'not sent';
+/** How many ids a list input's long class sends: enough to show a server that caps or truncates lists. */
+export const LONG_LIST = 100;
 
 /** A class of a factor this target cannot be sent, and why. */
 export interface Unservable {

@@ -5,7 +5,8 @@
  * chosen from the data); a list of Snowflakes is a factor whose classes are
  * the list's documented shapes (team_ids: one id, several, ids the resource
  * does not hold, disabled teams; resource_ids and role_ids: one, several (up
- * to three), several reversed); a boolean is true, false or omitted; a
+ * to three), several reversed; each list also long, a hundred ids, where the
+ * profile names that many or, for resources, the target lists them); a boolean is true, false or omitted; a
  * DateRange is two factors: where it lies against the target's data and
  * where its ends fall on the calendar (date-ranges.ts). Every field may be
  * omitted: which are required, and what omitting one does, is not shown.
@@ -15,14 +16,22 @@ import { OPERATION_REQUESTS } from '../../schemas/operations.ts';
 import type { TargetProfile } from '../../target/profile.ts';
 import type { CoveringFactor } from '../../arbitraries/index.ts';
 import { RANGE_ENDS, RANGE_POSITIONS } from './date-ranges.ts';
-import { NOT_SENT, OMITTED, servableFactors, type FixedField, type InputModel, type Unservable } from './model.ts';
+import {
+  LONG_LIST,
+  NOT_SENT,
+  OMITTED,
+  servableFactors,
+  type FixedField,
+  type InputModel,
+  type Unservable,
+} from './model.ts';
 
 export type ReadOperation = 'resources.show-teams' | 'resources.list-roles' | 'resources.show-activity-rates';
 
 /** The classes of a list of team ids (a TeamList's array form, as show-teams takes it). */
-export const TEAM_ID_CLASSES = [OMITTED, 'one', 'several', 'not held', 'disabled'] as const;
+export const TEAM_ID_CLASSES = [OMITTED, 'one', 'several', 'not held', 'disabled', 'long'] as const;
 /** The classes of a list of resource or role ids. */
-export const ID_LIST_CLASSES = [OMITTED, 'one', 'several', 'reversed'] as const;
+export const ID_LIST_CLASSES = [OMITTED, 'one', 'several', 'reversed', 'long'] as const;
 export const BOOLEAN_CLASSES = [OMITTED, 'true', 'false'] as const;
 /** The second factor of a DateRange field: where its ends fall. */
 export const endsFactor = (field: string): string => `${field} ends`;
@@ -68,6 +77,18 @@ export function readInputModel(operation: ReadOperation, profile: TargetProfile)
   if (properties.role_ids !== undefined && profile.roles.length < 2) {
     for (const cls of ['several', 'reversed']) {
       unservable.push({ factor: 'role_ids', class: cls, why: 'the target profile names fewer than two roles' });
+    }
+  }
+  // Teams and roles are the profile's: it names a hundred or it cannot be sent. Resources the target
+  // lists: a target with fewer leaves the class's rows unjudged, and the coverage says so.
+  const named = { team_ids: profile.teams.length, role_ids: profile.roles.length } as const;
+  for (const [field, count] of Object.entries(named)) {
+    if (properties[field] !== undefined && count < LONG_LIST) {
+      unservable.push({
+        factor: field,
+        class: 'long',
+        why: `the target profile names ${count} ${field === 'team_ids' ? 'team' : 'role'}${count === 1 ? '' : 's'}, fewer than ${LONG_LIST}`,
+      });
     }
   }
   const servable = servableFactors(factors, unservable);

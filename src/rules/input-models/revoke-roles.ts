@@ -20,10 +20,7 @@ import { OPERATION_REQUESTS } from '../../schemas/operations.ts';
 import type { TargetProfile } from '../../target/profile.ts';
 import { kindById } from '../../target/profile.ts';
 import type { CoveringFactor } from '../../arbitraries/index.ts';
-import { OMITTED, servableFactors, type FixedField, type InputModelOf, type Unservable } from './model.ts';
-
-/** A list of ids long enough to show a server that caps or truncates lists. */
-export const LONG_LIST = 100;
+import { LONG_LIST, OMITTED, servableFactors, type FixedField, type InputModelOf, type Unservable } from './model.ts';
 
 export const RESOURCE_CLASSES = ['one', 'several', 'long'] as const;
 export const ROLE_CLASSES = ['one', 'several', 'with the kind-defining role', 'long'] as const;
@@ -121,14 +118,14 @@ export const revokeRolesInputModel: InputModelOf = (profile) => {
     unservable.push({
       factor: 'role_ids',
       class: 'long',
-      why: `the target profile names ${profile.roles.length} roles, fewer than ${LONG_LIST}`,
+      why: `the target profile names ${profile.roles.length} role${profile.roles.length === 1 ? '' : 's'}, fewer than ${LONG_LIST}`,
     });
   }
   if (profile.teams.length < LONG_LIST) {
     unservable.push({
       factor: 'team_ids',
       class: 'long',
-      why: `the target profile names ${profile.teams.length} teams, fewer than ${LONG_LIST}`,
+      why: `the target profile names ${profile.teams.length} team${profile.teams.length === 1 ? '' : 's'}, fewer than ${LONG_LIST}`,
     });
   }
   if (!profile.teams.some((t) => !t.enabled)) {

@@ -27,6 +27,7 @@ import {
   TEXT_VALUES,
   listInputModel,
 } from '../src/rules/input-models/resources-list.ts';
+import { LONG_LIST } from '../src/rules/input-models/model.ts';
 import { drawCoveringArray, pairCoverage } from '../src/rules/input-models/coverage.ts';
 import {
   accepted,
@@ -90,6 +91,8 @@ interface Values {
   attribute: string | undefined;
   second: string | undefined;
   ids: string[];
+  /** A hundred ids of the kind, `ids` last (so a server that reads only the start of a long list drops them); none when the kind has fewer. */
+  longIds: string[] | undefined;
   /** The text filter's value of each text class. */
   text: Record<string, string>;
 }
@@ -107,7 +110,8 @@ function filtersOf(row: Row, values: Values, idsOrder = row.get(FACTOR.idsOrder)
   const filters: Filter[] = [];
   const shape = row.get('filters') ?? 'none';
   if (shape.includes('resource.ids')) {
-    filters.push(idsFilter(idsOrder === 'reversed' ? [...values.ids].reverse() : values.ids));
+    const ids = idsOrder === 'reversed' ? [...values.ids].reverse() : idsOrder === 'long' ? values.longIds : values.ids;
+    filters.push(idsFilter(ids ?? values.ids));
   }
   if (shape.includes('resource.text') && values.attribute !== undefined) {
     filters.push(startsWithFilter(values.attribute, values.text[row.get(FACTOR.textValue) ?? ''] ?? ''));
@@ -364,8 +368,8 @@ class References {
     return ids;
   }
 
-  /** The ids filter alone, its ids as listed or reversed. */
-  ids(date: string | undefined, order: 'as listed' | 'reversed'): Promise<string[]> {
+  /** The ids filter alone, its ids as listed, reversed, or the long list. */
+  ids(date: string | undefined, order: 'as listed' | 'reversed' | 'long'): Promise<string[]> {
     const filters = filtersOf(new Map([['filters', 'resource.ids']]), this.values, order);
     return this.of(filters, date, order === 'reversed' ? STEP.idsReversed : STEP.idsAlone);
   }
@@ -374,7 +378,9 @@ class References {
   async expected(row: Row, date: string | undefined): Promise<string[]> {
     const shape = row.get('filters') ?? 'none';
     const parts: string[][] = [];
-    if (shape.includes('resource.ids')) parts.push(await this.ids(date, 'as listed'));
+    if (shape.includes('resource.ids')) {
+      parts.push(await this.ids(date, row.get(FACTOR.idsOrder) === 'long' ? 'long' : 'as listed'));
+    }
     if (shape.includes('resource.text')) {
       const textClass = row.get(FACTOR.textValue) ?? '';
       const text = new Map([
@@ -448,11 +454,31 @@ async function driveRow(
   values: Values,
   row: Row,
   index: number,
-): Promise<'judged' | 'refused' | 'differs'> {
+): Promise<'judged' | 'refused' | 'differs' | 'not served'> {
   const name = STEP.row(index);
+  if (row.get(FACTOR.idsOrder) === 'long' && values.longIds === undefined) {
+    ctx.observe(`${name}: not sent (the listed kind has fewer than ${LONG_LIST} resources)`, describe(row));
+    return 'not served';
+  }
   const body = requestOf(ctx, row, values);
   const date = body.at_date;
   const expected = await refs.expected(row, date);
+  if (row.get(FACTOR.idsOrder) === 'long' && date === undefined && values.longIds !== undefined) {
+    // Every id of the long list was listed by the sample (the same kind, at no date): the ids filter alone
+    // must list each. A server that reads only the start of the list shows it here, in the reference itself.
+    const alone = new Set(await refs.ids(date, 'long'));
+    const missing = values.longIds.filter((id) => !alone.has(id));
+    if (missing.length > 0) {
+      owned(ctx, 'list.ids-filter', () =>
+        fail({
+          where: `ids filter of ${values.longIds?.length ?? 0} ids (walk from ${STEP.idsAlone}): all pages`,
+          message: 'must hold every resource whose id is in the resource.ids filter, once (each was listed before)',
+          expected: [...(values.longIds ?? [])].sort(),
+          actual: [...alone].sort(),
+        }),
+      );
+    }
+  }
   const limit = body.pagination?.limit ?? null;
   const needed = limit === null ? 1 : Math.floor(expected.length / limit) + 1;
   const listed = await walk(ctx, body, name, needed <= MAX_WALK_PAGES ? MAX_WALK_PAGES + 1 : 1);
@@ -498,7 +524,10 @@ async function valuesOf(ctx: PairwiseContext): Promise<Values> {
   const known = [...new Set([...(attribute ? [attribute] : []), ...(ctx.profile.attributes ?? [])])];
   const sample = await page(
     ctx,
-    listBody(ctx, { ...(attribute ? { attributes: [attribute] } : {}), pagination: { limit: 100, next_token: null } }),
+    listBody(ctx, {
+      ...(attribute ? { attributes: [attribute] } : {}),
+      pagination: { limit: LONG_LIST, next_token: null },
+    }),
     STEP.sample,
   );
   precondition(sample !== 'refused', 'the target refused a page of 100');
@@ -516,7 +545,10 @@ async function valuesOf(ctx: PairwiseContext): Promise<Values> {
   const starting = sample.data.filter((r) => prefix !== '' && text(r).startsWith(prefix));
   const others = sample.data.filter((r) => !starting.includes(r));
   const ids = [...starting.slice(0, IDS - 1), ...others.slice(others.length >> 1)].slice(0, IDS).map((r) => r.id);
+  const rest = sample.data.map((r) => r.id).filter((id) => !ids.includes(id));
+  const long = [...rest.slice(0, LONG_LIST - ids.length), ...ids];
   return {
+    longIds: long.length >= LONG_LIST ? long : undefined,
     attribute,
     second: known.find((a) => a !== attribute),
     attributes: { one: known.slice(0, 1), several: known.slice(0, 3) },
@@ -777,7 +809,7 @@ export default defineRuleGroup({
             for (const [index, classes] of array.rows.entries()) {
               const row: Row = new Map(classes.map((cls, f) => [array.factors[f]?.name ?? '', cls]));
               const outcome = await driveRow(ctx, refs, values, row, index);
-              judged[index] = outcome !== 'refused';
+              judged[index] = outcome !== 'refused' && outcome !== 'not served';
               // A row that lists otherwise is what the judge needs: the array stops there.
               if (outcome === 'differs') break;
             }

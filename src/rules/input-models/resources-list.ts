@@ -4,7 +4,9 @@
  * field the schema declares becomes a factor whose value classes follow its
  * type (a boolean: true, false, omitted; a nullable one: null too; an enum:
  * each value; an array of strings: none, one, several; the pagination
- * object: its limit). Where the schema says less than the spec's tables
+ * object: its limit). The ids filter's list is as listed, reversed or long
+ * (a hundred ids, where the target lists that many of the kind: a row it
+ * cannot fill is not judged, and the coverage says so). Where the schema says less than the spec's tables
  * (filters and orders are arrays of objects whose keys are strings), the
  * documented shapes of §4.8 give the classes. Classes this target's profile
  * cannot serve are left out, each with why.
@@ -59,7 +61,8 @@ function classesOf(name: string, schema: SchemaNode): string[] | undefined {
 
 /** Factor names as requests and reports show them. */
 export const FACTOR = {
-  idsOrder: 'filters: resource.ids order',
+  /** The ids filter's list: as listed, reversed, or long (a hundred ids, the rows' own last). */
+  idsOrder: 'filters: resource.ids list',
   textValue: 'filters: resource.text value',
   limit: 'pagination.limit',
 } as const;
@@ -78,7 +81,7 @@ export function listInputModel(profile: TargetProfile): InputModel {
     if (classes === undefined) throw new Error(`the input model has no classes for ListRequest.${name}`);
     factors.push({ name: name === 'pagination' ? FACTOR.limit : name, classes });
     if (name === 'filters') {
-      factors.push({ name: FACTOR.idsOrder, classes: [NOT_SENT, 'as listed', 'reversed'] });
+      factors.push({ name: FACTOR.idsOrder, classes: [NOT_SENT, 'as listed', 'reversed', 'long'] });
       factors.push({ name: FACTOR.textValue, classes: [NOT_SENT, ...Object.keys(TEXT_VALUES)] });
     }
   }

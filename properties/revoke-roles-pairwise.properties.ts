@@ -203,25 +203,31 @@ async function drive(ctx: CheckContext<'roleKindResource'> & Judging): Promise<v
     return true;
   };
   try {
-    await checkProperty(ctx, fc.constant(null), () =>
-      ctx.judged(async () => {
-        for (const i of order) {
-          const row = rows[i];
-          if (row === undefined) continue;
-          let plan = planRow(row, pool, ctx.profile);
-          while (plan === undefined && pool.size < cap && (await join())) plan = planRow(row, pool, ctx.profile);
-          if (plan === undefined) continue;
-          const step = ROLE_ROW_STEP.revoke(i + 1);
-          const res = await ctx.client.post('resources.revoke-roles', bodyOf(plan), { step });
-          judged[i] = res.status < 500 && res.status !== 429;
-          if (res.status < 200 || res.status >= 300) continue;
-          // Each resource alone: a read of one does not lean on list-roles taking several (its own clause).
-          for (const id of plan.resourceIds) {
-            const entry = pool.get(id);
-            if (entry) entry.held = await read(id, ROLE_ROW_STEP.read(step));
+    // One run, whatever the run's numRuns: the rows used up what they revoked, and a second pass over the
+    // same pool would find too little to serve them (discarded runs, not a departure).
+    await checkProperty(
+      ctx,
+      fc.constant(null),
+      () =>
+        ctx.judged(async () => {
+          for (const i of order) {
+            const row = rows[i];
+            if (row === undefined) continue;
+            let plan = planRow(row, pool, ctx.profile);
+            while (plan === undefined && pool.size < cap && (await join())) plan = planRow(row, pool, ctx.profile);
+            if (plan === undefined) continue;
+            const step = ROLE_ROW_STEP.revoke(i + 1);
+            const res = await ctx.client.post('resources.revoke-roles', bodyOf(plan), { step });
+            judged[i] = res.status < 500 && res.status !== 429;
+            if (res.status < 200 || res.status >= 300) continue;
+            // Each resource alone: a read of one does not lean on list-roles taking several (its own clause).
+            for (const id of plan.resourceIds) {
+              const entry = pool.get(id);
+              if (entry) entry.held = await read(id, ROLE_ROW_STEP.read(step));
+            }
           }
-        }
-      }),
+        }),
+      { distinct: true },
     );
   } finally {
     ctx.observe('pairwise coverage of resources.revoke-roles', pairCoverage(model, array, judged));

@@ -50,9 +50,6 @@ const JUDGED_BODY_BYTES = 8 * 1024 * 1024;
 /** A body in the HAR the reports write is kept whole up to this, as a run's HAR keeps it; past it, cut and marked. */
 const HAR_BODY_CHARS = 64 * 1024;
 
-/** Headers of one hop only: the proxy's connection to the target is its own. */
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'host']);
-
 export interface ProxyOptions {
   /** The target: its base URL, as run's --base-url. */
   upstream: URL;
@@ -122,10 +119,15 @@ function pairs(raw: readonly string[]): Array<{ name: string; value: string }> {
   return out;
 }
 
-/** The request's headers as they came, but for those of its hop, and the target's host. */
+/**
+ * The request's headers as they came, but for its Host, the target's. Even
+ * Connection goes as it came: the target answers a request that asks to close
+ * as it would answer the client, and its answer's headers then pass as they
+ * would have come.
+ */
 function forwarded(raw: readonly string[], host: string): string[] {
   const out = ['Host', host];
-  for (const { name, value } of pairs(raw)) if (!HOP_BY_HOP.has(name.toLowerCase())) out.push(name, value);
+  for (const { name, value } of pairs(raw)) if (name.toLowerCase() !== 'host') out.push(name, value);
   return out;
 }
 

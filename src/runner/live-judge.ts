@@ -57,7 +57,13 @@ export interface Found {
   readonly seq: number;
 }
 
-/** How much the live judge holds; the defaults keep a proxy of a long session well under 256 MB. */
+/**
+ * How much the live judge holds; the defaults keep a proxy of a long session
+ * under 256 MB (`npm run bench -- proxy`). The exchanges kept weigh most: a
+ * page of 500 resources is some 150 kB of text, so each rule keeps ten and
+ * the latest twenty are kept besides (the judge command's reports keep a
+ * hundred a rule, of a recording whose size is known).
+ */
 export interface LiveJudgeLimits {
   /** Characters of answers a stretch holds before it is judged: a long walk is judged by parts this size. */
   stretchChars: number;
@@ -72,11 +78,11 @@ export interface LiveJudgeLimits {
 }
 
 export const LIVE_JUDGE_LIMITS: LiveJudgeLimits = {
-  stretchChars: 8 * 1024 * 1024,
-  stretchExchanges: 2_000,
+  stretchChars: 2 * 1024 * 1024,
+  stretchExchanges: 500,
   violationsKept: 50,
-  evidenceKept: 25,
-  recentKept: 100,
+  evidenceKept: 10,
+  recentKept: 20,
 };
 
 /** Exchanges a walk may wait for its next page before it counts as given up (a client that reads one page only). */

@@ -144,6 +144,21 @@ function operationOf(method: string, path: string): string | undefined {
   return /\/api\/directory\/([^/?#]+)(?:[?#]|$)/.exec(path)?.[1];
 }
 
+/** A request's target as a path: a client that takes the proxy for a forward proxy sends the whole URL. */
+function originForm(target: string): string {
+  if (!/^https?:\/\//i.test(target)) return target;
+  const url = new URL(target);
+  return `${url.pathname}${url.search}`;
+}
+
+function decodedOrAsIs(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
 /** Where a URL's password would show, shown without it. */
 function shown(url: URL): string {
   const copy = new URL(url.href);
@@ -156,8 +171,9 @@ export async function startProxy(options: ProxyOptions): Promise<ProxySession> {
   const startedAt = new Date().toISOString();
   const lock = await lockReportsDir(options.reports);
   const redactor = new Redactor();
-  // The target's own credentials, if its URL carries any, are secrets too.
-  redactor.add(decodeURIComponent(options.upstream.password), '$DIRECTORY_PROXY_PASSWORD');
+  // The target's own credentials, if its URL carries any, are secrets too (as typed, and as the URL keeps them).
+  redactor.add(options.upstream.password, '$DIRECTORY_PROXY_PASSWORD');
+  redactor.add(decodedOrAsIs(options.upstream.password), '$DIRECTORY_PROXY_PASSWORD');
   const live = new LiveJudge<Passed>(allRules(options.groups), options.profile, options.limits ?? LIVE_JUDGE_LIMITS);
   const secure = options.upstream.protocol === 'https:';
   const agent = secure ? new HttpsAgent({ keepAlive: true }) : new HttpAgent({ keepAlive: true });
@@ -216,7 +232,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxySession> {
     const n = seq;
     const began = Date.now();
     const method = req.method ?? 'GET';
-    const path = `${basePath}${req.url ?? '/'}`;
+    const path = `${basePath}${originForm(req.url ?? '/')}`;
     const requestBody = new Capped(JUDGED_BODY_BYTES);
     const upstream = send({
       protocol: options.upstream.protocol,
@@ -236,6 +252,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxySession> {
       }
     });
     req.on('end', () => upstream.end());
+    req.on('error', () => upstream.destroy());
     // The client went away before its answer: the target's request goes too.
     res.on('close', () => {
       if (!res.writableFinished) upstream.destroy();

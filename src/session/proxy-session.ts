@@ -159,6 +159,18 @@ function decodedOrAsIs(text: string): string {
   }
 }
 
+/**
+ * One violation as one line: its rule and where. A walk's judge names the
+ * page by its walk (`limit 25, page 3`), so the exchange that showed it is
+ * added where the place names none.
+ */
+function violationLine(f: Found): string {
+  const where = /\bexchange \d+/.test(f.violation.where)
+    ? f.violation.where
+    : `${f.violation.where} (exchange ${f.seq})`;
+  return `VIOLATION ${f.ruleId} at ${where}: ${f.violation.message}`;
+}
+
 /** Where a URL's password would show, shown without it. */
 function shown(url: URL): string {
   const copy = new URL(url.href);
@@ -215,9 +227,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxySession> {
       at: { sent, answered: sent + passed.durationMs },
     };
     const found = live.take(n, o, passed, cut);
-    for (const f of found) {
-      options.onViolation(redactor.redact(`VIOLATION ${f.ruleId} at ${f.violation.where}: ${f.violation.message}`));
-    }
+    for (const f of found) options.onViolation(redactor.redact(violationLine(f)));
     return found;
   }
 
@@ -393,9 +403,7 @@ export async function startProxy(options: ProxyOptions): Promise<ProxySession> {
         await closed;
         clearTimeout(late);
         await judging;
-        for (const f of live.flush()) {
-          options.onViolation(redactor.redact(`VIOLATION ${f.ruleId} at ${f.violation.where}: ${f.violation.message}`));
-        }
+        for (const f of live.flush()) options.onViolation(redactor.redact(violationLine(f)));
         try {
           return await writeInTurn();
         } finally {

@@ -29,6 +29,7 @@
 import type { Violation } from '../core/types.ts';
 import type { Folding } from '../rules/judges/fold.ts';
 import {
+  accepted,
   isClean,
   isNoEvidence,
   isNoVerdict,
@@ -251,7 +252,7 @@ export class LiveJudge<R> {
     this.judgeStretch(tallies);
     return this.judged.map((r) => {
       const tally = tallies.get(r.rule.id) ?? emptyTally();
-      const judgement = r.session ? r.session.folding.end() : judgementOf(tally);
+      const judgement = r.session ? sessionJudgement(r.session.folding.end(), tally) : judgementOf(tally);
       const verdict = fromJudgement(r.rule.id, judgement, tally.exchanges);
       return { ...verdict, seqs: [...new Set([...tally.failing, ...tally.judged])].sort((a, b) => a - b) };
     });
@@ -273,9 +274,16 @@ export class LiveJudge<R> {
 
   /** A page of a walk, into the session's fold of a rule; its new departures found. */
   private feed(ruleId: string, session: NonNullable<TrafficRule['session']>, o: Observed, page: number, seq: number) {
-    session.folding.step({ ...o, step: `resources.list page ${page}` });
     const tally = this.tallies.get(ruleId);
     if (!tally) return [];
+    // A page that says nothing (401, 429, 5xx) ends its walk, but is not the fold's to keep: over a session,
+    // one refused request must not leave the rule without the verdict its other walks give.
+    const said = accepted(o, { status: 200 });
+    if (isNoVerdict(said)) {
+      tally.noVerdict ??= said;
+      return [];
+    }
+    session.folding.step({ ...o, step: `resources.list page ${page}` });
     tally.exchanges += 1;
     keep(tally.judged, seq, this.limits.evidenceKept);
     const violations = violationsOf(session.folding.end());
@@ -325,6 +333,11 @@ export class LiveJudge<R> {
     for (const t of this.tallies.values()) for (const seq of [...t.failing, ...t.judged]) wanted.add(seq);
     for (const seq of this.records.keys()) if (!wanted.has(seq)) this.records.delete(seq);
   }
+}
+
+/** The session fold's judgement; where it found no evidence, an answer that said nothing says why. */
+function sessionJudgement(judgement: Judgement, tally: Tally): Judgement {
+  return isNoEvidence(judgement) && tally.noVerdict ? tally.noVerdict : judgement;
 }
 
 /** Kept while there is room. */

@@ -47,6 +47,7 @@ import {
   type TrafficReading,
 } from '../rules/judges/untagged-traffic.ts';
 import type { Rule } from '../rules/types.ts';
+import { matchesSchema } from '../schemas/index.ts';
 import type { TargetProfile } from '../target/profile.ts';
 import { judgedByReading, ruleIdOf, trafficRules } from './judge-untagged.ts';
 import { fromJudgement, type Rejudged } from './rejudge.ts';
@@ -135,8 +136,8 @@ interface OpenWalk {
 class WalkLinker {
   private walks: OpenWalk[] = [];
 
-  /** The page's number in its walk (from 1), or undefined when it follows no walk under way. */
-  page(o: Observed, now: number): number | undefined {
+  /** The page's walk and its number there (from 1), or undefined when it follows no walk under way. */
+  page(o: Observed, now: number): { walk: OpenWalk; page: number } | undefined {
     if (o.operation !== 'resources.list') return undefined;
     const token = field(field(o.request, 'pagination'), 'next_token');
     const key = walkKey(o.request);
@@ -156,13 +157,87 @@ class WalkLinker {
     // Ended, or no page at all: the walk goes no further.
     walk.next =
       o.status === 200 && Array.isArray(data) && data.length > 0 && typeof next === 'string' ? next : undefined;
-    return walk.pages;
+    return { walk, page: walk.pages };
+  }
+
+  /** Whether `walk` is under way: followed, its next page not yet come, and not given up. */
+  going(walk: OpenWalk, now: number): boolean {
+    return walk.next !== undefined && now - walk.last <= STALE_AFTER && this.walks.includes(walk);
   }
 
   /** Whether a walk is under way: its next page not yet come, and not given up. */
   open(now: number): boolean {
     this.walks = this.walks.filter((w) => w.next !== undefined && now - w.last <= STALE_AFTER);
     return this.walks.length > 0;
+  }
+}
+
+/** A page of a walk, as the session's fold is fed it. */
+interface WalkPage {
+  o: Observed;
+  page: number;
+  seq: number;
+}
+
+/**
+ * The pages of every walk, one walk after another, as `walksAsNamed` reads a
+ * recording: the fold follows one walk at a time, so the pages of a walk
+ * begun while another is under way wait until that one is over (ended, or
+ * given up), within a budget; a walk whose pages outgrow it is let go, and
+ * its pages are not fed.
+ */
+class WalkOrder {
+  private current: OpenWalk | undefined;
+  private readonly queued: Array<{ walk: OpenWalk; pages: WalkPage[]; chars: number }> = [];
+  private readonly dropped = new WeakSet<OpenWalk>();
+  private chars = 0;
+
+  constructor(private readonly budget: number) {}
+
+  /** A page as it comes: the pages to feed now, in order. */
+  take(walk: OpenWalk, page: WalkPage, going: (w: OpenWalk) => boolean): WalkPage[] {
+    if (this.dropped.has(walk)) return this.next(going);
+    if (this.current === undefined) this.current = walk;
+    if (this.current === walk) return [page, ...this.next(going)];
+    let waiting = this.queued.find((q) => q.walk === walk);
+    if (!waiting) {
+      waiting = { walk, pages: [], chars: 0 };
+      this.queued.push(waiting);
+    }
+    const size = page.o.text.length;
+    if (this.chars + size > this.budget) {
+      this.dropped.add(walk);
+      this.chars -= waiting.chars;
+      this.queued.splice(this.queued.indexOf(waiting), 1);
+    } else {
+      waiting.pages.push(page);
+      waiting.chars += size;
+      this.chars += size;
+    }
+    return this.next(going);
+  }
+
+  /** Once the walk fed is over, the next waiting walk's pages so far, and so on. */
+  next(going: (w: OpenWalk) => boolean): WalkPage[] {
+    const out: WalkPage[] = [];
+    while (this.current !== undefined && !going(this.current)) {
+      const waiting = this.queued.shift();
+      this.current = waiting?.walk;
+      if (waiting) {
+        this.chars -= waiting.chars;
+        out.push(...waiting.pages);
+      }
+    }
+    return out;
+  }
+
+  /** Every page still waiting, walk after walk (the session ends). */
+  rest(): WalkPage[] {
+    const out = this.queued.flatMap((q) => q.pages);
+    this.queued.length = 0;
+    this.chars = 0;
+    this.current = undefined;
+    return out;
   }
 }
 
@@ -190,6 +265,7 @@ export class LiveJudge<R> {
   private readonly records = new Map<number, R>();
   private readonly recent: number[] = [];
   private readonly linker = new WalkLinker();
+  private readonly order: WalkOrder;
   private count = 0;
 
   constructor(
@@ -197,6 +273,7 @@ export class LiveJudge<R> {
     private readonly profile: TargetProfile,
     private readonly limits: LiveJudgeLimits = LIVE_JUDGE_LIMITS,
   ) {
+    this.order = new WalkOrder(limits.stretchChars);
     this.judged = trafficRules(rules).flatMap((rule): TrafficRule[] => {
       const id = ruleIdOf(rule.id);
       const reading = id === undefined ? undefined : TRAFFIC_RULES.get(id);
@@ -226,10 +303,12 @@ export class LiveJudge<R> {
           found.push(...this.add(this.tallies, r.rule.id, r.reading.judge(o), [seq]));
         }
       }
-      const page = this.linker.page(o, this.count);
-      if (page !== undefined) {
-        for (const r of this.judged) if (r.session) found.push(...this.feed(r.rule.id, r.session, o, page, seq));
-      }
+      const linked = this.linker.page(o, this.count);
+      const going = (w: OpenWalk) => this.linker.going(w, this.count);
+      const pages = linked
+        ? this.order.take(linked.walk, { o, page: linked.page, seq }, going)
+        : this.order.next(going);
+      found.push(...this.feedAll(pages));
       this.stretch.push({ seq, o });
       this.stretchChars += o.text.length;
     }
@@ -258,9 +337,9 @@ export class LiveJudge<R> {
     });
   }
 
-  /** The stretch under way judged and forgotten (the session ends): what it showed. */
+  /** The stretch under way judged and forgotten, and the walks still waiting fed (the session ends): what they showed. */
   flush(): Found[] {
-    const found = this.judgeStretch(this.tallies);
+    const found = [...this.feedAll(this.order.rest()), ...this.judgeStretch(this.tallies)];
     this.stretch = [];
     this.stretchChars = 0;
     this.forget();
@@ -272,15 +351,24 @@ export class LiveJudge<R> {
     return [...this.records].sort(([a], [b]) => a - b).map(([seq, record]) => ({ seq, record }));
   }
 
+  /** Pages of walks, in order, into each session fold. */
+  private feedAll(pages: readonly WalkPage[]): Found[] {
+    return pages.flatMap(({ o, page, seq }) =>
+      this.judged.flatMap((r) => (r.session ? this.feed(r.rule.id, r.session, o, page, seq) : [])),
+    );
+  }
+
   /** A page of a walk, into the session's fold of a rule; its new departures found. */
   private feed(ruleId: string, session: NonNullable<TrafficRule['session']>, o: Observed, page: number, seq: number) {
     const tally = this.tallies.get(ruleId);
     if (!tally) return [];
-    // A page that says nothing (401, 429, 5xx) ends its walk, but is not the fold's to keep: over a session,
-    // one refused request must not leave the rule without the verdict its other walks give.
-    const said = accepted(o, { status: 200 });
-    if (isNoVerdict(said)) {
-      tally.noVerdict ??= said;
+    // Only pages are the fold's, as `walksAsNamed` names only pages: an answer that is no list of resources
+    // (a refused request, pagination.envelope's departure) ends its walk and is left out; one that says
+    // nothing (401, 429, 5xx) is noted, but over a session one refused request must not leave the rule
+    // without the verdict its other walks give.
+    if (o.status !== 200 || !matchesSchema('ListEnvelope', o.body)) {
+      const said = accepted(o, { status: 200 });
+      if (isNoVerdict(said)) tally.noVerdict ??= said;
       return [];
     }
     session.folding.step({ ...o, step: `resources.list page ${page}` });

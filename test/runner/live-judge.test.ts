@@ -86,6 +86,29 @@ describe('the live judge', () => {
     expect(verdicts.get('pagination.each-resource-once')?.seqs).toContain(450);
   });
 
+  test('two walks interleaved page by page are each judged whole: the later one waits for the first to end', async () => {
+    const judge = new LiveJudge<number>(allRules(await loadCatalogue()), profile, LIMITS);
+    // Walk A (limit 2) and walk B (another kind, limit 3, its third page repeating a resource of its first).
+    const b = (seq: number, n: number, ids: number[]): Observed => {
+      const o = page(seq, n, 3, ids);
+      const request = { kind_id: '2', pagination: { limit: 3, next_token: n === 1 ? null : `b${n - 1}` } };
+      const body = { data: ids.map(resource), next_token: n === 3 ? null : `b${n}` };
+      return { ...o, request, body, text: JSON.stringify(body) };
+    };
+    const traffic = [
+      page(1, 1, 3),
+      b(2, 1, [50, 51, 52]),
+      page(3, 2, 3),
+      b(4, 2, [53, 54, 55]),
+      page(5, 3, 3),
+      b(6, 3, [56, 50]),
+    ];
+    const found = traffic.flatMap((o, i) => judge.take(i + 1, o, i + 1, false));
+    const once = found.filter((f) => f.ruleId === 'pagination.each-resource-once');
+    expect(once.map((f) => f.seq)).toEqual([6]);
+    expect(once[0]?.violation.where).toContain('limit 3, page 3');
+  });
+
   test('a walk the client gave up counts as over: its stretch is judged without waiting for it', async () => {
     const judge = new LiveJudge<number>(allRules(await loadCatalogue()), profile, {
       ...LIMITS,

@@ -272,7 +272,7 @@ can judge (as judge judges another client's HAR: judge --help names them),
 and each violation is printed as it is found, one line:
   VIOLATION <rule id> at <operation, exchange N: where>: <what it must do>
 Answers are judged one by one, walks as next_token links them (a walk of
-any length, one walk at a time, for pagination.each-resource-once), and the
+any length, walk after walk, for pagination.each-resource-once), and the
 other rules' logs by stretches of traffic between walks: memory stays
 bounded over a long session.
 

@@ -8,8 +8,10 @@
  *   and it is forgotten;
  * - `pagination.each-resource-once`, whose judge is a fold that keeps only
  *   its state (walks-once.ts), is fed the pages of every walk as the
- *   tokens link them, for the whole session: a walk of a million resources
- *   is judged whole, in the memory of its table of ids;
+ *   tokens link them, for the whole session, walk after walk as
+ *   `walksAsNamed` reads a recording (the pages of a walk begun while another
+ *   is under way wait, within a budget): a walk of a million resources is
+ *   judged whole, in the memory of its table of ids;
  * - every other rule judged by its own judge reads the traffic by stretches:
  *   a stretch ends where no walk is under way (a walk not followed for
  *   `STALE_AFTER` exchanges is taken as given up), or where it outgrows its

@@ -312,11 +312,12 @@ export async function startProxy(options: ProxyOptions): Promise<ProxySession> {
           .catch((): Found[] => [])
           .then((f) => {
             const rules = [...new Set(f.map((x) => x.ruleId))];
-            res.writeHead(status, statusText, [
-              ...raw,
-              VIOLATIONS_HEADER,
-              rules.length > 0 ? rules.join(', ') : 'none',
-            ]);
+            // Only an answer of an operation was judged: any other (a page, a preflight) passes as it came.
+            const header =
+              operationOf(method, path) === undefined
+                ? []
+                : [VIOLATIONS_HEADER, rules.length > 0 ? rules.join(', ') : 'none'];
+            res.writeHead(status, statusText, [...raw, ...header]);
             res.end(Buffer.concat(held));
           });
       });

@@ -331,6 +331,9 @@ describe('proxy: judging', () => {
       expect('body' in annotated && annotated.body.toString('utf8')).toBe(page);
       const notFound = await send(annotating.session.url, '/api/directory/resources.show-teams', '{}');
       expect('headers' in notFound && notFound.headers[VIOLATIONS_HEADER.toLowerCase()]).toBe('none');
+      // A request that calls no operation is not judged: its answer passes without the header.
+      const other = await send(annotating.session.url, '/index.html', '');
+      expect('headers' in other && other.headers[VIOLATIONS_HEADER.toLowerCase()]).toBeUndefined();
     } finally {
       await plain.session.close();
       await annotating.session.close();

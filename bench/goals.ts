@@ -7,7 +7,7 @@ export interface Row {
 }
 
 /** The measures `npm run bench -- <name> …` may name. */
-export const MEASURES = ['big-paging', 'ratios', 'full-run', 'startup', 'staging', 'paging'] as const;
+export const MEASURES = ['big-paging', 'proxy', 'ratios', 'full-run', 'startup', 'staging', 'paging'] as const;
 
 /** Names given on the command line that are no measure: `npm run bench -- stagin` is a mistake, not an empty run. */
 export function unknownMeasures(names: readonly string[]): string[] {

@@ -6,7 +6,9 @@
  * server at least 0.8 of a bare node:http server sending the same bytes;
  * page time at 1,000,000 resources within 1.5x of 10,000; the full paging
  * check over 1,000,000 resources, the server in its own process, at 50,000
- * resources/s or more with the suite's peak RSS at most 256 MB.
+ * resources/s or more with the suite's peak RSS at most 256 MB; a walk of
+ * 1,000,000 resources through the validating proxy with the proxy's peak
+ * RSS at most 256 MB and no violation.
  * A goal not met is named on stderr and the bench exits 1.
  */
 // Each measure imports what it needs itself: the process that measures the suite's memory carries
@@ -398,6 +400,84 @@ async function bigPaging(): Promise<void> {
 }
 
 /**
+ * The validating proxy over a long session: an ordinary client (no suite)
+ * walks 1,000,000 resources through `proxy`, the reference server and the
+ * proxy each in a process of its own (`npm run build` first), every traffic
+ * rule judging as the pages pass. The proxy's peak memory (VmHWM) must stay
+ * within 256 MB, and no violation be printed against the conformant server.
+ */
+async function proxyWalk(): Promise<void> {
+  const { spawn } = await import('node:child_process');
+  const { mkdtemp, rm } = await import('node:fs/promises');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const big = await spawnServer(1_000_000);
+  const dir = await mkdtemp(join(tmpdir(), 'dc-bench-proxy-'));
+  const profileFile = join(dir, 'profile.json');
+  await writeFile(profileFile, JSON.stringify(big.profile));
+  const bin = new URL('../bin/directory-conformance.mjs', import.meta.url).pathname;
+  const child = spawn(
+    process.execPath,
+    [bin, 'proxy', '--upstream', big.url, '--port', '0', '--profile', profileFile, '--reports', join(dir, 'reports')],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let output = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const poll = setInterval(() => {
+      const address = /proxying (\S+) to /.exec(output);
+      if (address) {
+        clearInterval(poll);
+        resolve(address[1]!);
+      }
+    }, 50);
+    void exited.then((code) => {
+      clearInterval(poll);
+      reject(new Error(`proxy exited with ${code} before it was ready:\n${output}`));
+    });
+  });
+  const agent = new Agent({ connections: 1 });
+  let listed = 0;
+  let requests = 0;
+  const [, ms] = await timed(async () => {
+    // Kind after kind, each walked to its end, until a million resources have passed.
+    for (const kind of big.profile.kinds) {
+      let token: string | null = null;
+      do {
+        const page = JSON.parse(
+          await post(agent, `${url}/api/directory/resources.list`, big.apiKey, {
+            kind_id: kind.id,
+            pagination: { limit: 500, next_token: token },
+          }),
+        ) as { data: unknown[]; next_token: string | null };
+        requests += 1;
+        listed += page.data.length;
+        token = page.data.length > 0 ? page.next_token : null;
+      } while (token !== null);
+      if (listed >= 1_000_000) break;
+    }
+  });
+  await agent.close();
+  const proxyPeak = await peakRssOf(child.pid!);
+  child.kill('SIGTERM');
+  const code = await exited;
+  await big.close();
+  await rm(dir, { recursive: true, force: true });
+  const violations = output.split('\n').filter((l) => l.startsWith('VIOLATION')).length;
+  const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(0)} MB`;
+  rows.push({
+    measure: 'proxy: an ordinary client walks 1,000,000 resources through it, every traffic rule judging (3 processes)',
+    value:
+      `${listed} resources in ${requests} requests, ${(ms / 1000).toFixed(1)} s; proxy peak RSS ` +
+      `${proxyPeak === undefined ? 'not measured' : mb(proxyPeak)}; ${violations} violations; exit ${code}`,
+    goal: 'proxy <= 256 MB, no violation',
+    met: listed >= 1_000_000 && proxyPeak !== undefined && proxyPeak <= 256e6 && violations === 0,
+  });
+}
+
+/**
  * Staging-like: the reference server behind a proxy that adds 20 ms each way
  * and enforces the real service's limits (a bucket of 500 refilled at 4 per
  * second, 32 in flight, 429 with Retry-After). The full default catalogue with
@@ -500,6 +580,7 @@ const wanted = (name: string): boolean => only.length === 0 || only.includes(nam
 // First: the suite's peak memory is this process's, and memory the other measures' servers took is
 // not given back to the system when they close.
 if (wanted('big-paging')) await bigPaging();
+if (wanted('proxy')) await proxyWalk();
 if (wanted('ratios')) {
   const { startReferenceServer } = await built<typeof import('../src/reference-server/index.ts')>(
     'src/reference-server/index.js',

@@ -9,6 +9,7 @@ Usage:
   directory-conformance expectations update --from results.json --file F
   directory-conformance restore reports/journal.jsonl   put back what an interrupted run changed
   directory-conformance judge FILE.har [--reports DIR]   judge recorded traffic (a run's, or any client's), sending nothing
+  directory-conformance proxy --upstream URL [--port N]   a validating proxy: judge any client's traffic as it passes
   directory-conformance verify conformance-bundle.json --public-key PEM   check a signed run
   directory-conformance <command> --help  options of a command
 
@@ -253,6 +254,40 @@ The profile is the target's (--profile, as for run); without one, the
 embedded reference server's (--resources N as the run had, default 200).
 Exit 1 when a rule FAILs, 3 when no rule found evidence, 0 otherwise, 2 on
 a usage error.
+`;
+
+export const PROXY_HELP = `directory-conformance proxy --upstream URL [--port N] [--annotate]
+    [--profile FILE] [--resources N] [--rule ID]… [--section §N] [--reports DIR]
+
+A validating proxy on loopback (127.0.0.1, --port N, default 8081; 0 for any
+free port): point any client at it instead of the server at --upstream. Each
+request is forwarded and each answer comes back as the server gave it, byte
+for byte (status, headers, body, an encoded body still encoded); the proxy
+never answers in the server's place: a server that cannot be reached or
+breaks the connection has the client's connection reset, never a 502 of the
+proxy's own. Credentials pass through as they came.
+
+A copy of each exchange is judged as it passes, by the rules traffic alone
+can judge (as judge judges another client's HAR: judge --help names them),
+and each violation is printed as it is found, one line:
+  VIOLATION <rule id> at <operation, exchange N: where>: <what it must do>
+Answers are judged one by one, walks as next_token links them (a walk of
+any length, walk after walk, for pagination.each-resource-once), and the
+other rules' logs by stretches of traffic between walks: memory stays
+bounded over a long session.
+
+--annotate adds a header to each answer of an operation,
+Directory-Conformance-Violations: the rules its judging found broken, or
+"none" (the answer is then held until it is judged).
+
+The reports (results.json, index.html, junit.xml, summary.md, a reproducer
+per FAIL, and exchanges.har: each rule's evidence and the latest exchanges),
+credentials replaced by placeholders, are written to --reports DIR (default
+reports/proxy) on SIGUSR1 (kill -USR1 <pid>; the proxy goes on) and on
+SIGINT or SIGTERM, which stop it. The profile is the target's (--profile);
+without one, the embedded reference server's (--resources N, default 200).
+Exit as run's: 0 conformant, 1 a rule FAILed, 3 inconclusive (no rule found
+evidence, or answers that said nothing), 2 on a usage error.
 `;
 
 export const VERIFY_HELP = `directory-conformance verify BUNDLE --public-key PEM [--badge FILE]

@@ -15,6 +15,7 @@ const COMMANDS: readonly string[] = [
   'expectations',
   'restore',
   'judge',
+  'proxy',
   'verify',
   'help',
 ];
@@ -78,6 +79,16 @@ export async function main(argv: string[], io: Output = stdio, env: NodeJS.Proce
         return await (await import('./restore-command.ts')).restoreCommand(rest, io);
       case 'judge':
         return await (await import('./judge-command.ts')).judgeCommand(rest, io);
+      case 'proxy':
+        return await (
+          await import('./proxy-command.ts')
+        ).proxyCommand(rest, io, {
+          stop: untilSignal(),
+          onReportsAsked: (write) => {
+            process.on('SIGUSR1', write);
+            return () => process.off('SIGUSR1', write);
+          },
+        });
       case 'verify':
         return await (await import('./verify-command.ts')).verifyCommand(rest, io);
       case undefined:

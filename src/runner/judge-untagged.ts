@@ -22,20 +22,20 @@ import type { TargetProfile } from '../target/profile.ts';
 import type { RecordedExchange } from './recorded-traffic.ts';
 import { fromJudgement, type Rejudged } from './rejudge.ts';
 
-function ruleIdOf(id: string): RuleId | undefined {
+export function ruleIdOf(id: string): RuleId | undefined {
   return RULE_IDS.find((r) => r === id);
 }
 
 /** The rules of `rules` that traffic alone can judge. */
-function trafficRules(rules: readonly Rule[]): Rule[] {
+export function trafficRules(rules: readonly Rule[]): Rule[] {
   return rules.filter((r) => {
     const id = ruleIdOf(r.id);
     return id !== undefined && TRAFFIC_RULES.has(id);
   });
 }
 
-/** One rule's judgement of the traffic, and the places of what it judged. */
-function judged(
+/** One rule's judgement of the traffic, and the places of what it judged (the proxy judges its traffic by stretches with it). */
+export function judgedByReading(
   rule: Rule,
   reading: TrafficReading,
   traffic: readonly Placed[],
@@ -84,7 +84,7 @@ export function judgeUntagged(
     const id = ruleIdOf(rule.id);
     const reading = id === undefined ? undefined : TRAFFIC_RULES.get(id);
     if (!reading) return [];
-    const { judgement, at } = judged(rule, reading, placed, profile);
+    const { judgement, at } = judgedByReading(rule, reading, placed, profile);
     const entries = at.flatMap((i) => untagged[i]?.entry ?? []);
     const verdict = fromJudgement(rule.id, judgement, entries.length);
     return [{ ...verdict, entries }];

@@ -41,19 +41,26 @@ export function redactedHar(har: FileType<'HarFile'>): RedactedHar {
 /** The HAR's secrets: each credential-like request header's value, and an Authorization's credential apart. */
 function redactorOf(entries: readonly HarEntry[]): Redactor {
   const redactor = new Redactor();
-  for (const entry of entries) {
-    for (const { name, value } of entry.request.headers) {
-      // The suite's own HAR holds placeholders already.
-      if (!secretHeader(name) || value.includes('$DIRECTORY_')) continue;
-      if (name.toLowerCase() !== 'authorization') {
-        redactor.add(value, headerPlaceholder(name));
-        continue;
-      }
-      // The scheme stays readable ("Bearer $DIRECTORY_API_KEY"); the credential after it is the secret.
-      redactor.add(value.replace(/^\S+\s+/, ''), '$DIRECTORY_API_KEY');
-    }
-  }
+  for (const entry of entries) learnSecrets(redactor, entry.request.headers);
   return redactor;
+}
+
+/**
+ * The secrets of one request's headers, taught to `redactor`: each
+ * credential-like header's value, and an Authorization's credential apart
+ * (the proxy teaches its redactor each request's as it passes).
+ */
+export function learnSecrets(redactor: Redactor, headers: ReadonlyArray<{ name: string; value: string }>): void {
+  for (const { name, value } of headers) {
+    // The suite's own HAR holds placeholders already.
+    if (!secretHeader(name) || value.includes('$DIRECTORY_')) continue;
+    if (name.toLowerCase() !== 'authorization') {
+      redactor.add(value, headerPlaceholder(name));
+      continue;
+    }
+    // The scheme stays readable ("Bearer $DIRECTORY_API_KEY"); the credential after it is the secret.
+    redactor.add(value.replace(/^\S+\s+/, ''), '$DIRECTORY_API_KEY');
+  }
 }
 
 /** A HAR entry as a report's exchange, every text of it redacted. */

@@ -51,7 +51,7 @@ function resultOf(judged: Rejudged, group: RuleGroup, recorded: RedactedHar): Ru
 export function judgedRun(
   judged: readonly Rejudged[],
   groups: readonly RuleGroup[],
-  har: { file: string; recording: FileType<'HarFile'> },
+  har: { file: string; recording: FileType<'HarFile'>; from?: string },
   selection: RunSelection,
   times: { startedAt: string; finishedAt: string },
   profile: Pick<TargetProfile, 'name'>,
@@ -70,7 +70,7 @@ export function judgedRun(
       serviceVersion: RUN_CONFIG_DEFAULTS.serviceVersion,
       replayArgs: `--base-url ${shellWord(baseUrl)}`,
       // Every report names where its verdicts come from: a recording, not requests of this tool.
-      profileName: `${profile.name ?? 'the profile given'}; judged from ${basename(har.file)}`,
+      profileName: `${profile.name ?? 'the profile given'}; judged from ${har.from ?? basename(har.file)}`,
     },
     // Nothing was drawn: a recording judged has no seed of its own.
     options: { seed: 0, allowMutations: false },

@@ -35,6 +35,6 @@ test('a measure the bench does not know is refused (exit 2), naming the measures
   );
   expect(failed).toMatchObject({
     code: 2,
-    stderr: 'unknown measure(s) stagin; the measures: big-paging, ratios, full-run, startup, staging, paging\n',
+    stderr: 'unknown measure(s) stagin; the measures: big-paging, proxy, ratios, full-run, startup, staging, paging\n',
   });
 });

@@ -66,8 +66,16 @@ const ROWS: Record<string, Row> = {
   'an unknown command': {
     args: () => ['frobnicate'],
     says: () => [
-      'error: unknown command "frobnicate"; the commands: run, serve, rules, compare, merge, expectations, restore, judge, verify, help',
+      'error: unknown command "frobnicate"; the commands: run, serve, rules, compare, merge, expectations, restore, judge, proxy, verify, help',
     ],
+  },
+  'a proxy with nowhere to forward': {
+    args: () => ['proxy', '--port', '0'],
+    says: () => ['error: proxy needs --upstream URL: the server to forward to'],
+  },
+  'a proxy upstream that is no http URL': {
+    args: () => ['proxy', '--upstream', 'ftp://directory.example'],
+    says: () => ['error: --upstream must be an http or https URL, not ftp://directory.example'],
   },
   // Flags
   'a flag misspelt': {

@@ -208,6 +208,21 @@ describe('list.ids-filter', () => {
     ]);
   });
 
+  test('a text filter beside the ids filter may leave some out: owed nothing, and no evidence by itself', () => {
+    const text = { key: 'resource.text', value: { attribute: 'last_name', operator: 'starts_with', value: 'Zz' } };
+    const log = [
+      listed,
+      ...walk('both filters', { filters: [{ key: 'resource.ids', value: ['1', '2'] }, text] }, [[resource('1')]]),
+    ];
+    expect(isNoEvidence(judgeIdsFilter(log))).toBe(true);
+    // Still, only ids of the filter.
+    const stray = [
+      listed,
+      ...walk('both filters', { filters: [{ key: 'resource.ids', value: ['1'] }, text] }, [[resource('3')]]),
+    ];
+    expect(wheres(stray, judgeIdsFilter)).toEqual(['both filters, page 1: response.body.data']);
+  });
+
   test('no walk of an ids filter that ended: no evidence', () => {
     const log = [listed, ...walk('a walk', ids(['1', '2']), [[resource('1')], [resource('2')]]).slice(0, 1)];
     expect(isNoEvidence(judgeIdsFilter(log))).toBe(true);

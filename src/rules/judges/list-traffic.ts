@@ -275,10 +275,10 @@ function orderOf(ids: readonly string[], shown: ReadonlyMap<string, number>): st
 
 /**
  * list.ids-filter: every page of a request with a `resource.ids` filter
- * holds only ids of the filter; a walk of one that ended holds, once, each
- * filtered id an earlier answer showed to exist (an id not shown to exist
- * imposes nothing); and walks that ended with the same ids in another order
- * list the same set.
+ * holds only ids of the filter; a walk of one that ended, the ids filter its
+ * only filter, holds, once, each filtered id an earlier answer showed to
+ * exist (an id not shown to exist imposes nothing); and walks that ended
+ * with the same ids in another order list the same set.
  */
 export function judgeIdsFilter(log: readonly Observed[]): Judgement {
   const answers = listAnswers(log);
@@ -291,7 +291,9 @@ export function judgeIdsFilter(log: readonly Observed[]): Judgement {
   for (const walk of walks) {
     const ids = idsFiltered(walk.request) ?? [];
     const shown = shownToExist(answers, walk.startedAt, walk.request);
-    const owed = [...new Set(ids)].filter((id) => shown.has(id));
+    // Only a walk its ids filter alone decides owes each id: another filter beside it (a text prefix) may
+    // rightly leave some out, and which, the traffic does not say.
+    const owed = onlyIdsFilter(walk.request) === undefined ? [] : [...new Set(ids)].filter((id) => shown.has(id));
     if (!walk.ended || owed.length === 0) continue;
     const first = walk.pages[0] ? pageNamed(walk.pages[0].step, walk.request) : 'resources.list';
     const name = `ids filter ${orderOf(ids, shown)} (walk from ${first})`;

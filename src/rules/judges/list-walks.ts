@@ -51,8 +51,8 @@ export interface WalkRead {
 
 const nextTokenSent = (request: unknown): unknown => field(field(request, 'pagination'), 'next_token');
 
-/** A request with its next_token left out: every page of one walk sends the same. */
-function walkKey(request: unknown): string {
+/** A request with its next_token left out: every page of one walk sends the same (the proxy links walks by it as they come). */
+export function walkKey(request: unknown): string {
   if (typeof request !== 'object' || request === null) return JSON.stringify(request);
   return JSON.stringify(
     Object.entries(request).map(([k, v]) => (k === 'pagination' ? [k, field(v, 'limit')] : [k, v])),

@@ -17,7 +17,7 @@ import { parseJsonText } from '../core/json-text.ts';
 import type { ReplayCheck, RuleResult, Violation } from '../core/types.ts';
 import { recordedErrorMessage } from '../core/error-message.ts';
 import { trialsNeeded } from '../core/one-in-n.ts';
-import { namedExchange } from './reproducer-steps.ts';
+import { idsInAnyOrder, namedExchange } from './reproducer-steps.ts';
 import { tokenChain, tokenSent } from './reproducer-tokens.ts';
 import { comparedPlan, type ComparedCheck } from './reproducer-compared.ts';
 import { walkPlan, type WalkCheck } from './reproducer-walks.ts';
@@ -132,6 +132,12 @@ function valueAt(body: unknown, path: ReadonlyArray<string | number>): unknown {
     v = new Map(Object.entries(v)).get(String(k));
   }
   return v;
+}
+
+/** A field of a request's JSON body. */
+function requestField(e: Exchange, name: string): unknown {
+  const body = parseJsonText(e.request.body);
+  return typeof body === 'object' && body !== null ? new Map(Object.entries(body)).get(name) : undefined;
 }
 
 /**
@@ -365,7 +371,18 @@ function answerPlan(r: RuleResult, v: Violation): ReproducerPlan | undefined {
   const step = v.where.slice(0, cut).replace(/:\s*$/, '');
   const check = checkOf(v, 1, v.where.slice(cut));
   if (!check) return undefined;
-  const judged = namedExchange(r.exchanges, step, (e) => departsInRecording(check, e));
+  // The kind a resource must be of is the kind its request asked for: walks of other kinds are not the one named.
+  const askedFor = (e: Exchange) =>
+    check.kind !== 'value-at' ||
+    check.path.at(-1) !== 'kind_id' ||
+    typeof v.expected !== 'string' ||
+    requestField(e, 'kind_id') === v.expected;
+  const judged = namedExchange(
+    r.exchanges,
+    step,
+    (e) => askedFor(e) && departsInRecording(check, e),
+    check.kind === 'ids-within' ? idsInAnyOrder : undefined,
+  );
   // A later page is sent again after the pages before it, each with the token its live answer gives.
   const chain = judged === undefined ? undefined : tokenChain(r.exchanges, judged);
   if (!chain) return undefined;

@@ -146,6 +146,81 @@ describe('reproducerPlan', () => {
     expect(reproducerPlan(fail({ exchanges: both, violations: [violation] }))).toBeUndefined();
   });
 
+  test('walks told apart by what the words in parentheses show: the page whose request they describe exactly', () => {
+    const page = (request: object, body: string): AnsweredExchange => {
+      const e = exchange('resources.list page 1', 200, body);
+      return { ...e, request: { ...e.request, body: JSON.stringify(request) } };
+    };
+    const counted = '{"data":[],"next_token":null,"total_count":4}';
+    const bare = page({ kind_id: 'k', pagination: { limit: 3, next_token: null } }, counted);
+    const unasked = page(
+      { kind_id: 'k', with_total_count: false, pagination: { limit: 3, next_token: null } },
+      counted,
+    );
+    const where = (words: string) => ({
+      where: `resources.list page 1 (${words}): response.body.total_count`,
+      message: 'must be absent unless with_total_count is true',
+      expected: '(absent)',
+      actual: 4,
+    });
+    // Both walks are at limit 3 and both answers carry the count: each violation names one of them.
+    expect(
+      reproducerPlan(fail({ exchanges: [bare, unasked], violations: [where('limit 3')] }))?.requests.map(
+        (q) => q.exchange,
+      ),
+    ).toEqual([bare]);
+    expect(
+      reproducerPlan(
+        fail({ exchanges: [bare, unasked], violations: [where('with_total_count false, limit 3')] }),
+      )?.requests.map((q) => q.exchange),
+    ).toEqual([unasked]);
+  });
+
+  test('a page of resources of another kind is a page of the walk of the kind the violation expects', () => {
+    const page = (kind: string): AnsweredExchange => {
+      const e = exchange('resources.list page 1', 200, '{"data":[{"id":"r","kind_id":"k1"}],"next_token":null}');
+      return { ...e, request: { ...e.request, body: JSON.stringify({ kind_id: kind, pagination: { limit: 8 } }) } };
+    };
+    const plan = reproducerPlan(
+      fail({
+        exchanges: [page('k1'), page('k2'), page('k3')],
+        violations: [
+          {
+            where: 'kind integration, resources.list page 1 (limit 8): response.body.data[0].kind_id',
+            message: 'must be of the requested kind',
+            expected: 'k2',
+            actual: 'k1',
+          },
+        ],
+      }),
+    );
+    expect(plan?.requests.map((q) => q.exchange.request.body)).toEqual([
+      JSON.stringify({ kind_id: 'k2', pagination: { limit: 8 } }),
+    ]);
+  });
+
+  test('walks of one ids filter, its ids in another order, are judged alike by the ids check', () => {
+    const page = (ids: string[]): AnsweredExchange => {
+      const e = exchange('resources.list page 1', 200, '{"data":[{"id":"z"}],"next_token":null}');
+      const body = { filters: [{ key: 'resource.ids', value: ids }], pagination: { limit: 2, next_token: null } };
+      return { ...e, request: { ...e.request, body: JSON.stringify(body) } };
+    };
+    const plan = reproducerPlan(
+      fail({
+        exchanges: [page(['a', 'b']), page(['b', 'a'])],
+        violations: [
+          {
+            where: 'resources.list page 1 (resource.ids (2), limit 2): response.body.data',
+            message: 'must hold only resources whose ids are in the resource.ids filter',
+            expected: ['a', 'b'],
+            actual: ['z'],
+          },
+        ],
+      }),
+    );
+    expect(plan?.checks).toEqual([{ at: 1, kind: 'ids-within', path: ['data'], allowed: ['a', 'b'] }]);
+  });
+
   test('an error answer without a message is named by its operation, status and step', () => {
     const log = [exchange('not JSON', 400, '{"field":"body"}'), exchange('not JSON', 400, '{"message":"no"}')];
     const where = (w: string) => ({ where: w, message: 'must contain a message', expected: '{"message": "..."}' });

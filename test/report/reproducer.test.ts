@@ -170,6 +170,38 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
     120_000,
   );
 
+  // A page named by its walk's words, where several walks have that page: the one whose request the words
+  // describe exactly (attributes in their order, with_total_count false), of the kind the violation
+  // expects, or any of walks of the same ids whose order alone differs (the check is of the set).
+  test.each([
+    ['list-total-count-always', 'list.total-count-only-when-asked'],
+    ['list-attributes-ignored', 'list.attributes-returned'],
+    ['list-includes-other-kinds', 'list.resources-of-the-kind'],
+    ['list-ids-filter-ignored', 'list.ids-filter'],
+  ] as const)(
+    '%s: the script of %s judges the page its walk names, exits 1 on a fresh faulty server, 0 on the reference',
+    async (fault, rule) => {
+      const used = await start([fault]);
+      const fresh = await start([fault]);
+      const reference = await start();
+      try {
+        const { result, script } = await failOnWith(used, fault, rule, join(dir, fault));
+        expect(result.verdict).toBe('FAIL');
+        const text = await readFile(script, 'utf8');
+        expect(text).not.toContain(API_KEY);
+        expect(text).not.toContain('not judged here: run the rule again');
+        const still = await reproduce(script, fresh);
+        expect(still, still.out).toMatchObject({ code: 1 });
+        expect(still.out).toContain('DEPARTS');
+        const fixed = await reproduce(script, reference);
+        expect(fixed, fixed.out).toMatchObject({ code: 0 });
+      } finally {
+        await Promise.all([used.close(), fresh.close(), reference.close()]);
+      }
+    },
+    120_000,
+  );
+
   // A walk's FAIL (a resource returned again) shows only over pages linked by next_token, which are the
   // server's own: the script sends the walk's first page again and follows each live answer's token, never
   // the run's (a fresh server signs other tokens), and judges the pages as the walk judge did. A later

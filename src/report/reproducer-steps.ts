@@ -11,7 +11,7 @@
  */
 import type { Exchange } from '../core/exchange.ts';
 import { parseJsonText } from '../core/json-text.ts';
-import { listRequestShown } from '../rules/judges/list-walks.ts';
+import { listRequestShown } from '../core/list-request-shown.ts';
 
 /** `… page N` with what the parentheses after it say, if anything (`resource.ids (7), limit 2`). */
 const DESCRIBED_PAGE = /(?:^|[ ,])page (\d+)(?: \((.*)\))?$/;

@@ -20,7 +20,8 @@ import { trialsNeeded } from '../core/one-in-n.ts';
 import { idsInAnyOrder, namedExchange } from './reproducer-steps.ts';
 import { tokenChain, tokenSent } from './reproducer-tokens.ts';
 import { comparedPlan, type ComparedCheck } from './reproducer-compared.ts';
-import { walkPlan, type WalkCheck } from './reproducer-walks.ts';
+import { walkPlan, type WalkCheck, type WalkFollowed } from './reproducer-walks.ts';
+import { walkedPlan, type WalkedCheck } from './reproducer-walked.ts';
 
 /** A model's check, its answer named by the script's request number instead. */
 type AtRequest<C> = C extends ReplayCheck ? { at: number } & Omit<C, 'exchange'> : never;
@@ -50,6 +51,7 @@ export type ReproducerCheck =
   /** A revocation sent again must be accepted (2xx); otherwise what follows says nothing (exit 3). */
   | { at: number; kind: 'accepted' }
   | WalkCheck
+  | WalkedCheck
   | ComparedCheck
   | AtRequest<ReplayCheck>;
 
@@ -60,9 +62,13 @@ export interface ReproducerPlan {
    * step); requests with a `branch` were sent at once in the run, each branch
    * in its order, and are sent so again; a request with `tokenFrom` sends
    * the `next_token` the live answer to that request (its number) gave in
-   * place of the recorded one (reproducer-tokens.ts).
+   * place of the recorded one (reproducer-tokens.ts); a request with `body`
+   * sends it in place of the recorded body (a read the run made otherwise:
+   * the same query with limit null, the reference of walks compared).
    */
-  requests: Array<{ label: string; exchange: Exchange; branch?: number; tokenFrom?: number }>;
+  requests: Array<{ label: string; exchange: Exchange; branch?: number; tokenFrom?: number; body?: string }>;
+  /** The walks the script follows from some of its requests, with the live tokens (reproducer-walks.ts). */
+  walks?: WalkFollowed[];
   /**
    * The roles the first request, a list-roles read, showed in the run: the
    * state the evidence starts from. The script reads it first and sends
@@ -340,7 +346,8 @@ function revocationPlan(r: RuleResult, v: Violation): ReproducerPlan | undefined
 /**
  * Undefined when the FAIL's condition is judged neither on one answer, nor on
  * answers compared (reproducer-compared.ts), nor on a walk followed again
- * (reproducer-walks.ts), nor on a revocation's reads.
+ * (reproducer-walks.ts), nor on whole walks followed again and compared
+ * (reproducer-walked.ts), nor on a revocation's reads.
  */
 export function reproducerPlan(r: RuleResult): ReproducerPlan | undefined {
   // A sequence stopped by its command's own answer (a status) has no model check: that answer is judged.
@@ -355,8 +362,11 @@ export function reproducerPlan(r: RuleResult): ReproducerPlan | undefined {
   if (walk)
     return {
       requests: [{ label: walk.first.step ?? walk.first.operation, exchange: walk.first }],
+      walks: [walk.walk],
       checks: [walk.check],
     };
+  const walked = walkedPlan(r, v);
+  if (walked) return walked;
   return r.exchanges.some((e) => isRevocation(e)) ? revocationPlan(r, v) : undefined;
 }
 

@@ -54,6 +54,30 @@ function roleList(a, what) {
     return y;
   }).sort(function (x, y) { const p = JSON.stringify(canonical(x)), q = JSON.stringify(canonical(y)); return p < q ? -1 : p > q ? 1 : 0; });
 }
+function idsIn(data) {
+  return Array.isArray(data) ? data.map(function (r) { return r && r.id; }).filter(function (id) { return typeof id === 'string'; }) : [];
+}
+// The walk the script followed from request n: its pages n, n.2, n.3… up to the first that is no list of
+// resources (unread: what a judge says when it found no departure before it), and whether it ended (§4.9 rule 3).
+function walkOf(n) {
+  const count = Number(fs.readFileSync(dir + '/' + n + '.pages', 'utf8'));
+  const pages = [];
+  for (let k = 1; k <= count; k++) {
+    const a = answer(k === 1 ? n : n + '.' + k);
+    const j = parsed(a);
+    if (a.status !== '200' || !j.ok || !j.value || !Array.isArray(j.value.data)) {
+      return { pages: pages, unread: 'page ' + k + ' of the walk from request ' + n + ' answered ' + a.status + ' with no list of resources: the walk cannot be judged' };
+    }
+    pages.push(j.value);
+  }
+  const last = pages[pages.length - 1];
+  const ended = !last || typeof last.next_token !== 'string' || last.data.length === 0;
+  return { pages: pages, unread: ended ? null : 'the walk from request ' + n + ' had not ended after ' + count + ' pages (the run\'s walk was shorter): follow it further to judge it' };
+}
+// A walk read to its end, or the script cannot tell.
+function whole(w) {
+  if (w.unread) throw new CannotTell(w.unread);
+}
 const judges = {
   status: function (c, a) {
     const ok = c.expected.some(function (e) { return /xx$/.test(e) ? a.status.charAt(0) === e.charAt(0) : a.status === e; });
@@ -134,29 +158,91 @@ const judges = {
     return v === null ? null : 'still ' + JSON.stringify(v) + ' at ' + JSON.stringify(c.path) + ', expected null';
   },
   'walk-once': function (c) {
-    const count = Number(fs.readFileSync(dir + '/pages', 'utf8'));
+    const w = walkOf(c.at);
     const ids = new Map();
     const tokens = new Set();
-    let last;
-    for (let n = c.at; n < c.at + count; n++) {
-      const a = answer(n);
-      const j = parsed(a);
-      if (a.status !== '200' || !j.ok || !j.value || !Array.isArray(j.value.data)) throw new CannotTell('page ' + (n - c.at + 1) + ' of the walk answered ' + a.status + ' with no list of resources: the walk cannot be judged');
-      for (const r of j.value.data) {
+    for (let k = 0; k < w.pages.length; k++) {
+      const page = w.pages[k];
+      for (const r of page.data) {
         const id = r && r.id;
         if (typeof id !== 'string') continue;
-        if (ids.has(id)) return 'page ' + (n - c.at + 1) + ' returned resource ' + id + ' again (first on page ' + ids.get(id) + ')';
-        ids.set(id, n - c.at + 1);
+        if (ids.has(id)) return 'page ' + (k + 1) + ' returned resource ' + id + ' again (first on page ' + ids.get(id) + ')';
+        ids.set(id, k + 1);
       }
-      const next = j.value.next_token;
-      if (typeof next === 'string' && j.value.data.length > 0) {
-        if (tokens.has(next)) return 'page ' + (n - c.at + 1) + ' gave a next_token that was already followed';
+      const next = page.next_token;
+      if (typeof next === 'string' && page.data.length > 0) {
+        if (tokens.has(next)) return 'page ' + (k + 1) + ' gave a next_token that was already followed';
         tokens.add(next);
       }
-      last = j.value;
     }
-    if (count >= c.pages && last && typeof last.next_token === 'string' && last.data.length > 0) throw new CannotTell('the walk had not ended after ' + count + ' pages (the run\'s walk was shorter): follow it further to judge it');
+    whole(w);
     return null;
+  },
+  // An order over every page of the walk, as list.orders-ascending judges it: a pair out of order by every usual collation.
+  'walk-ascending': function (c) {
+    const w = walkOf(c.at);
+    let previous;
+    let compared = 0;
+    for (let k = 0; k < w.pages.length; k++) {
+      for (const r of w.pages[k].data) {
+        const attributes = r && r.attributes && typeof r.attributes === 'object' ? r.attributes : {};
+        const value = attributes[c.attribute];
+        if (typeof value !== 'string') continue;
+        if (previous !== undefined) {
+          compared += 1;
+          if (previous > value && previous.localeCompare(value, undefined, { sensitivity: 'base' }) > 0)
+            return 'page ' + (k + 1) + ': resource ' + (r && r.id) + ' (' + JSON.stringify(value) + ') after ' + JSON.stringify(previous) + ', not in ascending order of ' + c.attribute;
+        }
+        previous = value;
+      }
+    }
+    whole(w);
+    if (compared === 0) throw new CannotTell('fewer than two resources carry ' + c.attribute + ': no order to judge');
+    return null;
+  },
+  // One collection counted three ways: a walk, total_count (strict) and limit null; an ids filter's, one per id.
+  'counts-agree': function (c, a) {
+    const w = walkOf(c.walk);
+    whole(w);
+    const walked = w.pages.reduce(function (n, p) { return n + p.data.length; }, 0);
+    const counted = parsed(a);
+    const total = a.status === '200' && counted.ok && counted.value ? counted.value.total_count : undefined;
+    if (typeof total !== 'number') throw new CannotTell('the strict count answered ' + a.status + ' with no total_count: nothing to compare');
+    const all = answer(c.whole);
+    const allRead = parsed(all);
+    if (all.status !== '200' || !allRead.ok || !allRead.value || !Array.isArray(allRead.value.data)) throw new CannotTell('the limit null read answered ' + all.status + ' with no list of resources: nothing to compare');
+    let expected = walked;
+    if (c.ids) {
+      const sample = answer(c.sample);
+      const listed = sample.status === '200' && parsed(sample).ok ? idsIn(parsed(sample).value.data) : [];
+      if (c.ids.some(function (id) { return listed.indexOf(id) < 0; })) throw new CannotTell('the sample no longer lists every id of the filter (the target holds other resources): nothing to count them against');
+      expected = c.ids.length;
+    } else if (walked === 0) throw new CannotTell('the collection has no resource to count');
+    const seen = { walk: walked, total_count: total, 'limit null': allRead.value.data.length };
+    const same = Object.keys(seen).every(function (k) { return seen[k] === expected; });
+    return same ? null : 'counted ' + JSON.stringify(seen) + ', expected ' + expected + ' each way';
+  },
+  // Walks of one query at two page sizes: each lists once every resource the limit null read lists, in the same order.
+  'walks-agree': function (c, a) {
+    const read = parsed(a);
+    if (a.status !== '200' || !read.ok || !read.value || !Array.isArray(read.value.data)) throw new CannotTell('the limit null read answered ' + a.status + ' with no list of resources: nothing to compare');
+    if (typeof read.value.next_token === 'string') throw new CannotTell('the limit null read did not list the whole set in one answer: nothing to compare');
+    const want = idsIn(read.value.data).slice().sort();
+    const orders = [];
+    for (const n of c.walks) {
+      const w = walkOf(n);
+      const got = [];
+      for (const p of w.pages) for (const id of idsIn(p.data)) {
+        if (got.indexOf(id) >= 0) return 'the walk from request ' + n + ' lists resource ' + id + ' twice';
+        got.push(id);
+      }
+      whole(w);
+      if (!same(got.slice().sort(), want)) return 'the walk from request ' + n + ' lists ' + JSON.stringify(got.slice().sort()) + ', the limit null read ' + JSON.stringify(want);
+      orders.push(got);
+    }
+    const first = orders[0] || [];
+    const at = first.findIndex(function (id, i) { return orders.some(function (o) { return o[i] !== id; }); });
+    return at < 0 ? null : 'position ' + at + ' holds ' + JSON.stringify(orders.map(function (o) { return o[at]; })) + ' in the walks from requests ' + c.walks.join(', ') + ': not the same order';
   },
   'start-roles': function (c, a) {
     const shown = roleList(a, 'resources.list-roles');

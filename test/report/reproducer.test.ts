@@ -37,8 +37,13 @@ test('curl is installed where CI runs the reproducer tests', () => {
   if (process.env.CI) expect(curl, 'curl is missing: install it (apt-get install curl)').toBe(true);
 });
 
-function start(faults: FaultName[] = []): Promise<ReferenceServer> {
-  return startReferenceServer({ faults, apiKey: API_KEY, restrictedApiKey: RESTRICTED_KEY });
+function start(faults: FaultName[] = [], resources?: number): Promise<ReferenceServer> {
+  return startReferenceServer({
+    faults,
+    apiKey: API_KEY,
+    restrictedApiKey: RESTRICTED_KEY,
+    ...(resources !== undefined ? { resources } : {}),
+  });
 }
 
 /** Runs one rule against the server and writes every report into `dir`: the FAIL's result and its script. */
@@ -238,6 +243,49 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
       }
     },
     120_000,
+  );
+
+  // A FAIL judged over whole walks: the script follows each walk with the live tokens and judges what it
+  // collected against live answers only: an order over every page, walks of one query at two page sizes
+  // against the same query with limit null, a collection's walk against its strict count and limit null.
+  test.each([
+    // Descending where ascending is asked: on page 1 already.
+    ['list-orders-descending', 'list.orders-ascending'],
+    // Pages after the first ignore the order.
+    ['list-later-pages-unordered', 'list.orders-ascending'],
+    // A cursor of the sort value alone: ties across a page boundary are lost, limit 1 and limit 3 differ.
+    ['pagination-keyset-without-id', 'pagination.stable-with-orders'],
+    // A cursor of the first of two orders: the walks at limits 2 and 3 miss some ties.
+    ['pagination-keyset-first-order-only', 'list.several-orders-stable'],
+    // The ids filter reads 100 ids at most: three counts of 100 for 150 ids the sample lists.
+    ['list-ids-filter-capped-100', 'list.counts-agree'],
+    // The walk stops after 1000 resources, where the count and limit null say 1700.
+    ['pagination-stops-after-1000', 'list.counts-agree'],
+  ] as const)(
+    '%s: the script of %s follows its walks live, exits 1 on a fresh faulty server, 0 on the reference',
+    async (fault, rule) => {
+      const resources = CATCHES[fault].resources;
+      const used = await start([fault], resources);
+      const fresh = await start([fault], resources);
+      const reference = await start([], resources);
+      try {
+        const { result, script } = await failOnWith(used, fault, rule, join(dir, fault));
+        expect(result.verdict).toBe('FAIL');
+        const text = await readFile(script, 'utf8');
+        expect(text).not.toContain(API_KEY);
+        expect(text).not.toContain(RESTRICTED_KEY);
+        expect(text).not.toContain('not judged here: run the rule again');
+        for (const token of tokensGiven(result)) expect(text).not.toContain(token);
+        const still = await reproduce(script, fresh);
+        expect(still, still.out).toMatchObject({ code: 1 });
+        expect(still.out).toContain('DEPARTS');
+        const fixed = await reproduce(script, reference);
+        expect(fixed, fixed.out).toMatchObject({ code: 0 });
+      } finally {
+        await Promise.all([used.close(), fresh.close(), reference.close()]);
+      }
+    },
+    240_000,
   );
 
   // A revocation's FAIL is judged over several answers: the roles read first, the revocations (sent at

@@ -18,7 +18,7 @@ import type { ReplayCheck, RuleResult, Violation } from '../core/types.ts';
 import { recordedErrorMessage } from '../core/error-message.ts';
 import { trialsNeeded } from '../core/one-in-n.ts';
 import { idsInAnyOrder, namedExchange } from './reproducer-steps.ts';
-import { tokenChain, tokenSent } from './reproducer-tokens.ts';
+import { tokenChain, type TokenAlteration } from './reproducer-tokens.ts';
 import { comparedPlan, type ComparedCheck } from './reproducer-compared.ts';
 import { walkPlan, type WalkCheck, type WalkFollowed } from './reproducer-walks.ts';
 import { walkedPlan, type WalkedCheck } from './reproducer-walked.ts';
@@ -64,9 +64,18 @@ export interface ReproducerPlan {
    * the `next_token` the live answer to that request (its number) gave in
    * place of the recorded one (reproducer-tokens.ts); a request with `body`
    * sends it in place of the recorded body (a read the run made otherwise:
-   * the same query with limit null, the reference of walks compared).
+   * the same query with limit null, the reference of walks compared); a
+   * request with `alter` sends the live token altered as the run altered the
+   * recorded one.
    */
-  requests: Array<{ label: string; exchange: Exchange; branch?: number; tokenFrom?: number; body?: string }>;
+  requests: Array<{
+    label: string;
+    exchange: Exchange;
+    branch?: number;
+    tokenFrom?: number;
+    alter?: TokenAlteration;
+    body?: string;
+  }>;
   /** The walks the script follows from some of its requests, with the live tokens (reproducer-walks.ts). */
   walks?: WalkFollowed[];
   /**
@@ -396,10 +405,11 @@ function answerPlan(r: RuleResult, v: Violation): ReproducerPlan | undefined {
   // A later page is sent again after the pages before it, each with the token its live answer gives.
   const chain = judged === undefined ? undefined : tokenChain(r.exchanges, judged);
   if (!chain) return undefined;
-  const requests = chain.map(({ exchange, tokenFrom }) => ({
+  const requests = chain.map(({ exchange, tokenFrom, alter }) => ({
     label: exchange.step ?? exchange.operation,
     exchange,
     ...(tokenFrom !== undefined ? { tokenFrom: tokenFrom + 1 } : {}),
+    ...(alter ? { alter } : {}),
   }));
   const last = requests.at(-1);
   // A rule that sent its judged request again and again judges a departure that may come one time in N:
@@ -446,13 +456,20 @@ function errorAnswerPlan(r: RuleResult, v: Violation): ReproducerPlan | undefine
   if (!m) return undefined;
   const [, operation, status, step] = m;
   const check: ReproducerCheck = { at: 1, kind: 'error-message' };
-  const exchange = r.exchanges.findLast(
+  const judged = r.exchanges.findLastIndex(
     (e) =>
       e.operation === operation &&
       e.response?.status === Number(status) &&
       (e.step ?? e.operation) === (step ?? operation) &&
-      tokenSent(e) === undefined &&
       departsInRecording(check, e),
   );
-  return exchange && { requests: [{ label: exchange.step ?? exchange.operation, exchange }], checks: [check] };
+  if (judged < 0) return undefined;
+  // A token the request sent is the server's: sent after the request whose live answer gives it.
+  const requests = tokenChain(r.exchanges, judged).map(({ exchange, tokenFrom, alter }) => ({
+    label: exchange.step ?? exchange.operation,
+    exchange,
+    ...(tokenFrom !== undefined ? { tokenFrom: tokenFrom + 1 } : {}),
+    ...(alter ? { alter } : {}),
+  }));
+  return { requests, checks: [{ ...check, at: requests.length }] };
 }

@@ -302,7 +302,8 @@ process.exit(untold > 0 ? 3 : departs > 0 ? 1 : 0);
 
 /**
  * The page that follows: a request body (argv[3]) with the \`next_token\` the
- * saved answer of request argv[2] gave put in its \`pagination\`, printed.
+ * saved answer of request argv[2] gave put in its \`pagination\` (altered as
+ * argv[4] says, when it is an alteration), printed.
  * A token is the server's own (opaque, signed by it): a recorded one says
  * nothing to another server, so each is taken from the live answer. An
  * answer that gives none cannot be followed as the run followed it: exit 3;
@@ -325,6 +326,20 @@ if (typeof token !== 'string') {
   // stderr: what it prints on stdout is the next request's body.
   console.error('CANNOT TELL: request ' + from + ' gave no next_token to follow, where the run was given one');
   process.exit(3);
+}
+// An alteration (argv[4], JSON): the live token altered as the run altered the one it was given, so it differs from it.
+const mode = process.argv[4];
+if (mode !== undefined && mode !== 'walk') {
+  const alter = JSON.parse(mode);
+  if (typeof alter.append === 'string') token = token + alter.append;
+  else if (typeof alter.drop === 'number') {
+    if (token.length <= alter.drop) { console.error('CANNOT TELL: the live next_token is too short to cut ' + alter.drop + ' characters from, as the run did'); process.exit(3); }
+    token = token.slice(0, token.length - alter.drop);
+  } else {
+    if (alter.change >= token.length) { console.error('CANNOT TELL: the live next_token has no character ' + alter.change + ' to change, as the run did'); process.exit(3); }
+    const c = token.charAt(alter.change) !== alter.to ? alter.to : token.charAt(alter.change) === 'A' ? 'B' : 'A';
+    token = token.slice(0, alter.change) + c + token.slice(alter.change + 1);
+  }
 }
 body.pagination.next_token = token;
 process.stdout.write(JSON.stringify(body));

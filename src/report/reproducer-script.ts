@@ -86,8 +86,9 @@ export function reproducerScript(r: RuleResult, run: Pick<RunResult, 'target' | 
   const walks = plan.walks ?? [];
   if (requests.some((q) => q.tokenFrom !== undefined) || walks.length > 0)
     lines.push(
-      "# follow N BODY [walk]: BODY with the next_token request N's answer gave (this server's, as §4.9 says), or exit 3;",
-      '# in a walk, nothing once the walk has ended (next_token null or data empty).',
+      "# follow N BODY [walk|ALTERATION]: BODY with the next_token request N's answer gave (this server's, as §4.9 says),",
+      '# or exit 3; in a walk, nothing once the walk has ended (next_token null or data empty); with an ALTERATION,',
+      '# the token altered as the run altered the one it was given (characters added, cut from its end, or one changed).',
       `IFS= read -r -d '' FOLLOW <<'DIRECTORY_CONFORMANCE_FOLLOW' || true\n${FOLLOW_TOKEN}DIRECTORY_CONFORMANCE_FOLLOW`,
       'follow() { node -e "$FOLLOW" "$answers" "$@"; }',
     );
@@ -131,7 +132,13 @@ function curlArguments(q: ReproducerPlan['requests'][number], n: number, run: Pi
   const head = [`-X ${request.method} ${urlArgument(request.url, run.target.baseUrl)}`, ...headerArguments(request)];
   if (q.tokenFrom !== undefined)
     return {
-      before: [`follow ${q.tokenFrom} ${singleQuote(withoutToken(body))} >"$answers/${n}.request" || exit $?`],
+      before: [
+        [
+          `follow ${q.tokenFrom} ${singleQuote(withoutToken(body))}`,
+          ...(q.alter ? [singleQuote(JSON.stringify(q.alter))] : []),
+          `>"$answers/${n}.request" || exit $?`,
+        ].join(' '),
+      ],
       args: [...head, `--data-binary @"$answers/${n}.request"`],
     };
   return body.includes('\0')

@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import type { AnsweredExchange, Exchange } from '../../src/core/exchange.ts';
 import type { RuleResult } from '../../src/core/types.ts';
 import { pathOf, reproducerPlan } from '../../src/report/reproducer-checks.ts';
+import { alterationOf } from '../../src/report/reproducer-tokens.ts';
 
 function exchange(step: string, status: number, body = '', operation = 'resources.list'): AnsweredExchange {
   return {
@@ -89,16 +90,29 @@ describe('reproducerPlan', () => {
       ['resources.list page 2', 1],
     ]);
     expect(plan?.checks).toEqual([{ at: 2, kind: 'value-at', path: ['data', 0], departing: 7 }]);
-    // A token altered from the server's (cut short) cannot be made again on another server: no plan.
-    const altered = [page(1, null, 'tok-a-0123456789'), page(2, 'tok-a-01234', null, '7')];
-    expect(
-      reproducerPlan(
-        fail({
-          exchanges: altered,
-          violations: [{ where: 'limit 2, page 2: response.body.data[0]', message: 'm', actual: 7 }],
-        }),
-      ),
-    ).toBeUndefined();
+    // A token altered from the server's (cut short) is made again from the live token, cut as much.
+    const altered = [page(1, null, 'tok-a-0123456789abc'), page(2, 'tok-a-0123456789', null, '7')];
+    const cut = reproducerPlan(
+      fail({
+        exchanges: altered,
+        violations: [{ where: 'limit 2, page 2: response.body.data[0]', message: 'm', actual: 7 }],
+      }),
+    );
+    expect(cut?.requests.map((q) => [q.tokenFrom, q.alter])).toEqual([
+      [undefined, undefined],
+      [1, { drop: 3 }],
+    ]);
+  });
+
+  test('tokens altered as the suite alters them are told from tokens built by hand', () => {
+    const given = 'eyJvZmZzZXQiOjIsInEiOiJ4In0.sig';
+    expect(alterationOf(`${given}AAAA`, given)).toEqual({ append: 'AAAA' });
+    expect(alterationOf(given.slice(0, -4), given)).toEqual({ drop: 4 });
+    expect(alterationOf(`${given.slice(0, 5)}A${given.slice(6)}`, given)).toEqual({ change: 5, to: 'A' });
+    // Built by hand in the server's own format: it shares the start of a server's token, no more.
+    expect(alterationOf('eyJvZmZzZXQiOjJ9', given)).toBeUndefined();
+    // Too little kept of the server's token to read as made from it.
+    expect(alterationOf('eyJ', given)).toBeUndefined();
   });
 
   test("a token where null is due departs whatever it is: the run's token is not compared", () => {

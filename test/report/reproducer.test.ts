@@ -245,6 +245,39 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
     120_000,
   );
 
+  // A token the run altered from a server's (cut, added to, a character changed) is made again from the
+  // live token by the same alteration: the run's token says nothing to another server. A token built by
+  // hand (an offset in base64 JSON, which may share a server's token format) is sent as it was, and an
+  // error answer to a request with a token is sent again after the request whose live answer gives it.
+  test.each([
+    ['pagination-token-mac-prefix-accepted', 'pagination.prop.tampered-token-422'],
+    ['pagination-offset-token', 'pagination.hand-built-token-422'],
+    ['pagination-422-without-message', 'errors.message-present'],
+  ] as const)(
+    '%s: the script of %s sends its token live, exits 1 on a fresh faulty server, 0 on the reference',
+    async (fault, rule) => {
+      const used = await start([fault]);
+      const fresh = await start([fault]);
+      const reference = await start();
+      try {
+        const { result, script } = await failOnWith(used, fault, rule, join(dir, fault));
+        expect(result.verdict).toBe('FAIL');
+        const text = await readFile(script, 'utf8');
+        expect(text).not.toContain(API_KEY);
+        expect(text).not.toContain('not judged here: run the rule again');
+        for (const token of tokensGiven(result)) expect(text).not.toContain(token);
+        const still = await reproduce(script, fresh);
+        expect(still, still.out).toMatchObject({ code: 1 });
+        expect(still.out).toContain('DEPARTS');
+        const fixed = await reproduce(script, reference);
+        expect(fixed, fixed.out).toMatchObject({ code: 0 });
+      } finally {
+        await Promise.all([used.close(), fresh.close(), reference.close()]);
+      }
+    },
+    120_000,
+  );
+
   // A FAIL judged over whole walks: the script follows each walk with the live tokens and judges what it
   // collected against live answers only: an order over every page, walks of one query at two page sizes
   // against the same query with limit null, a collection's walk against its strict count and limit null.

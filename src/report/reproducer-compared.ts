@@ -7,7 +7,9 @@
  * comparison is what the clause says. So far the team and head filters of
  * show-teams (§4.5: the assignations of the requested teams, and only those;
  * only those whose head is the one asked for, and some where the unfiltered
- * read shows some).
+ * read shows some), and the filters of list-roles (§4.6: a read of several
+ * resources and roles holds only associations of those, and exactly those
+ * the reads of each resource alone show of those roles).
  */
 import type { Exchange } from '../core/exchange.ts';
 import { parseJsonText } from '../core/json-text.ts';
@@ -29,7 +31,21 @@ export interface HeadFilterCheck {
   head: boolean;
 }
 
-export type ComparedCheck = TeamFilterCheck | HeadFilterCheck;
+/**
+ * The list-roles answer (request `at`) holds only associations of these
+ * resources and roles, and, where `alone` names the reads of each of its
+ * resources alone (every role), exactly the associations they show of these
+ * roles.
+ */
+export interface RolesUnionCheck {
+  at: number;
+  kind: 'roles-union';
+  alone: number[];
+  resourceIds: string[];
+  roleIds: string[];
+}
+
+export type ComparedCheck = TeamFilterCheck | HeadFilterCheck | RolesUnionCheck;
 
 const SHOW_TEAMS = 'resources.show-teams';
 
@@ -67,7 +83,7 @@ function unfilteredBefore(log: readonly Exchange[], at: number, asked: Map<strin
   });
 }
 
-type ComparedPlan = { requests: Array<{ label: string; exchange: Exchange }>; check: ComparedCheck };
+export type ComparedPlan = { requests: Array<{ label: string; exchange: Exchange }>; check: ComparedCheck };
 
 function planOf(reference: Exchange, filtered: Exchange, check: ComparedCheck): ComparedPlan {
   return {
@@ -125,9 +141,93 @@ function headFilterPlan(r: RuleResult, v: Violation): ComparedPlan | undefined {
   return planOf(reference, filtered, { at: 2, kind: 'head-filter', reference: 1, head });
 }
 
+const LIST_ROLES = 'resources.list-roles';
+const ALONE = 'list-roles of one resource';
+
+function stringsOf(x: unknown): string[] | undefined {
+  return Array.isArray(x) && x.every((id) => typeof id === 'string') ? x.map(String) : undefined;
+}
+
+/** A list-roles read's associations by key (resource/role/is_assigned/teams), as the rule compares them; undefined when it is no list. */
+function associationsOf(e: Exchange): Array<{ key: string; resource: unknown; role: unknown }> | undefined {
+  if (!e.response || e.response.truncated || e.response.status !== 200) return undefined;
+  const body = parseJsonText(e.response.body);
+  if (!Array.isArray(body)) return undefined;
+  return body.map((a: unknown) => {
+    const entry = typeof a === 'object' && a !== null ? new Map(Object.entries(a)) : new Map<string, unknown>();
+    const teams = entry.get('team_ids');
+    const shown = Array.isArray(teams) ? teams.map(String).sort().join(',') : String(teams);
+    const [resource, role] = [entry.get('resource_id'), entry.get('role_id')];
+    return { key: `${String(resource)}/${String(role)}/${String(entry.get('is_assigned'))}/${shown}`, resource, role };
+  });
+}
+
+/** `list-roles of one role (role_ids [2…1]): response.body`: the step, and the ids the words name of its request. */
+const ROLES_PLACE = /^(.*?)(?: \((resource_ids|role_ids) \[([^\]]*)\]\))?: response\.body$/;
+
+/**
+ * The list-roles read the violation names (by its step and the ids its
+ * words give), after the reads of each of its resources alone (none when it
+ * is one of those), when the recording departs as the script will judge it.
+ */
+function rolesFilterPlan(r: RuleResult, v: Violation): ComparedPlan | undefined {
+  const place = ROLES_PLACE.exec(v.where);
+  if (!place) return undefined;
+  const [, step, field, named] = place;
+  const log = r.exchanges;
+  const askedOf = (e: Exchange) => requestOf(e) ?? new Map<string, unknown>();
+  const at = log.findLastIndex(
+    (e) =>
+      e.operation === LIST_ROLES &&
+      e.step === step &&
+      (field === undefined || (stringsOf(askedOf(e).get(field)) ?? []).join(', ') === named),
+  );
+  const filtered = log[at];
+  const resourceIds = filtered && stringsOf(askedOf(filtered).get('resource_ids'));
+  const roleIds = filtered && stringsOf(askedOf(filtered).get('role_ids'));
+  const shown = filtered && associationsOf(filtered);
+  if (!filtered || !resourceIds || !roleIds || !shown) return undefined;
+  // A read of one resource alone is judged only by what it may hold; another is compared with those reads.
+  const alone =
+    step === ALONE
+      ? []
+      : resourceIds.map((id) =>
+          log.slice(0, at).findLast((e) => {
+            const asked = askedOf(e);
+            return e.step === ALONE && (stringsOf(asked.get('resource_ids')) ?? []).join() === id;
+          }),
+        );
+  const reads = alone.flatMap((e) => (e ? [e] : []));
+  if (reads.length !== alone.length) return undefined;
+  const stray = shown.some((a) => !resourceIds.includes(String(a.resource)) || !roleIds.includes(String(a.role)));
+  const wanted = reads.map(associationsOf);
+  const want = new Set(
+    wanted.flatMap((w) => (w ?? []).filter((a) => roleIds.includes(String(a.role))).map((a) => a.key)),
+  );
+  const got = new Set(shown.map((a) => a.key));
+  const differs =
+    step !== ALONE &&
+    wanted.every((w) => w !== undefined) &&
+    (want.size !== got.size || [...want].some((k) => !got.has(k)));
+  // The recording must depart as the script will judge it: otherwise the script would judge another condition.
+  if (!stray && !differs) return undefined;
+  const requests = [...reads, filtered].map((e) => ({ label: e.step ?? e.operation, exchange: e }));
+  return {
+    requests,
+    check: {
+      at: requests.length,
+      kind: 'roles-union',
+      alone: reads.map((_, i) => i + 1),
+      resourceIds,
+      roleIds,
+    },
+  };
+}
+
 /** The plan of a FAIL judged on answers compared, for the rules that have one. */
 export function comparedPlan(r: RuleResult, v: Violation): ComparedPlan | undefined {
   if (r.ruleId === 'show-teams.team-filter') return teamFilterPlan(r, v);
   if (r.ruleId === 'show-teams.head-filter') return headFilterPlan(r, v);
+  if (r.ruleId === 'list-roles.filters-respected') return rolesFilterPlan(r, v);
   return undefined;
 }

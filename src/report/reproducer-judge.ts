@@ -115,6 +115,29 @@ const judges = {
     const some = all.some(function (x) { return x && x.head === c.head; });
     return shown.length === 0 && some ? 'none shown, where the unfiltered read shows assignations whose head is ' + c.head : null;
   },
+  // A list-roles read of several ids: only associations of those, and those the reads of each resource alone show.
+  'roles-union': function (c, a) {
+    const key = function (x) {
+      const teams = x && Array.isArray(x.team_ids) ? x.team_ids.slice().sort().join(',') : String(x && x.team_ids);
+      return (x && x.resource_id) + '/' + (x && x.role_id) + '/' + String(x && x.is_assigned) + '/' + teams;
+    };
+    const want = new Set();
+    for (const n of c.alone) {
+      const b = answer(n);
+      const read = parsed(b);
+      if (b.status !== '200' || !read.ok || !Array.isArray(read.value)) throw new CannotTell('the read of request ' + n + ' (one resource alone) answered ' + b.status + ' with no list: nothing to compare');
+      for (const x of read.value) if (x && c.roleIds.indexOf(x.role_id) >= 0) want.add(key(x));
+    }
+    if (a.status !== '200') throw new CannotTell('the read answered ' + a.status + ': nothing to compare');
+    const shown = list(a, 'resources.list-roles');
+    const stray = shown.filter(function (x) { return !x || c.resourceIds.indexOf(x.resource_id) < 0 || c.roleIds.indexOf(x.role_id) < 0; });
+    if (stray.length > 0) return stray.length + ' associations outside the resource_ids and role_ids asked for, e.g. ' + JSON.stringify(stray[0]);
+    if (c.alone.length === 0) return null;
+    const got = new Set(shown.map(key));
+    const missing = [...want].filter(function (k) { return !got.has(k); });
+    const extra = [...got].filter(function (k) { return !want.has(k); });
+    return missing.length + extra.length === 0 ? null : 'missing ' + JSON.stringify(missing.slice(0, 3)) + ', unexpected ' + JSON.stringify(extra.slice(0, 3)) + ', against the reads of each resource alone';
+  },
   'ids-within': function (c, a) {
     const v = at(a, c.path);
     if (!Array.isArray(v)) throw new CannotTell('no list at ' + JSON.stringify(c.path) + ' (status ' + a.status + ')');

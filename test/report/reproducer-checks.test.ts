@@ -277,6 +277,42 @@ describe('reproducerPlan', () => {
     expect(judged(['t1'])).toBeUndefined();
   });
 
+  test('a list-roles read of several resources is compared with the reads of each resource alone, sent first', () => {
+    const association = (resource: string, role: string) => ({
+      resource_id: resource,
+      role_id: role,
+      is_assigned: true,
+      team_ids: '*',
+    });
+    const read = (step: string, request: object, shown: object[]): AnsweredExchange => {
+      const e = exchange(step, 200, JSON.stringify(shown), 'resources.list-roles');
+      return { ...e, request: { ...e.request, body: JSON.stringify(request) } };
+    };
+    const roles = ['q1', 'q2'];
+    const alone = [
+      read('list-roles of one resource', { resource_ids: ['r1'], role_ids: roles }, [association('r1', 'q1')]),
+      read('list-roles of one resource', { resource_ids: ['r2'], role_ids: roles }, [association('r2', 'q2')]),
+    ];
+    const several = (shown: object[]) =>
+      read('list-roles of several resources in listed order', { resource_ids: ['r1', 'r2'], role_ids: roles }, shown);
+    const where = 'list-roles of several resources in listed order: response.body';
+    const judged = (shown: object[]) =>
+      reproducerPlan(
+        fail({
+          ruleId: 'list-roles.filters-respected',
+          exchanges: [...alone, several(shown)],
+          violations: [{ where, message: 'must hold the associations of each requested id' }],
+        }),
+      );
+    const plan = judged([association('r1', 'q1')]);
+    expect(plan?.requests.map((q) => q.exchange)).toEqual([...alone, several([association('r1', 'q1')])]);
+    expect(plan?.checks).toEqual([
+      { at: 3, kind: 'roles-union', alone: [1, 2], resourceIds: ['r1', 'r2'], roleIds: roles },
+    ]);
+    // The recorded read holds what the reads alone show: it does not depart as the script would judge it.
+    expect(judged([association('r2', 'q2'), association('r1', 'q1')])).toBeUndefined();
+  });
+
   test('a FAIL judged over several answers has no plan: the script says so and exits 3', () => {
     expect(
       reproducerPlan(

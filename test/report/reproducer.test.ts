@@ -151,6 +151,10 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
     ['show-teams-team-filter-ignored', 'show-teams.team-filter'],
     // The head filter's answer: only assignations with the head asked for, as the unfiltered read shows them.
     ['show-teams-head-filter-ignored', 'show-teams.head-filter'],
+    // list-roles of several resources against the reads of each alone: all but the first resource dropped.
+    ['list-roles-first-resource-only', 'list-roles.filters-respected'],
+    // list-roles of one role: the role filter ignored, associations of other roles shown.
+    ['list-roles-ignores-role-filter', 'list-roles.filters-respected'],
   ] as const)(
     '%s: the script of %s exits 1 on the faulty server, 0 on the reference',
     async (fault, rule) => {

@@ -42,6 +42,8 @@ export type ReproducerCheck =
   | { at: number; kind: 'length-at-most'; path: Array<string | number>; max: number }
   /** The value at the path must be of this JSON type ('array', 'object', 'string', 'number', 'boolean', 'null'). */
   | { at: number; kind: 'type-at'; path: Array<string | number>; type: JsonType }
+  /** The page at the path must carry a count: total_count a number and total_count_approximate a boolean (§4.8). */
+  | { at: number; kind: 'count-present'; path: Array<string | number> }
   /** The object at the path must have this property (a schema's required property). */
   | { at: number; kind: 'has-property'; path: Array<string | number>; property: string }
   /** The roles a list-roles read shows, whatever their order, must not be those the departing read showed. */
@@ -184,6 +186,15 @@ function departsInRecording(check: ReproducerCheck, e: Exchange): boolean {
       const at = valueAt(parseJsonText(body), check.path);
       return typeof at === 'object' && at !== null && !Array.isArray(at) && !(check.property in at);
     }
+    case 'count-present': {
+      const page = valueAt(parseJsonText(body), check.path);
+      return (
+        typeof page === 'object' &&
+        page !== null &&
+        (typeof valueAt(page, ['total_count']) !== 'number' ||
+          typeof valueAt(page, ['total_count_approximate']) !== 'boolean')
+      );
+    }
     case 'ids-within': {
       const allowed = new Set(check.allowed);
       return (listedIds(valueAt(parseJsonText(body), check.path)) ?? []).some((id) => !allowed.has(id));
@@ -208,6 +219,9 @@ function checkOf(v: Violation, at: number, place: string): ReproducerCheck | und
   if (rest === '' && v.expected === '(empty)') return { at, kind: 'empty' };
   const path = pathOf(rest);
   if (!path) return undefined;
+  // A count asked for: both of its fields, whatever the violation shows of them (they may be absent).
+  if (path.at(-1) === 'total_count' && v.expected === 'an integer and a boolean')
+    return { at, kind: 'count-present', path: path.slice(0, -1) };
   const most = typeof v.expected === 'string' ? /^<= (\d+)$/.exec(v.expected)?.[1] : undefined;
   if (most !== undefined) return { at, kind: 'length-at-most', path, max: Number(most) };
   if (isJsonType(v.expected)) return { at, kind: 'type-at', path, type: v.expected };

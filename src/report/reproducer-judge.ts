@@ -168,6 +168,11 @@ const judges = {
     const t = v === undefined ? 'absent' : v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
     return t === c.type ? null : t + ' at ' + JSON.stringify(c.path) + ', expected ' + c.type;
   },
+  'count-present': function (c, a) {
+    const page = at(a, c.path);
+    if (!page || typeof page !== 'object' || Array.isArray(page)) throw new CannotTell('no page at ' + JSON.stringify(c.path) + ' (status ' + a.status + ')');
+    return typeof page.total_count === 'number' && typeof page.total_count_approximate === 'boolean' ? null : 'total_count ' + JSON.stringify(page.total_count) + ' and total_count_approximate ' + JSON.stringify(page.total_count_approximate) + ', expected a number and a boolean';
+  },
   'has-property': function (c, a) {
     const v = at(a, c.path);
     if (!v || typeof v !== 'object' || Array.isArray(v)) throw new CannotTell('no object at ' + JSON.stringify(c.path) + ' (status ' + a.status + ')');
@@ -244,6 +249,41 @@ const judges = {
     const seen = { walk: walked, total_count: total, 'limit null': allRead.value.data.length };
     const same = Object.keys(seen).every(function (k) { return seen[k] === expected; });
     return same ? null : 'counted ' + JSON.stringify(seen) + ', expected ' + expected + ' each way';
+  },
+  // A walk with filters: only resources that pass them, and once each that the reference read shows passing them.
+  'walk-filtered': function (c) {
+    const s = answer(c.sample);
+    const read = parsed(s);
+    if (s.status !== '200' || !read.ok || !read.value || !Array.isArray(read.value.data)) throw new CannotTell('the reference read answered ' + s.status + ' with no list of resources: nothing to compare');
+    const textOf = function (r) {
+      const attributes = r && r.attributes && typeof r.attributes === 'object' ? r.attributes : {};
+      return c.text && typeof attributes[c.text.attribute] === 'string' ? attributes[c.text.attribute] : undefined;
+    };
+    const known = new Map();
+    for (const r of read.value.data) if (r && typeof r.id === 'string') known.set(r.id, textOf(r));
+    const w = walkOf(c.at);
+    const listed = [];
+    let unknown;
+    for (let k = 0; k < w.pages.length; k++) {
+      for (const r of w.pages[k].data) {
+        const id = r && r.id;
+        if (c.ids && c.ids.indexOf(id) < 0) return 'page ' + (k + 1) + ' lists resource ' + id + ', outside the ids filter';
+        if (c.text) {
+          const text = textOf(r) !== undefined ? textOf(r) : known.get(id);
+          if (text === undefined) unknown = id;
+          else if (!text.toLowerCase().startsWith(c.text.prefix.toLowerCase())) return 'page ' + (k + 1) + ' lists resource ' + id + ' whose ' + c.text.attribute + ' ' + JSON.stringify(text) + ' does not start with ' + JSON.stringify(c.text.prefix);
+        }
+        listed.push(id);
+      }
+    }
+    whole(w);
+    if (unknown !== undefined) throw new CannotTell('resource ' + unknown + ' is not in the reference read: its ' + c.text.attribute + ' cannot be judged');
+    for (const [id, text] of known) {
+      const owed = (!c.ids || c.ids.indexOf(id) >= 0) && (!c.text || (text !== undefined && text.startsWith(c.text.prefix)));
+      const times = listed.filter(function (l) { return l === id; }).length;
+      if (owed && times !== 1) return 'resource ' + id + ' passes every filter and is listed ' + times + ' times, expected once';
+    }
+    return null;
   },
   // Walks of one query at two page sizes: each lists once every resource the limit null read lists, in the same order.
   'walks-agree': function (c, a) {

@@ -52,7 +52,22 @@ export interface WalksAgreeCheck {
   walks: number[];
 }
 
-export type WalkedCheck = WalkAscendingCheck | CountsAgreeCheck | WalksAgreeCheck;
+/**
+ * The walk from request `at` lists only resources that pass its filters (an
+ * id among `ids`, a text of `text.attribute` starting with `text.prefix`
+ * whatever its case, read on the resource or in the reference read), and
+ * once each resource of the reference read (request `sample`, unfiltered)
+ * that passes them.
+ */
+export interface WalkFilteredCheck {
+  at: number;
+  kind: 'walk-filtered';
+  sample: number;
+  ids?: string[];
+  text?: { attribute: string; prefix: string };
+}
+
+export type WalkedCheck = WalkAscendingCheck | CountsAgreeCheck | WalksAgreeCheck | WalkFilteredCheck;
 
 type WalkedPlan = {
   requests: Array<{ label: string; exchange: Exchange; body?: string }>;
@@ -255,10 +270,106 @@ function walksAgreePlan(r: RuleResult, limits: [number, number]): WalkedPlan | u
   };
 }
 
+/** The attribute and prefix of a request's resource.text starts_with filter, if it has one. */
+function textFilterOf(e: Exchange): { attribute: string; prefix: string } | undefined {
+  const filters = requestOf(e).get('filters');
+  if (!Array.isArray(filters)) return undefined;
+  for (const f of filters) {
+    if (typeof f !== 'object' || f === null) continue;
+    const filter = new Map(Object.entries(f));
+    const value = filter.get('value');
+    if (filter.get('key') !== 'resource.text' || typeof value !== 'object' || value === null) continue;
+    const text = new Map(Object.entries(value));
+    const [attribute, prefix] = [text.get('attribute'), text.get('value')];
+    if (text.get('operator') === 'starts_with' && typeof attribute === 'string' && typeof prefix === 'string')
+      return { attribute, prefix };
+  }
+  return undefined;
+}
+
+/** The recorded walk departs from its filters as the script's judge would say (reproducer-judge.ts, walk-filtered). */
+function departsFromFilters(pages: readonly Exchange[], sample: Exchange, check: WalkFilteredCheck): boolean {
+  const { ids, text } = check;
+  const reference = resourcesOn(sample);
+  const textOf = new Map(reference.map((r) => [String(r.get('id')), text && attributeOf(r, text.attribute)]));
+  const passesText = (value: string | undefined) =>
+    !text || (value !== undefined && value.toLowerCase().startsWith(text.prefix.toLowerCase()));
+  const listed = pages.flatMap((p) => resourcesOn(p));
+  const strays = listed.some((r) => {
+    const id = String(r.get('id'));
+    return (ids && !ids.includes(id)) || !passesText((text && attributeOf(r, text.attribute)) ?? textOf.get(id));
+  });
+  const owed = reference.filter((r) => {
+    const id = String(r.get('id'));
+    const value = textOf.get(id);
+    return (!ids || ids.includes(id)) && (!text || (value !== undefined && value.startsWith(text.prefix)));
+  });
+  const last = pages.at(-1);
+  const body = last?.response && !last.response.truncated ? parseJsonText(last.response.body) : undefined;
+  const token = typeof body === 'object' && body !== null && 'next_token' in body ? body.next_token : undefined;
+  // Ended as §4.9 rule 3 says: only then does a resource not listed count as missed.
+  const whole = last !== undefined && (typeof token !== 'string' || resourcesOn(last).length === 0);
+  const missed = owed.some((r) => listed.filter((l) => l.get('id') === r.get('id')).length !== 1);
+  return strays || (whole && missed);
+}
+
+/** The name the judges give a page: its step, or a walk's bare page named by its request too (list-walks.ts's pageNamed). */
+function pageName(e: Exchange): string {
+  const page = /^(?:resources\.list )?page (\d+)$/.exec(labelOf(e));
+  return page ? `resources.list page ${page[1]} (${listRequestShown(parseJsonText(e.request.body))})` : labelOf(e);
+}
+
+/** `filters resource.ids (9 ids) and resource.text …, page 1: …` or `ids filter reversed (walk from …): all pages`. */
+const FILTERED_PLACE =
+  /^(?:filters resource\.ids \(\d+ ids\) and resource\.text |ids filter [^(]*\(walk from (.*)\): all pages$)/;
+
+/**
+ * A walk with filters (an ids filter, a text filter, or both) that departs
+ * from them in the recording as the script will judge it, after the latest
+ * unfiltered read before it that lists some of its resources (the reference
+ * of what exists: a filtered id it does not list imposes nothing).
+ */
+function filteredPlan(r: RuleResult, v: Violation): WalkedPlan | undefined {
+  const place = FILTERED_PLACE.exec(v.where);
+  if (!place) return undefined;
+  const [, firstPage] = place;
+  const log = r.exchanges;
+  for (const [start, first] of log.entries()) {
+    if (first.operation !== 'resources.list' || tokenSent(first) !== undefined || !first.response) continue;
+    const ids = idsFilterOf(first);
+    const text = textFilterOf(first);
+    if (!ids || (firstPage === undefined) === (text === undefined)) continue;
+    if (firstPage !== undefined && firstPage !== pageName(first)) continue;
+    const sample = log
+      .slice(0, start)
+      .findLast(
+        (e) =>
+          e.operation === 'resources.list' &&
+          idsFilterOf(e) === undefined &&
+          textFilterOf(e) === undefined &&
+          resourcesOn(e).some((x) => ids.includes(String(x.get('id')))),
+      );
+    if (!sample) continue;
+    const check: WalkFilteredCheck = { at: 2, kind: 'walk-filtered', sample: 1, ids, ...(text ? { text } : {}) };
+    const pages = walkFrom(log, start);
+    if (!departsFromFilters(pages, sample, check)) continue;
+    return {
+      requests: [
+        { label: labelOf(sample), exchange: sample },
+        { label: labelOf(first), exchange: first },
+      ],
+      walks: [{ at: 2, pages: pagesToFollow(Math.max(pages.length, ids.length + 1)) }],
+      checks: [check],
+    };
+  }
+  return undefined;
+}
+
 /** The plan of a FAIL judged over whole walks, for the rules that have one. */
 export function walkedPlan(r: RuleResult, v: Violation): WalkedPlan | undefined {
   if (r.ruleId === 'list.orders-ascending') return orderPlan(r, v);
   if (r.ruleId === 'list.counts-agree') return countsPlan(r, v);
+  if (r.ruleId === 'list.filters-all-applied' || r.ruleId === 'list.ids-filter') return filteredPlan(r, v);
   const limits = COMPARED_LIMITS[r.ruleId];
   return limits ? walksAgreePlan(r, limits) : undefined;
 }

@@ -127,6 +127,23 @@ describe('reproducerPlan', () => {
     expect(plan?.checks).toEqual([{ at: 1, kind: 'null-at', path: ['next_token'] }]);
   });
 
+  test('a count asked for and missing: both of its fields are judged, whatever the violation shows of them', () => {
+    const plan = reproducerPlan(
+      fail({
+        exchanges: [exchange('row 6, page 1', 200, '{"data":[],"next_token":null}')],
+        violations: [
+          {
+            where: 'row 6, page 1: response.body.total_count',
+            message: 'must be present (with total_count_approximate) when with_total_count is true',
+            expected: 'an integer and a boolean',
+            actual: {},
+          },
+        ],
+      }),
+    );
+    expect(plan?.checks).toEqual([{ at: 1, kind: 'count-present', path: [] }]);
+  });
+
   test('a page listing resources outside its ids filter: every id listed must be one asked for', () => {
     const page = exchange('resources.list page 1', 200, '{"data":[{"id":"a"},{"id":"z"}],"next_token":null}');
     const body = { filters: [{ key: 'resource.ids', value: ['a', 'b'] }], pagination: { limit: 2, next_token: null } };

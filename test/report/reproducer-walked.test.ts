@@ -158,6 +158,25 @@ describe("the script's judge of followed walks", () => {
     expect(await judge({ ...capped, 1: page(['a'], null) }, { 2: 1 }, checks)).toBe(3);
   });
 
+  test('a walk with filters: strays depart, every resource the reference shows passing is owed once', async () => {
+    const checks = [
+      { at: 2, kind: 'walk-filtered', sample: 1, ids: ['a', 'b', 'c'], text: { attribute: 'last_name', prefix: 'K' } },
+    ];
+    const sample = {
+      data: [named('a', 'Kay'), named('b', 'kim'), named('c', 'Lu'), named('d', 'Kit')],
+      next_token: null,
+    };
+    const pageOf = (ids: string[], next: string | null) => ({ data: ids.map((id) => ({ id })), next_token: next });
+    // b's text starts with k: not owed (case is not shown), not a stray either.
+    expect(await judge({ 1: sample, 2: pageOf(['a'], 't'), '2.2': pageOf(['b'], null) }, { 2: 2 }, checks)).toBe(0);
+    expect(await judge({ 1: sample, 2: pageOf(['a'], 't'), '2.2': pageOf(['c'], null) }, { 2: 2 }, checks)).toBe(1);
+    expect(await judge({ 1: sample, 2: pageOf(['a', 'd'], null) }, { 2: 1 }, checks)).toBe(1);
+    expect(await judge({ 1: sample, 2: pageOf([], null) }, { 2: 1 }, checks)).toBe(1);
+    // A resource the reference does not show: its text cannot be judged.
+    const checksOfIds = [{ ...checks[0], ids: ['a', 'z'] }];
+    expect(await judge({ 1: sample, 2: pageOf(['a', 'z'], null) }, { 2: 1 }, checksOfIds)).toBe(3);
+  });
+
   test('an order over every page: a pair out of order on a later page departs; ties and case do not', async () => {
     const checks = [{ at: 1, kind: 'walk-ascending', attribute: 'last_name' }];
     const of = (names: string[], next: string | null) => ({

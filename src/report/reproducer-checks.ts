@@ -44,6 +44,10 @@ export type ReproducerCheck =
   | { at: number; kind: 'type-at'; path: Array<string | number>; type: JsonType }
   /** The page at the path must carry a count: total_count a number and total_count_approximate a boolean (§4.8). */
   | { at: number; kind: 'count-present'; path: Array<string | number> }
+  /** Every record of the answer (a JSON list) has a date_range meeting this one (§4.5, §4.7: records in the range). */
+  | { at: number; kind: 'ranges-meet'; range: string }
+  /** A list-roles answer holds no association of these roles (roles hidden from the caller). */
+  | { at: number; kind: 'roles-absent'; roleIds: string[] }
   /** The object at the path must have this property (a schema's required property). */
   | { at: number; kind: 'has-property'; path: Array<string | number>; property: string }
   /** The roles a list-roles read shows, whatever their order, must not be those the departing read showed. */
@@ -151,6 +155,14 @@ function valueAt(body: unknown, path: ReadonlyArray<string | number>): unknown {
   return v;
 }
 
+/** Two `start/end` ranges share no day (each end day included), as the read judges say; false where one does not read as a range. */
+function disjoint(shown: unknown, asked: string): boolean {
+  const [a, b] = [typeof shown === 'string' ? shown.split('/') : [], asked.split('/')];
+  const [aStart, aEnd, bStart, bEnd] = [a[0], a[1], b[0], b[1]];
+  if (a.length !== 2 || b.length !== 2 || !aStart || !aEnd || !bStart || !bEnd) return false;
+  return aEnd < bStart || aStart > bEnd;
+}
+
 /** A field of a request's JSON body. */
 function requestField(e: Exchange, name: string): unknown {
   const body = parseJsonText(e.request.body);
@@ -185,6 +197,20 @@ function departsInRecording(check: ReproducerCheck, e: Exchange): boolean {
     case 'has-property': {
       const at = valueAt(parseJsonText(body), check.path);
       return typeof at === 'object' && at !== null && !Array.isArray(at) && !(check.property in at);
+    }
+    case 'ranges-meet': {
+      const list = parseJsonText(body);
+      return Array.isArray(list) && list.some((x: unknown) => disjoint(valueAt(x, ['date_range']), check.range));
+    }
+    case 'roles-absent': {
+      const list = parseJsonText(body);
+      return (
+        Array.isArray(list) &&
+        list.some(
+          (a: unknown) =>
+            typeof a === 'object' && a !== null && check.roleIds.includes(String(valueAt(a, ['role_id']))),
+        )
+      );
     }
     case 'count-present': {
       const page = valueAt(parseJsonText(body), check.path);
@@ -377,7 +403,7 @@ export function reproducerPlan(r: RuleResult): ReproducerPlan | undefined {
   if (r.trace?.at(-1)?.check) return tracePlan(r);
   const v = r.violations[0];
   if (!v) return undefined;
-  const one = answerPlan(r, v) ?? errorAnswerPlan(r, v);
+  const one = answerPlan(r, v) ?? errorAnswerPlan(r, v) ?? readPlacePlan(r, v) ?? hiddenRolesPlan(r, v);
   if (one) return one;
   const compared = comparedPlan(r, v);
   if (compared) return { requests: compared.requests, checks: [compared.check] };
@@ -399,11 +425,9 @@ export function reproducerPlan(r: RuleResult): ReproducerPlan | undefined {
  * plan), sent again after the pages whose tokens lead to it.
  */
 function answerPlan(r: RuleResult, v: Violation): ReproducerPlan | undefined {
-  const cut = v.where.lastIndexOf('response.');
-  if (cut < 0) return undefined;
-  const step = v.where.slice(0, cut).replace(/:\s*$/, '');
-  const check = checkOf(v, 1, v.where.slice(cut));
-  if (!check) return undefined;
+  const named = placeNamed(v);
+  if (!named) return undefined;
+  const { step, check } = named;
   // The kind a resource must be of is the kind its request asked for: walks of other kinds are not the one named.
   const askedFor = (e: Exchange) =>
     check.kind !== 'value-at' ||
@@ -443,6 +467,37 @@ function answerPlan(r: RuleResult, v: Violation): ReproducerPlan | undefined {
 }
 
 /**
+ * `show-teams pairwise: response.status (show-teams pairwise row 3)`, `…: date_range of
+ * response.body[0] (…row 9)`: how the judges of pairwise reads name a row's answer, the row's
+ * step last, in parentheses.
+ */
+const ROW_PLACE = /: (date_range of )?(response\.\S*) \(([^()]+)\)$/;
+
+/** `a range meeting 2028-01-01/2028-02-29`: the requested range a record must meet. */
+const MEETING = /^a range meeting (\d{4}-\d{2}-\d{2}\/\d{4}-\d{2}-\d{2})$/;
+
+/** The step whose answer the violation names and the check of that answer, where it names one so. */
+function placeNamed(v: Violation): { step: string; check: ReproducerCheck } | undefined {
+  const row = ROW_PLACE.exec(v.where);
+  if (row) {
+    const [, dated, place, step] = row;
+    const range = typeof v.expected === 'string' ? MEETING.exec(v.expected)?.[1] : undefined;
+    // A record's range against the requested one: every record of the answer is judged (a fixed
+    // answer may hold others, or none, at that index).
+    if (dated !== undefined)
+      return range !== undefined && step !== undefined
+        ? { step, check: { at: 1, kind: 'ranges-meet', range } }
+        : undefined;
+    const check = place === undefined ? undefined : checkOf(v, 1, place);
+    return check && step !== undefined ? { step, check } : undefined;
+  }
+  const cut = v.where.lastIndexOf('response.');
+  if (cut < 0) return undefined;
+  const check = checkOf(v, 1, v.where.slice(cut));
+  return check && { step: v.where.slice(0, cut).replace(/:\s*$/, ''), check };
+}
+
+/**
  * The requests of the judged one's operation the rule's own steps sent
  * before it, when the rule changes state (the state guard's restores, which
  * have no step, are not the rule's): the changes it may depend on. (Reads of
@@ -459,6 +514,56 @@ function earlierChanges(r: RuleResult, judged: Exchange): Exchange[] {
 /** The rule sent this request more than once, the same step and body. */
 function sentAgain(log: readonly Exchange[], e: Exchange): boolean {
   return log.filter((x) => x.step === e.step && x.request.body === e.request.body).length > 1;
+}
+
+/** The roles of the associations a violation lists (`actual`: associations shown that must not be). */
+function rolesShown(actual: unknown): string[] | undefined {
+  if (!Array.isArray(actual) || actual.length === 0) return undefined;
+  const roles = actual.map((a: unknown) =>
+    typeof a === 'object' && a !== null && 'role_id' in a && typeof a.role_id === 'string' ? a.role_id : undefined,
+  );
+  return roles.every((x) => x !== undefined) ? [...new Set(roles.map(String))] : undefined;
+}
+
+/**
+ * A restricted caller shown associations of roles hidden from it: the read
+ * the violation names (its step, `…: response.body`), which must show none
+ * of the roles the departing associations are of.
+ */
+function hiddenRolesPlan(r: RuleResult, v: Violation): ReproducerPlan | undefined {
+  if (r.ruleId !== 'list-roles.restricted-sees-subset' || v.expected !== '(none)') return undefined;
+  const roleIds = rolesShown(v.actual);
+  const step = v.where.replace(/: response\.body$/, '');
+  const exchange = r.exchanges.findLast((e) => e.operation === LIST_ROLES && e.step === step);
+  const check: ReproducerCheck | undefined = roleIds && { at: 1, kind: 'roles-absent', roleIds };
+  if (!exchange || !check || !departsInRecording(check, exchange)) return undefined;
+  return { requests: [{ label: step, exchange }], checks: [check] };
+}
+
+/**
+ * `show-teams(7…2)[0].external_id`, `show-teams(7…2) with the main key[1].contract_number`,
+ * `show-activity-rates[0].…`: how the redaction rules name a value of a read's answer, by the read's
+ * operation, resource and key rather than its step.
+ */
+const READ_PLACE =
+  /^(show-teams|show-activity-rates)(?:\((\d+)\))?( with the main key)?((?:\[\d+\]|\.[A-Za-z_$][\w$-]*)+)$/;
+
+/** A value of a read's answer named by the read's operation, resource and key (READ_PLACE). */
+function readPlacePlan(r: RuleResult, v: Violation): ReproducerPlan | undefined {
+  const place = READ_PLACE.exec(v.where);
+  if (!place) return undefined;
+  const [, operation, resource, main, rest] = place;
+  const path = rest === undefined ? undefined : pathOf(rest);
+  if (!path || v.actual === undefined) return undefined;
+  const check: ReproducerCheck = { at: 1, kind: 'value-at', path, departing: v.actual };
+  const exchange = r.exchanges.findLast(
+    (e) =>
+      e.operation === `resources.${operation}` &&
+      (e.step ?? '').includes('main key') === (main !== undefined) &&
+      (resource === undefined || requestField(e, 'resource_id') === resource) &&
+      departsInRecording(check, e),
+  );
+  return exchange && { requests: [{ label: exchange.step ?? exchange.operation, exchange }], checks: [check] };
 }
 
 /** `resources.list answered 400 (to a body that is not JSON)`: how errors.message-present names an error answer. */

@@ -15,12 +15,17 @@ import type { Exchange } from '../core/exchange.ts';
 import { parseJsonText } from '../core/json-text.ts';
 import type { RuleResult, Violation } from '../core/types.ts';
 
-/** The filtered answer (request `at`) must hold exactly the entries of the unfiltered one (request `reference`) on these teams. */
+/**
+ * The filtered answer (request `at`) must hold exactly the entries of the
+ * unfiltered one (request `reference`) on these teams (and with this head,
+ * where the filtered read asked for one beside them).
+ */
 export interface TeamFilterCheck {
   at: number;
   kind: 'team-filter';
   reference: number;
   teamIds: string[];
+  head?: boolean;
 }
 
 /** The filtered answer (request `at`) must hold only entries whose head is `head`, and some where the unfiltered one has some. */
@@ -45,7 +50,24 @@ export interface RolesUnionCheck {
   roleIds: string[];
 }
 
-export type ComparedCheck = TeamFilterCheck | HeadFilterCheck | RolesUnionCheck;
+/** The ids a list-roles request filters on. */
+export interface RolesAsked {
+  resourceIds: string[];
+  roleIds: string[];
+}
+
+/**
+ * Two list-roles reads (requests `reference` and `at`, asking `asked[0]` and
+ * `asked[1]`) show alike every association both let through.
+ */
+export interface RolesAgreeCheck {
+  at: number;
+  kind: 'roles-agree';
+  reference: number;
+  asked: [RolesAsked, RolesAsked];
+}
+
+export type ComparedCheck = TeamFilterCheck | HeadFilterCheck | RolesUnionCheck | RolesAgreeCheck;
 
 const SHOW_TEAMS = 'resources.show-teams';
 
@@ -101,14 +123,17 @@ function planOf(reference: Exchange, filtered: Exchange, check: ComparedCheck): 
  * when the recorded answers depart as the clause says.
  */
 function teamFilterPlan(r: RuleResult, v: Violation): ComparedPlan | undefined {
-  const at = r.exchanges.findLastIndex((e) => e.operation === SHOW_TEAMS && e.step === v.where);
+  // `show-teams(one team_ids beside head: false): team.id`: the read named, the field it departs on.
+  const step = v.where.replace(/: team\.id$/, '');
+  const at = r.exchanges.findLastIndex((e) => e.operation === SHOW_TEAMS && e.step === step);
   const filtered = r.exchanges[at];
   const asked = filtered && requestOf(filtered);
   const teamIds = asked?.get('team_ids');
+  const head = asked?.get('head');
   if (
     !filtered ||
     !asked ||
-    asked.has('head') ||
+    (head !== undefined && typeof head !== 'boolean') ||
     !Array.isArray(teamIds) ||
     !teamIds.every((t) => typeof t === 'string')
   )
@@ -117,10 +142,18 @@ function teamFilterPlan(r: RuleResult, v: Violation): ComparedPlan | undefined {
   const all = reference && keysOf(reference);
   const shown = keysOf(filtered);
   if (!reference || !all || !shown) return undefined;
-  const want = all.filter((k) => teamIds.some((t) => k.startsWith(`${t}/`)));
+  const want = all.filter(
+    (k) => teamIds.some((t) => k.startsWith(`${t}/`)) && (head === undefined || k.split('/')[1] === String(head)),
+  );
   // The recording must depart as the script will judge it: otherwise the script would judge another condition.
   if (JSON.stringify(want) === JSON.stringify(shown)) return undefined;
-  return planOf(reference, filtered, { at: 2, kind: 'team-filter', reference: 1, teamIds: [...teamIds] });
+  return planOf(reference, filtered, {
+    at: 2,
+    kind: 'team-filter',
+    reference: 1,
+    teamIds: [...teamIds],
+    ...(typeof head === 'boolean' ? { head } : {}),
+  });
 }
 
 /** `show-teams(head true)[2].head`, or the step alone where nothing was shown: the read with `head` the violation names. */
@@ -224,10 +257,49 @@ function rolesFilterPlan(r: RuleResult, v: Violation): ComparedPlan | undefined 
   };
 }
 
+/** `…: response.body association R/Q (shown by A, not by B)`: the two reads the pairwise judge compared. */
+const ROLES_DISAGREE = /: response\.body association \S+ \(shown by (.+), not by (.+)\)$/;
+
+function rolesAsked(e: Exchange): RolesAsked | undefined {
+  const asked = requestOf(e);
+  const resourceIds = asked && stringsOf(asked.get('resource_ids'));
+  const roleIds = asked && stringsOf(asked.get('role_ids'));
+  return resourceIds && roleIds && { resourceIds, roleIds };
+}
+
+/** The two list-roles reads the violation names, when their recorded answers disagree on what both let through. */
+function rolesAgreePlan(r: RuleResult, v: Violation): ComparedPlan | undefined {
+  const place = ROLES_DISAGREE.exec(v.where);
+  if (!place) return undefined;
+  const [, shownBy, notBy] = place;
+  const read = (step: string | undefined) => r.exchanges.findLast((e) => e.operation === LIST_ROLES && e.step === step);
+  const [reference, other] = [read(shownBy), read(notBy)];
+  const asked = reference && other && [rolesAsked(reference), rolesAsked(other)];
+  const shown = reference && other && [associationsOf(reference), associationsOf(other)];
+  if (!reference || !other || !asked?.[0] || !asked[1] || !shown?.[0] || !shown[1]) return undefined;
+  const [x, y] = [asked[0], asked[1]];
+  const both = (a: { resource: unknown; role: unknown }) =>
+    [x, y].every((q) => q.resourceIds.includes(String(a.resource)) && q.roleIds.includes(String(a.role)));
+  const keys = (list: Array<{ key: string; resource: unknown; role: unknown }>) =>
+    JSON.stringify(
+      list
+        .filter(both)
+        .map((a) => a.key)
+        .sort(),
+    );
+  // The recording must depart as the script will judge it: otherwise the script would judge another condition.
+  if (keys(shown[0]) === keys(shown[1])) return undefined;
+  return {
+    requests: [reference, other].map((e) => ({ label: e.step ?? e.operation, exchange: e })),
+    check: { at: 2, kind: 'roles-agree', reference: 1, asked: [x, y] },
+  };
+}
+
 /** The plan of a FAIL judged on answers compared, for the rules that have one. */
 export function comparedPlan(r: RuleResult, v: Violation): ComparedPlan | undefined {
   if (r.ruleId === 'show-teams.team-filter') return teamFilterPlan(r, v);
   if (r.ruleId === 'show-teams.head-filter') return headFilterPlan(r, v);
   if (r.ruleId === 'list-roles.filters-respected') return rolesFilterPlan(r, v);
+  if (r.ruleId === 'list-roles.prop.pairwise-combinations') return rolesAgreePlan(r, v);
   return undefined;
 }

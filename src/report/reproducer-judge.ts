@@ -92,7 +92,7 @@ const judges = {
     for (const k of c.path) v = v === null || typeof v !== 'object' ? undefined : v[k];
     return same(v, c.departing) ? 'still ' + JSON.stringify(v) + ' at ' + JSON.stringify(c.path) : null;
   },
-  // Answers compared: the filtered read keeps exactly the unfiltered read's assignations on the teams asked for.
+  // Answers compared: the filtered read keeps exactly the unfiltered read's assignations on the teams (and head) asked for.
   'team-filter': function (c, a) {
     const keys = function (b, what) {
       if (b.status !== '200') throw new CannotTell(what + ' answered ' + b.status + ': nothing to compare');
@@ -100,7 +100,9 @@ const judges = {
     };
     const all = keys(answer(c.reference), 'the unfiltered read');
     const shown = keys(a, 'the filtered read');
-    const want = all.filter(function (k) { return c.teamIds.some(function (t) { return k.indexOf(t + '/') === 0; }); });
+    const want = all.filter(function (k) {
+      return c.teamIds.some(function (t) { return k.indexOf(t + '/') === 0; }) && (c.head === undefined || k.split('/')[1] === String(c.head));
+    });
     return same(shown, want) ? null : 'shows ' + JSON.stringify(shown) + ', the unfiltered read on those teams ' + JSON.stringify(want);
   },
   'head-filter': function (c, a) {
@@ -114,6 +116,24 @@ const judges = {
     if (other.length > 0) return other.length + ' assignations whose head is not ' + c.head;
     const some = all.some(function (x) { return x && x.head === c.head; });
     return shown.length === 0 && some ? 'none shown, where the unfiltered read shows assignations whose head is ' + c.head : null;
+  },
+  // Two list-roles reads: the associations both let through are shown alike by each.
+  'roles-agree': function (c, a) {
+    const both = function (x) {
+      return x && c.asked.every(function (q) { return q.resourceIds.indexOf(x.resource_id) >= 0 && q.roleIds.indexOf(x.role_id) >= 0; });
+    };
+    const keys = function (b, what) {
+      if (b.status !== '200') throw new CannotTell(what + ' answered ' + b.status + ': nothing to compare');
+      const read = parsed(b);
+      if (!read.ok || !Array.isArray(read.value)) throw new CannotTell(what + ' is no list: nothing to compare');
+      return read.value.filter(both).map(function (x) {
+        const teams = Array.isArray(x.team_ids) ? x.team_ids.slice().sort().join(',') : String(x.team_ids);
+        return x.resource_id + '/' + x.role_id + '/' + String(x.is_assigned) + '/' + teams;
+      }).sort();
+    };
+    const one = keys(answer(c.reference), 'request ' + c.reference);
+    const other = keys(a, 'request ' + c.at);
+    return same(one, other) ? null : 'request ' + c.reference + ' shows ' + JSON.stringify(one) + ', request ' + c.at + ' ' + JSON.stringify(other) + ' of the associations both ask for';
   },
   // A list-roles read of several ids: only associations of those, and those the reads of each resource alone show.
   'roles-union': function (c, a) {
@@ -137,6 +157,11 @@ const judges = {
     const missing = [...want].filter(function (k) { return !got.has(k); });
     const extra = [...got].filter(function (k) { return !want.has(k); });
     return missing.length + extra.length === 0 ? null : 'missing ' + JSON.stringify(missing.slice(0, 3)) + ', unexpected ' + JSON.stringify(extra.slice(0, 3)) + ', against the reads of each resource alone';
+  },
+  'roles-absent': function (c, a) {
+    if (a.status !== '200') throw new CannotTell('answered ' + a.status + ': no associations to judge');
+    const shown = list(a, 'resources.list-roles').filter(function (x) { return x && c.roleIds.indexOf(x.role_id) >= 0; });
+    return shown.length === 0 ? null : shown.length + ' associations of roles ' + c.roleIds.join(', ') + ', e.g. ' + JSON.stringify(shown[0]);
   },
   'ids-within': function (c, a) {
     const v = at(a, c.path);
@@ -167,6 +192,15 @@ const judges = {
     const v = at(a, c.path);
     const t = v === undefined ? 'absent' : v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
     return t === c.type ? null : t + ' at ' + JSON.stringify(c.path) + ', expected ' + c.type;
+  },
+  'ranges-meet': function (c, a) {
+    if (a.status !== '200') throw new CannotTell('answered ' + a.status + ': no records to judge');
+    const asked = span(c.range);
+    const outside = list(a, 'the read').filter(function (x) {
+      const s = span(x && x.date_range);
+      return s && asked && (s.end < asked.start || s.start > asked.end);
+    });
+    return outside.length === 0 ? null : outside.length + ' records outside ' + c.range + ', e.g. ' + JSON.stringify(outside[0].date_range);
   },
   'count-present': function (c, a) {
     const page = at(a, c.path);

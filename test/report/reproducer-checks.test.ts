@@ -330,6 +330,93 @@ describe('reproducerPlan', () => {
     expect(judged([association('r2', 'q2'), association('r1', 'q1')])).toBeUndefined();
   });
 
+  test("a pairwise row's answer is named by the row's step in parentheses; a record's range against the row's", () => {
+    const row = exchange('show-teams pairwise row 9', 200, '[{"date_range":"2019-01-01/2027-12-31"}]');
+    const plan = reproducerPlan(
+      fail({
+        exchanges: [row],
+        violations: [
+          {
+            where:
+              'counterexample null: show-teams pairwise: date_range of response.body[0] (show-teams pairwise row 9)',
+            message: 'must lie in the requested date_range, whatever the other filters',
+            expected: 'a range meeting 2028-01-01/2028-02-29',
+            actual: { start: '2019-01-01', end: '2027-12-31' },
+          },
+        ],
+      }),
+    );
+    expect(plan?.requests.map((q) => q.exchange)).toEqual([row]);
+    expect(plan?.checks).toEqual([{ at: 1, kind: 'ranges-meet', range: '2028-01-01/2028-02-29' }]);
+    const refused = exchange('show-teams pairwise row 3', 400, '{"message":"no"}');
+    const status = reproducerPlan(
+      fail({
+        exchanges: [refused],
+        violations: [
+          {
+            where: 'counterexample null: show-teams pairwise: response.status (show-teams pairwise row 3)',
+            message: 'must accept',
+            expected: 200,
+          },
+        ],
+      }),
+    );
+    expect(status?.checks).toEqual([{ at: 1, kind: 'status', expected: ['200'] }]);
+  });
+
+  test("a read's value named by its operation, resource and key, as the redaction rules name it", () => {
+    const read = (step: string): AnsweredExchange => {
+      const e = exchange(step, 200, '[{"external_id":"X-1"}]', 'resources.show-teams');
+      return { ...e, request: { ...e.request, body: '{"resource_id":"7","date_range":"2000-01-01/2099-12-31"}' } };
+    };
+    const [main, restricted] = [read('show-teams with the main key'), read('show-teams with the restricted key')];
+    const plan = (where: string) =>
+      reproducerPlan(
+        fail({
+          exchanges: [main, restricted],
+          violations: [{ where, message: 'must be the Redacted value', actual: 'X-1' }],
+        }),
+      );
+    expect(plan('show-teams(7)[0].external_id')?.requests.map((q) => q.exchange)).toEqual([restricted]);
+    expect(plan('show-teams(7) with the main key[0].external_id')?.requests.map((q) => q.exchange)).toEqual([main]);
+    expect(plan('show-teams(8)[0].external_id')).toBeUndefined();
+  });
+
+  test('two pairwise list-roles reads that disagree are sent again and compared on what both ask for', () => {
+    const read = (step: string, request: object, shown: object[]): AnsweredExchange => {
+      const e = exchange(step, 200, JSON.stringify(shown), 'resources.list-roles');
+      return { ...e, request: { ...e.request, body: JSON.stringify(request) } };
+    };
+    const association = { resource_id: 'r1', role_id: 'q1', is_assigned: true, team_ids: '*' };
+    const wide = read('pairwise: every role', { resource_ids: ['r1', 'r2'], role_ids: ['q1', 'q2'] }, [association]);
+    const row = read('pairwise row 4', { resource_ids: ['r1'], role_ids: ['q1'] }, []);
+    const plan = reproducerPlan(
+      fail({
+        ruleId: 'list-roles.prop.pairwise-combinations',
+        exchanges: [wide, row],
+        violations: [
+          {
+            where:
+              'counterexample null: list-roles pairwise: response.body association r1/q1 (shown by pairwise: every role, not by pairwise row 4)',
+            message: 'must show every association its resource_ids and role_ids let through',
+          },
+        ],
+      }),
+    );
+    expect(plan?.requests.map((q) => q.exchange)).toEqual([wide, row]);
+    expect(plan?.checks).toEqual([
+      {
+        at: 2,
+        kind: 'roles-agree',
+        reference: 1,
+        asked: [
+          { resourceIds: ['r1', 'r2'], roleIds: ['q1', 'q2'] },
+          { resourceIds: ['r1'], roleIds: ['q1'] },
+        ],
+      },
+    ]);
+  });
+
   test('a FAIL judged over several answers has no plan: the script says so and exits 3', () => {
     expect(
       reproducerPlan(

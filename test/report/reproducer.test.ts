@@ -251,6 +251,43 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
     120_000,
   );
 
+  // Answers named otherwise than by a step: a read's value by its operation, resource and key (the redaction
+  // rules), a pairwise row's answer by the row's step in parentheses (every record judged against the range
+  // the row asked for), two pairwise reads of list-roles compared live, a filter beside another compared with
+  // the live unfiltered read, associations of roles hidden from the restricted key.
+  test.each([
+    ['redaction-leaks-external-id', 'auth.restricted-fields-redacted'],
+    ['redaction-wrong-marker', 'auth.redacted-marker-shape'],
+    ['show-teams-range-ignored-beside-several-teams', 'show-teams.prop.pairwise-combinations'],
+    ['show-teams-disabled-team-refused', 'show-teams.prop.pairwise-combinations'],
+    ['list-roles-role-order-matters', 'list-roles.prop.pairwise-combinations'],
+    ['show-teams-team-ids-ignored-beside-head', 'show-teams.team-filter'],
+    ['list-roles-restricted-sees-hidden', 'list-roles.restricted-sees-subset'],
+  ] as const)(
+    '%s: the script of %s judges the answer its violation names, exits 1 on a fresh faulty server, 0 on the reference',
+    async (fault, rule) => {
+      const used = await start([fault]);
+      const fresh = await start([fault]);
+      const reference = await start();
+      try {
+        const { result, script } = await failOnWith(used, fault, rule, join(dir, fault));
+        expect(result.verdict).toBe('FAIL');
+        const text = await readFile(script, 'utf8');
+        expect(text).not.toContain(API_KEY);
+        expect(text).not.toContain(RESTRICTED_KEY);
+        expect(text).not.toContain('not judged here: run the rule again');
+        const still = await reproduce(script, fresh);
+        expect(still, still.out).toMatchObject({ code: 1 });
+        expect(still.out).toContain('DEPARTS');
+        const fixed = await reproduce(script, reference);
+        expect(fixed, fixed.out).toMatchObject({ code: 0 });
+      } finally {
+        await Promise.all([used.close(), fresh.close(), reference.close()]);
+      }
+    },
+    120_000,
+  );
+
   // A token the run altered from a server's (cut, added to, a character changed) is made again from the
   // live token by the same alteration: the run's token says nothing to another server. A token built by
   // hand (an offset in base64 JSON, which may share a server's token format) is sent as it was, and an

@@ -54,6 +54,8 @@ export type ReproducerCheck =
   | { at: number; kind: 'roles-not'; departing: unknown }
   /** The roles a list-roles read shows, whatever their order, must be those the run started from (else exit 3). */
   | { at: number; kind: 'start-roles'; recorded: unknown }
+  /** The roles a list-roles read shows, whatever their order, must be those read `reference` showed. */
+  | { at: number; kind: 'roles-same'; reference: number }
   /** A revocation sent again must be accepted (2xx); otherwise what follows says nothing (exit 3). */
   | { at: number; kind: 'accepted' }
   | WalkCheck
@@ -375,21 +377,104 @@ function revocationPlan(r: RuleResult, v: Violation): ReproducerPlan | undefined
   const judged =
     r.kind === 'example' ? named[0] : shownRoles && named.find((i) => showsRoles(rolesRead(all[i]), shownRoles));
   if (judged === undefined) return undefined;
+  const departing = rolesRead(all[judged]);
+  if (departing === undefined) return undefined;
+  return replayRevocations(all, judged, { kind: 'roles-not', departing }, !ANSWER_OPEN.has(r.ruleId));
+}
+
+/**
+ * Rules whose revocations may be refused or accepted, the clause judging the
+ * roles read after them only (a kind-defining role revoked: kept either way):
+ * a refusal there is no reason the script cannot tell.
+ */
+const ANSWER_OPEN = new Set(['revoke-roles.defining-role-kept']);
+
+/**
+ * The revocations before read `judged` of the log, back to the read they
+ * started from (a read right after a revocation belongs to the same
+ * evidence), sent again in the same order, at once where they were, each
+ * refused one making the script unable to tell (unless `acceptedOnly` is
+ * false: the clause leaves the answer open); then `last` judges the read.
+ * `last` may name an earlier read of the evidence (`reference`: its index in
+ * the log), which the script then judges by its number.
+ */
+function replayRevocations(
+  all: readonly Exchange[],
+  judged: number,
+  last: { kind: 'roles-not'; departing: unknown } | { kind: 'roles-same'; reference: number },
+  acceptedOnly = true,
+): ReproducerPlan | undefined {
   let start = judged - 1;
   while (start > 0 && (isRevocation(all[start]) || readAfterRevocation(all, start))) start -= 1;
   const startRoles = rolesRead(all[start]);
   const evidence = all.slice(start, judged + 1);
-  const departing = rolesRead(all[judged]);
-  if (startRoles === undefined || departing === undefined || !evidence.some((e) => isRevocation(e))) return undefined;
+  if (startRoles === undefined || !evidence.some((e) => isRevocation(e))) return undefined;
+  if (last.kind === 'roles-same' && (last.reference < start || last.reference >= judged)) return undefined;
   const requests = evidence.map((exchange) => {
     const label = exchange.step ?? exchange.operation;
     const branch = isRevocation(exchange) ? BRANCH_STEP.exec(label)?.[1] : undefined;
     return { label, exchange, ...(branch !== undefined ? { branch: Number(branch) } : {}) };
   });
   const accepted = requests.flatMap((q, i): ReproducerCheck[] =>
-    isRevocation(q.exchange) ? [{ at: i + 1, kind: 'accepted' }] : [],
+    acceptedOnly && isRevocation(q.exchange) ? [{ at: i + 1, kind: 'accepted' }] : [],
   );
-  return { requests, startRoles, checks: [...accepted, { at: requests.length, kind: 'roles-not', departing }] };
+  const judging: ReproducerCheck =
+    last.kind === 'roles-same'
+      ? { at: requests.length, kind: 'roles-same', reference: last.reference - start + 1 }
+      : { at: requests.length, ...last };
+  return { requests, startRoles, checks: [...accepted, judging] };
+}
+
+/** The rules whose revocations must leave the roles as an earlier read showed them: that read's step, and the judged one's. */
+const UNCHANGED_BY: Record<string, { reference: string; after: string }> = {
+  'revoke-roles.absent-role-no-change': { reference: 'list-roles before: roles', after: 'list-roles after: roles' },
+  'revoke-roles.prop.idempotent': {
+    reference: 'after the first revocation: roles',
+    after: 'after the second revocation: roles',
+  },
+};
+
+/**
+ * Revocations that must change nothing (of what the resource does not hold,
+ * or the same revocation again): the last read after them must show the
+ * roles the read before them showed, both sent again, live, from the roles
+ * the run started from.
+ */
+function unchangedPlan(r: RuleResult): ReproducerPlan | undefined {
+  const steps = UNCHANGED_BY[r.ruleId];
+  if (!steps) return undefined;
+  const all = r.exchanges;
+  const referenceOf = (judged: number) =>
+    all.findLastIndex((e, i) => i < judged && e.step === steps.reference && rolesRead(e) !== undefined);
+  // The last read that departs in the recording (a property's passing runs share its steps' names): the
+  // script judges the condition its recorded answer departs by, never another run's.
+  const judged = all.findLastIndex((e, i) => {
+    const reference = referenceOf(i);
+    return (
+      e.step === steps.after &&
+      rolesRead(e) !== undefined &&
+      reference >= 0 &&
+      !sameRoles(rolesRead(e), rolesRead(all[reference]))
+    );
+  });
+  return judged < 0
+    ? undefined
+    : replayRevocations(all, judged, { kind: 'roles-same', reference: referenceOf(judged) });
+}
+
+/** Two list-roles reads show the same roles, whatever their order (team ids as a set). */
+function sameRoles(a: unknown, b: unknown): boolean {
+  const key = (read: unknown) =>
+    Array.isArray(read)
+      ? read
+          .map((x: unknown) => {
+            if (typeof x !== 'object' || x === null) return canonicalJson(x);
+            const teams = 'team_ids' in x && Array.isArray(x.team_ids) ? [...x.team_ids].map(String).sort() : undefined;
+            return canonicalJson(teams ? { ...x, team_ids: teams } : x);
+          })
+          .sort()
+      : undefined;
+  return JSON.stringify(key(a)) === JSON.stringify(key(b));
 }
 
 /**
@@ -416,7 +501,7 @@ export function reproducerPlan(r: RuleResult): ReproducerPlan | undefined {
     };
   const walked = walkedPlan(r, v);
   if (walked) return walked;
-  return r.exchanges.some((e) => isRevocation(e)) ? revocationPlan(r, v) : undefined;
+  return r.exchanges.some((e) => isRevocation(e)) ? (revocationPlan(r, v) ?? unchangedPlan(r)) : undefined;
 }
 
 /**

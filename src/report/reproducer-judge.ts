@@ -356,6 +356,11 @@ const judges = {
     const shown = roleList(a, 'resources.list-roles');
     return same(shown, roleList({ status: '200', body: JSON.stringify(c.departing) }, 'the run')) ? 'the roles read after the revocations are still those the departing read showed' : null;
   },
+  'roles-same': function (c, a) {
+    const before = roleList(answer(c.reference), 'resources.list-roles');
+    const shown = roleList(a, 'resources.list-roles');
+    return same(shown, before) ? null : 'the roles read now are not those read ' + c.reference + ' showed: ' + JSON.stringify(shown) + ' against ' + JSON.stringify(before);
+  },
   'role-teams': function (c, a) {
     const item = list(a, 'resources.list-roles').find(function (x) {
       return x && x.resource_id === c.resourceId && x.role_id === c.roleId && x.is_assigned === true;

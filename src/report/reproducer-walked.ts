@@ -319,9 +319,22 @@ function pageName(e: Exchange): string {
   return page ? `resources.list page ${page[1]} (${listRequestShown(parseJsonText(e.request.body))})` : labelOf(e);
 }
 
-/** `filters resource.ids (9 ids) and resource.text …, page 1: …` or `ids filter reversed (walk from …): all pages`. */
+/**
+ * `filters resource.ids (9 ids) and resource.text …, page 1: …`, `ids filter reversed (walk from …): all
+ * pages`, or a property's `counterexample {"limit":1,"subset":[…]}: a walk of 1 filtered ids at limit 1: …`.
+ */
 const FILTERED_PLACE =
-  /^(?:filters resource\.ids \(\d+ ids\) and resource\.text |ids filter [^(]*\(walk from (.*)\): all pages$)/;
+  /^(?:filters resource\.ids \(\d+ ids\) and resource\.text |ids filter [^(]*\(walk from (.*)\): all pages$|counterexample (\{.*\}): (?:a walk of \d+ filtered ids at limit \S+: |page after the last full page$))/;
+
+/** The page size and ids a property's counterexample drew (`{"limit":1,"subset":[…]}`). */
+function drawnWalk(text: string): { limit: unknown; ids: string[] } | undefined {
+  const drawn = parseJsonText(text);
+  if (typeof drawn !== 'object' || drawn === null || !('subset' in drawn) || !('limit' in drawn)) return undefined;
+  const ids = drawn.subset;
+  return Array.isArray(ids) && ids.every((id) => typeof id === 'string')
+    ? { limit: drawn.limit, ids: ids.map(String) }
+    : undefined;
+}
 
 /**
  * A walk with filters (an ids filter, a text filter, or both) that departs
@@ -332,14 +345,19 @@ const FILTERED_PLACE =
 function filteredPlan(r: RuleResult, v: Violation): WalkedPlan | undefined {
   const place = FILTERED_PLACE.exec(v.where);
   if (!place) return undefined;
-  const [, firstPage] = place;
+  const [, firstPage, counterexample] = place;
+  const drawn = counterexample === undefined ? undefined : drawnWalk(counterexample);
+  if (counterexample !== undefined && !drawn) return undefined;
+  // An ids filter alone, named by its walk's first page or drawn; else both filters at once.
+  const idsAlone = firstPage !== undefined || drawn !== undefined;
   const log = r.exchanges;
   for (const [start, first] of log.entries()) {
     if (first.operation !== 'resources.list' || tokenSent(first) !== undefined || !first.response) continue;
     const ids = idsFilterOf(first);
     const text = textFilterOf(first);
-    if (!ids || (firstPage === undefined) === (text === undefined)) continue;
+    if (!ids || idsAlone === (text !== undefined)) continue;
     if (firstPage !== undefined && firstPage !== pageName(first)) continue;
+    if (drawn && (JSON.stringify(drawn.ids) !== JSON.stringify(ids) || drawn.limit !== limitOf(first))) continue;
     const sample = log
       .slice(0, start)
       .findLast(
@@ -369,7 +387,8 @@ function filteredPlan(r: RuleResult, v: Violation): WalkedPlan | undefined {
 export function walkedPlan(r: RuleResult, v: Violation): WalkedPlan | undefined {
   if (r.ruleId === 'list.orders-ascending') return orderPlan(r, v);
   if (r.ruleId === 'list.counts-agree') return countsPlan(r, v);
-  if (r.ruleId === 'list.filters-all-applied' || r.ruleId === 'list.ids-filter') return filteredPlan(r, v);
+  if (['list.filters-all-applied', 'list.ids-filter', 'pagination.prop.any-limit-once'].includes(r.ruleId))
+    return filteredPlan(r, v);
   const limits = COMPARED_LIMITS[r.ruleId];
   return limits ? walksAgreePlan(r, limits) : undefined;
 }

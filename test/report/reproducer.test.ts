@@ -263,6 +263,7 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
     ['list-roles-role-order-matters', 'list-roles.prop.pairwise-combinations'],
     ['show-teams-team-ids-ignored-beside-head', 'show-teams.team-filter'],
     ['list-roles-restricted-sees-hidden', 'list-roles.restricted-sees-subset'],
+    ['rates-average-rate-unrounded', 'show-activity-rates.average-rate-integer'],
   ] as const)(
     '%s: the script of %s judges the answer its violation names, exits 1 on a fresh faulty server, 0 on the reference',
     async (fault, rule) => {
@@ -341,6 +342,8 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
     ['list-filters-first-only', 'list.filters-all-applied'],
     // The ids filter read as sorted: the walk of the ids reversed misses resources the sample lists.
     ['list-ids-filter-assumes-sorted', 'list.ids-filter'],
+    // A property's drawn walk of one id at limit 1: the id must be listed once.
+    ['list-ids-filter-after-paging', 'pagination.prop.any-limit-once'],
   ] as const)(
     '%s: the script of %s follows its walks live, exits 1 on a fresh faulty server, 0 on the reference',
     async (fault, rule) => {
@@ -377,6 +380,12 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
     ['revoke-first-team-only', 'revoke-roles.narrows-explicit-list'],
     // A property of revocations sent at once: two 204s, one lost.
     ['revoke-lost-update', 'revoke-roles.prop.concurrent-sequences'],
+    // Revocations of what the resource does not hold: the roles read after must be those read before.
+    ['revoke-absent-team-clears-list', 'revoke-roles.absent-role-no-change'],
+    // A property's failing run, replayed from the first read: the second revocation must change nothing.
+    ['revoke-star-twice-removes-role', 'revoke-roles.prop.idempotent'],
+    // A kind-defining role revoked: refused or accepted, it must still be there (the reference refuses).
+    ['revoke-defining-role-removed', 'revoke-roles.defining-role-kept'],
   ] as const)(
     '%s: the script of %s exits 1 on a fresh faulty server, 0 on the reference, 3 where the roles moved on',
     async (fault, rule) => {

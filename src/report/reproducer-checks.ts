@@ -22,6 +22,7 @@ import { tokenChain, type TokenAlteration } from './reproducer-tokens.ts';
 import { comparedPlan, type ComparedCheck } from './reproducer-compared.ts';
 import { walkPlan, type WalkCheck, type WalkFollowed } from './reproducer-walks.ts';
 import { walkedPlan, type WalkedCheck } from './reproducer-walked.ts';
+import { writePlan, type WriteCheck } from './reproducer-writes.ts';
 
 /** A model's check, its answer named by the script's request number instead. */
 type AtRequest<C> = C extends ReplayCheck ? { at: number } & Omit<C, 'exchange'> : never;
@@ -56,10 +57,11 @@ export type ReproducerCheck =
   | { at: number; kind: 'start-roles'; recorded: unknown }
   /** The roles a list-roles read shows, whatever their order, must be those read `reference` showed. */
   | { at: number; kind: 'roles-same'; reference: number }
-  /** A revocation sent again must be accepted (2xx); otherwise what follows says nothing (exit 3). */
+  /** A change (a revocation, a write) sent again must be accepted (2xx); otherwise what follows says nothing (exit 3). */
   | { at: number; kind: 'accepted' }
   | WalkCheck
   | WalkedCheck
+  | WriteCheck
   | ComparedCheck
   | AtRequest<ReplayCheck>;
 
@@ -501,6 +503,8 @@ export function reproducerPlan(r: RuleResult): ReproducerPlan | undefined {
     };
   const walked = walkedPlan(r, v);
   if (walked) return walked;
+  const written = writePlan(r);
+  if (written) return written;
   return r.exchanges.some((e) => isRevocation(e)) ? (revocationPlan(r, v) ?? unchangedPlan(r)) : undefined;
 }
 

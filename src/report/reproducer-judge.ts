@@ -349,8 +349,63 @@ const judges = {
     return null;
   },
   accepted: function (c, a) {
-    if (a.status.charAt(0) !== '2') throw new CannotTell('the revocation answered ' + a.status + ': what follows says nothing');
+    if (a.status.charAt(0) !== '2') throw new CannotTell('the change answered ' + a.status + ': what follows says nothing of its effect');
     return null;
+  },
+  // A write's effect, read right after it: a period over the assigned range with what was sent.
+  'period-assigned': function (c, a) {
+    const want = c.assigned;
+    const range = span(want.date_range);
+    const ok = list(a, 'resources.show-activity-rates').some(function (p) {
+      const s = p && span(p.date_range);
+      return !!s && !!range && s.start <= range.start && range.end <= s.end && typeof p.average_rate === 'number' &&
+        (want.average_rate === undefined || Math.abs(p.average_rate - want.average_rate) <= 0.5) &&
+        (want.trainee === undefined || p.trainee === want.trainee) &&
+        (want.paid_hourly === undefined || p.paid_hourly === want.paid_hourly) &&
+        (want.apprentice === undefined || p.apprentice === want.apprentice) &&
+        (want.work_regime_id === undefined || want.work_regime_id === null || (p.work_regime && p.work_regime.id) === want.work_regime_id);
+    });
+    return ok ? null : 'no period over ' + want.date_range + ' with ' + JSON.stringify(want);
+  },
+  'no-overlap': function (c, a) {
+    const spans = list(a, 'resources.show-activity-rates').map(function (p) { return p && span(p.date_range); }).filter(Boolean);
+    for (let i = 0; i < spans.length; i++) for (let k = i + 1; k < spans.length; k++) {
+      if (spans[i].start < spans[k].end && spans[k].start < spans[i].end) return 'periods ' + spans[i].start + '/' + spans[i].end + ' and ' + spans[k].start + '/' + spans[k].end + ' overlap';
+    }
+    return null;
+  },
+  // A period sharing more than a boundary day with the range: needed before an unassignment (else exit 3), none after it.
+  'period-inside': function (c, a) {
+    if (a.status !== '200') throw new CannotTell('the read answered ' + a.status + ': no periods to judge');
+    const inner = span(c.range);
+    const inside = list(a, 'resources.show-activity-rates').filter(function (p) {
+      const s = p && span(p.date_range);
+      return !!s && !!inner && s.start < inner.end && inner.start < s.end;
+    });
+    if (!c.none && inside.length === 0) throw new CannotTell('no period inside ' + c.range + ' to unassign: the target is not in the state the FAIL started from');
+    return c.none && inside.length > 0 ? inside.length + ' periods still inside ' + c.range + ', e.g. ' + inside[0].date_range : null;
+  },
+  'team-assigned': function (c, a) {
+    const range = span(c.range);
+    const ok = list(a, 'resources.show-teams').some(function (x) {
+      const s = x && span(x.date_range);
+      return !!s && !!range && x.team && x.team.id === c.teamId && x.head === c.head && s.start <= range.start && range.end <= s.end;
+    });
+    return ok ? null : 'no ' + (c.head ? 'head' : 'side') + ' assignation of team ' + c.teamId + ' over ' + c.range;
+  },
+  warned: function (c, a) {
+    const j = parsed(a);
+    if (!j.ok || !j.value || typeof j.value !== 'object' || !('warning_type' in j.value)) throw new CannotTell('the assignment answered ' + a.status + ' with no warning: the target is not in the state the FAIL started from');
+    return null;
+  },
+  'list-same': function (c, a) {
+    const entries = function (b, what) {
+      if (b.status !== '200') throw new CannotTell(what + ' answered ' + b.status + ': nothing to compare');
+      return list(b, what).map(function (x) { return JSON.stringify(canonical(x)); }).sort();
+    };
+    const before = entries(answer(c.reference), 'request ' + c.reference);
+    const now = entries(a, 'request ' + c.at);
+    return same(now, before) ? null : 'the read after shows ' + JSON.stringify(now.filter(function (x) { return before.indexOf(x) < 0; }).slice(0, 2)) + ' where the read before showed ' + JSON.stringify(before.filter(function (x) { return now.indexOf(x) < 0; }).slice(0, 2));
   },
   'roles-not': function (c, a) {
     const shown = roleList(a, 'resources.list-roles');

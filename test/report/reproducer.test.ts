@@ -371,6 +371,48 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
     240_000,
   );
 
+  // A write's effect read right after it: the write sent again, then the read, judged live (the write
+  // changes the target; nothing is put back). An unassignment is judged only after a read showing what
+  // it unassigns, a warned assignment only where the live answer is a warning.
+  test.each([
+    // The flags of an assignment ignored: the period over its range does not carry them.
+    ['rates-assign-ignores-flags', 'activity-rates.assigned-rate-shown'],
+    // A read right after the write that does not show it yet (stale for half a second).
+    ['rates-stale-read', 'activity-rates.assigned-rate-shown'],
+    // A property's departing run: apprentice sent, not shown.
+    ['rates-assign-ignores-apprentice', 'activity-rates.prop.assign-then-show'],
+    // The new period laid over the old one without cutting it.
+    ['activity-rate-overlap', 'activity-rates.no-overlap'],
+    // An unassignment that changes nothing.
+    ['activity-rate-unassign-noop', 'activity-rates.unassign-removes-coverage'],
+    // A head assignment done with warning_aware true, not shown at once.
+    ['teams-stale-read', 'assign-team.warning-aware-applies'],
+    // An assignment warned of (warning_aware false) done anyway.
+    ['assign-team-warning-applied', 'assign-team.warning-changes-nothing'],
+  ] as const)(
+    '%s: the script of %s writes again and judges the read after it, exits 1 on a fresh faulty server, 0 on the reference',
+    async (fault, rule) => {
+      const used = await start([fault]);
+      const fresh = await start([fault]);
+      const reference = await start();
+      try {
+        const { result, script } = await failOnWith(used, fault, rule, join(dir, fault));
+        expect(result.verdict).toBe('FAIL');
+        const text = await readFile(script, 'utf8');
+        expect(text).not.toContain(API_KEY);
+        expect(text).not.toContain('not judged here: run the rule again');
+        const still = await reproduce(script, fresh);
+        expect(still, still.out).toMatchObject({ code: 1 });
+        expect(still.out).toContain('DEPARTS');
+        const fixed = await reproduce(script, reference);
+        expect(fixed, fixed.out).toMatchObject({ code: 0 });
+      } finally {
+        await Promise.all([used.close(), fresh.close(), reference.close()]);
+      }
+    },
+    120_000,
+  );
+
   // A revocation's FAIL is judged over several answers: the roles read first, the revocations (sent at
   // once where the run sent them so), the roles read after. The script reads the roles first and goes on
   // only when they are those the run started from: on a fresh server (the same domain) it judges, and

@@ -78,10 +78,26 @@ function walkOf(n) {
 function whole(w) {
   if (w.unread) throw new CannotTell(w.unread);
 }
+// Every week sent shown at its place, each day within rounding, and no other (nothing sent: anything).
+function weeksShown(shown, sent) {
+  if (sent === undefined) return true;
+  if (!Array.isArray(shown) || shown.length !== sent.length) return false;
+  return sent.every(function (week, k) {
+    return ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].every(function (d) {
+      const b = shown[k] && shown[k][d];
+      return typeof week[d] === 'number' && typeof b === 'number' && Math.abs(week[d] - b) <= 0.5;
+    });
+  });
+}
 const judges = {
   status: function (c, a) {
     const ok = c.expected.some(function (e) { return /xx$/.test(e) ? a.status.charAt(0) === e.charAt(0) : a.status === e; });
     return ok ? null : 'status ' + a.status + ', expected ' + c.expected.join(' or ');
+  },
+  'done-or-warned': function (c, a) {
+    const j = parsed(a);
+    const warned = j.ok && j.value && typeof j.value === 'object' && 'warning_type' in j.value;
+    return a.status.charAt(0) === '2' || warned ? null : 'status ' + a.status + ', expected 2xx or a warning';
   },
   json: function (c, a) { return parsed(a).ok ? null : 'the body is not a JSON document'; },
   empty: function (c, a) { return a.body === '' ? null : 'the body is not empty'; },
@@ -363,7 +379,8 @@ const judges = {
         (want.trainee === undefined || p.trainee === want.trainee) &&
         (want.paid_hourly === undefined || p.paid_hourly === want.paid_hourly) &&
         (want.apprentice === undefined || p.apprentice === want.apprentice) &&
-        (want.work_regime_id === undefined || want.work_regime_id === null || (p.work_regime && p.work_regime.id) === want.work_regime_id);
+        (want.work_regime_id === undefined || want.work_regime_id === null || (p.work_regime && p.work_regime.id) === want.work_regime_id) &&
+        weeksShown(p.activity_rate_patterns, want.activity_rate_patterns);
     });
     return ok ? null : 'no period over ' + want.date_range + ' with ' + JSON.stringify(want);
   },
@@ -392,6 +409,14 @@ const judges = {
       return !!s && !!range && x.team && x.team.id === c.teamId && x.head === c.head && s.start <= range.start && range.end <= s.end;
     });
     return ok ? null : 'no ' + (c.head ? 'head' : 'side') + ' assignation of team ' + c.teamId + ' over ' + c.range;
+  },
+  'team-absent': function (c, a) {
+    const range = span(c.range);
+    const shown = list(a, 'resources.show-teams').filter(function (x) {
+      const s = x && span(x.date_range);
+      return !!s && !!range && x.team && x.team.id === c.teamId && s.start < range.end && range.start < s.end;
+    });
+    return shown.length === 0 ? null : 'team ' + c.teamId + ' shown over ' + c.range + ' after a warning: ' + JSON.stringify(shown[0].date_range);
   },
   warned: function (c, a) {
     const j = parsed(a);

@@ -11,7 +11,7 @@
  */
 import type { Exchange } from '../core/exchange.ts';
 import { parseJsonText } from '../core/json-text.ts';
-import type { RuleResult } from '../core/types.ts';
+import type { RuleResult, Violation } from '../core/types.ts';
 
 /** What an assignment sent, which the period over its range must carry. */
 export interface Assigned {
@@ -21,6 +21,8 @@ export interface Assigned {
   trainee?: boolean;
   paid_hourly?: boolean;
   apprentice?: boolean;
+  /** The weeks sent, each day's rate: shown week by week, each day within rounding. */
+  activity_rate_patterns?: Array<Record<string, number>>;
 }
 
 /** The read (request `at`) shows a period covering the assigned range with what the assignment sent. */
@@ -59,6 +61,14 @@ export interface TeamAssignedCheck {
   range: string;
 }
 
+/** The read (request `at`) shows no assignation of the team sharing more than a boundary day with the range. */
+export interface TeamAbsentCheck {
+  at: number;
+  kind: 'team-absent';
+  teamId: string;
+  range: string;
+}
+
 /** The answer (request `at`) is a §4.3 warning (it has a warning_type), or the script cannot tell. */
 export interface WarnedCheck {
   at: number;
@@ -73,7 +83,13 @@ export interface ListSameCheck {
 }
 
 export type WriteCheck =
-  PeriodAssignedCheck | NoOverlapCheck | PeriodInsideCheck | TeamAssignedCheck | WarnedCheck | ListSameCheck;
+  | PeriodAssignedCheck
+  | NoOverlapCheck
+  | PeriodInsideCheck
+  | TeamAssignedCheck
+  | TeamAbsentCheck
+  | WarnedCheck
+  | ListSameCheck;
 
 type WritePlan = {
   requests: Array<{ label: string; exchange: Exchange }>;
@@ -128,8 +144,41 @@ function carries(p: Map<string, unknown>, assigned: Assigned): boolean {
     (assigned.trainee === undefined || p.get('trainee') === assigned.trainee) &&
     (assigned.paid_hourly === undefined || p.get('paid_hourly') === assigned.paid_hourly) &&
     (assigned.apprentice === undefined || p.get('apprentice') === assigned.apprentice) &&
-    (assigned.work_regime_id === null || assigned.work_regime_id === undefined || regime === assigned.work_regime_id)
+    (assigned.work_regime_id === null || assigned.work_regime_id === undefined || regime === assigned.work_regime_id) &&
+    weeksShown(p.get('activity_rate_patterns'), assigned.activity_rate_patterns)
   );
+}
+
+const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+
+/** Every week sent shown at its place, each day within rounding, and no other (nothing sent: anything). */
+function weeksShown(shown: unknown, sent: Assigned['activity_rate_patterns']): boolean {
+  if (sent === undefined) return true;
+  if (!Array.isArray(shown) || shown.length !== sent.length) return false;
+  return sent.every((week, k) => {
+    const day = recordOf(shown[k]);
+    return WEEKDAYS.every((d) => {
+      const [a, b] = [week[d], day.get(d)];
+      return typeof a === 'number' && typeof b === 'number' && Math.abs(a - b) <= 0.5;
+    });
+  });
+}
+
+/** The weeks of a pattern as sent, each a day → rate record; undefined where it is not one. */
+function weeksOf(x: unknown): Array<Record<string, number>> | undefined {
+  if (!Array.isArray(x)) return undefined;
+  const weeks: Array<Record<string, number>> = [];
+  for (const w of x) {
+    const week = recordOf(w);
+    const days: Record<string, number> = {};
+    for (const d of WEEKDAYS) {
+      const rate = week.get(d);
+      if (typeof rate !== 'number') return undefined;
+      days[d] = rate;
+    }
+    weeks.push(days);
+  }
+  return weeks;
 }
 
 /** What an assignment's request sent, as the check reads it. */
@@ -144,8 +193,10 @@ function assignedBy(e: Exchange): Assigned | undefined {
   const isNumber = (x: unknown): x is number => typeof x === 'number';
   const isBoolean = (x: unknown): x is boolean => typeof x === 'boolean';
   const isRegime = (x: unknown): x is string | null => typeof x === 'string' || x === null;
+  const weeks = weeksOf(body.get('activity_rate_patterns'));
   return {
     date_range: range,
+    ...(weeks ? { activity_rate_patterns: weeks } : {}),
     ...pick('average_rate', isNumber),
     ...pick('work_regime_id', isRegime),
     ...pick('trainee', isBoolean),
@@ -175,13 +226,21 @@ const ASSIGNED_SHOWN: Record<string, { write: string; read: string }> = {
   'activity-rates.prop.assign-then-show': { write: 'the assignment', read: 'show-activity-rates after the assignment' },
 };
 
+/** `…: show-activity-rates after assign-activity-rate pairwise row 1: activity_rate_patterns[1]`: a row's read. */
+const RATE_ROW = /: show-activity-rates after (assign-activity-rate pairwise row \d+(?: \(complete\))?): /;
+
 /**
  * The last write whose read right after departs in the recording as the
  * script will judge it (a property's passing runs share the steps' names).
  */
 export function writePlan(r: RuleResult): WritePlan | undefined {
   const log = r.exchanges;
-  const shown = ASSIGNED_SHOWN[r.ruleId];
+  // A transcript keeps its first and last exchanges only: a row whose exchanges it kept, the first violation's if it can.
+  const row =
+    r.ruleId === 'activity-rates.prop.pairwise-combinations'
+      ? r.violations.flatMap((x) => RATE_ROW.exec(x.where)?.[1] ?? []).find((step) => log.some((e) => e.step === step))
+      : undefined;
+  const shown = row !== undefined ? { write: row, read: `show-activity-rates after ${row}` } : ASSIGNED_SHOWN[r.ruleId];
   if (shown) {
     const found = writesRead(log, shown.write, shown.read).findLast(([write, read]) => {
       const assigned = assignedBy(write);
@@ -200,7 +259,42 @@ export function writePlan(r: RuleResult): WritePlan | undefined {
   if (r.ruleId === 'activity-rates.unassign-removes-coverage') return unassignPlan(log);
   if (r.ruleId === 'assign-team.warning-aware-applies') return teamAssignedPlan(log);
   if (r.ruleId === 'assign-team.warning-changes-nothing') return warningPlan(log);
+  if (r.ruleId === 'assign-team.prop.pairwise-combinations')
+    return r.violations.reduce<WritePlan | undefined>((plan, x) => plan ?? warnedRowPlan(log, x), undefined);
   return undefined;
+}
+
+/** `…: show-teams after assign-team pairwise row 1: team`, a row warned of whose team is shown after all. */
+const WARNED_ROW = /: show-teams after (assign-team pairwise row \d+(?: \(complete\))?): team$/;
+const NOT_ASSIGNED = /^no assignation of team (\S+) over (\S+)$/;
+
+/**
+ * A pairwise row warned of (warning_aware false or left out) must not be
+ * done: the row sent again, which must answer a warning live (else exit 3),
+ * and the read of its range right after, which must not show its team there.
+ */
+function warnedRowPlan(log: readonly Exchange[], v: Violation): WritePlan | undefined {
+  const step = WARNED_ROW.exec(v.where)?.[1];
+  const expected = typeof v.expected === 'string' ? NOT_ASSIGNED.exec(v.expected) : null;
+  const [teamId, range] = [expected?.[1], expected?.[2]];
+  const span = spanOf(range);
+  if (step === undefined || teamId === undefined || range === undefined || !span) return undefined;
+  const found = writesRead(log, step, `show-teams after ${step}`).at(-1);
+  if (!found) return undefined;
+  const [write, read] = found;
+  // The recording must depart as the script will judge it: the team shown over the range.
+  const shown = (periodsOf(read) ?? []).some((a) => {
+    const s = spanOf(a.get('date_range'));
+    return recordOf(a.get('team')).get('id') === teamId && s !== undefined && overlapsStrictly(s, span);
+  });
+  if (!shown) return undefined;
+  return {
+    requests: [write, read].map((e) => ({ label: e.step ?? e.operation, exchange: e })),
+    checks: [
+      { at: 1, kind: 'warned' },
+      { at: 2, kind: 'team-absent', teamId, range },
+    ],
+  };
 }
 
 /** As assign-team.warning-aware-applies judges a read: an assignation of the team, with the head, covering the range. */

@@ -389,6 +389,12 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
     ['teams-stale-read', 'assign-team.warning-aware-applies'],
     // An assignment warned of (warning_aware false) done anyway.
     ['assign-team-warning-applied', 'assign-team.warning-changes-nothing'],
+    // A pairwise row's pattern of several weeks shown with its first week only.
+    ['rates-pattern-later-weeks-dropped', 'activity-rates.prop.pairwise-combinations'],
+    // A pairwise row warned of, done anyway: its team must not be shown over its week.
+    ['teams-warning-applied-without-contract-number', 'assign-team.prop.pairwise-combinations'],
+    // A pairwise row refused (non-ASCII text): 2xx or a warning is due; the rows before it are sent first.
+    ['teams-non-ascii-contract-number-refused', 'assign-team.prop.pairwise-combinations'],
   ] as const)(
     '%s: the script of %s writes again and judges the read after it, exits 1 on a fresh faulty server, 0 on the reference',
     async (fault, rule) => {

@@ -459,10 +459,14 @@ const judges = {
   },
   'team-on-days': function (c, a) {
     const shown = list(a, 'resources.show-teams');
+    // With a regrouping: an assignation shown on the day carries it, or a redacted one (another rule's business).
     const missing = c.days.filter(function (d) {
-      return !shown.some(function (x) { return x && x.team && x.team.id === c.teamId && x.head === c.head && mayCover(x.date_range, d); });
+      return !shown.some(function (x) {
+        return x && x.team && x.team.id === c.teamId && x.head === c.head && mayCover(x.date_range, d) &&
+          (c.regrouping === undefined || typeof x.regrouping !== 'string' || x.regrouping === c.regrouping);
+      });
     });
-    return missing.length === 0 ? null : 'team ' + c.teamId + ' not shown on ' + missing.join(', ');
+    return missing.length === 0 ? null : 'team ' + c.teamId + ' not shown' + (c.regrouping === undefined ? '' : ' with regrouping ' + JSON.stringify(c.regrouping)) + ' on ' + missing.join(', ');
   },
 };
 let departs = 0;

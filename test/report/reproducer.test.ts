@@ -137,6 +137,8 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
   test.each([
     // A model-based sequence of rates, judged on the day that departs.
     ['rates-unassign-first-period-only', 'activity-rates.prop.model-sequences'],
+    // A model-based sequence of team assignments, judged on the regrouping the last one sent, day by day.
+    ['teams-regrouping-non-ascii-mangled', 'activity-rates.prop.model-sequences'],
     // One answer's status.
     ['malformed-date-500', 'errors.invalid-date-range-rejected'],
     // One answer's body at a JSON path.

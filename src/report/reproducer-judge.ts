@@ -384,6 +384,23 @@ const judges = {
     });
     return ok ? null : 'no period over ' + want.date_range + ' with ' + JSON.stringify(want);
   },
+  'spread-evenly': function (c, a) {
+    const range = span(c.range);
+    const period = list(a, 'resources.show-activity-rates').find(function (p) {
+      const s = p && span(p.date_range);
+      return !!s && !!range && s.start <= range.start && range.end <= s.end;
+    });
+    // No period over the range at all is a lost or stale assignment: another rule's departure, not this one.
+    if (!period) throw new CannotTell('no period over ' + c.range + ': the spread cannot be judged');
+    const days = period.work_regime && period.work_regime.weekly_worked_days;
+    if (typeof days !== 'number' || !Array.isArray(period.activity_rate_patterns)) throw new CannotTell('the period shows no work regime days or no pattern');
+    if (period.activity_rate_patterns.length === 0) return 'no week in the pattern the rate was spread into';
+    const uneven = period.activity_rate_patterns.findIndex(function (w) {
+      const worked = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map(function (d) { return w && w[d]; }).filter(function (x) { return typeof x === 'number' && x > 0; });
+      return worked.length !== days || new Set(worked).size > 1;
+    });
+    return uneven < 0 ? null : 'week ' + uneven + ' ' + JSON.stringify(period.activity_rate_patterns[uneven]) + ' does not spread the rate evenly over ' + days + ' worked days';
+  },
   'no-overlap': function (c, a) {
     const spans = list(a, 'resources.show-activity-rates').map(function (p) { return p && span(p.date_range); }).filter(Boolean);
     for (let i = 0; i < spans.length; i++) for (let k = i + 1; k < spans.length; k++) {

@@ -61,6 +61,17 @@ export interface TeamAssignedCheck {
   range: string;
 }
 
+/**
+ * The period the read (request `at`) shows over the range spreads the rate
+ * evenly (§4.2, no pattern sent): each week as many non-zero days as its
+ * work regime works, all equal.
+ */
+export interface SpreadEvenlyCheck {
+  at: number;
+  kind: 'spread-evenly';
+  range: string;
+}
+
 /** The read (request `at`) shows no assignation of the team sharing more than a boundary day with the range. */
 export interface TeamAbsentCheck {
   at: number;
@@ -88,6 +99,7 @@ export type WriteCheck =
   | PeriodInsideCheck
   | TeamAssignedCheck
   | TeamAbsentCheck
+  | SpreadEvenlyCheck
   | WarnedCheck
   | ListSameCheck;
 
@@ -240,6 +252,11 @@ export function writePlan(r: RuleResult): WritePlan | undefined {
     r.ruleId === 'activity-rates.prop.pairwise-combinations'
       ? r.violations.flatMap((x) => RATE_ROW.exec(x.where)?.[1] ?? []).find((step) => log.some((e) => e.step === step))
       : undefined;
+  if (r.ruleId === 'activity-rates.default-pattern-even')
+    return spreadPlan(writesRead(log, 'the assignment', 'read right after the assignment'));
+  const spread = r.violations.find((x) => x.message.startsWith('must spread the rate evenly'));
+  if (row !== undefined && spread && RATE_ROW.exec(spread.where)?.[1] === row)
+    return spreadPlan(writesRead(log, row, `show-activity-rates after ${row}`));
   const shown = row !== undefined ? { write: row, read: `show-activity-rates after ${row}` } : ASSIGNED_SHOWN[r.ruleId];
   if (shown) {
     const found = writesRead(log, shown.write, shown.read).findLast(([write, read]) => {
@@ -295,6 +312,37 @@ function warnedRowPlan(log: readonly Exchange[], v: Violation): WritePlan | unde
       { at: 2, kind: 'team-absent', teamId, range },
     ],
   };
+}
+
+/** The period over the range, and whether it spreads its rate evenly as activity-rates.default-pattern-even judges it. */
+function spreadsEvenly(read: Exchange, range: Span): boolean | undefined {
+  const period = (periodsOf(read) ?? []).find((p) => {
+    const span = spanOf(p.get('date_range'));
+    return span !== undefined && span.start <= range.start && range.end <= span.end;
+  });
+  const days = period && recordOf(period.get('work_regime')).get('weekly_worked_days');
+  const weeks = period?.get('activity_rate_patterns');
+  if (typeof days !== 'number' || !Array.isArray(weeks)) return undefined;
+  return (
+    weeks.length > 0 &&
+    weeks.every((w: unknown) => {
+      const week = recordOf(w);
+      const worked = WEEKDAYS.map((d) => week.get(d)).filter((x): x is number => typeof x === 'number' && x > 0);
+      return worked.length === days && new Set(worked).size <= 1;
+    })
+  );
+}
+
+/** The last assignment whose read right after shows its period with the rate not spread evenly. */
+function spreadPlan(pairs: Array<[Exchange, Exchange]>): WritePlan | undefined {
+  const found = pairs.findLast(([write, read]) => {
+    const range = spanOf(recordOf(parseJsonText(write.request.body)).get('date_range'));
+    return range !== undefined && spreadsEvenly(read, range) === false;
+  });
+  const range = found && recordOf(parseJsonText(found[0].request.body)).get('date_range');
+  return found && typeof range === 'string'
+    ? planOf(found[0], found[1], { at: 2, kind: 'spread-evenly', range })
+    : undefined;
 }
 
 /** As assign-team.warning-aware-applies judges a read: an assignation of the team, with the head, covering the range. */

@@ -391,6 +391,10 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
     ['teams-stale-read', 'assign-team.warning-aware-applies'],
     // An assignment warned of (warning_aware false) done anyway.
     ['assign-team-warning-applied', 'assign-team.warning-changes-nothing'],
+    // No pattern sent: the rate put on Monday only, where the regime works five days.
+    ['rates-default-pattern-monday-only', 'activity-rates.default-pattern-even'],
+    // A pairwise row without a pattern: spread over five days whatever the regime works.
+    ['rates-default-pattern-five-days', 'activity-rates.prop.pairwise-combinations'],
     // A pairwise row's pattern of several weeks shown with its first week only.
     ['rates-pattern-later-weeks-dropped', 'activity-rates.prop.pairwise-combinations'],
     // A pairwise row warned of, done anyway: its team must not be shown over its week.

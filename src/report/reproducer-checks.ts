@@ -9,7 +9,11 @@
  * the revocations, the roles read after): it is sent again from the read it
  * started from, which must show what it showed in the run (revocations cannot
  * be undone: on a target whose roles have moved on, the same requests say
- * nothing), and the read after must no longer show what the departing one did.
+ * nothing), and the read after must no longer show what the departing one did
+ * (or, for revocations that must change nothing, must show what the read
+ * before them did). FAILs over whole walks, answers compared and a write's
+ * effect have their own modules (reproducer-walked.ts, reproducer-compared.ts,
+ * reproducer-writes.ts).
  */
 import type { Exchange } from '../core/exchange.ts';
 import { canonicalJson } from '../core/canonical-json.ts';

@@ -6,8 +6,10 @@
  * judge it embeds (reproducer-judge.ts). Exit 0: the server now conforms;
  * 1: it still departs; 2: no answer could be judged (settings, curl, network);
  * 3: the script cannot tell: the target is not in the state the FAIL started
- * from (a revocation's roles, read first, before anything is changed), or the
- * FAIL is of a kind the script does not judge (a walk, answers compared).
+ * from (a revocation's roles, read first, before anything is changed; a
+ * period to unassign; a warning), or the FAIL is of a kind the script does
+ * not judge (a concurrent run, rows compared with rows, evidence the
+ * transcript did not keep).
  */
 import type { RuleResult, RunResult } from '../core/types.ts';
 import { headerArguments, printfBinary } from './curl.ts';
@@ -71,7 +73,8 @@ export function reproducerScript(r: RuleResult, run: Pick<RunResult, 'target' | 
   const lines = preamble(r, run, plan ? keys : []);
   if (!plan) {
     lines.push(
-      '# This FAIL is judged over answers this script does not judge (a walk, or answers compared).',
+      '# This FAIL is judged over answers this script does not judge (a concurrent run, rows compared with rows,',
+      '# or evidence the transcript did not keep).',
       comment(`Run the rule again: ${replayCommand(r, run)}`),
       'echo "not judged here: run the rule again with directory-conformance (see the comment in this script)" >&2',
       'exit 3',

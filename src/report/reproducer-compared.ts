@@ -67,7 +67,21 @@ export interface RolesAgreeCheck {
   asked: [RolesAsked, RolesAsked];
 }
 
-export type ComparedCheck = TeamFilterCheck | HeadFilterCheck | RolesUnionCheck | RolesAgreeCheck;
+/**
+ * Two reads over ranges (requests `reference` and `at`), and a record of the
+ * wide read (request `wide`) for each (`records`: their date ranges, in that
+ * order), which lies across the read's range the same way as the other's
+ * across the other's: both shown (a period within it) or both left out.
+ */
+export interface ShownAlikeCheck {
+  at: number;
+  kind: 'shown-alike';
+  reference: number;
+  wide: number;
+  records: [string, string];
+}
+
+export type ComparedCheck = TeamFilterCheck | HeadFilterCheck | RolesUnionCheck | RolesAgreeCheck | ShownAlikeCheck;
 
 const SHOW_TEAMS = 'resources.show-teams';
 
@@ -295,11 +309,64 @@ function rolesAgreePlan(r: RuleResult, v: Violation): ComparedPlan | undefined {
   };
 }
 
+/** `show-activity-rates pairwise row 3: 2024-01-01/2030-12-31 at 70`: a read and the record it showed or left out. */
+const ROW_RECORD = /^(.+): (\d{4}-\d{2}-\d{2}\/\d{4}-\d{2}-\d{2}) at \S+$/;
+
+/** The date ranges of a read's records; undefined where it answered no list. */
+function rangesOf(e: Exchange): string[] | undefined {
+  if (!e.response || e.response.truncated || e.response.status !== 200) return undefined;
+  const body = parseJsonText(e.response.body);
+  if (!Array.isArray(body)) return undefined;
+  return body.flatMap((p: unknown) =>
+    typeof p === 'object' && p !== null && 'date_range' in p && typeof p.date_range === 'string' ? [p.date_range] : [],
+  );
+}
+
+/** A read shows the record: a period within its range (a server may clip it to the range asked for). */
+function shows(ranges: readonly string[], record: string): boolean {
+  const [start, end] = record.split('/');
+  return ranges.some((r) => {
+    const [s, e] = r.split('/');
+    return start !== undefined && end !== undefined && s !== undefined && e !== undefined && start <= s && e <= end;
+  });
+}
+
+/**
+ * Two pairwise rows of show-activity-rates that treat a record lying across
+ * their ranges the same way differently: the wide read the record is of, then
+ * both rows, compared live.
+ */
+function shownAlikePlan(r: RuleResult, v: Violation): ComparedPlan | undefined {
+  const actual = v.actual;
+  if (typeof actual !== 'object' || actual === null || !('shown' in actual) || !('left out' in actual))
+    return undefined;
+  const [shownBy, leftBy] = [actual.shown, actual['left out']];
+  const one = typeof shownBy === 'string' ? ROW_RECORD.exec(shownBy) : null;
+  const other = typeof leftBy === 'string' ? ROW_RECORD.exec(leftBy) : null;
+  const [record, otherRecord] = [one?.[2], other?.[2]];
+  if (!one || !other || record === undefined || otherRecord === undefined) return undefined;
+  const log = r.exchanges;
+  const read = (step: string | undefined) => log.findLast((e) => e.step === step);
+  const [reference, compared] = [read(one[1]), read(other[1])];
+  const holding = (e: Exchange) =>
+    e.operation === reference?.operation && [record, otherRecord].every((x) => rangesOf(e)?.includes(x) === true);
+  // The wide read the rows are judged against, where the transcript kept one; else any read showing both records whole.
+  const wide = log.findLast((e) => holding(e) && (e.step ?? '').endsWith('the wide range')) ?? log.findLast(holding);
+  const [a, b] = [reference && rangesOf(reference), compared && rangesOf(compared)];
+  // The recording must depart as the script will judge it: otherwise the script would judge another condition.
+  if (!reference || !compared || !wide || !a || !b || shows(a, record) === shows(b, otherRecord)) return undefined;
+  return {
+    requests: [wide, reference, compared].map((e) => ({ label: e.step ?? e.operation, exchange: e })),
+    check: { at: 3, kind: 'shown-alike', reference: 2, wide: 1, records: [record, otherRecord] },
+  };
+}
+
 /** The plan of a FAIL judged on answers compared, for the rules that have one. */
 export function comparedPlan(r: RuleResult, v: Violation): ComparedPlan | undefined {
   if (r.ruleId === 'show-teams.team-filter') return teamFilterPlan(r, v);
   if (r.ruleId === 'show-teams.head-filter') return headFilterPlan(r, v);
   if (r.ruleId === 'list-roles.filters-respected') return rolesFilterPlan(r, v);
   if (r.ruleId === 'list-roles.prop.pairwise-combinations') return rolesAgreePlan(r, v);
+  if (r.ruleId === 'show-activity-rates.prop.pairwise-combinations') return shownAlikePlan(r, v);
   return undefined;
 }

@@ -133,6 +133,23 @@ const judges = {
     const some = all.some(function (x) { return x && x.head === c.head; });
     return shown.length === 0 && some ? 'none shown, where the unfiltered read shows assignations whose head is ' + c.head : null;
   },
+  // Two reads over ranges, each with a record lying across its range the same way: both shown (a period within it) or both left out.
+  'shown-alike': function (c, a) {
+    const ranges = function (b, what) {
+      if (b.status !== '200') throw new CannotTell(what + ' answered ' + b.status + ': nothing to compare');
+      return list(b, what).map(function (p) { return p && p.date_range; });
+    };
+    const wide = ranges(answer(c.wide), 'the wide read');
+    const gone = c.records.filter(function (r) { return wide.indexOf(r) < 0; });
+    if (gone.length > 0) throw new CannotTell('the wide read shows no record ' + gone[0] + ': the target holds other data');
+    const shows = function (list, record) {
+      const whole = span(record);
+      return list.some(function (r) { const s = span(r); return !!s && !!whole && whole.start <= s.start && s.end <= whole.end; });
+    };
+    const one = shows(ranges(answer(c.reference), 'request ' + c.reference), c.records[0]);
+    const other = shows(ranges(a, 'request ' + c.at), c.records[1]);
+    return one === other ? null : 'request ' + c.reference + (one ? ' shows ' : ' leaves out ') + c.records[0] + ', request ' + c.at + (other ? ' shows ' : ' leaves out ') + c.records[1] + ', which lies across its range the same way';
+  },
   // Two list-roles reads: the associations both let through are shown alike by each.
   'roles-agree': function (c, a) {
     const both = function (x) {

@@ -383,12 +383,59 @@ function filteredPlan(r: RuleResult, v: Violation): WalkedPlan | undefined {
   return undefined;
 }
 
+/** `row 3 of the pairwise array: all pages`: a row whose walk lists other resources than its filters alone give. */
+const ROW_PAGES = /^(?:counterexample \S+: )?(row \d+ of the pairwise array): all pages$/;
+
+/** The ids a walk of the log lists, in order. */
+function idsListed(pages: readonly Exchange[]): string[] {
+  return pages.flatMap((p) =>
+    resourcesOn(p).flatMap((r) => (typeof r.get('id') === 'string' ? [String(r.get('id'))] : [])),
+  );
+}
+
+/**
+ * A pairwise row's walk against its reference: the read of its filters alone
+ * (and its date) with limit null, which the walk must list once each, no
+ * more; the reference is sent first, then the row followed with the live
+ * tokens.
+ */
+function rowPlan(r: RuleResult, v: Violation): WalkedPlan | undefined {
+  const row = ROW_PAGES.exec(v.where)?.[1];
+  if (row === undefined) return undefined;
+  const log = r.exchanges;
+  const start = log.findLastIndex((e) => e.step === `${row}, page 1` && tokenSent(e) === undefined);
+  const first = log[start];
+  if (!first) return undefined;
+  const asked = requestOf(first);
+  const reference = log.findLast(
+    (e) =>
+      (e.step ?? '').startsWith('reference: ') &&
+      filtersOf(e) === filtersOf(first) &&
+      JSON.stringify(requestOf(e).get('at_date')) === JSON.stringify(asked.get('at_date')) &&
+      limitOf(e) === null,
+  );
+  const pages = walkFrom(log, start);
+  const want = reference && idsListed([reference]).sort();
+  const got = idsListed(pages).sort();
+  // The recording must depart as the script will judge it: otherwise the script would judge another condition.
+  if (!reference || !want || JSON.stringify(want) === JSON.stringify(got)) return undefined;
+  return {
+    requests: [
+      { label: labelOf(reference), exchange: reference },
+      { label: labelOf(first), exchange: first },
+    ],
+    walks: [{ at: 2, pages: pagesToFollow(Math.max(pages.length, want.length + 1)) }],
+    checks: [{ at: 1, kind: 'walks-agree', walks: [2] }],
+  };
+}
+
 /** The plan of a FAIL judged over whole walks, for the rules that have one. */
 export function walkedPlan(r: RuleResult, v: Violation): WalkedPlan | undefined {
   if (r.ruleId === 'list.orders-ascending') return orderPlan(r, v);
   if (r.ruleId === 'list.counts-agree') return countsPlan(r, v);
   if (['list.filters-all-applied', 'list.ids-filter', 'pagination.prop.any-limit-once'].includes(r.ruleId))
     return filteredPlan(r, v);
+  if (r.ruleId === 'list.prop.pairwise-combinations') return rowPlan(r, v);
   const limits = COMPARED_LIMITS[r.ruleId];
   return limits ? walksAgreePlan(r, limits) : undefined;
 }

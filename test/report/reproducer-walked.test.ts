@@ -107,6 +107,28 @@ describe('reproducer plans of FAILs judged over whole walks', () => {
   });
 });
 
+describe('a pairwise row against the read of its filters alone', () => {
+  test('the reference read with the same filters and date, then the row followed live', () => {
+    const filters = [{ key: 'resource.ids', value: ['a', 'b'] }];
+    const reference = exchange(
+      'reference: the ids filter alone',
+      { kind_id: 'k', filters, pagination: { limit: null, next_token: null } },
+      { data: [{ id: 'a' }, { id: 'b' }], next_token: null },
+    );
+    const row = exchange(
+      'row 3 of the pairwise array, page 1',
+      { kind_id: 'k', with_relations: null, filters, pagination: { limit: 50, next_token: null } },
+      { data: [], next_token: null },
+    );
+    const plan = reproducerPlan(
+      fail('list.prop.pairwise-combinations', [reference, row], 'row 3 of the pairwise array: all pages'),
+    );
+    expect(plan?.requests.map((q) => q.exchange)).toEqual([reference, row]);
+    expect(plan?.walks).toEqual([{ at: 2, pages: 9 }]);
+    expect(plan?.checks).toEqual([{ at: 1, kind: 'walks-agree', walks: [2] }]);
+  });
+});
+
 describe("the script's judge of followed walks", () => {
   let dir: string;
   beforeAll(async () => {

@@ -422,15 +422,21 @@ function replaySequence(log: readonly Observed[], trace?: TraceBuilder): Judgeme
             const differs = model.teams.find(
               (t) => (shown[teamKey(t.teamId, t.head)]?.days ?? []).length !== t.days.length,
             );
-            return (
-              differs && {
-                kind: 'team-on-days',
-                exchange,
-                teamId: differs.teamId,
-                head: differs.head,
-                days: differs.days,
-              }
-            );
+            if (differs)
+              return { kind: 'team-on-days', exchange, teamId: differs.teamId, head: differs.head, days: differs.days };
+            // Shown on every day, with another regrouping than the one sent: the check names the regrouping too.
+            for (const t of model.teams) {
+              if (t.regrouping !== undefined && shown[teamKey(t.teamId, t.head)]?.regrouping !== t.regrouping)
+                return {
+                  kind: 'team-on-days',
+                  exchange,
+                  teamId: t.teamId,
+                  head: t.head,
+                  days: t.days,
+                  regrouping: t.regrouping,
+                };
+            }
+            return undefined;
           });
         } else judgement = read.judgement;
       }

@@ -80,7 +80,8 @@ export interface PropertyReplay {
 export type ReplayCheck =
   | { kind: 'role-teams'; exchange: number; resourceId: string; roleId: string; teams: '*' | string[] | null }
   | { kind: 'rate-on-day'; exchange: number; day: string; rate: number | null }
-  | { kind: 'team-on-days'; exchange: number; teamId: string; head: boolean; days: string[] };
+  /** `regrouping`: on each day, the assignation shown carries it (or a redacted one: another rule's business). */
+  | { kind: 'team-on-days'; exchange: number; teamId: string; head: boolean; days: string[]; regrouping?: string };
 
 /** Where the state a model expected and what the server showed first differ. */
 export interface StateDifference {

@@ -9,7 +9,11 @@
  * the revocations, the roles read after): it is sent again from the read it
  * started from, which must show what it showed in the run (revocations cannot
  * be undone: on a target whose roles have moved on, the same requests say
- * nothing), and the read after must no longer show what the departing one did.
+ * nothing), and the read after must no longer show what the departing one did
+ * (or, for revocations that must change nothing, must show what the read
+ * before them did). FAILs over whole walks, answers compared and a write's
+ * effect have their own modules (reproducer-walked.ts, reproducer-compared.ts,
+ * reproducer-writes.ts).
  */
 import type { Exchange } from '../core/exchange.ts';
 import { canonicalJson } from '../core/canonical-json.ts';
@@ -17,10 +21,12 @@ import { parseJsonText } from '../core/json-text.ts';
 import type { ReplayCheck, RuleResult, Violation } from '../core/types.ts';
 import { recordedErrorMessage } from '../core/error-message.ts';
 import { trialsNeeded } from '../core/one-in-n.ts';
-import { namedExchange } from './reproducer-steps.ts';
-import { tokenChain, tokenSent } from './reproducer-tokens.ts';
+import { idsInAnyOrder, namedExchange } from './reproducer-steps.ts';
+import { tokenChain, type TokenAlteration } from './reproducer-tokens.ts';
 import { comparedPlan, type ComparedCheck } from './reproducer-compared.ts';
-import { walkPlan, type WalkCheck } from './reproducer-walks.ts';
+import { walkPlan, type WalkCheck, type WalkFollowed } from './reproducer-walks.ts';
+import { walkedPlan, type WalkedCheck } from './reproducer-walked.ts';
+import { writePlan, type WriteCheck } from './reproducer-writes.ts';
 
 /** A model's check, its answer named by the script's request number instead. */
 type AtRequest<C> = C extends ReplayCheck ? { at: number } & Omit<C, 'exchange'> : never;
@@ -28,6 +34,8 @@ type AtRequest<C> = C extends ReplayCheck ? { at: number } & Omit<C, 'exchange'>
 /** `at`: the number of the script's request whose answer is judged (1 is the first). */
 export type ReproducerCheck =
   | { at: number; kind: 'status'; expected: string[] }
+  /** The write answered 2xx or a §4.3 warning (a body with a warning_type). */
+  | { at: number; kind: 'done-or-warned' }
   | { at: number; kind: 'json' }
   | { at: number; kind: 'empty' }
   | { at: number; kind: 'value-at'; path: Array<string | number>; departing: unknown }
@@ -41,15 +49,25 @@ export type ReproducerCheck =
   | { at: number; kind: 'length-at-most'; path: Array<string | number>; max: number }
   /** The value at the path must be of this JSON type ('array', 'object', 'string', 'number', 'boolean', 'null'). */
   | { at: number; kind: 'type-at'; path: Array<string | number>; type: JsonType }
+  /** The page at the path must carry a count: total_count a number and total_count_approximate a boolean (§4.8). */
+  | { at: number; kind: 'count-present'; path: Array<string | number> }
+  /** Every record of the answer (a JSON list) has a date_range meeting this one (§4.5, §4.7: records in the range). */
+  | { at: number; kind: 'ranges-meet'; range: string }
+  /** A list-roles answer holds no association of these roles (roles hidden from the caller). */
+  | { at: number; kind: 'roles-absent'; roleIds: string[] }
   /** The object at the path must have this property (a schema's required property). */
   | { at: number; kind: 'has-property'; path: Array<string | number>; property: string }
   /** The roles a list-roles read shows, whatever their order, must not be those the departing read showed. */
   | { at: number; kind: 'roles-not'; departing: unknown }
   /** The roles a list-roles read shows, whatever their order, must be those the run started from (else exit 3). */
   | { at: number; kind: 'start-roles'; recorded: unknown }
-  /** A revocation sent again must be accepted (2xx); otherwise what follows says nothing (exit 3). */
+  /** The roles a list-roles read shows, whatever their order, must be those read `reference` showed. */
+  | { at: number; kind: 'roles-same'; reference: number }
+  /** A change (a revocation, a write) sent again must be accepted (2xx); otherwise what follows says nothing (exit 3). */
   | { at: number; kind: 'accepted' }
   | WalkCheck
+  | WalkedCheck
+  | WriteCheck
   | ComparedCheck
   | AtRequest<ReplayCheck>;
 
@@ -60,9 +78,22 @@ export interface ReproducerPlan {
    * step); requests with a `branch` were sent at once in the run, each branch
    * in its order, and are sent so again; a request with `tokenFrom` sends
    * the `next_token` the live answer to that request (its number) gave in
-   * place of the recorded one (reproducer-tokens.ts).
+   * place of the recorded one (reproducer-tokens.ts); a request with `body`
+   * sends it in place of the recorded body (a read the run made otherwise:
+   * the same query with limit null, the reference of walks compared); a
+   * request with `alter` sends the live token altered as the run altered the
+   * recorded one.
    */
-  requests: Array<{ label: string; exchange: Exchange; branch?: number; tokenFrom?: number }>;
+  requests: Array<{
+    label: string;
+    exchange: Exchange;
+    branch?: number;
+    tokenFrom?: number;
+    alter?: TokenAlteration;
+    body?: string;
+  }>;
+  /** The walks the script follows from some of its requests, with the live tokens (reproducer-walks.ts). */
+  walks?: WalkFollowed[];
   /**
    * The roles the first request, a list-roles read, showed in the run: the
    * state the evidence starts from. The script reads it first and sends
@@ -134,6 +165,20 @@ function valueAt(body: unknown, path: ReadonlyArray<string | number>): unknown {
   return v;
 }
 
+/** Two `start/end` ranges share no day (each end day included), as the read judges say; false where one does not read as a range. */
+function disjoint(shown: unknown, asked: string): boolean {
+  const [a, b] = [typeof shown === 'string' ? shown.split('/') : [], asked.split('/')];
+  const [aStart, aEnd, bStart, bEnd] = [a[0], a[1], b[0], b[1]];
+  if (a.length !== 2 || b.length !== 2 || !aStart || !aEnd || !bStart || !bEnd) return false;
+  return aEnd < bStart || aStart > bEnd;
+}
+
+/** A field of a request's JSON body. */
+function requestField(e: Exchange, name: string): unknown {
+  const body = parseJsonText(e.request.body);
+  return typeof body === 'object' && body !== null ? new Map(Object.entries(body)).get(name) : undefined;
+}
+
 /**
  * The recorded answer departs by the check, as the script's judge would say:
  * the check and the exchange are the FAIL's own only then (the same check on
@@ -147,6 +192,10 @@ function departsInRecording(check: ReproducerCheck, e: Exchange): boolean {
   switch (check.kind) {
     case 'status':
       return !check.expected.some((x) => (x.endsWith('xx') ? status.charAt(0) === x.charAt(0) : status === x));
+    case 'done-or-warned': {
+      const answer = parseJsonText(body);
+      return status.charAt(0) !== '2' && !(typeof answer === 'object' && answer !== null && 'warning_type' in answer);
+    }
     case 'json':
       return parseJsonText(body) === undefined;
     case 'empty':
@@ -163,6 +212,29 @@ function departsInRecording(check: ReproducerCheck, e: Exchange): boolean {
       const at = valueAt(parseJsonText(body), check.path);
       return typeof at === 'object' && at !== null && !Array.isArray(at) && !(check.property in at);
     }
+    case 'ranges-meet': {
+      const list = parseJsonText(body);
+      return Array.isArray(list) && list.some((x: unknown) => disjoint(valueAt(x, ['date_range']), check.range));
+    }
+    case 'roles-absent': {
+      const list = parseJsonText(body);
+      return (
+        Array.isArray(list) &&
+        list.some(
+          (a: unknown) =>
+            typeof a === 'object' && a !== null && check.roleIds.includes(String(valueAt(a, ['role_id']))),
+        )
+      );
+    }
+    case 'count-present': {
+      const page = valueAt(parseJsonText(body), check.path);
+      return (
+        typeof page === 'object' &&
+        page !== null &&
+        (typeof valueAt(page, ['total_count']) !== 'number' ||
+          typeof valueAt(page, ['total_count_approximate']) !== 'boolean')
+      );
+    }
     case 'ids-within': {
       const allowed = new Set(check.allowed);
       return (listedIds(valueAt(parseJsonText(body), check.path)) ?? []).some((id) => !allowed.has(id));
@@ -178,6 +250,8 @@ function departsInRecording(check: ReproducerCheck, e: Exchange): boolean {
 
 function checkOf(v: Violation, at: number, place: string): ReproducerCheck | undefined {
   if (place === 'response.status') {
+    // A §4.3 warning is an answer of its own, whatever its status: it conforms where the clause allows it.
+    if (v.expected === '2xx or a warning') return { at, kind: 'done-or-warned' };
     const expected = statusesOf(v.expected);
     return expected && { at, kind: 'status', expected };
   }
@@ -187,6 +261,9 @@ function checkOf(v: Violation, at: number, place: string): ReproducerCheck | und
   if (rest === '' && v.expected === '(empty)') return { at, kind: 'empty' };
   const path = pathOf(rest);
   if (!path) return undefined;
+  // A count asked for: both of its fields, whatever the violation shows of them (they may be absent).
+  if (path.at(-1) === 'total_count' && v.expected === 'an integer and a boolean')
+    return { at, kind: 'count-present', path: path.slice(0, -1) };
   const most = typeof v.expected === 'string' ? /^<= (\d+)$/.exec(v.expected)?.[1] : undefined;
   if (most !== undefined) return { at, kind: 'length-at-most', path, max: Number(most) };
   if (isJsonType(v.expected)) return { at, kind: 'type-at', path, type: v.expected };
@@ -314,34 +391,118 @@ function revocationPlan(r: RuleResult, v: Violation): ReproducerPlan | undefined
   const judged =
     r.kind === 'example' ? named[0] : shownRoles && named.find((i) => showsRoles(rolesRead(all[i]), shownRoles));
   if (judged === undefined) return undefined;
+  const departing = rolesRead(all[judged]);
+  if (departing === undefined) return undefined;
+  return replayRevocations(all, judged, { kind: 'roles-not', departing }, !ANSWER_OPEN.has(r.ruleId));
+}
+
+/**
+ * Rules whose revocations may be refused or accepted, the clause judging the
+ * roles read after them only (a kind-defining role revoked: kept either way):
+ * a refusal there is no reason the script cannot tell.
+ */
+const ANSWER_OPEN = new Set(['revoke-roles.defining-role-kept']);
+
+/**
+ * The revocations before read `judged` of the log, back to the read they
+ * started from (a read right after a revocation belongs to the same
+ * evidence), sent again in the same order, at once where they were, each
+ * refused one making the script unable to tell (unless `acceptedOnly` is
+ * false: the clause leaves the answer open); then `last` judges the read.
+ * `last` may name an earlier read of the evidence (`reference`: its index in
+ * the log), which the script then judges by its number.
+ */
+function replayRevocations(
+  all: readonly Exchange[],
+  judged: number,
+  last: { kind: 'roles-not'; departing: unknown } | { kind: 'roles-same'; reference: number },
+  acceptedOnly = true,
+): ReproducerPlan | undefined {
   let start = judged - 1;
   while (start > 0 && (isRevocation(all[start]) || readAfterRevocation(all, start))) start -= 1;
   const startRoles = rolesRead(all[start]);
   const evidence = all.slice(start, judged + 1);
-  const departing = rolesRead(all[judged]);
-  if (startRoles === undefined || departing === undefined || !evidence.some((e) => isRevocation(e))) return undefined;
+  if (startRoles === undefined || !evidence.some((e) => isRevocation(e))) return undefined;
+  if (last.kind === 'roles-same' && (last.reference < start || last.reference >= judged)) return undefined;
   const requests = evidence.map((exchange) => {
     const label = exchange.step ?? exchange.operation;
     const branch = isRevocation(exchange) ? BRANCH_STEP.exec(label)?.[1] : undefined;
     return { label, exchange, ...(branch !== undefined ? { branch: Number(branch) } : {}) };
   });
   const accepted = requests.flatMap((q, i): ReproducerCheck[] =>
-    isRevocation(q.exchange) ? [{ at: i + 1, kind: 'accepted' }] : [],
+    acceptedOnly && isRevocation(q.exchange) ? [{ at: i + 1, kind: 'accepted' }] : [],
   );
-  return { requests, startRoles, checks: [...accepted, { at: requests.length, kind: 'roles-not', departing }] };
+  const judging: ReproducerCheck =
+    last.kind === 'roles-same'
+      ? { at: requests.length, kind: 'roles-same', reference: last.reference - start + 1 }
+      : { at: requests.length, ...last };
+  return { requests, startRoles, checks: [...accepted, judging] };
+}
+
+/** The rules whose revocations must leave the roles as an earlier read showed them: that read's step, and the judged one's. */
+const UNCHANGED_BY: Record<string, { reference: string; after: string }> = {
+  'revoke-roles.absent-role-no-change': { reference: 'list-roles before: roles', after: 'list-roles after: roles' },
+  'revoke-roles.prop.idempotent': {
+    reference: 'after the first revocation: roles',
+    after: 'after the second revocation: roles',
+  },
+};
+
+/**
+ * Revocations that must change nothing (of what the resource does not hold,
+ * or the same revocation again): the last read after them must show the
+ * roles the read before them showed, both sent again, live, from the roles
+ * the run started from.
+ */
+function unchangedPlan(r: RuleResult): ReproducerPlan | undefined {
+  const steps = UNCHANGED_BY[r.ruleId];
+  if (!steps) return undefined;
+  const all = r.exchanges;
+  const referenceOf = (judged: number) =>
+    all.findLastIndex((e, i) => i < judged && e.step === steps.reference && rolesRead(e) !== undefined);
+  // The last read that departs in the recording (a property's passing runs share its steps' names): the
+  // script judges the condition its recorded answer departs by, never another run's.
+  const judged = all.findLastIndex((e, i) => {
+    const reference = referenceOf(i);
+    return (
+      e.step === steps.after &&
+      rolesRead(e) !== undefined &&
+      reference >= 0 &&
+      !sameRoles(rolesRead(e), rolesRead(all[reference]))
+    );
+  });
+  return judged < 0
+    ? undefined
+    : replayRevocations(all, judged, { kind: 'roles-same', reference: referenceOf(judged) });
+}
+
+/** Two list-roles reads show the same roles, whatever their order (team ids as a set). */
+function sameRoles(a: unknown, b: unknown): boolean {
+  const key = (read: unknown) =>
+    Array.isArray(read)
+      ? read
+          .map((x: unknown) => {
+            if (typeof x !== 'object' || x === null) return canonicalJson(x);
+            const teams = 'team_ids' in x && Array.isArray(x.team_ids) ? [...x.team_ids].map(String).sort() : undefined;
+            return canonicalJson(teams ? { ...x, team_ids: teams } : x);
+          })
+          .sort()
+      : undefined;
+  return JSON.stringify(key(a)) === JSON.stringify(key(b));
 }
 
 /**
  * Undefined when the FAIL's condition is judged neither on one answer, nor on
  * answers compared (reproducer-compared.ts), nor on a walk followed again
- * (reproducer-walks.ts), nor on a revocation's reads.
+ * (reproducer-walks.ts), nor on whole walks followed again and compared
+ * (reproducer-walked.ts), nor on a revocation's reads.
  */
 export function reproducerPlan(r: RuleResult): ReproducerPlan | undefined {
   // A sequence stopped by its command's own answer (a status) has no model check: that answer is judged.
   if (r.trace?.at(-1)?.check) return tracePlan(r);
   const v = r.violations[0];
   if (!v) return undefined;
-  const one = answerPlan(r, v) ?? errorAnswerPlan(r, v);
+  const one = answerPlan(r, v) ?? errorAnswerPlan(r, v) ?? readPlacePlan(r, v) ?? hiddenRolesPlan(r, v);
   if (one) return one;
   const compared = comparedPlan(r, v);
   if (compared) return { requests: compared.requests, checks: [compared.check] };
@@ -349,9 +510,14 @@ export function reproducerPlan(r: RuleResult): ReproducerPlan | undefined {
   if (walk)
     return {
       requests: [{ label: walk.first.step ?? walk.first.operation, exchange: walk.first }],
+      walks: [walk.walk],
       checks: [walk.check],
     };
-  return r.exchanges.some((e) => isRevocation(e)) ? revocationPlan(r, v) : undefined;
+  const walked = walkedPlan(r, v);
+  if (walked) return walked;
+  const written = writePlan(r);
+  if (written) return written;
+  return r.exchanges.some((e) => isRevocation(e)) ? (revocationPlan(r, v) ?? unchangedPlan(r)) : undefined;
 }
 
 /**
@@ -360,19 +526,29 @@ export function reproducerPlan(r: RuleResult): ReproducerPlan | undefined {
  * plan), sent again after the pages whose tokens lead to it.
  */
 function answerPlan(r: RuleResult, v: Violation): ReproducerPlan | undefined {
-  const cut = v.where.lastIndexOf('response.');
-  if (cut < 0) return undefined;
-  const step = v.where.slice(0, cut).replace(/:\s*$/, '');
-  const check = checkOf(v, 1, v.where.slice(cut));
-  if (!check) return undefined;
-  const judged = namedExchange(r.exchanges, step, (e) => departsInRecording(check, e));
+  const named = placeNamed(v);
+  if (!named) return undefined;
+  const { step, check } = named;
+  // The kind a resource must be of is the kind its request asked for: walks of other kinds are not the one named.
+  const askedFor = (e: Exchange) =>
+    check.kind !== 'value-at' ||
+    check.path.at(-1) !== 'kind_id' ||
+    typeof v.expected !== 'string' ||
+    requestField(e, 'kind_id') === v.expected;
+  const judged = namedExchange(
+    r.exchanges,
+    step,
+    (e) => askedFor(e) && departsInRecording(check, e),
+    check.kind === 'ids-within' ? idsInAnyOrder : undefined,
+  );
   // A later page is sent again after the pages before it, each with the token its live answer gives.
   const chain = judged === undefined ? undefined : tokenChain(r.exchanges, judged);
   if (!chain) return undefined;
-  const requests = chain.map(({ exchange, tokenFrom }) => ({
+  const requests = chain.map(({ exchange, tokenFrom, alter }) => ({
     label: exchange.step ?? exchange.operation,
     exchange,
     ...(tokenFrom !== undefined ? { tokenFrom: tokenFrom + 1 } : {}),
+    ...(alter ? { alter } : {}),
   }));
   const last = requests.at(-1);
   // A rule that sent its judged request again and again judges a departure that may come one time in N:
@@ -389,6 +565,37 @@ function answerPlan(r: RuleResult, v: Violation): ReproducerPlan | undefined {
   const before = last && chain.length === 1 ? earlierChanges(r, last.exchange) : [];
   const all = [...before.map((exchange) => ({ label: exchange.step ?? exchange.operation, exchange })), ...requests];
   return { requests: all, checks: [{ ...check, at: all.length }] };
+}
+
+/**
+ * `show-teams pairwise: response.status (show-teams pairwise row 3)`, `…: date_range of
+ * response.body[0] (…row 9)`: how the judges of pairwise reads name a row's answer, the row's
+ * step last, in parentheses.
+ */
+const ROW_PLACE = /: (date_range of )?(response\.\S*) \(([^()]+)\)$/;
+
+/** `a range meeting 2028-01-01/2028-02-29`: the requested range a record must meet. */
+const MEETING = /^a range meeting (\d{4}-\d{2}-\d{2}\/\d{4}-\d{2}-\d{2})$/;
+
+/** The step whose answer the violation names and the check of that answer, where it names one so. */
+function placeNamed(v: Violation): { step: string; check: ReproducerCheck } | undefined {
+  const row = ROW_PLACE.exec(v.where);
+  if (row) {
+    const [, dated, place, step] = row;
+    const range = typeof v.expected === 'string' ? MEETING.exec(v.expected)?.[1] : undefined;
+    // A record's range against the requested one: every record of the answer is judged (a fixed
+    // answer may hold others, or none, at that index).
+    if (dated !== undefined)
+      return range !== undefined && step !== undefined
+        ? { step, check: { at: 1, kind: 'ranges-meet', range } }
+        : undefined;
+    const check = place === undefined ? undefined : checkOf(v, 1, place);
+    return check && step !== undefined ? { step, check } : undefined;
+  }
+  const cut = v.where.lastIndexOf('response.');
+  if (cut < 0) return undefined;
+  const check = checkOf(v, 1, v.where.slice(cut));
+  return check && { step: v.where.slice(0, cut).replace(/:\s*$/, ''), check };
 }
 
 /**
@@ -410,6 +617,56 @@ function sentAgain(log: readonly Exchange[], e: Exchange): boolean {
   return log.filter((x) => x.step === e.step && x.request.body === e.request.body).length > 1;
 }
 
+/** The roles of the associations a violation lists (`actual`: associations shown that must not be). */
+function rolesShown(actual: unknown): string[] | undefined {
+  if (!Array.isArray(actual) || actual.length === 0) return undefined;
+  const roles = actual.map((a: unknown) =>
+    typeof a === 'object' && a !== null && 'role_id' in a && typeof a.role_id === 'string' ? a.role_id : undefined,
+  );
+  return roles.every((x) => x !== undefined) ? [...new Set(roles.map(String))] : undefined;
+}
+
+/**
+ * A restricted caller shown associations of roles hidden from it: the read
+ * the violation names (its step, `…: response.body`), which must show none
+ * of the roles the departing associations are of.
+ */
+function hiddenRolesPlan(r: RuleResult, v: Violation): ReproducerPlan | undefined {
+  if (r.ruleId !== 'list-roles.restricted-sees-subset' || v.expected !== '(none)') return undefined;
+  const roleIds = rolesShown(v.actual);
+  const step = v.where.replace(/: response\.body$/, '');
+  const exchange = r.exchanges.findLast((e) => e.operation === LIST_ROLES && e.step === step);
+  const check: ReproducerCheck | undefined = roleIds && { at: 1, kind: 'roles-absent', roleIds };
+  if (!exchange || !check || !departsInRecording(check, exchange)) return undefined;
+  return { requests: [{ label: step, exchange }], checks: [check] };
+}
+
+/**
+ * `show-teams(7…2)[0].external_id`, `show-teams(7…2) with the main key[1].contract_number`,
+ * `show-activity-rates[0].…`: how the redaction rules name a value of a read's answer, by the read's
+ * operation, resource and key rather than its step.
+ */
+const READ_PLACE =
+  /^(show-teams|show-activity-rates)(?:\((\d+)\))?( with the main key)?((?:\[\d+\]|\.[A-Za-z_$][\w$-]*)+)$/;
+
+/** A value of a read's answer named by the read's operation, resource and key (READ_PLACE). */
+function readPlacePlan(r: RuleResult, v: Violation): ReproducerPlan | undefined {
+  const place = READ_PLACE.exec(v.where);
+  if (!place) return undefined;
+  const [, operation, resource, main, rest] = place;
+  const path = rest === undefined ? undefined : pathOf(rest);
+  if (!path || v.actual === undefined) return undefined;
+  const check: ReproducerCheck = { at: 1, kind: 'value-at', path, departing: v.actual };
+  const exchange = r.exchanges.findLast(
+    (e) =>
+      e.operation === `resources.${operation}` &&
+      (e.step ?? '').includes('main key') === (main !== undefined) &&
+      (resource === undefined || requestField(e, 'resource_id') === resource) &&
+      departsInRecording(check, e),
+  );
+  return exchange && { requests: [{ label: exchange.step ?? exchange.operation, exchange }], checks: [check] };
+}
+
 /** `resources.list answered 400 (to a body that is not JSON)`: how errors.message-present names an error answer. */
 const ERROR_ANSWER = /^(\S+) answered (\d{3})(?: \(to (.*)\))?$/;
 
@@ -419,13 +676,20 @@ function errorAnswerPlan(r: RuleResult, v: Violation): ReproducerPlan | undefine
   if (!m) return undefined;
   const [, operation, status, step] = m;
   const check: ReproducerCheck = { at: 1, kind: 'error-message' };
-  const exchange = r.exchanges.findLast(
+  const judged = r.exchanges.findLastIndex(
     (e) =>
       e.operation === operation &&
       e.response?.status === Number(status) &&
       (e.step ?? e.operation) === (step ?? operation) &&
-      tokenSent(e) === undefined &&
       departsInRecording(check, e),
   );
-  return exchange && { requests: [{ label: exchange.step ?? exchange.operation, exchange }], checks: [check] };
+  if (judged < 0) return undefined;
+  // A token the request sent is the server's: sent after the request whose live answer gives it.
+  const requests = tokenChain(r.exchanges, judged).map(({ exchange, tokenFrom, alter }) => ({
+    label: exchange.step ?? exchange.operation,
+    exchange,
+    ...(tokenFrom !== undefined ? { tokenFrom: tokenFrom + 1 } : {}),
+    ...(alter ? { alter } : {}),
+  }));
+  return { requests, checks: [{ ...check, at: requests.length }] };
 }

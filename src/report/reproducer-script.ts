@@ -6,14 +6,17 @@
  * judge it embeds (reproducer-judge.ts). Exit 0: the server now conforms;
  * 1: it still departs; 2: no answer could be judged (settings, curl, network);
  * 3: the script cannot tell: the target is not in the state the FAIL started
- * from (a revocation's roles, read first, before anything is changed), or the
- * FAIL is of a kind the script does not judge (a walk, answers compared).
+ * from (a revocation's roles, read first, before anything is changed; a
+ * period to unassign; a warning), or the FAIL is of a kind the script does
+ * not judge (a concurrent run, unassignment rows judged against every row
+ * before them, evidence the transcript did not keep).
  */
 import type { RuleResult, RunResult } from '../core/types.ts';
 import { headerArguments, printfBinary } from './curl.ts';
 import { replayCommand } from './describe-result.ts';
 import { reproducerPlan, type ReproducerCheck, type ReproducerPlan } from './reproducer-checks.ts';
 import { FOLLOW_TOKEN, REPRODUCER_JUDGE } from './reproducer-judge.ts';
+import type { WalkFollowed } from './reproducer-walks.ts';
 import { withoutToken } from './reproducer-tokens.ts';
 import { singleQuote } from './shell-quote.ts';
 
@@ -70,7 +73,8 @@ export function reproducerScript(r: RuleResult, run: Pick<RunResult, 'target' | 
   const lines = preamble(r, run, plan ? keys : []);
   if (!plan) {
     lines.push(
-      '# This FAIL is judged over answers this script does not judge (a walk, or answers compared).',
+      '# This FAIL is judged over answers this script does not judge (a concurrent run, unassignment rows judged',
+      '# against every row before them, or evidence the transcript did not keep).',
       comment(`Run the rule again: ${replayCommand(r, run)}`),
       'echo "not judged here: run the rule again with directory-conformance (see the comment in this script)" >&2',
       'exit 3',
@@ -82,10 +86,12 @@ export function reproducerScript(r: RuleResult, run: Pick<RunResult, 'target' | 
     `IFS= read -r -d '' JUDGE <<'DIRECTORY_CONFORMANCE_JUDGE' || true\n${REPRODUCER_JUDGE}DIRECTORY_CONFORMANCE_JUDGE`,
     'judge() { node -e "$JUDGE" "$answers" "$1"; }',
   );
-  if (requests.some((q) => q.tokenFrom !== undefined) || plan.checks.some((c) => c.kind === 'walk-once'))
+  const walks = plan.walks ?? [];
+  if (requests.some((q) => q.tokenFrom !== undefined) || walks.length > 0)
     lines.push(
-      "# follow N BODY [walk]: BODY with the next_token request N's answer gave (this server's, as §4.9 says), or exit 3;",
-      '# in a walk, nothing once the walk has ended (next_token null or data empty).',
+      "# follow N BODY [walk|ALTERATION]: BODY with the next_token request N's answer gave (this server's, as §4.9 says),",
+      '# or exit 3; in a walk, nothing once the walk has ended (next_token null or data empty); with an ALTERATION,',
+      '# the token altered as the run altered the one it was given (characters added, cut from its end, or one changed).',
       `IFS= read -r -d '' FOLLOW <<'DIRECTORY_CONFORMANCE_FOLLOW' || true\n${FOLLOW_TOKEN}DIRECTORY_CONFORMANCE_FOLLOW`,
       'follow() { node -e "$FOLLOW" "$answers" "$@"; }',
     );
@@ -94,6 +100,9 @@ export function reproducerScript(r: RuleResult, run: Pick<RunResult, 'target' | 
     const branch = requests[i]?.branch;
     if (branch === undefined) {
       lines.push('', ...requestLines(requests, i, run));
+      const walk = walks.find((w) => w.at === i + 1);
+      const q = requests[i];
+      if (walk && q) lines.push(...walkLines(q, walk, run));
       if (i === 0 && plan.startRoles !== undefined) {
         // Before anything changes the target: revocations cannot be undone, so none is sent from another state.
         const start: ReproducerCheck[] = [{ at: 1, kind: 'start-roles', recorded: plan.startRoles }];
@@ -111,9 +120,6 @@ export function reproducerScript(r: RuleResult, run: Pick<RunResult, 'target' | 
     lines.push('', ...atOnce(requests, i, end, run));
     i = end;
   }
-  const walk = plan.checks.find((c) => c.kind === 'walk-once');
-  const first = requests[0];
-  if (walk && first) lines.push('', ...walkLines(first, walk.pages, run));
   lines.push(
     '',
     '# The judged condition, as the suite judged it.',
@@ -125,18 +131,25 @@ export function reproducerScript(r: RuleResult, run: Pick<RunResult, 'target' | 
 /** curl's arguments of request `i` of the plan (its number is i + 1), and a line that writes a binary body first. */
 function curlArguments(q: ReproducerPlan['requests'][number], n: number, run: Pick<RunResult, 'target'>) {
   const { request } = q.exchange;
+  const body = q.body ?? request.body;
   const head = [`-X ${request.method} ${urlArgument(request.url, run.target.baseUrl)}`, ...headerArguments(request)];
   if (q.tokenFrom !== undefined)
     return {
-      before: [`follow ${q.tokenFrom} ${singleQuote(withoutToken(request.body))} >"$answers/${n}.request" || exit $?`],
+      before: [
+        [
+          `follow ${q.tokenFrom} ${singleQuote(withoutToken(body))}`,
+          ...(q.alter ? [singleQuote(JSON.stringify(q.alter))] : []),
+          `>"$answers/${n}.request" || exit $?`,
+        ].join(' '),
+      ],
       args: [...head, `--data-binary @"$answers/${n}.request"`],
     };
-  return request.body.includes('\0')
+  return body.includes('\0')
     ? {
-        before: [`printf '%b' ${singleQuote(printfBinary(request.body))} >"$answers/${n}.request"`],
+        before: [`printf '%b' ${singleQuote(printfBinary(body))} >"$answers/${n}.request"`],
         args: [...head, `--data-binary @"$answers/${n}.request"`],
       }
-    : { before: [], args: [...head, `--data-raw ${singleQuote(request.body)}`] };
+    : { before: [], args: [...head, `--data-raw ${singleQuote(body)}`] };
 }
 
 /** The lines that send request `i` of the plan (its number is i + 1). */
@@ -186,31 +199,39 @@ function atOnce(
 }
 
 /**
- * The walk from request 1: pages 2 on, each page 1's request with the
- * next_token the page before gave, taken from the live answer (never the
- * run's: a token is the server's own), until the walk ends (§4.9 rule 3) or
- * `pages` pages, so that it never loops forever. The judge reads how many
- * pages there were from $answers/pages.
+ * The walk from request `walk.at`: its next pages, each that request again
+ * with the next_token the page before gave, taken from the live answer
+ * (never the run's: a token is the server's own), until the walk ends
+ * (§4.9 rule 3) or `walk.pages` pages, so that it never loops forever. Page
+ * k is kept as answer `<at>.<k>`; the judge reads how many pages there were
+ * from $answers/<at>.pages.
  */
-function walkLines(first: ReproducerPlan['requests'][number], pages: number, run: Pick<RunResult, 'target'>): string[] {
+function walkLines(
+  first: ReproducerPlan['requests'][number],
+  walk: WalkFollowed,
+  run: Pick<RunResult, 'target'>,
+): string[] {
   const { request } = first.exchange;
+  const body = first.body ?? request.body;
+  const at = walk.at;
   const args = [
     `-X ${request.method} ${urlArgument(request.url, run.target.baseUrl)}`,
     ...headerArguments(request),
-    `--data-binary @"$answers/$pages.request"`,
+    `--data-binary @"$answers/${at}.$pages.request"`,
   ];
   return [
     comment(
-      `The walk: each next page sends request 1 again with the next_token the page before gave (${pages} pages at most).`,
+      `The walk from request ${at}: each next page sends it again with the next_token the page before gave (${walk.pages} pages at most).`,
     ),
-    'pages=1',
-    `while [ "$pages" -lt ${pages} ]; do`,
-    `  next=$(follow "$pages" ${singleQuote(request.body)} walk) || exit $?`,
+    `pages=1 last=${at}`,
+    `while [ "$pages" -lt ${walk.pages} ]; do`,
+    `  next=$(follow "$last" ${singleQuote(body)} walk) || exit $?`,
     '  [ -n "$next" ] || break',
     '  pages=$((pages + 1))',
-    `  printf '%s' "$next" >"$answers/$pages.request"`,
-    `  ${[`send "$pages" ${args[0] ?? ''}`, ...args.slice(1)].join(' \\\n    ')}`,
+    `  printf '%s' "$next" >"$answers/${at}.$pages.request"`,
+    `  ${[`send "${at}.$pages" ${args[0] ?? ''}`, ...args.slice(1)].join(' \\\n    ')}`,
+    `  last=${at}.$pages`,
     'done',
-    `printf '%s' "$pages" >"$answers/pages"`,
+    `printf '%s' "$pages" >"$answers/${at}.pages"`,
   ];
 }

@@ -11,18 +11,36 @@
  */
 import type { Exchange } from '../core/exchange.ts';
 import { parseJsonText } from '../core/json-text.ts';
+import { listRequestShown } from '../core/list-request-shown.ts';
 
 /** `… page N` with what the parentheses after it say, if anything (`resource.ids (7), limit 2`). */
 const DESCRIBED_PAGE = /(?:^|[ ,])page (\d+)(?: \((.*)\))?$/;
 
 /** The request body without its page token: the pages of one walk but for their place in it. */
-function requestKey(e: Exchange): string {
+export function requestKey(e: Exchange): string {
   const body = parseJsonText(e.request.body);
   if (typeof body !== 'object' || body === null || !('pagination' in body)) return e.request.body;
   const { pagination } = body;
   const limit =
     typeof pagination === 'object' && pagination !== null && 'limit' in pagination ? pagination.limit : null;
   return JSON.stringify({ ...body, pagination: { limit } });
+}
+
+/**
+ * The request as a check of the resources listed against an ids filter
+ * judges it: the filter's ids as a set (a walk of the ids reversed is judged
+ * alike), the token left out.
+ */
+export function idsInAnyOrder(e: Exchange): string {
+  const body = parseJsonText(e.request.body);
+  if (typeof body !== 'object' || body === null || !('filters' in body) || !Array.isArray(body.filters))
+    return requestKey(e);
+  const filters = body.filters.map((f: unknown) =>
+    typeof f === 'object' && f !== null && 'value' in f && Array.isArray(f.value)
+      ? { ...f, value: f.value.map(String).sort() }
+      : f,
+  );
+  return requestKey({ ...e, request: { ...e.request, body: JSON.stringify({ ...body, filters }) } });
 }
 
 /** The words in parentheses agree with the request: each `limit N` and each `with_…` flag it names. */
@@ -46,12 +64,18 @@ function agrees(words: string, e: Exchange): boolean {
 /**
  * The index of the exchange `step` names among those `departs` accepts: the
  * last exactly named, else the last page named by its walk when every such
- * page is of one request; undefined otherwise.
+ * page is of one request (by `key`, the request without its token unless
+ * the caller says which requests its check judges alike); undefined
+ * otherwise. A page whose request the words in parentheses describe exactly
+ * (they are the judges' own description of it) is preferred to one whose
+ * request merely agrees with them: walks that differ by what the words show
+ * (attributes in another order, `with_total_count false`) are told apart.
  */
 export function namedExchange(
   log: readonly Exchange[],
   step: string,
   departs: (e: Exchange) => boolean,
+  key: (e: Exchange) => string = requestKey,
 ): number | undefined {
   const exact = log.findLastIndex(
     (e) => e.step !== undefined && (e.step === step || step.endsWith(e.step)) && departs(e),
@@ -60,9 +84,10 @@ export function namedExchange(
   const described = DESCRIBED_PAGE.exec(step);
   if (!described) return undefined;
   const [, page, words] = described;
-  const pages = log.flatMap((e, i) =>
-    e.step === `resources.list page ${page}` && (words === undefined || agrees(words, e)) && departs(e) ? [i] : [],
-  );
-  const requests = new Set(pages.map((i) => (log[i] ? requestKey(log[i]) : '')));
+  const named = (fits: (e: Exchange) => boolean) =>
+    log.flatMap((e, i) => (e.step === `resources.list page ${page}` && fits(e) && departs(e) ? [i] : []));
+  const exactly = words === undefined ? [] : named((e) => listRequestShown(parseJsonText(e.request.body)) === words);
+  const pages = exactly.length > 0 ? exactly : named((e) => words === undefined || agrees(words, e));
+  const requests = new Set(pages.map((i) => (log[i] ? key(log[i]) : '')));
   return requests.size === 1 ? pages.at(-1) : undefined;
 }

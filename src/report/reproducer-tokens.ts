@@ -4,9 +4,13 @@
  * signs its pages otherwise, so a token sent again as recorded says nothing
  * (refused, it reads as a fix). A request that carried a token an earlier
  * answer gave is sent again after that earlier request, with the token its
- * live answer gives; a token built by hand (no answer gave it, none is a
- * part of it) is sent as it was; a token altered from a server's (it shares
- * a part with one) cannot be made again on another server: no plan.
+ * live answer gives; a token altered from one an answer gave, as the suite
+ * alters them (characters added to its end, cut from its end, or one
+ * changed), is made again from the live token by the same alteration (sent
+ * as recorded, a fresh server that still accepts altered tokens would refuse
+ * it for another reason: a false fix); any other token was built by hand
+ * (no answer gave it) and is sent as it was, whatever start it shares with a
+ * server's (a token format such as base64 JSON has common starts).
  */
 import type { Exchange } from '../core/exchange.ts';
 import { parseJsonText } from '../core/json-text.ts';
@@ -41,45 +45,62 @@ export function tokenGiven(e: Exchange): string | undefined {
   return typeof body.next_token === 'string' ? body.next_token : undefined;
 }
 
-/** Characters two tokens share from their start, past which one reads as made from the other. */
-const SHARED_PREFIX = 12;
+/** Characters a token altered from a server's keeps of it, at least: fewer, and it reads as built by hand. */
+const KEPT = 12;
 
-function madeFrom(token: string, given: string): boolean {
-  const shared = Math.min(token.length, given.length, SHARED_PREFIX);
-  return token.includes(given) || given.includes(token) || token.slice(0, shared) === given.slice(0, shared);
+/** How a token sent was made from one a server gave; the script makes it again so from the live token. */
+export type TokenAlteration = { append: string } | { drop: number } | { change: number; to: string };
+
+/** The alteration that makes `sent` from `given`, when it is one the suite makes. */
+export function alterationOf(sent: string, given: string): TokenAlteration | undefined {
+  if (sent === given || Math.min(sent.length, given.length) < KEPT) return undefined;
+  if (sent.startsWith(given)) return { append: sent.slice(given.length) };
+  if (given.startsWith(sent)) return { drop: given.length - sent.length };
+  if (sent.length !== given.length) return undefined;
+  const changed = [...Array(sent.length).keys()].filter((i) => sent[i] !== given[i]);
+  const at = changed[0];
+  return changed.length === 1 && at !== undefined ? { change: at, to: sent.charAt(at) } : undefined;
 }
 
-/** One request of a chain: `tokenFrom` is the index, in the chain, of the answer whose token it sends. */
+/**
+ * One request of a chain: `tokenFrom` is the index, in the chain, of the
+ * answer whose token it sends, altered by `alter` where the run altered it.
+ */
 export interface ChainLink {
   exchange: Exchange;
   tokenFrom?: number;
+  alter?: TokenAlteration;
 }
 
 /**
  * The requests that lead to exchange `judged` of `log`: the earlier ones
- * whose answers gave the tokens it sent (the latest that gave each), then
- * it. Undefined when a token it sent was altered from a server's.
+ * whose answers gave the tokens it sent, as given or altered (the latest
+ * that gave each), then it.
  */
-export function tokenChain(log: readonly Exchange[], judged: number): ChainLink[] | undefined {
-  const backwards: Exchange[] = [];
+export function tokenChain(log: readonly Exchange[], judged: number): ChainLink[] {
+  const backwards: Array<{ exchange: Exchange; alter?: TokenAlteration }> = [];
   let at = judged;
   for (;;) {
     const e = log[at];
-    if (!e) return undefined;
-    backwards.push(e);
+    if (!e) break;
     const token = tokenSent(e);
-    if (token === undefined) break;
     const earlier = log.slice(0, at);
-    const from = earlier.findLastIndex((x) => tokenGiven(x) === token);
-    if (from < 0) {
-      const given = earlier.flatMap((x) => tokenGiven(x) ?? []);
-      if (given.some((g) => madeFrom(token, g))) return undefined;
-      break;
-    }
+    // A token as an answer gave it, else the latest it was altered from.
+    const exact = token === undefined ? -1 : earlier.findLastIndex((x) => tokenGiven(x) === token);
+    const from =
+      exact >= 0 || token === undefined
+        ? exact
+        : earlier.findLastIndex((x) => {
+            const given = tokenGiven(x);
+            return given !== undefined && alterationOf(token, given) !== undefined;
+          });
+    const given = log[from] && tokenGiven(log[from]);
+    const alter = token !== undefined && given !== undefined ? alterationOf(token, given) : undefined;
+    backwards.push({ exchange: e, ...(alter ? { alter } : {}) });
+    if (from < 0) break;
     at = from;
   }
   const chain = backwards.reverse();
-  return chain.map((exchange, i) =>
-    i > 0 && tokenSent(exchange) !== undefined ? { exchange, tokenFrom: i - 1 } : { exchange },
-  );
+  // The first link sent no token an answer of the chain gave (none, or one built by hand): it is sent as it was.
+  return chain.map((link, i) => (i > 0 ? { ...link, tokenFrom: i - 1 } : { exchange: link.exchange }));
 }

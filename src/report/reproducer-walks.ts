@@ -15,37 +15,52 @@ import { parseJsonText } from '../core/json-text.ts';
 import type { RuleResult, Violation } from '../core/types.ts';
 import { tokenGiven, tokenSent } from './reproducer-tokens.ts';
 
-/** The departures a script's walk judge finds; the script follows the walk from request `at`. */
+/** The departures a script's walk judge finds, over the walk it follows from request `at` (see WalkFollowed). */
 export interface WalkCheck {
   at: number;
   kind: 'walk-once';
-  /** Pages the script follows at most: a walk that has not ended by then cannot be judged (exit 3). */
+}
+
+/**
+ * Request `at` is the first page of a walk the script follows with the live
+ * tokens, up to `pages` pages, so that it never loops forever; a walk that
+ * has not ended by then cannot be judged (exit 3). Its pages are kept as
+ * answers `at`, `at.2`, `at.3`…
+ */
+export interface WalkFollowed {
+  at: number;
   pages: number;
 }
 
-/** The pages of one walk as the log holds them: the first sent no token, each next sent the one its page before gave. */
+/** The pages of the walk whose first page is exchange `start` of the log: each next sent the token its page before gave. */
+export function walkFrom(log: readonly Exchange[], start: number): Exchange[] {
+  const first = log[start];
+  if (!first) return [];
+  const pages: Exchange[] = [first];
+  let at = start;
+  for (let token = tokenGiven(first); token !== undefined;) {
+    const given = token;
+    const next = log.findIndex((e, i) => i > at && tokenSent(e) === given);
+    const page = log[next];
+    if (!page) break;
+    pages.push(page);
+    at = next;
+    token = tokenGiven(page);
+  }
+  return pages;
+}
+
+/** The walks of a log, each from a first page that sent no token, of more than one page. */
 function walksOf(log: readonly Exchange[]): Exchange[][] {
-  const walks: Exchange[][] = [];
-  log.forEach((first, start) => {
-    if (first.operation !== 'resources.list' || tokenSent(first) !== undefined || !first.response) return;
-    const pages: Exchange[] = [first];
-    let at = start;
-    for (let token = tokenGiven(first); token !== undefined;) {
-      const given = token;
-      const next = log.findIndex((e, i) => i > at && tokenSent(e) === given);
-      const page = log[next];
-      if (!page) break;
-      pages.push(page);
-      at = next;
-      token = tokenGiven(page);
-    }
-    if (pages.length > 1) walks.push(pages);
+  return log.flatMap((first, start) => {
+    if (first.operation !== 'resources.list' || tokenSent(first) !== undefined || !first.response) return [];
+    const pages = walkFrom(log, start);
+    return pages.length > 1 ? [pages] : [];
   });
-  return walks;
 }
 
 /** The ids a page lists (none where its answer is no list or was cut for the report). */
-function idsOn(page: Exchange): string[] {
+export function idsOn(page: Exchange): string[] {
   if (!page.response || page.response.truncated) return [];
   const body = parseJsonText(page.response.body);
   const data = typeof body === 'object' && body !== null && 'data' in body ? body.data : undefined;
@@ -82,11 +97,19 @@ function departsAt(walk: readonly Exchange[], n: number, token: boolean): boolea
 /** How many pages past the run's walk the script follows: a fixed server's walk may be a little longer. */
 const MORE_PAGES = 3;
 
+/** How far a script follows a walk the run made of `pages` pages: twice as far and a few more (a repeat may lengthen it). */
+export function pagesToFollow(pages: number): number {
+  return 2 * pages + MORE_PAGES;
+}
+
 /**
  * The walk the violation was found on, and how far to follow it, when the
  * violation names a walk's page and the log holds a walk that departs there so.
  */
-export function walkPlan(r: RuleResult, v: Violation): { first: Exchange; check: WalkCheck } | undefined {
+export function walkPlan(
+  r: RuleResult,
+  v: Violation,
+): { first: Exchange; check: WalkCheck; walk: WalkFollowed } | undefined {
   const place = WALK_PLACE.exec(v.where);
   if (!place) return undefined;
   const [, limit, page, token] = place;
@@ -96,5 +119,5 @@ export function walkPlan(r: RuleResult, v: Violation): { first: Exchange; check:
   const first = walk?.[0];
   if (!walk || !first) return undefined;
   // A repeat may make a walk longer or shorter than a fixed server's: twice the run's pages and a few more.
-  return { first, check: { at: 1, kind: 'walk-once', pages: 2 * walk.length + MORE_PAGES } };
+  return { first, check: { at: 1, kind: 'walk-once' }, walk: { at: 1, pages: pagesToFollow(walk.length) } };
 }

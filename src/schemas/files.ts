@@ -233,6 +233,7 @@ export const FILE_DEFINITIONS = {
           teamId: STRING,
           head: BOOLEAN,
           days: STRINGS,
+          regrouping: STRING,
         },
       },
     ],

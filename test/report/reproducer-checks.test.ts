@@ -3,6 +3,7 @@ import { describe, expect, test } from 'vitest';
 import type { AnsweredExchange, Exchange } from '../../src/core/exchange.ts';
 import type { RuleResult } from '../../src/core/types.ts';
 import { pathOf, reproducerPlan } from '../../src/report/reproducer-checks.ts';
+import { alterationOf } from '../../src/report/reproducer-tokens.ts';
 
 function exchange(step: string, status: number, body = '', operation = 'resources.list'): AnsweredExchange {
   return {
@@ -89,16 +90,29 @@ describe('reproducerPlan', () => {
       ['resources.list page 2', 1],
     ]);
     expect(plan?.checks).toEqual([{ at: 2, kind: 'value-at', path: ['data', 0], departing: 7 }]);
-    // A token altered from the server's (cut short) cannot be made again on another server: no plan.
-    const altered = [page(1, null, 'tok-a-0123456789'), page(2, 'tok-a-01234', null, '7')];
-    expect(
-      reproducerPlan(
-        fail({
-          exchanges: altered,
-          violations: [{ where: 'limit 2, page 2: response.body.data[0]', message: 'm', actual: 7 }],
-        }),
-      ),
-    ).toBeUndefined();
+    // A token altered from the server's (cut short) is made again from the live token, cut as much.
+    const altered = [page(1, null, 'tok-a-0123456789abc'), page(2, 'tok-a-0123456789', null, '7')];
+    const cut = reproducerPlan(
+      fail({
+        exchanges: altered,
+        violations: [{ where: 'limit 2, page 2: response.body.data[0]', message: 'm', actual: 7 }],
+      }),
+    );
+    expect(cut?.requests.map((q) => [q.tokenFrom, q.alter])).toEqual([
+      [undefined, undefined],
+      [1, { drop: 3 }],
+    ]);
+  });
+
+  test('tokens altered as the suite alters them are told from tokens built by hand', () => {
+    const given = 'eyJvZmZzZXQiOjIsInEiOiJ4In0.sig';
+    expect(alterationOf(`${given}AAAA`, given)).toEqual({ append: 'AAAA' });
+    expect(alterationOf(given.slice(0, -4), given)).toEqual({ drop: 4 });
+    expect(alterationOf(`${given.slice(0, 5)}A${given.slice(6)}`, given)).toEqual({ change: 5, to: 'A' });
+    // Built by hand in the server's own format: it shares the start of a server's token, no more.
+    expect(alterationOf('eyJvZmZzZXQiOjJ9', given)).toBeUndefined();
+    // Too little kept of the server's token to read as made from it.
+    expect(alterationOf('eyJ', given)).toBeUndefined();
   });
 
   test("a token where null is due departs whatever it is: the run's token is not compared", () => {
@@ -111,6 +125,23 @@ describe('reproducerPlan', () => {
       }),
     );
     expect(plan?.checks).toEqual([{ at: 1, kind: 'null-at', path: ['next_token'] }]);
+  });
+
+  test('a count asked for and missing: both of its fields are judged, whatever the violation shows of them', () => {
+    const plan = reproducerPlan(
+      fail({
+        exchanges: [exchange('row 6, page 1', 200, '{"data":[],"next_token":null}')],
+        violations: [
+          {
+            where: 'row 6, page 1: response.body.total_count',
+            message: 'must be present (with total_count_approximate) when with_total_count is true',
+            expected: 'an integer and a boolean',
+            actual: {},
+          },
+        ],
+      }),
+    );
+    expect(plan?.checks).toEqual([{ at: 1, kind: 'count-present', path: [] }]);
   });
 
   test('a page listing resources outside its ids filter: every id listed must be one asked for', () => {
@@ -144,6 +175,81 @@ describe('reproducerPlan', () => {
       actual: ['z'],
     };
     expect(reproducerPlan(fail({ exchanges: both, violations: [violation] }))).toBeUndefined();
+  });
+
+  test('walks told apart by what the words in parentheses show: the page whose request they describe exactly', () => {
+    const page = (request: object, body: string): AnsweredExchange => {
+      const e = exchange('resources.list page 1', 200, body);
+      return { ...e, request: { ...e.request, body: JSON.stringify(request) } };
+    };
+    const counted = '{"data":[],"next_token":null,"total_count":4}';
+    const bare = page({ kind_id: 'k', pagination: { limit: 3, next_token: null } }, counted);
+    const unasked = page(
+      { kind_id: 'k', with_total_count: false, pagination: { limit: 3, next_token: null } },
+      counted,
+    );
+    const where = (words: string) => ({
+      where: `resources.list page 1 (${words}): response.body.total_count`,
+      message: 'must be absent unless with_total_count is true',
+      expected: '(absent)',
+      actual: 4,
+    });
+    // Both walks are at limit 3 and both answers carry the count: each violation names one of them.
+    expect(
+      reproducerPlan(fail({ exchanges: [bare, unasked], violations: [where('limit 3')] }))?.requests.map(
+        (q) => q.exchange,
+      ),
+    ).toEqual([bare]);
+    expect(
+      reproducerPlan(
+        fail({ exchanges: [bare, unasked], violations: [where('with_total_count false, limit 3')] }),
+      )?.requests.map((q) => q.exchange),
+    ).toEqual([unasked]);
+  });
+
+  test('a page of resources of another kind is a page of the walk of the kind the violation expects', () => {
+    const page = (kind: string): AnsweredExchange => {
+      const e = exchange('resources.list page 1', 200, '{"data":[{"id":"r","kind_id":"k1"}],"next_token":null}');
+      return { ...e, request: { ...e.request, body: JSON.stringify({ kind_id: kind, pagination: { limit: 8 } }) } };
+    };
+    const plan = reproducerPlan(
+      fail({
+        exchanges: [page('k1'), page('k2'), page('k3')],
+        violations: [
+          {
+            where: 'kind integration, resources.list page 1 (limit 8): response.body.data[0].kind_id',
+            message: 'must be of the requested kind',
+            expected: 'k2',
+            actual: 'k1',
+          },
+        ],
+      }),
+    );
+    expect(plan?.requests.map((q) => q.exchange.request.body)).toEqual([
+      JSON.stringify({ kind_id: 'k2', pagination: { limit: 8 } }),
+    ]);
+  });
+
+  test('walks of one ids filter, its ids in another order, are judged alike by the ids check', () => {
+    const page = (ids: string[]): AnsweredExchange => {
+      const e = exchange('resources.list page 1', 200, '{"data":[{"id":"z"}],"next_token":null}');
+      const body = { filters: [{ key: 'resource.ids', value: ids }], pagination: { limit: 2, next_token: null } };
+      return { ...e, request: { ...e.request, body: JSON.stringify(body) } };
+    };
+    const plan = reproducerPlan(
+      fail({
+        exchanges: [page(['a', 'b']), page(['b', 'a'])],
+        violations: [
+          {
+            where: 'resources.list page 1 (resource.ids (2), limit 2): response.body.data',
+            message: 'must hold only resources whose ids are in the resource.ids filter',
+            expected: ['a', 'b'],
+            actual: ['z'],
+          },
+        ],
+      }),
+    );
+    expect(plan?.checks).toEqual([{ at: 1, kind: 'ids-within', path: ['data'], allowed: ['a', 'b'] }]);
   });
 
   test('an error answer without a message is named by its operation, status and step', () => {
@@ -186,6 +292,129 @@ describe('reproducerPlan', () => {
     expect(plan?.checks).toEqual([{ at: 2, kind: 'team-filter', reference: 1, teamIds: ['t1'] }]);
     // A recorded answer that keeps what it should does not depart as the script would judge: no plan.
     expect(judged(['t1'])).toBeUndefined();
+  });
+
+  test('a list-roles read of several resources is compared with the reads of each resource alone, sent first', () => {
+    const association = (resource: string, role: string) => ({
+      resource_id: resource,
+      role_id: role,
+      is_assigned: true,
+      team_ids: '*',
+    });
+    const read = (step: string, request: object, shown: object[]): AnsweredExchange => {
+      const e = exchange(step, 200, JSON.stringify(shown), 'resources.list-roles');
+      return { ...e, request: { ...e.request, body: JSON.stringify(request) } };
+    };
+    const roles = ['q1', 'q2'];
+    const alone = [
+      read('list-roles of one resource', { resource_ids: ['r1'], role_ids: roles }, [association('r1', 'q1')]),
+      read('list-roles of one resource', { resource_ids: ['r2'], role_ids: roles }, [association('r2', 'q2')]),
+    ];
+    const several = (shown: object[]) =>
+      read('list-roles of several resources in listed order', { resource_ids: ['r1', 'r2'], role_ids: roles }, shown);
+    const where = 'list-roles of several resources in listed order: response.body';
+    const judged = (shown: object[]) =>
+      reproducerPlan(
+        fail({
+          ruleId: 'list-roles.filters-respected',
+          exchanges: [...alone, several(shown)],
+          violations: [{ where, message: 'must hold the associations of each requested id' }],
+        }),
+      );
+    const plan = judged([association('r1', 'q1')]);
+    expect(plan?.requests.map((q) => q.exchange)).toEqual([...alone, several([association('r1', 'q1')])]);
+    expect(plan?.checks).toEqual([
+      { at: 3, kind: 'roles-union', alone: [1, 2], resourceIds: ['r1', 'r2'], roleIds: roles },
+    ]);
+    // The recorded read holds what the reads alone show: it does not depart as the script would judge it.
+    expect(judged([association('r2', 'q2'), association('r1', 'q1')])).toBeUndefined();
+  });
+
+  test("a pairwise row's answer is named by the row's step in parentheses; a record's range against the row's", () => {
+    const row = exchange('show-teams pairwise row 9', 200, '[{"date_range":"2019-01-01/2027-12-31"}]');
+    const plan = reproducerPlan(
+      fail({
+        exchanges: [row],
+        violations: [
+          {
+            where:
+              'counterexample null: show-teams pairwise: date_range of response.body[0] (show-teams pairwise row 9)',
+            message: 'must lie in the requested date_range, whatever the other filters',
+            expected: 'a range meeting 2028-01-01/2028-02-29',
+            actual: { start: '2019-01-01', end: '2027-12-31' },
+          },
+        ],
+      }),
+    );
+    expect(plan?.requests.map((q) => q.exchange)).toEqual([row]);
+    expect(plan?.checks).toEqual([{ at: 1, kind: 'ranges-meet', range: '2028-01-01/2028-02-29' }]);
+    const refused = exchange('show-teams pairwise row 3', 400, '{"message":"no"}');
+    const status = reproducerPlan(
+      fail({
+        exchanges: [refused],
+        violations: [
+          {
+            where: 'counterexample null: show-teams pairwise: response.status (show-teams pairwise row 3)',
+            message: 'must accept',
+            expected: 200,
+          },
+        ],
+      }),
+    );
+    expect(status?.checks).toEqual([{ at: 1, kind: 'status', expected: ['200'] }]);
+  });
+
+  test("a read's value named by its operation, resource and key, as the redaction rules name it", () => {
+    const read = (step: string): AnsweredExchange => {
+      const e = exchange(step, 200, '[{"external_id":"X-1"}]', 'resources.show-teams');
+      return { ...e, request: { ...e.request, body: '{"resource_id":"7","date_range":"2000-01-01/2099-12-31"}' } };
+    };
+    const [main, restricted] = [read('show-teams with the main key'), read('show-teams with the restricted key')];
+    const plan = (where: string) =>
+      reproducerPlan(
+        fail({
+          exchanges: [main, restricted],
+          violations: [{ where, message: 'must be the Redacted value', actual: 'X-1' }],
+        }),
+      );
+    expect(plan('show-teams(7)[0].external_id')?.requests.map((q) => q.exchange)).toEqual([restricted]);
+    expect(plan('show-teams(7) with the main key[0].external_id')?.requests.map((q) => q.exchange)).toEqual([main]);
+    expect(plan('show-teams(8)[0].external_id')).toBeUndefined();
+  });
+
+  test('two pairwise list-roles reads that disagree are sent again and compared on what both ask for', () => {
+    const read = (step: string, request: object, shown: object[]): AnsweredExchange => {
+      const e = exchange(step, 200, JSON.stringify(shown), 'resources.list-roles');
+      return { ...e, request: { ...e.request, body: JSON.stringify(request) } };
+    };
+    const association = { resource_id: 'r1', role_id: 'q1', is_assigned: true, team_ids: '*' };
+    const wide = read('pairwise: every role', { resource_ids: ['r1', 'r2'], role_ids: ['q1', 'q2'] }, [association]);
+    const row = read('pairwise row 4', { resource_ids: ['r1'], role_ids: ['q1'] }, []);
+    const plan = reproducerPlan(
+      fail({
+        ruleId: 'list-roles.prop.pairwise-combinations',
+        exchanges: [wide, row],
+        violations: [
+          {
+            where:
+              'counterexample null: list-roles pairwise: response.body association r1/q1 (shown by pairwise: every role, not by pairwise row 4)',
+            message: 'must show every association its resource_ids and role_ids let through',
+          },
+        ],
+      }),
+    );
+    expect(plan?.requests.map((q) => q.exchange)).toEqual([wide, row]);
+    expect(plan?.checks).toEqual([
+      {
+        at: 2,
+        kind: 'roles-agree',
+        reference: 1,
+        asked: [
+          { resourceIds: ['r1', 'r2'], roleIds: ['q1', 'q2'] },
+          { resourceIds: ['r1'], roleIds: ['q1'] },
+        ],
+      },
+    ]);
   });
 
   test('a FAIL judged over several answers has no plan: the script says so and exits 3', () => {

@@ -37,8 +37,13 @@ test('curl is installed where CI runs the reproducer tests', () => {
   if (process.env.CI) expect(curl, 'curl is missing: install it (apt-get install curl)').toBe(true);
 });
 
-function start(faults: FaultName[] = []): Promise<ReferenceServer> {
-  return startReferenceServer({ faults, apiKey: API_KEY, restrictedApiKey: RESTRICTED_KEY });
+function start(faults: FaultName[] = [], resources?: number): Promise<ReferenceServer> {
+  return startReferenceServer({
+    faults,
+    apiKey: API_KEY,
+    restrictedApiKey: RESTRICTED_KEY,
+    ...(resources !== undefined ? { resources } : {}),
+  });
 }
 
 /** Runs one rule against the server and writes every report into `dir`: the FAIL's result and its script. */
@@ -132,6 +137,8 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
   test.each([
     // A model-based sequence of rates, judged on the day that departs.
     ['rates-unassign-first-period-only', 'activity-rates.prop.model-sequences'],
+    // A model-based sequence of team assignments, judged on the regrouping the last one sent, day by day.
+    ['teams-regrouping-non-ascii-mangled', 'activity-rates.prop.model-sequences'],
     // One answer's status.
     ['malformed-date-500', 'errors.invalid-date-range-rejected'],
     // One answer's body at a JSON path.
@@ -146,6 +153,10 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
     ['show-teams-team-filter-ignored', 'show-teams.team-filter'],
     // The head filter's answer: only assignations with the head asked for, as the unfiltered read shows them.
     ['show-teams-head-filter-ignored', 'show-teams.head-filter'],
+    // list-roles of several resources against the reads of each alone: all but the first resource dropped.
+    ['list-roles-first-resource-only', 'list-roles.filters-respected'],
+    // list-roles of one role: the role filter ignored, associations of other roles shown.
+    ['list-roles-ignores-role-filter', 'list-roles.filters-respected'],
   ] as const)(
     '%s: the script of %s exits 1 on the faulty server, 0 on the reference',
     async (fault, rule) => {
@@ -165,6 +176,40 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
         expect(fixed, fixed.out).toMatchObject({ code: 0 });
       } finally {
         await Promise.all([faulty.close(), reference.close()]);
+      }
+    },
+    120_000,
+  );
+
+  // A page named by its walk's words, where several walks have that page: the one whose request the words
+  // describe exactly (attributes in their order, with_total_count false), of the kind the violation
+  // expects, or any of walks of the same ids whose order alone differs (the check is of the set).
+  test.each([
+    ['list-total-count-always', 'list.total-count-only-when-asked'],
+    ['list-attributes-ignored', 'list.attributes-returned'],
+    ['list-includes-other-kinds', 'list.resources-of-the-kind'],
+    ['list-ids-filter-ignored', 'list.ids-filter'],
+    // A count asked for and not given, beside orders (only a pairwise row sends them): both fields must be there.
+    ['list-total-count-dropped-beside-orders', 'list.total-count-of-filtered-set'],
+  ] as const)(
+    '%s: the script of %s judges the page its walk names, exits 1 on a fresh faulty server, 0 on the reference',
+    async (fault, rule) => {
+      const used = await start([fault]);
+      const fresh = await start([fault]);
+      const reference = await start();
+      try {
+        const { result, script } = await failOnWith(used, fault, rule, join(dir, fault));
+        expect(result.verdict).toBe('FAIL');
+        const text = await readFile(script, 'utf8');
+        expect(text).not.toContain(API_KEY);
+        expect(text).not.toContain('not judged here: run the rule again');
+        const still = await reproduce(script, fresh);
+        expect(still, still.out).toMatchObject({ code: 1 });
+        expect(still.out).toContain('DEPARTS');
+        const fixed = await reproduce(script, reference);
+        expect(fixed, fixed.out).toMatchObject({ code: 0 });
+      } finally {
+        await Promise.all([used.close(), fresh.close(), reference.close()]);
       }
     },
     120_000,
@@ -208,6 +253,182 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
     120_000,
   );
 
+  // Answers named otherwise than by a step: a read's value by its operation, resource and key (the redaction
+  // rules), a pairwise row's answer by the row's step in parentheses (every record judged against the range
+  // the row asked for), two pairwise reads of list-roles compared live, a filter beside another compared with
+  // the live unfiltered read, associations of roles hidden from the restricted key.
+  test.each([
+    ['redaction-leaks-external-id', 'auth.restricted-fields-redacted'],
+    ['redaction-wrong-marker', 'auth.redacted-marker-shape'],
+    ['show-teams-range-ignored-beside-several-teams', 'show-teams.prop.pairwise-combinations'],
+    ['show-teams-disabled-team-refused', 'show-teams.prop.pairwise-combinations'],
+    ['list-roles-role-order-matters', 'list-roles.prop.pairwise-combinations'],
+    // Two pairwise rows a record lies across the same way: one shows it, the other leaves it out.
+    ['show-rates-end-overlap-dropped-on-month-start', 'show-activity-rates.prop.pairwise-combinations'],
+    ['show-teams-team-ids-ignored-beside-head', 'show-teams.team-filter'],
+    ['list-roles-restricted-sees-hidden', 'list-roles.restricted-sees-subset'],
+    ['rates-average-rate-unrounded', 'show-activity-rates.average-rate-integer'],
+  ] as const)(
+    '%s: the script of %s judges the answer its violation names, exits 1 on a fresh faulty server, 0 on the reference',
+    async (fault, rule) => {
+      const used = await start([fault]);
+      const fresh = await start([fault]);
+      const reference = await start();
+      try {
+        const { result, script } = await failOnWith(used, fault, rule, join(dir, fault));
+        expect(result.verdict).toBe('FAIL');
+        const text = await readFile(script, 'utf8');
+        expect(text).not.toContain(API_KEY);
+        expect(text).not.toContain(RESTRICTED_KEY);
+        expect(text).not.toContain('not judged here: run the rule again');
+        const still = await reproduce(script, fresh);
+        expect(still, still.out).toMatchObject({ code: 1 });
+        expect(still.out).toContain('DEPARTS');
+        const fixed = await reproduce(script, reference);
+        expect(fixed, fixed.out).toMatchObject({ code: 0 });
+      } finally {
+        await Promise.all([used.close(), fresh.close(), reference.close()]);
+      }
+    },
+    120_000,
+  );
+
+  // A token the run altered from a server's (cut, added to, a character changed) is made again from the
+  // live token by the same alteration: the run's token says nothing to another server. A token built by
+  // hand (an offset in base64 JSON, which may share a server's token format) is sent as it was, and an
+  // error answer to a request with a token is sent again after the request whose live answer gives it.
+  test.each([
+    ['pagination-token-mac-prefix-accepted', 'pagination.prop.tampered-token-422'],
+    ['pagination-offset-token', 'pagination.hand-built-token-422'],
+    ['pagination-422-without-message', 'errors.message-present'],
+  ] as const)(
+    '%s: the script of %s sends its token live, exits 1 on a fresh faulty server, 0 on the reference',
+    async (fault, rule) => {
+      const used = await start([fault]);
+      const fresh = await start([fault]);
+      const reference = await start();
+      try {
+        const { result, script } = await failOnWith(used, fault, rule, join(dir, fault));
+        expect(result.verdict).toBe('FAIL');
+        const text = await readFile(script, 'utf8');
+        expect(text).not.toContain(API_KEY);
+        expect(text).not.toContain('not judged here: run the rule again');
+        for (const token of tokensGiven(result)) expect(text).not.toContain(token);
+        const still = await reproduce(script, fresh);
+        expect(still, still.out).toMatchObject({ code: 1 });
+        expect(still.out).toContain('DEPARTS');
+        const fixed = await reproduce(script, reference);
+        expect(fixed, fixed.out).toMatchObject({ code: 0 });
+      } finally {
+        await Promise.all([used.close(), fresh.close(), reference.close()]);
+      }
+    },
+    120_000,
+  );
+
+  // A FAIL judged over whole walks: the script follows each walk with the live tokens and judges what it
+  // collected against live answers only: an order over every page, walks of one query at two page sizes
+  // against the same query with limit null, a collection's walk against its strict count and limit null.
+  test.each([
+    // Descending where ascending is asked: on page 1 already.
+    ['list-orders-descending', 'list.orders-ascending'],
+    // Pages after the first ignore the order.
+    ['list-later-pages-unordered', 'list.orders-ascending'],
+    // A cursor of the sort value alone: ties across a page boundary are lost, limit 1 and limit 3 differ.
+    ['pagination-keyset-without-id', 'pagination.stable-with-orders'],
+    // A cursor of the first of two orders: the walks at limits 2 and 3 miss some ties.
+    ['pagination-keyset-first-order-only', 'list.several-orders-stable'],
+    // The ids filter reads 100 ids at most: three counts of 100 for 150 ids the sample lists.
+    ['list-ids-filter-capped-100', 'list.counts-agree'],
+    // The walk stops after 1000 resources, where the count and limit null say 1700.
+    ['pagination-stops-after-1000', 'list.counts-agree'],
+    // Two filters at once, the text filter ignored: resources of the ids whose text does not start so.
+    ['list-filters-first-only', 'list.filters-all-applied'],
+    // The ids filter read as sorted: the walk of the ids reversed misses resources the sample lists.
+    ['list-ids-filter-assumes-sorted', 'list.ids-filter'],
+    // A property's drawn walk of one id at limit 1: the id must be listed once.
+    ['list-ids-filter-after-paging', 'pagination.prop.any-limit-once'],
+    // A pairwise row whose with_relations null filters: its walk against the read of its filters alone.
+    ['list-with-relations-null-as-filter', 'list.prop.pairwise-combinations'],
+  ] as const)(
+    '%s: the script of %s follows its walks live, exits 1 on a fresh faulty server, 0 on the reference',
+    async (fault, rule) => {
+      const resources = CATCHES[fault].resources;
+      const used = await start([fault], resources);
+      const fresh = await start([fault], resources);
+      const reference = await start([], resources);
+      try {
+        const { result, script } = await failOnWith(used, fault, rule, join(dir, fault));
+        expect(result.verdict).toBe('FAIL');
+        const text = await readFile(script, 'utf8');
+        expect(text).not.toContain(API_KEY);
+        expect(text).not.toContain(RESTRICTED_KEY);
+        expect(text).not.toContain('not judged here: run the rule again');
+        for (const token of tokensGiven(result)) expect(text).not.toContain(token);
+        const still = await reproduce(script, fresh);
+        expect(still, still.out).toMatchObject({ code: 1 });
+        expect(still.out).toContain('DEPARTS');
+        const fixed = await reproduce(script, reference);
+        expect(fixed, fixed.out).toMatchObject({ code: 0 });
+      } finally {
+        await Promise.all([used.close(), fresh.close(), reference.close()]);
+      }
+    },
+    240_000,
+  );
+
+  // A write's effect read right after it: the write sent again, then the read, judged live (the write
+  // changes the target; nothing is put back). An unassignment is judged only after a read showing what
+  // it unassigns, a warned assignment only where the live answer is a warning.
+  test.each([
+    // The flags of an assignment ignored: the period over its range does not carry them.
+    ['rates-assign-ignores-flags', 'activity-rates.assigned-rate-shown'],
+    // A read right after the write that does not show it yet (stale for half a second).
+    ['rates-stale-read', 'activity-rates.assigned-rate-shown'],
+    // A property's departing run: apprentice sent, not shown.
+    ['rates-assign-ignores-apprentice', 'activity-rates.prop.assign-then-show'],
+    // The new period laid over the old one without cutting it.
+    ['activity-rate-overlap', 'activity-rates.no-overlap'],
+    // An unassignment that changes nothing.
+    ['activity-rate-unassign-noop', 'activity-rates.unassign-removes-coverage'],
+    // A head assignment done with warning_aware true, not shown at once.
+    ['teams-stale-read', 'assign-team.warning-aware-applies'],
+    // An assignment warned of (warning_aware false) done anyway.
+    ['assign-team-warning-applied', 'assign-team.warning-changes-nothing'],
+    // No pattern sent: the rate put on Monday only, where the regime works five days.
+    ['rates-default-pattern-monday-only', 'activity-rates.default-pattern-even'],
+    // A pairwise row without a pattern: spread over five days whatever the regime works.
+    ['rates-default-pattern-five-days', 'activity-rates.prop.pairwise-combinations'],
+    // A pairwise row's pattern of several weeks shown with its first week only.
+    ['rates-pattern-later-weeks-dropped', 'activity-rates.prop.pairwise-combinations'],
+    // A pairwise row warned of, done anyway: its team must not be shown over its week.
+    ['teams-warning-applied-without-contract-number', 'assign-team.prop.pairwise-combinations'],
+    // A pairwise row refused (non-ASCII text): 2xx or a warning is due; the rows before it are sent first.
+    ['teams-non-ascii-contract-number-refused', 'assign-team.prop.pairwise-combinations'],
+  ] as const)(
+    '%s: the script of %s writes again and judges the read after it, exits 1 on a fresh faulty server, 0 on the reference',
+    async (fault, rule) => {
+      const used = await start([fault]);
+      const fresh = await start([fault]);
+      const reference = await start();
+      try {
+        const { result, script } = await failOnWith(used, fault, rule, join(dir, fault));
+        expect(result.verdict).toBe('FAIL');
+        const text = await readFile(script, 'utf8');
+        expect(text).not.toContain(API_KEY);
+        expect(text).not.toContain('not judged here: run the rule again');
+        const still = await reproduce(script, fresh);
+        expect(still, still.out).toMatchObject({ code: 1 });
+        expect(still.out).toContain('DEPARTS');
+        const fixed = await reproduce(script, reference);
+        expect(fixed, fixed.out).toMatchObject({ code: 0 });
+      } finally {
+        await Promise.all([used.close(), fresh.close(), reference.close()]);
+      }
+    },
+    120_000,
+  );
+
   // A revocation's FAIL is judged over several answers: the roles read first, the revocations (sent at
   // once where the run sent them so), the roles read after. The script reads the roles first and goes on
   // only when they are those the run started from: on a fresh server (the same domain) it judges, and
@@ -217,6 +438,12 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
     ['revoke-first-team-only', 'revoke-roles.narrows-explicit-list'],
     // A property of revocations sent at once: two 204s, one lost.
     ['revoke-lost-update', 'revoke-roles.prop.concurrent-sequences'],
+    // Revocations of what the resource does not hold: the roles read after must be those read before.
+    ['revoke-absent-team-clears-list', 'revoke-roles.absent-role-no-change'],
+    // A property's failing run, replayed from the first read: the second revocation must change nothing.
+    ['revoke-star-twice-removes-role', 'revoke-roles.prop.idempotent'],
+    // A kind-defining role revoked: refused or accepted, it must still be there (the reference refuses).
+    ['revoke-defining-role-removed', 'revoke-roles.defining-role-kept'],
   ] as const)(
     '%s: the script of %s exits 1 on a fresh faulty server, 0 on the reference, 3 where the roles moved on',
     async (fault, rule) => {

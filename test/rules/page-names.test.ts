@@ -4,7 +4,8 @@
  * alone ("resources.list page 2") would name any of them.
  */
 import { describe, expect, test } from 'vitest';
-import { listRequestShown, pageNamed } from '../../src/rules/judges/list-walks.ts';
+import { listRequestShown } from '../../src/core/list-request-shown.ts';
+import { pageNamed } from '../../src/rules/judges/list-walks.ts';
 
 describe('pageNamed', () => {
   test('a bare page is named by its request, filters, orders and flags in the order sent', () => {

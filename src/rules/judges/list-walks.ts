@@ -7,7 +7,7 @@
  * whatever else the log holds (shared reads, other walks).
  */
 import { matchesSchema, type ListEnvelope } from '../../schemas/index.ts';
-import { recordOf } from '../json-values.ts';
+import { listRequestShown } from '../../core/list-request-shown.ts';
 import { accepted, isNoVerdict, noEvidence, type Judgement } from './judgement.ts';
 import { field, type Observed } from './observed.ts';
 
@@ -154,39 +154,6 @@ export function textFilterOf(request: unknown): { attribute: string; prefix: str
 
 /** A page of one walk or another: "resources.list page 2" (a walk's tag) or "page 2". */
 const BARE_PAGE = /^(?:resources\.list )?page (\d+)$/;
-
-/** One filter as a page's name shows it: its key, with the attribute and text of a starts_with filter. */
-function filterShown(filter: unknown): string {
-  const key = field(filter, 'key');
-  const value = field(filter, 'value');
-  if (Array.isArray(value)) return `${String(key)} (${value.length})`;
-  const attribute = field(value, 'attribute');
-  const text = field(value, 'value');
-  return typeof attribute === 'string' && typeof text === 'string'
-    ? `${String(key)} ${attribute} ${JSON.stringify(text)}`
-    : String(key);
-}
-
-/**
- * What a list request asks for beside its kind, in a few words: the inputs a
- * walk differs from the others by (its filters, orders, attributes, flags,
- * count, date and page size), e.g. "with_teams, limit 5".
- */
-export function listRequestShown(request: unknown): string {
-  const shown = Object.entries(recordOf(request)).flatMap(([key, value]): string[] => {
-    if (key === 'kind_id') return [];
-    if (key === 'pagination') return [`limit ${JSON.stringify(field(value, 'limit') ?? null)}`];
-    if (key === 'filters' && Array.isArray(value)) return value.map(filterShown);
-    if (key === 'orders' && Array.isArray(value)) {
-      return [
-        `orders ${value.map((o) => `${String(field(o, 'attribute'))} ${String(field(o, 'direction'))}`).join(', ')}`,
-      ];
-    }
-    if (key === 'attributes' && Array.isArray(value)) return [`attributes ${value.map(String).join(', ')}`];
-    return [value === true ? key : `${key} ${JSON.stringify(value)}`];
-  });
-  return shown.length > 0 ? shown.join(', ') : 'no option';
-}
 
 /**
  * The name a violation gives a page: its step, unless the step names only a

@@ -25,14 +25,14 @@ import { checkProperty } from '../src/rules/check-property.ts';
 import { precondition } from '../src/rules/assertions.ts';
 import { firstWithStep, noEvidence, type Judgement } from '../src/rules/judges/judgement.ts';
 import { field, type Observed } from '../src/rules/judges/observed.ts';
-import { heldBy, revocationOf, rolesShown } from '../src/rules/judges/role-answers.ts';
+import { applyRevocation, heldBy, revocationOf, rolesShown } from '../src/rules/judges/role-answers.ts';
 import { claimRoleResource } from '../src/rules/steps/claims.ts';
 import { isDefiningRole } from '../src/rules/steps/roles.ts';
 import { checkLinearizable, type HistoryOperation, type SequentialModel } from '../src/rules/linearizability.ts';
 import { allBranches, InFlightPerResource } from '../src/rules/in-flight-per-resource.ts';
 import type { TargetProfile } from '../src/target/profile.ts';
 import { ordersTried } from '../src/rules/timed-history.ts';
-import { applyRevocation, describe, revocationTarget, shown, type Model, type Real } from './roles-model.properties.ts';
+import { describe, revocationTarget, shown, type Model, type Real } from './roles-model.properties.ts';
 
 /** One revocation: roles and teams as indexes into the profile's lists (so a sequence replays on any target). */
 export interface RevokeCommand {

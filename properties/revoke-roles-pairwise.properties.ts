@@ -14,7 +14,8 @@
  * rows need them, up to a fifth of the profile's (revocations cannot be
  * undone).
  *
- * The oracle needs no open choice (`judgeRevocationRows`): §4.1's model
+ * The oracle needs no open choice (`judgeRevocationRows`, by
+ * src/rules/judges/revocation-effects.ts): §4.1's model
  * (`applyRevocation`), started from each resource's first read, applied to
  * every resource named for every role named, must be what every later read of
  * the resource shows (the roles not named unchanged); a revocation whose
@@ -39,13 +40,12 @@ import { LONG_LIST, OMITTED } from '../src/rules/input-models/model.ts';
 import { ofRoleKind } from '../src/rules/steps/claims.ts';
 import { isDefiningRole, listRoles } from '../src/rules/steps/roles.ts';
 import type { CheckContext, Judging } from '../src/rules/types.ts';
-import { accepted, isClean, isNoVerdict, noEvidence, type Judgement } from '../src/rules/judges/judgement.ts';
-import { field, type Observed } from '../src/rules/judges/observed.ts';
-import { heldBy, revocationOf, rolesShown, type HeldRoles } from '../src/rules/judges/role-answers.ts';
+import type { Judgement } from '../src/rules/judges/judgement.ts';
+import type { Observed } from '../src/rules/judges/observed.ts';
+import { heldBy, type HeldRoles } from '../src/rules/judges/role-answers.ts';
 import type { RevokeRolesRequest } from '../src/schemas/index.ts';
-import type { Violation } from '../src/core/types.ts';
 import type { TargetProfile } from '../src/target/profile.ts';
-import { applyRevocation, describe } from './roles-model.properties.ts';
+import { judgeRevocationEffects } from '../src/rules/judges/revocation-effects.ts';
 
 /** The read of a resource as it joins the pool, each row's revocation, and the read of each resource after it. */
 export const ROLE_ROW_STEP = {
@@ -56,7 +56,6 @@ export const ROLE_ROW_STEP = {
   read: (revokeStep: string) => `list-roles after ${revokeStep}`,
 } as const;
 const REVOKE_PREFIX = 'revoke-roles pairwise (row ';
-const READ_PREFIX = `list-roles after ${REVOKE_PREFIX}`;
 
 type Row = ReadonlyMap<string, string>;
 
@@ -234,78 +233,14 @@ async function drive(ctx: CheckContext<'roleKindResource'> & Judging): Promise<v
   }
 }
 
-/** The one resource a read names. */
-function resourceRead(o: Observed): string | undefined {
-  const ids = field(o.request, 'resource_ids');
-  return Array.isArray(ids) && ids.length === 1 && typeof ids[0] === 'string' ? ids[0] : undefined;
-}
-
-/** Where two holdings first differ: a role one holds and the other does not, or the teams of a role. */
-function firstDifference(expected: HeldRoles, actual: HeldRoles): string | undefined {
-  const roles = [...new Set([...expected.keys(), ...actual.keys()])].sort();
-  const id = roles.find((r) => JSON.stringify(expected.get(r) ?? null) !== JSON.stringify(actual.get(r) ?? null));
-  if (id === undefined) return undefined;
-  return expected.has(id) && actual.has(id) ? `role ${id}.team_ids` : `role ${id}`;
-}
-
 /**
- * The judge of the rows: §4.1's model of each resource, from its first read,
- * with every revocation answered as done applied in the order sent; every
- * later read of the resource must show it, and no revocation of documented
- * values is refused. Pure: the same function judges a recorded run.
+ * The judge of the rows: §4.1's model of each resource from its first read,
+ * every later read held to it (`judgeRevocationEffects`, which judges any
+ * client's traffic the same way), and no row refused. Pure: the same
+ * function judges a recorded run.
  */
 export function judgeRevocationRows(log: readonly Observed[], profile: TargetProfile): Judgement {
-  const enabled = profile.teams.filter((t) => t.enabled).map((t) => t.id);
-  const model = new Map<string, HeldRoles>();
-  let rows = 0;
-  for (const o of log) {
-    if (o.operation === 'resources.revoke-roles' && o.step.startsWith(REVOKE_PREFIX)) {
-      const revocation = revocationOf(o.request);
-      if (!revocation) continue;
-      const answer = accepted(o);
-      if (isNoVerdict(answer)) return answer;
-      if (!isClean(answer)) {
-        return [
-          {
-            where: `${o.step}: response.status`,
-            message:
-              'must not refuse a revocation whose every value is documented and valid for the target (resources of role kinds, roles and teams of the profile, a TeamList of a documented form)',
-            expected: '2xx',
-            actual: o.status,
-          },
-        ];
-      }
-      rows += 1;
-      for (const id of revocation.resourceIds) {
-        const held = model.get(id);
-        if (held) applyRevocation(held, revocation.roleIds, revocation.teams, enabled);
-      }
-    } else if (
-      o.operation === 'resources.list-roles' &&
-      (o.step === ROLE_ROW_STEP.pool || o.step.startsWith(READ_PREFIX))
-    ) {
-      const id = resourceRead(o);
-      if (id === undefined) continue;
-      const shown = rolesShown(o, o.step);
-      if (!('roles' in shown)) return shown.judgement;
-      const actual = heldBy(shown.roles, id);
-      const expected = model.get(id);
-      if (expected === undefined) {
-        model.set(id, actual);
-        continue;
-      }
-      const where = firstDifference(expected, actual);
-      if (where === undefined) continue;
-      const v: Violation = {
-        where: `${o.step}: ${where}`,
-        message: `must show the roles and teams §4.1 leaves on resource ${id} after the revocations so far`,
-        expected: describe(expected),
-        actual: describe(actual),
-      };
-      return [v];
-    }
-  }
-  return rows === 0 ? noEvidence('no pairwise row was answered') : [];
+  return judgeRevocationEffects(log, profile, (o) => o.step.startsWith(REVOKE_PREFIX));
 }
 
 export default defineRuleGroup({

@@ -26,7 +26,14 @@ import {
   type Judgement,
 } from '../src/rules/judges/judgement.ts';
 import { field, type Observed } from '../src/rules/judges/observed.ts';
-import { heldBy, revocationOf, rolesShown, type HeldRoles } from '../src/rules/judges/role-answers.ts';
+import {
+  applyRevocation,
+  describeHeld,
+  heldBy,
+  revocationOf,
+  rolesShown,
+  type HeldRoles,
+} from '../src/rules/judges/role-answers.ts';
 import { TraceBuilder, type ExplainedStep } from '../src/rules/judges/trace.ts';
 import type { ReplayCheck } from '../src/core/types.ts';
 import { claimRoleResource } from '../src/rules/steps/claims.ts';
@@ -90,39 +97,11 @@ export async function shown(real: Pick<Real, 'ctx' | 'resourceId' | 'roleIds'>, 
 }
 
 export function describe(model: Model): Record<string, string | string[]> {
-  return Object.fromEntries([...model].sort(([a], [b]) => a.localeCompare(b)));
+  return describeHeld(model);
 }
 
 function sameModel(a: Model, b: Model): boolean {
   return JSON.stringify(describe(a)) === JSON.stringify(describe(b));
-}
-
-/**
- * What §4.1 leaves in `model` once `roleIds` are revoked: whole (`omitted`),
- * on every team (`star`) or on the listed teams. Changes `model` in place.
- */
-export function applyRevocation(
-  model: Model,
-  roleIds: readonly string[],
-  teams: 'omitted' | 'star' | readonly string[],
-  enabledTeamIds: readonly string[],
-): void {
-  for (const roleId of roleIds) {
-    const held = model.get(roleId);
-    if (held === undefined) continue; // rule 3: what is not held changes nothing
-    if (teams === 'omitted')
-      model.delete(roleId); // rule 4
-    else if (teams === 'star')
-      model.set(roleId, []); // rule 5
-    else if (held === '*') {
-      // rule 6: the explicit list of the remaining enabled teams
-      model.set(roleId, enabledTeamIds.filter((t) => !teams.includes(t)).sort());
-    } else
-      model.set(
-        roleId,
-        held.filter((t) => !teams.includes(t)),
-      ); // narrowed; none left: rule 5
-  }
 }
 
 /** Where two models first differ: a role one holds and the other does not, or the teams of a role. */

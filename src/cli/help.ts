@@ -240,7 +240,10 @@ next_token (pagination.each-resource-once,
 pagination.exact-multiple-empty-page); a message on every 4xx
 (errors.message-present); and what list requests asked for (list.ids-filter,
 list.attributes-returned, list.with-teams, list.with-relations,
-list.total-count-of-filtered-set). Each says PASS, FAIL or NOT-APPLICABLE
+list.total-count-of-filtered-set); and what revocations did, wherever a
+resource's roles are read alone before and after one
+(revoke-roles.prop.pairwise-combinations, by §4.1's model). Each says PASS,
+FAIL or NOT-APPLICABLE
 (no evidence in the traffic), with the HAR entries it judged. Entries that
 call no operation (POST .../api/directory/<operation>) are left out.
 

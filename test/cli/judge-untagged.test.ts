@@ -96,7 +96,12 @@ const TRAFFIC_PASSES = [
 ];
 
 /** The traffic of `browse` holds no evidence of these: no activity rate read, no revocation, no warning. */
-const NO_EVIDENCE = ['show-activity-rates.response-shape', 'revoke-roles.no-content', 'assign-team.warning-shape'];
+const NO_EVIDENCE = [
+  'show-activity-rates.response-shape',
+  'revoke-roles.no-content',
+  'assign-team.warning-shape',
+  'revoke-roles.prop.pairwise-combinations',
+];
 
 describe('judge on traffic the suite did not send', () => {
   test('the reference server: every rule with evidence PASSes, one without is NOT-APPLICABLE; reports written, no key in them', async () => {
@@ -154,6 +159,55 @@ describe('judge on traffic the suite did not send', () => {
     },
     60_000,
   );
+
+  /**
+   * A client that reads a resource's roles, revokes one of its roles on `*` (and sends a revocation the
+   * server refuses, an empty team_ids), then reads them again: the effect is judged by §4.1's model.
+   */
+  async function revoked(name: string, fault?: FaultName): Promise<{ har: string; profile: string }> {
+    const server = await startReferenceServer({ faults: fault ? [fault] : [] });
+    try {
+      const client = new PlainHarClient(server.url, server.apiKey);
+      const resource =
+        server.profile.mutableResources.find((r) =>
+          server.profile.kinds.some((k) => k.id === r.kindId && k.supportsRoles),
+        )?.id ?? '';
+      const before = await client.post('resources.list-roles', { resource_ids: [resource] });
+      const held = Array.isArray(before.json) ? before.json : [];
+      const defining = new Set(server.profile.kinds.map((k) => k.definingRoleId));
+      const role: unknown = held
+        .map((a: unknown) => Object(a) as Record<string, unknown>)
+        .find((a) => a.team_ids === '*' && !defining.has(String(a.role_id)))?.role_id;
+      expect(typeof role).toBe('string');
+      const refused = await client.post('resources.revoke-roles', {
+        resource_ids: [resource],
+        role_ids: [role],
+        team_ids: [],
+      });
+      expect(refused.status).toBeGreaterThanOrEqual(400);
+      await client.post('resources.revoke-roles', { resource_ids: [resource], role_ids: [role], team_ids: '*' });
+      await client.post('resources.list-roles', { resource_ids: [resource] });
+      const har = join(dir, `${name}.har`);
+      const profile = join(dir, `${name}.profile.json`);
+      await writeFile(har, client.har());
+      await writeFile(profile, JSON.stringify(server.profile));
+      return { har, profile };
+    } finally {
+      await server.close();
+    }
+  }
+
+  test("a revocation between two reads of a resource's roles: PASS, and FAIL where the server departs from §4.1", async () => {
+    const rule = 'revoke-roles.prop.pairwise-combinations';
+    const conformant = await revoked('revoked-conformant');
+    const passed = await cli(['judge', conformant.har, '--profile', conformant.profile, '--json']);
+    expect(verdicts(passed.out).get(rule), passed.out).toBe('PASS');
+    const faulty = await revoked('revoked-faulty', 'revoke-star-removes-role');
+    const reports = join(dir, 'revoked-faulty-reports');
+    const failed = await cli(['judge', faulty.har, '--profile', faulty.profile, '--reports', reports]);
+    expect(failed.code, failed.out).toBe(1);
+    expect(failed.out).toMatch(/^FAIL +revoke-roles\.prop\.pairwise-combinations \(/m);
+  }, 60_000);
 
   test('the help names each rule traffic alone can judge, and the tests judge each', () => {
     const words = new Set(JUDGE_HELP.split(/[\s(),;:]+/));

@@ -71,3 +71,36 @@ export function sameSet(a: readonly string[], b: readonly string[]): boolean {
   const y = [...new Set(b)].sort();
   return x.length === y.length && x.every((v, i) => v === y[i]);
 }
+
+/** A holding as text, its roles sorted: what a violation shows. */
+export function describeHeld(held: HeldRoles): Record<string, string | string[]> {
+  return Object.fromEntries([...held].sort(([a], [b]) => a.localeCompare(b)));
+}
+
+/**
+ * What §4.1 leaves in `held` once `roleIds` are revoked: whole (`omitted`),
+ * on every team (`star`) or on the listed teams. Changes `held` in place.
+ */
+export function applyRevocation(
+  held: HeldRoles,
+  roleIds: readonly string[],
+  teams: 'omitted' | 'star' | readonly string[],
+  enabledTeamIds: readonly string[],
+): void {
+  for (const roleId of roleIds) {
+    const scope = held.get(roleId);
+    if (scope === undefined) continue; // rule 3: what is not held changes nothing
+    if (teams === 'omitted')
+      held.delete(roleId); // rule 4
+    else if (teams === 'star')
+      held.set(roleId, []); // rule 5
+    else if (scope === '*') {
+      // rule 6: the explicit list of the remaining enabled teams
+      held.set(roleId, enabledTeamIds.filter((t) => !teams.includes(t)).sort());
+    } else
+      held.set(
+        roleId,
+        scope.filter((t) => !teams.includes(t)),
+      ); // narrowed; none left: rule 5
+  }
+}

@@ -61,6 +61,11 @@ const listTraffic = (traffic: readonly Placed[]): ReadonlyArray<readonly Placed[
   traffic.filter((p) => p.o.operation === 'resources.list'),
 ];
 
+/** The revocations and list-roles reads as one log: each read of one resource is held to §4.1's model. */
+const rolesTraffic = (traffic: readonly Placed[]): ReadonlyArray<readonly Placed[]> => [
+  traffic.filter((p) => p.o.operation === 'resources.revoke-roles' || p.o.operation === 'resources.list-roles'),
+];
+
 /** The 4xx answers as one log, whatever was asked: each must say what the problem is. */
 const errorAnswers = (traffic: readonly Placed[]): ReadonlyArray<readonly Placed[]> => [
   traffic.filter((p) => p.o.status >= 400 && p.o.status < 500),
@@ -175,6 +180,9 @@ export const TRAFFIC_RULES: ReadonlyMap<RuleId, TrafficReading> = new Map<RuleId
   ['list.with-teams', { by: 'its judge', logs: listTraffic, each: 'all' }],
   ['list.with-relations', { by: 'its judge', logs: listTraffic, each: 'all' }],
   ['list.total-count-of-filtered-set', { by: 'its judge', logs: listTraffic, each: 'all' }],
+  // What revocations did, wherever a resource's roles are read alone before and after one (revocation-effects.ts:
+  // a refused revocation changes nothing, whether the client's request was valid the traffic does not say).
+  ['revoke-roles.prop.pairwise-combinations', { by: 'its judge', logs: rolesTraffic, each: 'all' }],
 ]);
 
 /**

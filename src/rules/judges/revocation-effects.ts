@@ -1,0 +1,101 @@
+/**
+ * The effects of revocations on what list-roles shows (§4.1), judged over
+ * any traffic: §4.1's model of each resource, started from its first read,
+ * with every revocation answered as done applied in the order sent; every
+ * later read of the resource must show it (the roles not named unchanged).
+ * It reads the reads of one resource with no role filter (a read of several
+ * resources or roles leans on list-roles' own clauses) and every revocation,
+ * whoever sent them: the revoke-roles pairwise rows and another client's
+ * HAR alike. A refusal is a departure only of a revocation the rule itself
+ * built of documented values (`refusalOwned`); another client's request may
+ * be invalid, which its traffic does not say. Pure.
+ */
+import type { Violation } from '../../core/types.ts';
+import type { TargetProfile } from '../../target/profile.ts';
+import { accepted, isClean, isNoVerdict, noEvidence, type Judgement } from './judgement.ts';
+import { field, type Observed } from './observed.ts';
+import { applyRevocation, describeHeld, heldBy, revocationOf, rolesShown, type HeldRoles } from './role-answers.ts';
+
+/** A read of one resource's roles, every role: the resource, or undefined for any other read. */
+function resourceRead(o: Observed): string | undefined {
+  if (o.operation !== 'resources.list-roles' || field(o.request, 'role_ids') !== undefined) return undefined;
+  const ids = field(o.request, 'resource_ids');
+  return Array.isArray(ids) && ids.length === 1 && typeof ids[0] === 'string' ? ids[0] : undefined;
+}
+
+/** Where two holdings first differ: a role one holds and the other does not, or the teams of a role. */
+function firstDifference(expected: HeldRoles, actual: HeldRoles): string | undefined {
+  const roles = [...new Set([...expected.keys(), ...actual.keys()])].sort();
+  const id = roles.find((r) => JSON.stringify(expected.get(r) ?? null) !== JSON.stringify(actual.get(r) ?? null));
+  if (id === undefined) return undefined;
+  return expected.has(id) && actual.has(id) ? `role ${id}.team_ids` : `role ${id}`;
+}
+
+const without = (held: HeldRoles, open: ReadonlySet<string> | undefined): HeldRoles =>
+  new Map([...held].filter(([role]) => !open?.has(role)));
+
+export function judgeRevocationEffects(
+  log: readonly Observed[],
+  profile: TargetProfile,
+  refusalOwned: (o: Observed) => boolean = () => false,
+): Judgement {
+  const enabled = profile.teams.filter((t) => t.enabled).map((t) => t.id);
+  const defining = new Set(profile.kinds.flatMap((k) => (k.definingRoleId ? [k.definingRoleId] : [])));
+  const model = new Map<string, HeldRoles>();
+  /** Per resource, the roles whose fate the spec leaves open (a kind-defining role revoked whole). */
+  const open = new Map<string, Set<string>>();
+  /** Resources a revocation answered as done named since their first read. */
+  const touched = new Set<string>();
+  let compared = 0;
+  for (const o of log) {
+    if (o.operation === 'resources.revoke-roles') {
+      const revocation = revocationOf(o.request);
+      if (!revocation) continue;
+      const answer = accepted(o);
+      if (isNoVerdict(answer)) return answer;
+      if (!isClean(answer)) {
+        if (!refusalOwned(o)) continue;
+        return [
+          {
+            where: `${o.step}: response.status`,
+            message:
+              'must not refuse a revocation whose every value is documented and valid for the target (resources of role kinds, roles and teams of the profile, a TeamList of a documented form)',
+            expected: '2xx',
+            actual: o.status,
+          },
+        ];
+      }
+      for (const id of revocation.resourceIds) {
+        const held = model.get(id);
+        if (!held) continue;
+        touched.add(id);
+        // Removing a kind-defining role entirely is refused or ignored (§4.1 rule 2): which is not shown.
+        const left = revocation.teams === 'omitted' ? revocation.roleIds.filter((r) => defining.has(r)) : [];
+        if (left.length > 0) open.set(id, new Set([...(open.get(id) ?? []), ...left]));
+        applyRevocation(held, revocation.roleIds, revocation.teams, enabled);
+      }
+      continue;
+    }
+    const id = resourceRead(o);
+    if (id === undefined) continue;
+    const shown = rolesShown(o, o.step);
+    if (!('roles' in shown)) return shown.judgement;
+    const actual = heldBy(shown.roles, id);
+    const expected = model.get(id);
+    if (expected === undefined) {
+      model.set(id, actual);
+      continue;
+    }
+    if (touched.has(id)) compared += 1;
+    const where = firstDifference(without(expected, open.get(id)), without(actual, open.get(id)));
+    if (where === undefined) continue;
+    const v: Violation = {
+      where: `${o.step}: ${where}`,
+      message: `must show the roles and teams §4.1 leaves on resource ${id} after the revocations so far`,
+      expected: describeHeld(without(expected, open.get(id))),
+      actual: describeHeld(without(actual, open.get(id))),
+    };
+    return [v];
+  }
+  return compared === 0 ? noEvidence('no read of a resource before and after a revocation answered as done') : [];
+}

@@ -9,13 +9,12 @@ import { recordedExchanges } from '../runner/recorded-traffic.ts';
 import { rejudge, type Rejudged, type RejudgedVerdict } from '../runner/rejudge.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { checkedFile } from '../schemas/files.ts';
-import { RUN_CONFIG_DEFAULTS } from '../schemas/run-config.ts';
 import { checkSelection } from '../session/check-selection.ts';
 import { judgedRun } from '../session/judged-run.ts';
 import { lockReportsDir } from '../session/reports-lock.ts';
 import { loadProfile } from '../target/load-profile.ts';
 import { JUDGE_HELP } from './help.ts';
-import { parseOptions } from './options.ts';
+import { parseOptions, resourcesOf } from './options.ts';
 import type { Output } from './run-command.ts';
 
 const JUDGE_OPTIONS = {
@@ -125,14 +124,6 @@ function together(fromTags: readonly Rejudged[], fromTraffic: readonly Rejudged[
     byId.set(r.ruleId, { ...first, exchanges: r.exchanges + other.exchanges, entries });
   }
   return [...byId.values()];
-}
-
-function resourcesOf(text: string | undefined): number {
-  if (text === undefined) return RUN_CONFIG_DEFAULTS.resources;
-  const n = Number(text);
-  if (!Number.isSafeInteger(n) || n < 1)
-    throw new UsageError(`--resources must be a whole number above 0, not ${text}`);
-  return n;
 }
 
 function line(r: Rejudged): string {

@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { closestName } from '../core/did-you-mean.ts';
 import { UsageError } from '../core/errors.ts';
+import { RUN_CONFIG_DEFAULTS } from '../schemas/run-config.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
@@ -70,5 +71,14 @@ export function intOption(value: string | undefined, name: string, fallback: num
   const n = Number(value);
   if (!Number.isInteger(n) || n < min)
     throw new UsageError(`--${name} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
+  return n;
+}
+
+/** `--resources`: the embedded directory's size a recording of it was made with (judge, proxy). */
+export function resourcesOf(text: string | undefined): number {
+  if (text === undefined) return RUN_CONFIG_DEFAULTS.resources;
+  const n = Number(text);
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new UsageError(`--resources must be a whole number above 0, not ${text}`);
   return n;
 }

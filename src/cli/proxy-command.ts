@@ -3,13 +3,12 @@ import type { RunResult } from '../core/types.ts';
 import { embeddedProfile } from '../reference-server/index.ts';
 import { allRules, loadCatalogue, selectRules } from '../runner/catalogue.ts';
 import { trafficRules } from '../runner/judge-untagged.ts';
-import { RUN_CONFIG_DEFAULTS } from '../schemas/run-config.ts';
 import { checkSelection } from '../session/check-selection.ts';
 import { startProxy, type ProxySession } from '../session/proxy-session.ts';
 import { loadProfile } from '../target/load-profile.ts';
 import { exitCodeOf } from './exit-codes.ts';
 import { PROXY_HELP } from './help.ts';
-import { intOption, parseOptions } from './options.ts';
+import { intOption, parseOptions, resourcesOf } from './options.ts';
 import type { Output } from './run-command.ts';
 
 const PROXY_OPTIONS = {
@@ -113,12 +112,4 @@ function upstreamOf(text: string): URL {
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new UsageError(`--upstream must be an http or https URL, not ${text}`);
   return url;
-}
-
-function resourcesOf(text: string | undefined): number {
-  if (text === undefined) return RUN_CONFIG_DEFAULTS.resources;
-  const n = Number(text);
-  if (!Number.isSafeInteger(n) || n < 1)
-    throw new UsageError(`--resources must be a whole number above 0, not ${text}`);
-  return n;
 }

@@ -67,6 +67,14 @@ export function kindById(profile: TargetProfile, id: string): ProfileKind | unde
   return profile.kinds.find((k) => k.id === id);
 }
 
+/** Does the role define a kind (§4.1 rule 2), as the profile says by its kinds or by the role itself? */
+export function definesAKind(profile: TargetProfile, roleId: string): boolean {
+  return (
+    profile.kinds.some((k) => k.definingRoleId === roleId) ||
+    profile.roles.some((r) => r.id === roleId && r.definesKindId !== undefined)
+  );
+}
+
 export function listKindId(profile: TargetProfile): string | undefined {
   return profile.listKindId ?? profile.kinds[0]?.id;
 }

@@ -10,7 +10,8 @@ import { expect } from 'vitest';
 import { listKindId, type TargetProfile } from '../../src/target/profile.ts';
 import type { PlainHarClient } from './plain-har.ts';
 
-const ids = (json: unknown): string[] => {
+/** The ids of a list answer's `data`. */
+export const ids = (json: unknown): string[] => {
   const data: unknown = typeof json === 'object' && json !== null ? Reflect.get(json, 'data') : undefined;
   return Array.isArray(data)
     ? data.flatMap((r: unknown) => {
@@ -20,7 +21,8 @@ const ids = (json: unknown): string[] => {
     : [];
 };
 
-const nextToken = (json: unknown): unknown =>
+/** A list answer's `next_token`. */
+export const nextToken = (json: unknown): unknown =>
   typeof json === 'object' && json !== null ? Reflect.get(json, 'next_token') : undefined;
 
 /** The client's requests, each answered as a conformant server answers them. */

@@ -16,19 +16,7 @@ import type { Rejudged } from '../../src/runner/rejudge.ts';
 import { checkedFile } from '../../src/schemas/files.ts';
 import { listKindId, type TargetProfile } from '../../src/target/profile.ts';
 import { PlainHarClient } from '../helpers/plain-har.ts';
-
-const idsOf = (json: unknown): string[] => {
-  const data: unknown = typeof json === 'object' && json !== null ? Reflect.get(json, 'data') : undefined;
-  return Array.isArray(data)
-    ? data.flatMap((r: unknown) => {
-        const id: unknown = typeof r === 'object' && r !== null ? Reflect.get(r, 'id') : undefined;
-        return typeof id === 'string' ? [id] : [];
-      })
-    : [];
-};
-
-const tokenOf = (json: unknown): unknown =>
-  typeof json === 'object' && json !== null ? Reflect.get(json, 'next_token') : undefined;
+import { ids as idsOf, nextToken as tokenOf } from '../helpers/browse.ts';
 
 /** Walks of `bodies`, one page of each in turn until every one has ended. */
 async function interleaved(client: PlainHarClient, bodies: readonly object[]): Promise<void> {

@@ -17,8 +17,7 @@
  */
 import { DEFINITIONS } from '../../schemas/definitions.ts';
 import { OPERATION_REQUESTS } from '../../schemas/operations.ts';
-import type { TargetProfile } from '../../target/profile.ts';
-import { kindById } from '../../target/profile.ts';
+import { definesAKind, kindById, type TargetProfile } from '../../target/profile.ts';
 import type { CoveringFactor } from '../../arbitraries/index.ts';
 import { LONG_LIST, OMITTED, servableFactors, type FixedField, type InputModelOf, type Unservable } from './model.ts';
 
@@ -59,10 +58,6 @@ type SchemaNode = Record<string, unknown>;
 const isNode = (v: unknown): v is SchemaNode => typeof v === 'object' && v !== null && !Array.isArray(v);
 const SNOWFLAKE = '#/definitions/Snowflake';
 
-const isDefining = (profile: TargetProfile, roleId: string): boolean =>
-  profile.kinds.some((k) => k.definingRoleId === roleId) ||
-  profile.roles.some((r) => r.id === roleId && r.definesKindId !== undefined);
-
 export const revokeRolesInputModel: InputModelOf = (profile) => {
   const request: SchemaNode = DEFINITIONS[OPERATION_REQUESTS['resources.revoke-roles']];
   const properties = isNode(request.properties) ? request.properties : {};
@@ -99,7 +94,7 @@ export const revokeRolesInputModel: InputModelOf = (profile) => {
       why: 'the target profile lists fewer than ten mutable resources of role kinds: the rule may give up one',
     });
   }
-  const ordinary = profile.roles.filter((r) => !isDefining(profile, r.id));
+  const ordinary = profile.roles.filter((r) => !definesAKind(profile, r.id));
   if (ordinary.length < 2) {
     unservable.push({
       factor: 'role_ids',

@@ -11,7 +11,7 @@
  * be invalid, which its traffic does not say. Pure.
  */
 import type { Violation } from '../../core/types.ts';
-import type { TargetProfile } from '../../target/profile.ts';
+import { definesAKind, type TargetProfile } from '../../target/profile.ts';
 import { accepted, isClean, isNoVerdict, noEvidence, type Judgement } from './judgement.ts';
 import { field, type Observed } from './observed.ts';
 import { applyRevocation, describeHeld, heldBy, revocationOf, rolesShown, type HeldRoles } from './role-answers.ts';
@@ -40,7 +40,6 @@ export function judgeRevocationEffects(
   refusalOwned: (o: Observed) => boolean = () => false,
 ): Judgement {
   const enabled = profile.teams.filter((t) => t.enabled).map((t) => t.id);
-  const defining = new Set(profile.kinds.flatMap((k) => (k.definingRoleId ? [k.definingRoleId] : [])));
   const model = new Map<string, HeldRoles>();
   /** Per resource, the roles whose fate the spec leaves open (a kind-defining role revoked whole). */
   const open = new Map<string, Set<string>>();
@@ -70,7 +69,7 @@ export function judgeRevocationEffects(
         if (!held) continue;
         touched.add(id);
         // Removing a kind-defining role entirely is refused or ignored (§4.1 rule 2): which is not shown.
-        const left = revocation.teams === 'omitted' ? revocation.roleIds.filter((r) => defining.has(r)) : [];
+        const left = revocation.teams === 'omitted' ? revocation.roleIds.filter((r) => definesAKind(profile, r)) : [];
         if (left.length > 0) open.set(id, new Set([...(open.get(id) ?? []), ...left]));
         applyRevocation(held, revocation.roleIds, revocation.teams, enabled);
       }

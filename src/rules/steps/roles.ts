@@ -11,6 +11,7 @@ import { PICKING_PAGE, judgeRead, listBody, listPage } from './list.ts';
 import type { RuleId } from '../rule-ids.ts';
 export { canonicalRoles } from '../resource-state.ts';
 import type { BaseCheckContext } from '../types.ts';
+import { definesAKind } from '../../target/profile.ts';
 
 const PLAIN_ARRAY: RuleId = 'list-roles.plain-array';
 const ASSOCIATION: RuleId = 'list-roles.association-shape';
@@ -66,10 +67,7 @@ export async function revokeRoles(
 
 /** The role that defines a kind (§4.1 rule 2), by the profile. */
 export function isDefiningRole(ctx: Pick<BaseCheckContext, 'profile'>, roleId: string): boolean {
-  return (
-    ctx.profile.kinds.some((k) => k.definingRoleId === roleId) ||
-    ctx.profile.roles.some((r) => r.id === roleId && r.definesKindId !== undefined)
-  );
+  return definesAKind(ctx.profile, roleId);
 }
 
 /**

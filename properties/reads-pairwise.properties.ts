@@ -35,7 +35,7 @@ import { observedOf } from '../src/rules/judges/observed.ts';
 import type { RuleId } from '../src/rules/rule-ids.ts';
 import { WIDE_RANGE } from '../src/rules/steps/assignations.ts';
 import { judgeRead } from '../src/rules/steps/list.ts';
-import { untouchedRoleResources } from '../src/rules/steps/roles.ts';
+import { roleKindResources, untouchedRoleResources } from '../src/rules/steps/roles.ts';
 import type { CheckContext, Judging } from '../src/rules/types.ts';
 import type { OperationName } from '../src/schemas/operations.ts';
 import type { ListRolesRequest, ShowActivityRatesRequest, ShowTeamsRequest } from '../src/schemas/index.ts';
@@ -263,9 +263,10 @@ function idsOf(cls: string | undefined, ids: readonly string[], others: readonly
 async function driveListRoles(ctx: CheckContext & Judging): Promise<void> {
   const model = listRolesInputModel(ctx.profile);
   const { rows, judged, observe } = rowsOf(model, ctx.options.seed, ctx.options.depth);
-  // A hundred for the long class (one page the run reads once); the rows read three of them.
-  const untouched = await untouchedRoleResources(ctx, LONG_LIST);
-  const resources = untouched.slice(0, 3);
+  const resources = await untouchedRoleResources(ctx, 3);
+  // The long class names a hundred resources of role kinds from the same pages (no page larger than the
+  // one every rule picks from, whose largest size is not shown); only the rows' own are compared, last.
+  const untouched = await roleKindResources(ctx, 3, LONG_LIST);
   precondition(resources.length >= 2, 'fewer than two resources of a role kind that the suite never changes');
   const allRoles = ctx.profile.roles.map((r) => r.id);
   try {

@@ -71,6 +71,33 @@ export function isDefiningRole(ctx: Pick<BaseCheckContext, 'profile'>, roleId: s
 }
 
 /**
+ * The resources of each role-supporting kind on one page of the size every
+ * rule picks from (more when a rule wants `n` beside the mutable ones): the
+ * same request for every rule, so the run reads it once.
+ */
+async function roleKindPages(ctx: StepContext & Pick<BaseCheckContext, 'profile'>, n: number): Promise<string[][]> {
+  const limit = Math.max(n + ctx.profile.mutableResources.length, PICKING_PAGE);
+  const perKind: string[][] = [];
+  for (const kind of ctx.profile.kinds.filter((k) => k.supportsRoles)) {
+    const page = await listPage(ctx, listBody({ listKindId: kind.id }, { pagination: { limit, next_token: null } }));
+    perKind.push(page.data.map((r) => r.id));
+  }
+  return perKind;
+}
+
+/** Up to `n` ids taken from each list in turn. */
+function interleave(lists: readonly string[][], n: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; out.length < n && lists.some((ids) => i < ids.length); i++) {
+    for (const ids of lists) {
+      const id = ids[i];
+      if (id !== undefined && out.length < n) out.push(id);
+    }
+  }
+  return out;
+}
+
+/**
  * Up to `n` resources of role-supporting kinds that the suite never changes
  * (listed by `resources.list`, the profile's mutable resources left out), taken
  * from each role kind in turn: reads of them cannot race a revocation.
@@ -80,21 +107,24 @@ export async function untouchedRoleResources(
   n: number,
 ): Promise<string[]> {
   const mutable = new Set(ctx.profile.mutableResources.map((r) => r.id));
-  const perKind: string[][] = [];
-  for (const kind of ctx.profile.kinds.filter((k) => k.supportsRoles)) {
-    // One page of the size every rule picks from, so the run reads it once whatever `n` each rule wants.
-    const limit = Math.max(n + mutable.size, PICKING_PAGE);
-    const page = await listPage(ctx, listBody({ listKindId: kind.id }, { pagination: { limit, next_token: null } }));
-    perKind.push(page.data.map((r) => r.id).filter((id) => !mutable.has(id)));
-  }
-  const out: string[] = [];
-  for (let i = 0; out.length < n && perKind.some((ids) => i < ids.length); i++) {
-    for (const ids of perKind) {
-      const id = ids[i];
-      if (id !== undefined && out.length < n) out.push(id);
-    }
-  }
-  return out;
+  const perKind = await roleKindPages(ctx, n);
+  return interleave(
+    perKind.map((ids) => ids.filter((id) => !mutable.has(id))),
+    n,
+  );
+}
+
+/**
+ * Up to `max` resources of role-supporting kinds, mutable or not, from the
+ * same pages `untouchedRoleResources(ctx, n)` reads (no request of its own):
+ * ids a read may name beside those it judges.
+ */
+export async function roleKindResources(
+  ctx: StepContext & Pick<BaseCheckContext, 'profile'>,
+  n: number,
+  max: number,
+): Promise<string[]> {
+  return interleave(await roleKindPages(ctx, n), max);
 }
 
 /** One association as a key, to compare answers as sets. */

@@ -517,7 +517,64 @@ export function reproducerPlan(r: RuleResult): ReproducerPlan | undefined {
   if (walked) return walked;
   const written = writePlan(r);
   if (written) return written;
-  return r.exchanges.some((e) => isRevocation(e)) ? (revocationPlan(r, v) ?? unchangedPlan(r)) : undefined;
+  return r.exchanges.some((e) => isRevocation(e))
+    ? (rowRevocationPlan(r, v) ?? revocationPlan(r, v) ?? unchangedPlan(r))
+    : undefined;
+}
+
+/** `list-roles after revoke-roles pairwise (row 12)`: the read of one resource named after the row before it. */
+const ROW_READ = /list-roles after (revoke-roles pairwise \(row \d+\))/;
+
+/**
+ * A pairwise row's revocation judged on the read of one of its resources
+ * right after it (the violation names the roles that read showed): that
+ * resource's first read of the run (the state the target must still show),
+ * every row before it that named the resource, the row, and the read after
+ * it. The resources a row
+ * names are the rule's own, given up for good, so sending the row again
+ * changes nothing anyone else holds. Undefined when the transcript kept
+ * neither the row nor the reads around it.
+ */
+function rowRevocationPlan(r: RuleResult, v: Violation): ReproducerPlan | undefined {
+  const rowStep = ROW_READ.exec(v.where)?.[1];
+  const shown = shownRolesOf(v.actual);
+  if (rowStep === undefined || shown === undefined) return undefined;
+  const all = r.exchanges;
+  const judged = all.findLastIndex((e) => e.step === `list-roles after ${rowStep}` && showsRoles(rolesRead(e), shown));
+  const read = all[judged];
+  const resource = read ? requestField(read, 'resource_ids') : undefined;
+  const row = all.findLastIndex((e, i) => i < judged && isRevocation(e) && e.step === rowStep);
+  // The resource's first read of the run: the state every revocation of it since started from.
+  const start = all.findIndex((e, i) => i < row && rolesRead(e) !== undefined && e.request.body === read?.request.body);
+  const startRoles = rolesRead(all[start]);
+  const departing = rolesRead(read);
+  if (!read || !Array.isArray(resource) || start < 0 || startRoles === undefined || departing === undefined)
+    return undefined;
+  const named = (e: Exchange) => {
+    const ids = requestField(e, 'resource_ids');
+    return Array.isArray(ids) && ids.includes(resource[0]);
+  };
+  const revocations = all.slice(start + 1, row + 1).filter((e) => isRevocation(e) && named(e));
+  const requests = [all[start], ...revocations, read].flatMap((exchange) =>
+    exchange ? [{ label: exchange.step ?? exchange.operation, exchange }] : [],
+  );
+  return {
+    requests,
+    startRoles,
+    checks: [
+      ...revocations.map((_, i): ReproducerCheck => ({ at: i + 2, kind: 'accepted' })),
+      { at: requests.length, kind: 'roles-not', departing },
+    ],
+  };
+}
+
+/** The roles a violation says a read showed: `actual.roles`, or `actual` itself as role id → '*' or team ids. */
+function shownRolesOf(actual: unknown): HeldRoles | undefined {
+  const wrapped = rolesOf(actual);
+  if (wrapped) return wrapped;
+  if (typeof actual !== 'object' || actual === null || Array.isArray(actual)) return undefined;
+  const roles: HeldRoles = { ...actual };
+  return Object.values(roles).every((t) => t === '*' || Array.isArray(t)) ? roles : undefined;
 }
 
 /**

@@ -521,6 +521,9 @@ async function attemptRule(
   const { options, target } = env;
   const started = performance.now();
   const exchanges: Exchange[] = [];
+  /** Each exchange's place in the attempt, so evidence kept apart is put back where it came (withEvidence). */
+  const sequence = new WeakMap<Exchange, number>();
+  let sequenced = 0;
   const observations: Observation[] = [];
   let requestCount = 0;
   let replay: PropertyReplay | undefined;
@@ -563,6 +566,7 @@ async function attemptRule(
   const record = (e: Exchange, answer?: ApiResponse): void => {
     // Every exchange names the rule that sent or read it: traffic can be judged again from its tags.
     e.rule = rule.id;
+    sequence.set(e, sequenced++);
     keepForReport(exchanges, e);
     log.add(e, answer);
     if (e.shared) {
@@ -716,7 +720,21 @@ async function attemptRule(
       }
       const evidence = departed?.evidence;
       const trace = rule.explain && evidence ? traceOf(rule.explain(evidence, target.profile), evidence, log) : [];
-      return result('FAIL', { violations, ...(trace.length > 0 ? { trace } : {}) });
+      // A change that cannot be undone cannot be driven again from the same state: the run that departed is the only
+      // evidence there will be, kept whole (a FAIL's reproducer sends its row again from the reads before it).
+      const kept =
+        env.keepsDeparture && evidence
+          ? withEvidence(
+              exchanges,
+              evidence.map((o) => log.exchangeOf(o)),
+              sequence,
+            )
+          : undefined;
+      return result('FAIL', {
+        violations,
+        ...(trace.length > 0 ? { trace } : {}),
+        ...(kept ? { exchanges: kept } : {}),
+      });
     }
     const harness = toHarness(error, controller.signal.aborted, options.ruleTimeoutMs);
     const verdict = verdictOfHarnessFault(harness.code);
@@ -796,6 +814,24 @@ export function keepForReport(exchanges: Exchange[], e: Exchange): void {
   while (drop < KEEP_FIRST + KEEP_NOTED && drop < exchanges.length - KEEP_LAST && metServerError(exchanges[drop]))
     drop += 1;
   if (drop < exchanges.length - KEEP_LAST) exchanges.splice(drop, 1);
+}
+
+/** At most this many exchanges of a departing run are kept beside the transcript's first and last ones. */
+const KEEP_EVIDENCE = 200;
+
+/**
+ * The transcript with the exchanges of the run that departed put back (the
+ * last KEEP_EVIDENCE of them), each where it came: a departure in the middle
+ * of a long run is otherwise cut from the report.
+ */
+function withEvidence(
+  transcript: readonly Exchange[],
+  evidence: ReadonlyArray<Exchange | undefined>,
+  sequence: WeakMap<Exchange, number>,
+): Exchange[] {
+  const all = new Set(transcript);
+  for (const e of evidence.slice(-KEEP_EVIDENCE)) if (e && sequence.has(e)) all.add(e);
+  return [...all].sort((a, b) => (sequence.get(a) ?? 0) - (sequence.get(b) ?? 0));
 }
 
 function metServerError(e: Exchange | undefined): boolean {

@@ -444,6 +444,9 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
     ['revoke-star-twice-removes-role', 'revoke-roles.prop.idempotent'],
     // A kind-defining role revoked: refused or accepted, it must still be there (the reference refuses).
     ['revoke-defining-role-removed', 'revoke-roles.defining-role-kept'],
+    // A pairwise row in the middle of a long run (kept whole, the only evidence there will be): the resource's
+    // first read, every row before that named it, the row, the read after.
+    ['revoke-mixed-absent-team-ignored', 'revoke-roles.prop.pairwise-combinations'],
   ] as const)(
     '%s: the script of %s exits 1 on a fresh faulty server, 0 on the reference, 3 where the roles moved on',
     async (fault, rule) => {

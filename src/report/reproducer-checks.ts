@@ -27,6 +27,7 @@ import { comparedPlan, type ComparedCheck } from './reproducer-compared.ts';
 import { walkPlan, type WalkCheck, type WalkFollowed } from './reproducer-walks.ts';
 import { walkedPlan, type WalkedCheck } from './reproducer-walked.ts';
 import { writePlan, type WriteCheck } from './reproducer-writes.ts';
+import { unassignRowsPlan, type UnassignRowsCheck } from './reproducer-unassign-rows.ts';
 
 /** A model's check, its answer named by the script's request number instead. */
 type AtRequest<C> = C extends ReplayCheck ? { at: number } & Omit<C, 'exchange'> : never;
@@ -68,6 +69,7 @@ export type ReproducerCheck =
   | WalkCheck
   | WalkedCheck
   | WriteCheck
+  | UnassignRowsCheck
   | ComparedCheck
   | AtRequest<ReplayCheck>;
 
@@ -515,7 +517,7 @@ export function reproducerPlan(r: RuleResult): ReproducerPlan | undefined {
     };
   const walked = walkedPlan(r, v);
   if (walked) return walked;
-  const written = writePlan(r);
+  const written = writePlan(r) ?? unassignRowsPlan(r);
   if (written) return written;
   return r.exchanges.some((e) => isRevocation(e))
     ? (rowRevocationPlan(r, v) ?? revocationPlan(r, v) ?? unchangedPlan(r))

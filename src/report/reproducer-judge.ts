@@ -452,6 +452,16 @@ const judges = {
     });
     return shown.length === 0 ? null : 'team ' + c.teamId + ' shown over ' + c.range + ' after a warning: ' + JSON.stringify(shown[0].date_range);
   },
+  'team-text': function (c, a) {
+    const range = span(c.range);
+    const mine = list(a, 'resources.show-teams').filter(function (x) {
+      const s = x && span(x.date_range);
+      return !!s && !!range && x.team && x.team.id === c.teamId && s.start < range.end && range.start <= s.end;
+    });
+    if (mine.length === 0) throw new CannotTell('no assignation of team ' + c.teamId + ' over ' + c.range + ': its ' + c.field + ' cannot be judged');
+    const other = mine.find(function (x) { return typeof x[c.field] === 'string' && x[c.field] !== c.value; });
+    return other ? 'team ' + c.teamId + ' over ' + c.range + ' shows ' + c.field + ' ' + JSON.stringify(other[c.field]) + ', sent ' + JSON.stringify(c.value) : null;
+  },
   warned: function (c, a) {
     const j = parsed(a);
     if (!j.ok || !j.value || typeof j.value !== 'object' || !('warning_type' in j.value)) throw new CannotTell('the assignment answered ' + a.status + ' with no warning: the target is not in the state the FAIL started from');
@@ -465,6 +475,36 @@ const judges = {
     const before = entries(answer(c.reference), 'request ' + c.reference);
     const now = entries(a, 'request ' + c.at);
     return same(now, before) ? null : 'the read after shows ' + JSON.stringify(now.filter(function (x) { return before.indexOf(x) < 0; }).slice(0, 2)) + ' where the read before showed ' + JSON.stringify(before.filter(function (x) { return now.indexOf(x) < 0; }).slice(0, 2));
+  },
+  // Unassignment rows: each row's read against the read before the rows, with the ranges of the rows up to it
+  // unassigned; a departure only where the rows depart whichever way the server reads a range's end day.
+  'unassign-rows': function (c) {
+    const periods = function (n, what) {
+      const b = answer(n);
+      if (b.status !== '200') throw new CannotTell(what + ' answered ' + b.status + ': no periods to judge');
+      return list(b, 'resources.show-activity-rates');
+    };
+    const before = periods(c.before, 'the read before the rows');
+    const rows = c.rows.map(function (r, i) { return { range: span(r.range), after: periods(r.read, 'the read after row ' + (i + 1)) }; });
+    const addDays = function (day, n) { const d = new Date(day + 'T00:00:00Z'); d.setUTCDate(d.getUTCDate() + n); return d.toISOString().slice(0, 10); };
+    const departure = function (included) {
+      const within = function (s, d) { return !!s && s.start <= d && (included ? d <= s.end : d < s.end); };
+      const rateOn = function (ps, d) {
+        const p = ps.find(function (q) { return q && within(span(q.date_range), d); });
+        return p ? p.average_rate : null;
+      };
+      for (let i = 0; i < rows.length; i++) {
+        const ranges = rows.slice(0, i + 1).map(function (r) { return r.range; });
+        for (let d = addDays(rows[i].range.start, -c.around); d <= addDays(rows[i].range.end, c.around); d = addDays(d, 1)) {
+          const named = ranges.some(function (s) { return within(s, d); });
+          if (named && rateOn(rows[i].after, d) !== null) return 'after row ' + (i + 1) + ', a period over ' + d + ', which an unassignment covered';
+          if (!named && rateOn(before, d) !== rateOn(rows[i].after, d)) return 'after row ' + (i + 1) + ', the rate on ' + d + ', which no unassignment named, is ' + rateOn(rows[i].after, d) + ' (was ' + rateOn(before, d) + ')';
+        }
+      }
+      return null;
+    };
+    const included = departure(true);
+    return included && departure(false) ? included : null;
   },
   'roles-not': function (c, a) {
     const shown = roleList(a, 'resources.list-roles');

@@ -86,6 +86,20 @@ export interface WarnedCheck {
   kind: 'warned';
 }
 
+/**
+ * Every assignation of the team the read (request `at`) shows over the
+ * range's certain days carries `field` as sent, byte for byte (where it
+ * carries one); none at all: the script cannot tell.
+ */
+export interface TeamTextCheck {
+  at: number;
+  kind: 'team-text';
+  teamId: string;
+  range: string;
+  field: string;
+  value: string;
+}
+
 /** The read (request `at`) shows the same entries as read `reference`, whatever their order. */
 export interface ListSameCheck {
   at: number;
@@ -101,6 +115,7 @@ export type WriteCheck =
   | TeamAbsentCheck
   | SpreadEvenlyCheck
   | WarnedCheck
+  | TeamTextCheck
   | ListSameCheck;
 
 type WritePlan = {
@@ -277,7 +292,10 @@ export function writePlan(r: RuleResult): WritePlan | undefined {
   if (r.ruleId === 'assign-team.warning-aware-applies') return teamAssignedPlan(log);
   if (r.ruleId === 'assign-team.warning-changes-nothing') return warningPlan(log);
   if (r.ruleId === 'assign-team.prop.pairwise-combinations')
-    return r.violations.reduce<WritePlan | undefined>((plan, x) => plan ?? warnedRowPlan(log, x), undefined);
+    return r.violations.reduce<WritePlan | undefined>(
+      (plan, x) => plan ?? warnedRowPlan(log, x) ?? textRowPlan(log, x),
+      undefined,
+    );
   return undefined;
 }
 
@@ -312,6 +330,45 @@ function warnedRowPlan(log: readonly Exchange[], v: Violation): WritePlan | unde
       { at: 2, kind: 'team-absent', teamId, range },
     ],
   };
+}
+
+/** `…: show-teams after assign-team pairwise row 3 resent with warning_aware true: external_id`: a row's text. */
+const TEXT_ROW =
+  /: show-teams after (assign-team pairwise row \d+(?: \(complete\))?(?: resent with warning_aware true)?): (regrouping|contract_number|external_id)$/;
+
+/**
+ * A pairwise row done must show the text it sent byte for byte: the row (as
+ * sent, or resent with warning_aware true) sent again, and the read of its
+ * week right after, judged on the field the violation names.
+ */
+function textRowPlan(log: readonly Exchange[], v: Violation): WritePlan | undefined {
+  const m = TEXT_ROW.exec(v.where);
+  const [step, field] = [m?.[1], m?.[2]];
+  if (step === undefined || field === undefined || typeof v.expected !== 'string') return undefined;
+  const found = writesRead(log, step, `show-teams after ${step}`).findLast(([write]) => {
+    return recordOf(parseJsonText(write.request.body)).get(field) === v.expected;
+  });
+  if (!found) return undefined;
+  const [write, read] = found;
+  const body = recordOf(parseJsonText(write.request.body));
+  const [teamId, range] = [body.get('team_id'), body.get('date_range')];
+  const span = spanOf(range);
+  if (typeof teamId !== 'string' || typeof range !== 'string' || !span) return undefined;
+  // The recording must depart as the script will judge it: the team shown there with other text.
+  const departs = (periodsOf(read) ?? []).some((a) => {
+    const s = spanOf(a.get('date_range'));
+    const shown = a.get(field);
+    return (
+      recordOf(a.get('team')).get('id') === teamId &&
+      s !== undefined &&
+      s.start < span.end &&
+      span.start <= s.end &&
+      typeof shown === 'string' &&
+      shown !== v.expected
+    );
+  });
+  if (!departs) return undefined;
+  return planOf(write, read, { at: 2, kind: 'team-text', teamId, range, field, value: v.expected });
 }
 
 /** The period over the range, and whether it spreads its rate evenly as activity-rates.default-pattern-even judges it. */

@@ -12,7 +12,7 @@ import type { RuleResult, Violation } from '../core/types.ts';
 import type { Rule, RuleGroup } from '../rules/types.ts';
 import { emptyResult } from './rule-result.ts';
 
-/** Exchanges of the finder kept as the evidence of one finding: the last ones, where the departure is. */
+/** Exchanges of the finder kept as the evidence of one finding: those its violations name, and the last ones. */
 const EVIDENCE_EXCHANGES = 3;
 /** Findings kept per owner: the first ones say it; a broken server must not fill the memory. */
 const KEPT_PER_OWNER = 20;
@@ -32,7 +32,13 @@ export class Findings {
   add(owner: string, foundBy: string, violations: readonly Violation[], transcript: readonly Exchange[]): void {
     const list = this.byOwner.get(owner) ?? [];
     if (list.length >= KEPT_PER_OWNER) return;
-    list.push({ owner, foundBy, violations, evidence: transcript.slice(-EVIDENCE_EXCHANGES) });
+    // The exchanges the violations name by their step (a pairwise row's page judged at the end of the run), and
+    // the last ones, where a departure found as it came is.
+    const named = transcript.filter(
+      (e) => e.step !== undefined && violations.some((v) => v.where.includes(`${e.step}:`)),
+    );
+    const evidence = [...new Set([...named.slice(-EVIDENCE_EXCHANGES), ...transcript.slice(-EVIDENCE_EXCHANGES)])];
+    list.push({ owner, foundBy, violations, evidence });
     this.byOwner.set(owner, list);
   }
 

@@ -546,7 +546,9 @@ async function attemptRule(
   const ownMutations = new MutationLog();
   /** The last judgement that found a departure, with its evidence: a property's shrunk counterexample. */
   let departed: { evidence: readonly Observed[]; violations: readonly Violation[] } | undefined;
-  const keepsDeparture = rule.explain !== undefined || env.keepsDeparture === true;
+  // A property's departing run is kept (its runs are short, each forgotten once judged): its FAIL's transcript holds it
+  // whole, for the reproducer; an example's whole log may be a walk of a million resources, kept only when asked.
+  const keepsDeparture = rule.explain !== undefined || env.keepsDeparture === true || rule.kind === 'property';
   /** When the answer to the latest request of this attempt that may change state came. */
   let lastChangeAt: number | undefined;
   // An example rule's judge folds its whole log as it comes; a property's each run; a rule that judges the run's
@@ -720,16 +722,15 @@ async function attemptRule(
       }
       const evidence = departed?.evidence;
       const trace = rule.explain && evidence ? traceOf(rule.explain(evidence, target.profile), evidence, log) : [];
-      // A change that cannot be undone cannot be driven again from the same state: the run that departed is the only
-      // evidence there will be, kept whole (a FAIL's reproducer sends its row again from the reads before it).
-      const kept =
-        env.keepsDeparture && evidence
-          ? withEvidence(
-              exchanges,
-              evidence.map((o) => log.exchangeOf(o)),
-              sequence,
-            )
-          : undefined;
+      // The run that departed, kept whole beside the transcript's first and last exchanges: a FAIL's reproducer sends
+      // its steps again from the reads before them, and a change that cannot be undone leaves no other evidence.
+      const kept = evidence
+        ? withEvidence(
+            exchanges,
+            evidence.map((o) => log.exchangeOf(o)),
+            sequence,
+          )
+        : undefined;
       return result('FAIL', {
         violations,
         ...(trace.length > 0 ? { trace } : {}),

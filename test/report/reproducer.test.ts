@@ -405,6 +405,12 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
     ['teams-warning-applied-without-contract-number', 'assign-team.prop.pairwise-combinations'],
     // A pairwise row refused (non-ASCII text): 2xx or a warning is due; the rows before it are sent first.
     ['teams-non-ascii-contract-number-refused', 'assign-team.prop.pairwise-combinations'],
+    // A pairwise row's text shown otherwise than sent (external_id dropped where no regrouping is sent).
+    ['teams-external-id-dropped-without-regrouping', 'assign-team.prop.pairwise-combinations'],
+    // Unassignment rows: the periods laid again, the rows before, the row; a day no row named lost its rate.
+    ['rates-unassign-inside-removes-period', 'activity-rates.prop.unassign-pairwise-combinations'],
+    // The same, a month's first day an unassignment covered still shown.
+    ['rates-unassign-month-start-kept', 'activity-rates.prop.unassign-pairwise-combinations'],
   ] as const)(
     '%s: the script of %s writes again and judges the read after it, exits 1 on a fresh faulty server, 0 on the reference',
     async (fault, rule) => {

@@ -144,9 +144,11 @@ describe('action.yml', () => {
     expect(restore?.with?.key).toBe(save?.with?.key);
     expect(save?.with?.key?.startsWith(restore?.with?.['restore-keys'] ?? '-')).toBe(true);
     expect(save?.if).toContain('always()');
-    // One history per shard, and per matrix job that history-key tells apart: no job overwrites another's.
+    // One history per shard and per matrix job (its index, and history-key where given): no job overwrites another's.
     expect(action.inputs['history-key']?.default).toBe('');
     expect(save?.with?.['key']).toContain('${{ inputs.shard }}');
+    expect(save?.with?.['key']).toContain('${{ strategy.job-index }}');
+    expect(restore?.with?.['restore-keys']).toContain('${{ strategy.job-index }}');
     expect(save?.with?.['key']).toContain('${{ inputs.history-key }}');
     // A merge job keeps a history too: its merged runs (merge --history).
     expect(restore?.if).not.toContain('merge');

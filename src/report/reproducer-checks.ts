@@ -28,6 +28,7 @@ import { walkPlan, type WalkCheck, type WalkFollowed } from './reproducer-walks.
 import { walkedPlan, type WalkedCheck } from './reproducer-walked.ts';
 import { writePlan, type WriteCheck } from './reproducer-writes.ts';
 import { unassignRowsPlan, type UnassignRowsCheck } from './reproducer-unassign-rows.ts';
+import { concurrentPlan } from './reproducer-concurrent.ts';
 
 /** A model's check, its answer named by the script's request number instead. */
 type AtRequest<C> = C extends ReplayCheck ? { at: number } & Omit<C, 'exchange'> : never;
@@ -517,7 +518,7 @@ export function reproducerPlan(r: RuleResult): ReproducerPlan | undefined {
     };
   const walked = walkedPlan(r, v);
   if (walked) return walked;
-  const written = writePlan(r) ?? unassignRowsPlan(r);
+  const written = writePlan(r) ?? unassignRowsPlan(r) ?? concurrentPlan(r);
   if (written) return written;
   return r.exchanges.some((e) => isRevocation(e))
     ? (rowRevocationPlan(r, v) ?? revocationPlan(r, v) ?? unchangedPlan(r))

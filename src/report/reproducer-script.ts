@@ -8,8 +8,8 @@
  * 3: the script cannot tell: the target is not in the state the FAIL started
  * from (a revocation's roles, read first, before anything is changed; a
  * period to unassign; a warning), or the FAIL is of a kind the script does
- * not judge (a concurrent run, unassignment rows judged against every row
- * before them, evidence the transcript did not keep).
+ * not judge (a concurrent run whose departure shows only on days several of
+ * its writes touch, evidence the transcript did not keep).
  */
 import type { RuleResult, RunResult } from '../core/types.ts';
 import { headerArguments, printfBinary } from './curl.ts';
@@ -73,8 +73,8 @@ export function reproducerScript(r: RuleResult, run: Pick<RunResult, 'target' | 
   const lines = preamble(r, run, plan ? keys : []);
   if (!plan) {
     lines.push(
-      '# This FAIL is judged over answers this script does not judge (a concurrent run, unassignment rows judged',
-      '# against every row before them, or evidence the transcript did not keep).',
+      '# This FAIL is judged over answers this script does not judge (a concurrent run whose departure shows only',
+      '# on days several of its writes touch, or evidence the transcript did not keep).',
       comment(`Run the rule again: ${replayCommand(r, run)}`),
       'echo "not judged here: run the rule again with directory-conformance (see the comment in this script)" >&2',
       'exit 3',

@@ -123,12 +123,12 @@ type WritePlan = {
   checks: Array<WriteCheck | WrittenCheck>;
 };
 
-interface Span {
+export interface Span {
   start: string;
   end: string;
 }
 
-function spanOf(range: unknown): Span | undefined {
+export function spanOf(range: unknown): Span | undefined {
   const m = typeof range === 'string' ? /^(\d{4}-\d{2}-\d{2})\/(\d{4}-\d{2}-\d{2})$/.exec(range) : null;
   return m?.[1] && m[2] ? { start: m[1], end: m[2] } : undefined;
 }
@@ -138,25 +138,25 @@ function overlapsStrictly(a: Span, b: Span): boolean {
   return a.start < b.end && b.start < a.end;
 }
 
-function addDays(day: string, days: number): string {
+export function addDays(day: string, days: number): string {
   const date = new Date(`${day}T00:00:00Z`);
   date.setUTCDate(date.getUTCDate() + days);
   return date.toISOString().slice(0, 10);
 }
 
-function recordOf(x: unknown): Map<string, unknown> {
+export function recordOf(x: unknown): Map<string, unknown> {
   return typeof x === 'object' && x !== null && !Array.isArray(x) ? new Map(Object.entries(x)) : new Map();
 }
 
 /** The periods a read answered, or undefined where it answered no list. */
-function periodsOf(e: Exchange | undefined): Array<Map<string, unknown>> | undefined {
+export function periodsOf(e: Exchange | undefined): Array<Map<string, unknown>> | undefined {
   if (!e?.response || e.response.truncated || e.response.status !== 200) return undefined;
   const body = parseJsonText(e.response.body);
   return Array.isArray(body) ? body.map(recordOf) : undefined;
 }
 
 /** As activity-rates.assigned-rate-shown judges a period: over the range, the rate within rounding, the flags and regime sent. */
-function carries(p: Map<string, unknown>, assigned: Assigned): boolean {
+export function carries(p: Map<string, unknown>, assigned: Assigned): boolean {
   const span = spanOf(p.get('date_range'));
   const range = spanOf(assigned.date_range);
   const rate = p.get('average_rate');
@@ -403,7 +403,7 @@ function spreadPlan(pairs: Array<[Exchange, Exchange]>): WritePlan | undefined {
 }
 
 /** As assign-team.warning-aware-applies judges a read: an assignation of the team, with the head, covering the range. */
-function showsTeam(read: Exchange, teamId: unknown, head: unknown, range: Span): boolean {
+export function showsTeam(read: Exchange, teamId: unknown, head: unknown, range: Span): boolean {
   return (periodsOf(read) ?? []).some((a) => {
     const span = spanOf(a.get('date_range'));
     return (

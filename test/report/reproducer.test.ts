@@ -407,6 +407,10 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
     ['teams-non-ascii-contract-number-refused', 'assign-team.prop.pairwise-combinations'],
     // A pairwise row's text shown otherwise than sent (external_id dropped where no regrouping is sent).
     ['teams-external-id-dropped-without-regrouping', 'assign-team.prop.pairwise-combinations'],
+    // Assignments sent at once, both answered as done, one lost: the days only it covered, in any order.
+    ['rates-concurrent-assignments-dropped', 'activity-rates.prop.concurrent-sequences'],
+    // Head assignments sent at once: the days only one of them covered show its team, in any order.
+    ['teams-lost-update', 'assign-team.prop.concurrent-other-teams-kept'],
     // Unassignment rows: the periods laid again, the rows before, the row; a day no row named lost its rate.
     ['rates-unassign-inside-removes-period', 'activity-rates.prop.unassign-pairwise-combinations'],
     // The same, a month's first day an unassignment covered still shown.

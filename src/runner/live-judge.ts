@@ -246,8 +246,12 @@ class WalkOrder {
 interface TrafficRule {
   readonly rule: Rule;
   readonly reading: TrafficReading;
-  /** The whole session's fold, for a rule whose judge keeps only its state over the walks. */
-  readonly session: { folding: Folding; shown: number } | undefined;
+  /**
+   * The whole session's fold, for a rule whose judge keeps only its state:
+   * fed the pages of the walks (`walks`), or every exchange its reading
+   * `takes` (`exchanges`, untagged-traffic.ts's `session`).
+   */
+  readonly session: { folding: Folding; shown: number; of: 'walks' | 'exchanges' } | undefined;
 }
 
 /** Rules whose judge is a fold that keeps only its state, read as walks one after another (`walksAsNamed`). */
@@ -284,7 +288,13 @@ export class LiveJudge<R> {
       // Only where the reading hands the judge every walk in one log, walk after walk, is the fold fed so.
       const folded =
         FOLDED_OVER_THE_SESSION.has(rule.id) && reading.by === 'its judge' && reading.logs === walksAsNamed;
-      return [{ rule, reading, session: folded ? { folding: rule.judge.start(profile), shown: 0 } : undefined }];
+      const session =
+        reading.by === 'its judge' && reading.session
+          ? { folding: reading.session.judge.start(profile), shown: 0, of: 'exchanges' as const }
+          : folded
+            ? { folding: rule.judge.start(profile), shown: 0, of: 'walks' as const }
+            : undefined;
+      return [{ rule, reading, session }];
     });
   }
 
@@ -303,6 +313,9 @@ export class LiveJudge<R> {
       for (const r of this.judged) {
         if (r.reading.by === 'answers' && answerJudged(r.reading, o)) {
           found.push(...this.add(this.tallies, r.rule.id, r.reading.judge(o), [seq]));
+        }
+        if (r.session?.of === 'exchanges' && r.reading.by === 'its judge' && r.reading.session?.takes(o)) {
+          found.push(...this.fed(r.rule.id, r.session, o, seq));
         }
       }
       const linked = this.linker.page(o, this.count);
@@ -353,10 +366,10 @@ export class LiveJudge<R> {
     return [...this.records].sort(([a], [b]) => a - b).map(([seq, record]) => ({ seq, record }));
   }
 
-  /** Pages of walks, in order, into each session fold. */
+  /** Pages of walks, in order, into each session fold of walks. */
   private feedAll(pages: readonly WalkPage[]): Found[] {
     return pages.flatMap(({ o, page, seq }) =>
-      this.judged.flatMap((r) => (r.session ? this.feed(r.rule.id, r.session, o, page, seq) : [])),
+      this.judged.flatMap((r) => (r.session?.of === 'walks' ? this.feed(r.rule.id, r.session, o, page, seq) : [])),
     );
   }
 
@@ -373,7 +386,14 @@ export class LiveJudge<R> {
       if (isNoVerdict(said)) tally.noVerdict ??= said;
       return [];
     }
-    session.folding.step({ ...o, step: `resources.list page ${page}` });
+    return this.fed(ruleId, session, { ...o, step: `resources.list page ${page}` }, seq);
+  }
+
+  /** An exchange into the session's fold of a rule; its new departures found. */
+  private fed(ruleId: string, session: NonNullable<TrafficRule['session']>, o: Observed, seq: number): Found[] {
+    const tally = this.tallies.get(ruleId);
+    if (!tally) return [];
+    session.folding.step(o);
     tally.exchanges += 1;
     keep(tally.judged, seq, this.limits.evidenceKept);
     const violations = violationsOf(session.folding.end());

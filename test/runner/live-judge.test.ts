@@ -140,4 +140,48 @@ describe('the live judge', () => {
     }
     expect(found.some((f) => f.ruleId === 'errors.message-present')).toBe(true);
   });
+
+  /** One exchange of roles: a list-roles read of one resource, or a revocation answered 204. */
+  function roles(seq: number, operation: 'list' | 'revoke', held?: Record<string, '*' | string[]>): Observed {
+    const resource_id = '7000000000000000002';
+    const body =
+      held === undefined
+        ? undefined
+        : Object.entries(held).map(([role_id, team_ids]) => ({ resource_id, role_id, is_assigned: true, team_ids }));
+    return {
+      operation: operation === 'list' ? 'resources.list-roles' : 'resources.revoke-roles',
+      step: `exchange ${seq}`,
+      request:
+        operation === 'list'
+          ? { resource_ids: [resource_id] }
+          : { resource_ids: [resource_id], role_ids: ['2000000000000000005'], team_ids: '*' },
+      status: operation === 'list' ? 200 : 204,
+      body,
+      text: body === undefined ? '' : JSON.stringify(body),
+      earlierStatuses: [],
+      credential: 'other',
+    };
+  }
+
+  test('a revocation and the reads around it, far apart with no walk between: judged over the whole session', async () => {
+    const rule = 'revoke-roles.prop.pairwise-combinations';
+    const before = { '2000000000000000001': '*' as const, '2000000000000000005': ['3000000000000000001'] };
+    for (const [shownAfter, verdict] of [
+      // Revoked on *: held on no team (§4.1 rule 5).
+      [{ '2000000000000000001': '*' as const, '2000000000000000005': [] }, 'PASS'],
+      // The role revoked on * still shown on its team.
+      [before, 'FAIL'],
+    ] as const) {
+      const judge = new LiveJudge<number>(allRules(await loadCatalogue()), profile, LIMITS);
+      let seq = 0;
+      judge.take(++seq, roles(seq, 'list', before), seq, false);
+      // Exchanges of other kinds between: each would have ended a stretch, which judged the read alone.
+      for (let i = 0; i < 30; i++) judge.take(++seq, page(seq, 1, 1), seq, false);
+      judge.take(++seq, roles(seq, 'revoke'), seq, false);
+      for (let i = 0; i < 30; i++) judge.take(++seq, page(seq, 1, 1), seq, false);
+      const found = judge.take(++seq, roles(seq, 'list', shownAfter), seq, false);
+      expect(found.some((f) => f.ruleId === rule)).toBe(verdict === 'FAIL');
+      expect(judge.verdicts().find((v) => v.ruleId === rule)?.verdict).toBe(verdict);
+    }
+  });
 });

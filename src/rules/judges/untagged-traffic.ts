@@ -24,6 +24,8 @@ import { LIST_ANSWER_JUDGES } from './list-answer.ts';
 import { idsFiltered, walksByToken, type WalkRead } from './list-walks.ts';
 import { field, type ExchangeJudge, type Observed } from './observed.ts';
 import { READ_ANSWER_JUDGES } from './read-answers.ts';
+import type { Judge } from './fold.ts';
+import { revocationEffectsJudge } from './revocation-effects.ts';
 
 /** An exchange of the traffic with its place in it: what a rule judged is told by these places. */
 export interface Placed {
@@ -48,6 +50,13 @@ export type TrafficReading =
       readonly by: 'its judge';
       readonly logs: (traffic: readonly Placed[]) => ReadonlyArray<readonly Placed[]>;
       readonly each: 'all' | 'any';
+      /**
+       * The same judgement as a fold whose state stays bounded, for traffic
+       * that never ends (the proxy's): fed every exchange it `takes` over the
+       * whole session, so it compares answers however far apart they came
+       * (a read before a revocation and the read after it).
+       */
+      readonly session?: { readonly takes: (o: Observed) => boolean; readonly judge: Judge };
     }
   | {
       readonly by: 'answers';
@@ -61,9 +70,12 @@ const listTraffic = (traffic: readonly Placed[]): ReadonlyArray<readonly Placed[
   traffic.filter((p) => p.o.operation === 'resources.list'),
 ];
 
+const isRolesExchange = (o: Observed): boolean =>
+  o.operation === 'resources.revoke-roles' || o.operation === 'resources.list-roles';
+
 /** The revocations and list-roles reads as one log: each read of one resource is held to §4.1's model. */
 const rolesTraffic = (traffic: readonly Placed[]): ReadonlyArray<readonly Placed[]> => [
-  traffic.filter((p) => p.o.operation === 'resources.revoke-roles' || p.o.operation === 'resources.list-roles'),
+  traffic.filter((p) => isRolesExchange(p.o)),
 ];
 
 /** The 4xx answers as one log, whatever was asked: each must say what the problem is. */
@@ -182,7 +194,15 @@ export const TRAFFIC_RULES: ReadonlyMap<RuleId, TrafficReading> = new Map<RuleId
   ['list.total-count-of-filtered-set', { by: 'its judge', logs: listTraffic, each: 'all' }],
   // What revocations did, wherever a resource's roles are read alone before and after one (revocation-effects.ts:
   // a refused revocation changes nothing, whether the client's request was valid the traffic does not say).
-  ['revoke-roles.prop.pairwise-combinations', { by: 'its judge', logs: rolesTraffic, each: 'all' }],
+  [
+    'revoke-roles.prop.pairwise-combinations',
+    {
+      by: 'its judge',
+      logs: rolesTraffic,
+      each: 'all',
+      session: { takes: isRolesExchange, judge: revocationEffectsJudge() },
+    },
+  ],
 ]);
 
 /**

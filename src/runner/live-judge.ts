@@ -12,6 +12,10 @@
  *   `walksAsNamed` reads a recording (the pages of a walk begun while another
  *   is under way wait, within a budget): a walk of a million resources is
  *   judged whole, in the memory of its table of ids;
+ * - a rule whose reading has a `session` fold (untagged-traffic.ts: the
+ *   revocation effects, a model of a bounded number of resources) is fed
+ *   every exchange the fold takes, for the whole session, so it compares a
+ *   read before a revocation with the read after it however far apart;
  * - every other rule judged by its own judge reads the traffic by stretches:
  *   a stretch ends where no walk is under way (a walk not followed for
  *   `STALE_AFTER` exchanges is taken as given up), or where it outgrows its

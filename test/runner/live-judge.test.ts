@@ -142,7 +142,7 @@ describe('the live judge', () => {
   });
 
   /** One exchange of roles: a list-roles read of one resource, or a revocation answered 204. */
-  function roles(seq: number, operation: 'list' | 'revoke', held?: Record<string, '*' | string[]>): Observed {
+  function roles(seq: number, operation: 'list' | 'revoke', held?: Record<string, '*' | readonly string[]>): Observed {
     const resource_id = '7000000000000000002';
     const body =
       held === undefined

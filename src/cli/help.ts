@@ -240,7 +240,9 @@ next_token (pagination.each-resource-once,
 pagination.exact-multiple-empty-page); a message on every 4xx
 (errors.message-present); and what list requests asked for (list.ids-filter,
 list.attributes-returned, list.with-teams, list.with-relations,
-list.total-count-of-filtered-set); and what revocations did, wherever a
+list.total-count-of-filtered-set); one collection counted two ways, a
+walk, a strict total_count or limit null, however far apart
+(list.counts-agree); and what revocations did, wherever a
 resource's roles are read alone before and after one
 (revoke-roles.prop.pairwise-combinations, by §4.1's model). Each says PASS,
 FAIL or NOT-APPLICABLE

@@ -55,7 +55,7 @@ export function judgedByReading(
   // No log at all: the rule's judge, given nothing, says what evidence it lacks.
   const parts = (logs.length > 0 ? logs : [[]]).map((log) =>
     judgeLog(
-      rule.judge,
+      reading.judge ?? rule.judge,
       log.map((p) => p.o),
       profile,
     ),

@@ -24,7 +24,8 @@ import { LIST_ANSWER_JUDGES } from './list-answer.ts';
 import { idsFiltered, walksByToken, type WalkRead } from './list-walks.ts';
 import { field, type ExchangeJudge, type Observed } from './observed.ts';
 import { READ_ANSWER_JUDGES } from './read-answers.ts';
-import type { Judge } from './fold.ts';
+import { ofLog, type Judge } from './fold.ts';
+import { judgeCountsInTraffic } from './list-counts.ts';
 import { revocationEffectsJudge } from './revocation-effects.ts';
 
 /** An exchange of the traffic with its place in it: what a rule judged is told by these places. */
@@ -57,6 +58,12 @@ export type TrafficReading =
        * (a read before a revocation and the read after it).
        */
       readonly session?: { readonly takes: (o: Observed) => boolean; readonly judge: Judge };
+      /**
+       * A judge of the same clause that finds its evidence by what the
+       * requests asked for, in place of the rule's own, which reads the steps
+       * its driver named (and may hold them to more than traffic can show).
+       */
+      readonly judge?: Judge;
     }
   | {
       readonly by: 'answers';
@@ -192,6 +199,8 @@ export const TRAFFIC_RULES: ReadonlyMap<RuleId, TrafficReading> = new Map<RuleId
   ['list.with-teams', { by: 'its judge', logs: listTraffic, each: 'all' }],
   ['list.with-relations', { by: 'its judge', logs: listTraffic, each: 'all' }],
   ['list.total-count-of-filtered-set', { by: 'its judge', logs: listTraffic, each: 'all' }],
+  // One collection counted two ways or three (a walk, a strict total_count, limit null), however far apart.
+  ['list.counts-agree', { by: 'its judge', logs: listTraffic, each: 'all', judge: ofLog(judgeCountsInTraffic) }],
   // What revocations did, wherever a resource's roles are read alone before and after one (revocation-effects.ts:
   // a refused revocation changes nothing, whether the client's request was valid the traffic does not say).
   [

@@ -237,7 +237,10 @@ list-roles.plain-array, list-roles.association-shape,
 revoke-roles.no-content, activity-rates.assign-no-content) and of every
 assign-team warning (assign-team.warning-shape); the walks linked by
 next_token (pagination.each-resource-once,
-pagination.exact-multiple-empty-page); a message on every 4xx
+pagination.exact-multiple-empty-page), and a next page asked for with other
+filters or orders than the request its token came from, which must be
+refused with 422 (pagination.changed-filters-422,
+pagination.changed-orders-422); a message on every 4xx
 (errors.message-present); and what list requests asked for (list.ids-filter,
 list.attributes-returned, list.with-teams, list.with-relations,
 list.total-count-of-filtered-set); one collection counted two ways, a

@@ -102,6 +102,8 @@ const NO_EVIDENCE = [
   'revoke-roles.no-content',
   'assign-team.warning-shape',
   'revoke-roles.prop.pairwise-combinations',
+  'pagination.changed-filters-422',
+  'pagination.changed-orders-422',
 ];
 
 describe('judge on traffic the suite did not send', () => {
@@ -210,6 +212,52 @@ describe('judge on traffic the suite did not send', () => {
     const failed = await cli(['judge', faulty.har, '--profile', faulty.profile, '--reports', reports]);
     expect(failed.code, failed.out).toBe(1);
     expect(failed.out).toMatch(/^FAIL +revoke-roles\.prop\.pairwise-combinations \(/m);
+  }, 60_000);
+
+  /** A client that walks a filtered list, then asks for its next page without the filters: §4.9 rule 5's 422. */
+  async function changedMidWalk(name: string, fault?: FaultName): Promise<{ har: string; profile: string }> {
+    const server = await startReferenceServer({ faults: fault ? [fault] : [] });
+    try {
+      const client = new PlainHarClient(server.url, server.apiKey);
+      const kind = server.profile.kinds[0]?.id ?? '';
+      const all = await client.post('resources.list', { kind_id: kind, pagination: { limit: 6, next_token: null } });
+      const six: unknown = Reflect.get(Object(all.json), 'data');
+      const ids = Array.isArray(six) ? six.map((r: unknown) => String(Reflect.get(Object(r), 'id'))) : [];
+      const filters = [{ key: 'resource.ids', value: ids }];
+      const first = await client.post('resources.list', {
+        kind_id: kind,
+        filters,
+        pagination: { limit: 2, next_token: null },
+      });
+      const token: unknown = Reflect.get(Object(first.json), 'next_token');
+      expect(typeof token).toBe('string');
+      await client.post('resources.list', { kind_id: kind, pagination: { limit: 2, next_token: token } });
+      const har = join(dir, `${name}.har`);
+      const profile = join(dir, `${name}.profile.json`);
+      await writeFile(har, client.har());
+      await writeFile(profile, JSON.stringify(server.profile));
+      return { har, profile };
+    } finally {
+      await server.close();
+    }
+  }
+
+  test('a next page asked for without its filters: PASS where refused with 422, FAIL where the server walks on', async () => {
+    const rule = 'pagination.changed-filters-422';
+    const conformant = await changedMidWalk('changed-conformant');
+    const passed = await cli(['judge', conformant.har, '--profile', conformant.profile, '--json']);
+    expect(verdicts(passed.out).get(rule), passed.out).toBe('PASS');
+    const faulty = await changedMidWalk('changed-faulty', 'pagination-filters-change-accepted');
+    const failed = await cli([
+      'judge',
+      faulty.har,
+      '--profile',
+      faulty.profile,
+      '--reports',
+      join(dir, 'changed-faulty-reports'),
+    ]);
+    expect(failed.code, failed.out).toBe(1);
+    expect(failed.out).toMatch(/^FAIL +pagination\.changed-filters-422 \(/m);
   }, 60_000);
 
   test('the help names each rule traffic alone can judge, and the tests judge each', () => {

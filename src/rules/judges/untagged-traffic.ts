@@ -26,6 +26,7 @@ import { field, type ExchangeJudge, type Observed } from './observed.ts';
 import { READ_ANSWER_JUDGES } from './read-answers.ts';
 import { ofLog, type Judge } from './fold.ts';
 import { judgeCountsInTraffic } from './list-counts.ts';
+import { judgeChangedQueries } from './changed-query.ts';
 import { revocationEffectsJudge } from './revocation-effects.ts';
 
 /** An exchange of the traffic with its place in it: what a rule judged is told by these places. */
@@ -191,6 +192,15 @@ export const TRAFFIC_RULES: ReadonlyMap<RuleId, TrafficReading> = new Map<RuleId
   // Paging over the walks the tokens link.
   ['pagination.each-resource-once', { by: 'its judge', logs: walksAsNamed, each: 'all' }],
   ['pagination.exact-multiple-empty-page', { by: 'its judge', logs: walksOfAShownSize, each: 'any' }],
+  // A token sent with other filters, or other orders, than the request it came from: 422 (§4.9 rule 5).
+  [
+    'pagination.changed-filters-422',
+    { by: 'its judge', logs: listTraffic, each: 'all', judge: ofLog((log) => judgeChangedQueries(log, 'filters')) },
+  ],
+  [
+    'pagination.changed-orders-422',
+    { by: 'its judge', logs: listTraffic, each: 'all', judge: ofLog((log) => judgeChangedQueries(log, 'orders')) },
+  ],
   // A message on every error answer (the judge leaves out a 429 and the §4.3 warning).
   ['errors.message-present', { by: 'its judge', logs: errorAnswers, each: 'all' }],
   // What list requests asked for, whoever sent them (list-traffic.ts).

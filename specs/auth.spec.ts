@@ -4,7 +4,8 @@
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import type { CheckContext } from '../src/rules/types.ts';
 import { precondition } from '../src/rules/assertions.ts';
-import { isRecord, recordsOf } from '../src/rules/json-values.ts';
+import { recordsOf } from '../src/rules/json-values.ts';
+import { isRedacted, RATE_FIELDS, TEAM_FIELDS } from '../src/rules/judges/redaction.ts';
 import { listBody, listPage } from '../src/rules/steps/list.ts';
 import {
   accepted,
@@ -22,16 +23,9 @@ import { validateSchema } from '../src/schemas/index.ts';
 import type { Violation } from '../src/core/types.ts';
 
 const WIDE = '2000-01-01/2099-12-31';
-const TEAM_FIELDS = ['regrouping', 'contract_number', 'external_id'];
-const RATE_FIELDS = ['indemnity_enabled', 'compensation_enabled'];
 
 function firstPageBody(ctx: CheckContext<'listKind'>) {
   return listBody(ctx, { pagination: { limit: 1, next_token: null } });
-}
-
-/** Some Redacted marker stands in place of the value (its exact shape is auth.redacted-marker-shape's business). */
-function isRedacted(v: unknown): boolean {
-  return isRecord(v) && 'redacted' in v;
 }
 
 type Records = Record<string, unknown>[];

@@ -217,7 +217,7 @@ export function namesHelp(faults: readonly string[], variants: readonly string[]
 }
 
 export const JUDGE_HELP = `directory-conformance judge FILE.har [--profile FILE] [--resources N]
-    [--rule ID]… [--section §N]… [--reports DIR] [--json]
+    [--restricted-key-placeholder TEXT] [--rule ID]… [--section §N]… [--reports DIR] [--json]
 
 Judges recorded traffic, sending no request.
 
@@ -241,7 +241,13 @@ pagination.exact-multiple-empty-page), and a next page asked for with other
 filters or orders than the request its token came from, which must be
 refused with 422 (pagination.changed-filters-422,
 pagination.changed-orders-422); a message on every 4xx
-(errors.message-present); and what list requests asked for (list.ids-filter,
+(errors.message-present); what each caller may view, where
+--restricted-key-placeholder names what the recording's Authorization
+header carries for the restricted key (its whole value, or the token after
+"Bearer "; without it, the profile's restrictedApiKey): each read of teams or rates with it shows the Redacted value in
+every field the profile's restrictedRedactedFields names
+(auth.restricted-fields-redacted), and every marker has its shape
+(auth.redacted-marker-shape); and what list requests asked for (list.ids-filter,
 list.attributes-returned, list.with-teams, list.with-relations,
 list.total-count-of-filtered-set); one collection counted two ways, a
 walk, a strict total_count or limit null, however far apart

@@ -24,6 +24,7 @@ const JUDGE_OPTIONS = {
   section: { type: 'string', multiple: true },
   json: { type: 'boolean' },
   reports: { type: 'string' },
+  'restricted-key-placeholder': { type: 'string' },
 } as const;
 
 /** Where the reports go without --reports, as for run. */
@@ -70,7 +71,9 @@ export async function judgeCommand(argv: string[], io: Output): Promise<number> 
   checkSelection(catalogue, selection);
   const groups = selectRules(catalogue, selection);
   const rules = allRules(groups);
-  const traffic = recordedExchanges(har);
+  // Which requests carried the restricted key, in a recording of another client: what their header holds, as
+  // the user names it, or the profile's restricted key itself (a recording that kept the keys).
+  const traffic = recordedExchanges(har, values['restricted-key-placeholder'] ?? profile.restrictedApiKey);
   const untagged = traffic.filter((t) => t.rule === undefined).length;
   const tagged = traffic.length - untagged;
   const judged = together(

@@ -44,8 +44,12 @@ function notAnOperation(entry: FileType<'HarFile'>['log']['entries'][number]): b
   );
 }
 
-/** The answered entries of a HAR, in its order, as judges read them. */
-export function recordedExchanges(har: FileType<'HarFile'>): RecordedExchange[] {
+/**
+ * The answered entries of a HAR, in its order, as judges read them;
+ * `restrictedAs`: what the recording's Authorization headers carry for the
+ * restricted key (another client's recording has no placeholder of ours).
+ */
+export function recordedExchanges(har: FileType<'HarFile'>, restrictedAs?: string): RecordedExchange[] {
   return har.log.entries.flatMap((entry, index): RecordedExchange[] => {
     if (entry.response.status === 0 || notAnOperation(entry)) return [];
     const operation = operationOf(entry.request.url);
@@ -68,6 +72,7 @@ export function recordedExchanges(har: FileType<'HarFile'>): RecordedExchange[] 
           earlierStatuses: entry._earlierStatuses ?? [],
           credential: credentialOfHeader(
             entry.request.headers.find((h) => h.name.toLowerCase() === 'authorization')?.value,
+            restrictedAs,
           ),
           ...(at ? { at } : {}),
         },

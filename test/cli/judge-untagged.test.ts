@@ -104,6 +104,8 @@ const NO_EVIDENCE = [
   'revoke-roles.prop.pairwise-combinations',
   'pagination.changed-filters-422',
   'pagination.changed-orders-422',
+  'auth.restricted-fields-redacted',
+  'auth.redacted-marker-shape',
 ];
 
 describe('judge on traffic the suite did not send', () => {
@@ -258,6 +260,59 @@ describe('judge on traffic the suite did not send', () => {
     ]);
     expect(failed.code, failed.out).toBe(1);
     expect(failed.out).toMatch(/^FAIL +pagination\.changed-filters-422 \(/m);
+  }, 60_000);
+
+  /** A client with the restricted key that reads a resource's teams and rates; its HAR keeps the key. */
+  async function readRestricted(
+    name: string,
+    fault?: FaultName,
+  ): Promise<{ har: string; profile: string; key: string }> {
+    const server = await startReferenceServer({ faults: fault ? [fault] : [] });
+    try {
+      const client = new PlainHarClient(server.url, server.restrictedApiKey);
+      const resource = server.profile.mutableResources[0]?.id ?? '';
+      const body = { resource_id: resource, date_range: '1900-01-01/2199-12-31' };
+      expect((await client.post('resources.show-teams', body)).status).toBe(200);
+      expect((await client.post('resources.show-activity-rates', body)).status).toBe(200);
+      const har = join(dir, `${name}.har`);
+      const profile = join(dir, `${name}.profile.json`);
+      await writeFile(har, client.har());
+      // A profile that does not hold the restricted key: the placeholder names it.
+      const { restrictedApiKey: _, ...withoutKey } = server.profile;
+      await writeFile(profile, JSON.stringify(withoutKey));
+      return { har, profile, key: server.restrictedApiKey };
+    } finally {
+      await server.close();
+    }
+  }
+
+  test('reads with the restricted key, named by --restricted-key-placeholder: PASS where redacted, FAIL where a field leaks', async () => {
+    const rule = 'auth.restricted-fields-redacted';
+    const conformant = await readRestricted('restricted-conformant');
+    const unnamed = await cli(['judge', conformant.har, '--profile', conformant.profile, '--json']);
+    // Without it, the recording does not say which key was restricted: nothing to judge.
+    expect(verdicts(unnamed.out).get(rule), unnamed.out).toBe('NOT-APPLICABLE');
+    const named = ['--restricted-key-placeholder', conformant.key];
+    const passed = await cli(['judge', conformant.har, '--profile', conformant.profile, ...named, '--json']);
+    expect(verdicts(passed.out).get(rule), passed.out).toBe('PASS');
+    expect(verdicts(passed.out).get('auth.redacted-marker-shape'), passed.out).toBe('PASS');
+    const faulty = await readRestricted('restricted-faulty', 'redaction-leaks-external-id');
+    const reports = join(dir, 'restricted-faulty-reports');
+    const failed = await cli([
+      'judge',
+      faulty.har,
+      '--profile',
+      faulty.profile,
+      '--restricted-key-placeholder',
+      faulty.key,
+      '--reports',
+      reports,
+    ]);
+    expect(failed.code, failed.out).toBe(1);
+    expect(failed.out).toMatch(/^FAIL +auth\.restricted-fields-redacted \(/m);
+    for (const file of ['results.json', 'index.html', 'junit.xml', 'summary.md']) {
+      expect(keyLeaks(await readFile(join(reports, file), 'utf8'), faulty.key), file).toEqual([]);
+    }
   }, 60_000);
 
   test('the help names each rule traffic alone can judge, and the tests judge each', () => {

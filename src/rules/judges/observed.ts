@@ -67,11 +67,22 @@ export function credentialOf(exchange: Pick<AnsweredExchange, 'request'>): Crede
   return credentialOfHeader(header?.[1]);
 }
 
-/** The credential a recorded Authorization header's value stands for (undefined: none was sent). */
-export function credentialOfHeader(value: string | undefined): Credential {
+/**
+ * The credential a recorded Authorization header's value stands for
+ * (undefined: none was sent): the suite's placeholders, or `restrictedAs`,
+ * what another client's recording carries for the restricted key (the whole
+ * value, or the token after `Bearer `).
+ */
+export function credentialOfHeader(value: string | undefined, restrictedAs?: string): Credential {
   if (value === undefined) return 'none';
   if (value === 'Bearer $DIRECTORY_API_KEY') return 'main';
   if (value === 'Bearer $DIRECTORY_RESTRICTED_API_KEY') return 'restricted';
+  if (
+    restrictedAs !== undefined &&
+    restrictedAs !== '' &&
+    (value === restrictedAs || value === `Bearer ${restrictedAs}`)
+  )
+    return 'restricted';
   return 'other';
 }
 

@@ -27,6 +27,7 @@ import { READ_ANSWER_JUDGES } from './read-answers.ts';
 import { ofLog, type Judge } from './fold.ts';
 import { judgeCountsInTraffic } from './list-counts.ts';
 import { judgeChangedQueries } from './changed-query.ts';
+import { eachAnswer, markersShaped, restrictedFieldsRedacted } from './redaction.ts';
 import { revocationEffectsJudge } from './revocation-effects.ts';
 
 /** An exchange of the traffic with its place in it: what a rule judged is told by these places. */
@@ -84,6 +85,11 @@ const isRolesExchange = (o: Observed): boolean =>
 /** The revocations and list-roles reads as one log: each read of one resource is held to §4.1's model. */
 const rolesTraffic = (traffic: readonly Placed[]): ReadonlyArray<readonly Placed[]> => [
   traffic.filter((p) => isRolesExchange(p.o)),
+];
+
+/** The reads of teams and of rates as one log: each answer judged for what its caller may view. */
+const readsOfFields = (traffic: readonly Placed[]): ReadonlyArray<readonly Placed[]> => [
+  traffic.filter((p) => p.o.operation === 'resources.show-teams' || p.o.operation === 'resources.show-activity-rates'),
 ];
 
 /** The 4xx answers as one log, whatever was asked: each must say what the problem is. */
@@ -200,6 +206,32 @@ export const TRAFFIC_RULES: ReadonlyMap<RuleId, TrafficReading> = new Map<RuleId
   [
     'pagination.changed-orders-422',
     { by: 'its judge', logs: listTraffic, each: 'all', judge: ofLog((log) => judgeChangedQueries(log, 'orders')) },
+  ],
+  // Redaction per caller, where the recording says which requests carried the restricted key (judge
+  // --restricted-key-placeholder): its reads hide what the profile says it may not view, with the marker's shape.
+  [
+    'auth.restricted-fields-redacted',
+    {
+      by: 'its judge',
+      logs: readsOfFields,
+      each: 'all',
+      judge: ofLog((log, profile) =>
+        eachAnswer(
+          log,
+          (o) => restrictedFieldsRedacted(o, profile),
+          'no read with the restricted key showed a field it may not view',
+        ),
+      ),
+    },
+  ],
+  [
+    'auth.redacted-marker-shape',
+    {
+      by: 'its judge',
+      logs: readsOfFields,
+      each: 'all',
+      judge: ofLog((log) => eachAnswer(log, markersShaped, 'no read showed a field replaced by a marker')),
+    },
   ],
   // A message on every error answer (the judge leaves out a 429 and the §4.3 warning).
   ['errors.message-present', { by: 'its judge', logs: errorAnswers, each: 'all' }],

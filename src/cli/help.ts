@@ -286,9 +286,13 @@ can judge (as judge judges another client's HAR: judge --help names them),
 and each violation is printed as it is found, one line:
   VIOLATION <rule id> at <operation, exchange N: where>: <what it must do>
 Answers are judged one by one, walks as next_token links them (a walk of
-any length, walk after walk, for pagination.each-resource-once), and the
-other rules' logs by stretches of traffic between walks: memory stays
-bounded over a long session.
+any length, walk after walk, for pagination.each-resource-once), every
+revocation and roles read of the session into §4.1's model (of at most
+10,000 resources), and the other rules' logs by stretches of traffic between
+walks: memory stays bounded over a long session. Requests that carry the
+restricted key (the profile's restrictedApiKey, or
+DIRECTORY_RESTRICTED_API_KEY) are the restricted caller's: its reads are
+judged for redaction.
 
 --annotate adds a header to each answer of an operation,
 Directory-Conformance-Violations: the rules its judging found broken, or

@@ -72,7 +72,11 @@ export async function proxyCommand(argv: string[], io: Output, signals: ProxySig
   if (values.upstream === undefined) throw new UsageError('proxy needs --upstream URL: the server to forward to');
   const upstream = upstreamOf(values.upstream);
   const port = intOption(values.port, 'port', DEFAULT_PORT, 0);
-  const profile = values.profile ? await loadProfile(values.profile) : embeddedProfile(resourcesOf(values.resources));
+  const loaded = values.profile ? await loadProfile(values.profile) : embeddedProfile(resourcesOf(values.resources));
+  // The restricted key, as run takes it: the profile's, or DIRECTORY_RESTRICTED_API_KEY. Requests that carry it
+  // are the restricted caller's, whose reads are judged for redaction.
+  const restrictedApiKey = loaded.restrictedApiKey ?? process.env.DIRECTORY_RESTRICTED_API_KEY;
+  const profile = restrictedApiKey ? { ...loaded, restrictedApiKey } : loaded;
   const catalogue = await loadCatalogue();
   const selection = { rules: values.rule ?? [], sections: values.section ?? [] };
   checkSelection(catalogue, selection);

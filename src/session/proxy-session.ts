@@ -221,8 +221,10 @@ export async function startProxy(options: ProxyOptions): Promise<ProxySession> {
       body: parseJsonText(passed.responseText),
       text: passed.responseText,
       earlierStatuses: [],
+      // A request carrying the profile's restricted key is the restricted caller's: redaction is judged per caller.
       credential: credentialOfHeader(
         passed.requestHeaders.find((h) => h.name.toLowerCase() === 'authorization')?.value,
+        options.profile.restrictedApiKey,
       ),
       at: { sent, answered: sent + passed.durationMs },
     };

@@ -305,6 +305,28 @@ describe('proxy: judging', () => {
     for (const file of files) expect(keyLeaks(await readFile(file, 'utf8'), key), file).toEqual([]);
   });
 
+  test("reads with the profile's restricted key are the restricted caller's: a field that leaks FAILs, redacted ones PASS", async () => {
+    for (const [fault, verdict] of [
+      [undefined, 'PASS'],
+      ['redaction-leaks-external-id', 'FAIL'],
+    ] as const) {
+      const upstream = await startReferenceServer({ faults: fault ? [fault] : [] });
+      try {
+        const { session, reports } = await proxied(upstream.url, upstream.profile);
+        const client = new PlainHarClient(session.url, upstream.restrictedApiKey);
+        const body = {
+          resource_id: upstream.profile.mutableResources[0]?.id ?? '',
+          date_range: '1900-01-01/2199-12-31',
+        };
+        expect((await client.post('resources.show-teams', body)).status).toBe(200);
+        await session.close();
+        expect((await verdictsIn(reports)).get('auth.restricted-fields-redacted')).toBe(verdict);
+      } finally {
+        await upstream.close();
+      }
+    }
+  }, 60_000);
+
   test('--annotate adds the header, naming the rules the answer showed broken; without it, none', async () => {
     const page = JSON.stringify({ data: [{ id: '11' }, { id: '12' }], next_token: null });
     const upstream = await startTestServer((req, res) => {

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { JUDGE_HELP } from '../../src/cli/help.ts';
 import { main } from '../../src/cli/main.ts';
-import { startReferenceServer } from '../../src/reference-server/index.ts';
+import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
 import type { FaultName } from '../../src/reference-server/faults.ts';
 import { TRAFFIC_RULES } from '../../src/rules/judges/untagged-traffic.ts';
 import { resultsJsonProblems } from '../../src/schemas/results-schema.ts';
@@ -37,20 +37,33 @@ async function cli(args: string[]): Promise<{ code: number; out: string }> {
   return { code, out };
 }
 
-/** The traffic of `browse` against the reference server (with `fault`), as a HAR, and the key it carried. */
-async function recorded(name: string, fault?: FaultName): Promise<{ har: string; profile: string; key: string }> {
+/** A client's requests (`drive`) to the reference server (with `fault`) as a HAR, its profile, and the key it used. */
+async function recordedBy(
+  name: string,
+  fault: FaultName | undefined,
+  drive: (client: PlainHarClient, server: ReferenceServer) => Promise<void>,
+  options: { restricted?: true } = {},
+): Promise<{ har: string; profile: string; key: string }> {
   const server = await startReferenceServer({ faults: fault ? [fault] : [] });
   try {
-    const client = new PlainHarClient(server.url, server.apiKey);
-    await browse(client, server.profile);
+    const key = options.restricted ? server.restrictedApiKey : server.apiKey;
+    const client = new PlainHarClient(server.url, key);
+    await drive(client, server);
     const har = join(dir, `${name}.har`);
     const profile = join(dir, `${name}.profile.json`);
     await writeFile(har, client.har());
-    await writeFile(profile, JSON.stringify(server.profile));
-    return { har, profile, key: server.apiKey };
+    // A restricted client's profile does not hold its key: the recording's placeholder is named to judge.
+    const { restrictedApiKey, ...withoutKey } = server.profile;
+    await writeFile(profile, JSON.stringify(options.restricted ? withoutKey : { ...withoutKey, restrictedApiKey }));
+    return { har, profile, key };
   } finally {
     await server.close();
   }
+}
+
+/** The traffic of `browse` against the reference server (with `fault`), as a HAR, and the key it carried. */
+function recorded(name: string, fault?: FaultName): Promise<{ har: string; profile: string; key: string }> {
+  return recordedBy(name, fault, (client, server) => browse(client, server.profile));
 }
 
 /** Each rule's verdict, from `judge --json`. */
@@ -171,10 +184,8 @@ describe('judge on traffic the suite did not send', () => {
    * A client that reads a resource's roles, revokes one of its roles on `*` (and sends a revocation the
    * server refuses, an empty team_ids), then reads them again: the effect is judged by §4.1's model.
    */
-  async function revoked(name: string, fault?: FaultName): Promise<{ har: string; profile: string }> {
-    const server = await startReferenceServer({ faults: fault ? [fault] : [] });
-    try {
-      const client = new PlainHarClient(server.url, server.apiKey);
+  function revoked(name: string, fault?: FaultName): Promise<{ har: string; profile: string }> {
+    return recordedBy(name, fault, async (client, server) => {
       const resource =
         server.profile.mutableResources.find((r) =>
           server.profile.kinds.some((k) => k.id === r.kindId && k.supportsRoles),
@@ -194,14 +205,7 @@ describe('judge on traffic the suite did not send', () => {
       expect(refused.status).toBeGreaterThanOrEqual(400);
       await client.post('resources.revoke-roles', { resource_ids: [resource], role_ids: [role], team_ids: '*' });
       await client.post('resources.list-roles', { resource_ids: [resource] });
-      const har = join(dir, `${name}.har`);
-      const profile = join(dir, `${name}.profile.json`);
-      await writeFile(har, client.har());
-      await writeFile(profile, JSON.stringify(server.profile));
-      return { har, profile };
-    } finally {
-      await server.close();
-    }
+    });
   }
 
   test("a revocation between two reads of a resource's roles: PASS, and FAIL where the server departs from §4.1", async () => {
@@ -217,10 +221,8 @@ describe('judge on traffic the suite did not send', () => {
   }, 60_000);
 
   /** A client that walks a filtered list, then asks for its next page without the filters: §4.9 rule 5's 422. */
-  async function changedMidWalk(name: string, fault?: FaultName): Promise<{ har: string; profile: string }> {
-    const server = await startReferenceServer({ faults: fault ? [fault] : [] });
-    try {
-      const client = new PlainHarClient(server.url, server.apiKey);
+  function changedMidWalk(name: string, fault?: FaultName): Promise<{ har: string; profile: string }> {
+    return recordedBy(name, fault, async (client, server) => {
       const kind = server.profile.kinds[0]?.id ?? '';
       const all = await client.post('resources.list', { kind_id: kind, pagination: { limit: 6, next_token: null } });
       const six: unknown = Reflect.get(Object(all.json), 'data');
@@ -234,14 +236,7 @@ describe('judge on traffic the suite did not send', () => {
       const token: unknown = Reflect.get(Object(first.json), 'next_token');
       expect(typeof token).toBe('string');
       await client.post('resources.list', { kind_id: kind, pagination: { limit: 2, next_token: token } });
-      const har = join(dir, `${name}.har`);
-      const profile = join(dir, `${name}.profile.json`);
-      await writeFile(har, client.har());
-      await writeFile(profile, JSON.stringify(server.profile));
-      return { har, profile };
-    } finally {
-      await server.close();
-    }
+    });
   }
 
   test('a next page asked for without its filters: PASS where refused with 422, FAIL where the server walks on', async () => {
@@ -263,27 +258,18 @@ describe('judge on traffic the suite did not send', () => {
   }, 60_000);
 
   /** A client with the restricted key that reads a resource's teams and rates; its HAR keeps the key. */
-  async function readRestricted(
-    name: string,
-    fault?: FaultName,
-  ): Promise<{ har: string; profile: string; key: string }> {
-    const server = await startReferenceServer({ faults: fault ? [fault] : [] });
-    try {
-      const client = new PlainHarClient(server.url, server.restrictedApiKey);
-      const resource = server.profile.mutableResources[0]?.id ?? '';
-      const body = { resource_id: resource, date_range: '1900-01-01/2199-12-31' };
-      expect((await client.post('resources.show-teams', body)).status).toBe(200);
-      expect((await client.post('resources.show-activity-rates', body)).status).toBe(200);
-      const har = join(dir, `${name}.har`);
-      const profile = join(dir, `${name}.profile.json`);
-      await writeFile(har, client.har());
-      // A profile that does not hold the restricted key: the placeholder names it.
-      const { restrictedApiKey: _, ...withoutKey } = server.profile;
-      await writeFile(profile, JSON.stringify(withoutKey));
-      return { har, profile, key: server.restrictedApiKey };
-    } finally {
-      await server.close();
-    }
+  function readRestricted(name: string, fault?: FaultName): Promise<{ har: string; profile: string; key: string }> {
+    return recordedBy(
+      name,
+      fault,
+      async (client, server) => {
+        const resource = server.profile.mutableResources[0]?.id ?? '';
+        const body = { resource_id: resource, date_range: '1900-01-01/2199-12-31' };
+        expect((await client.post('resources.show-teams', body)).status).toBe(200);
+        expect((await client.post('resources.show-activity-rates', body)).status).toBe(200);
+      },
+      { restricted: true },
+    );
   }
 
   test('reads with the restricted key, named by --restricted-key-placeholder: PASS where redacted, FAIL where a field leaks', async () => {

@@ -6,19 +6,12 @@
  * is another rule's departure.
  */
 import { expect, test } from 'vitest';
+import { resourceRecord } from '../helpers/resource-record.ts';
 import { judgeCountsInTraffic } from '../../src/rules/judges/list-counts.ts';
 import { isNoEvidence, violationsOf } from '../../src/rules/judges/judgement.ts';
 import type { Observed } from '../../src/rules/judges/observed.ts';
 
-const resource = (id: number) => ({
-  id: String(7000 + id),
-  kind_id: '1',
-  label: `Resource ${id}`,
-  short_label: `R${id}`,
-  sort_label: `resource ${id}`,
-  picture: { shape: 'round', initial: 'R', url: `https://example.test/${id}.png` },
-  attributes: {},
-});
+const resource = (id: number) => resourceRecord(String(7000 + id));
 
 let seq = 0;
 function list(request: Record<string, unknown>, ids: readonly number[], extra: Record<string, unknown> = {}): Observed {

@@ -6,6 +6,7 @@
  * of the traffic stays within its limits however long the session.
  */
 import { describe, expect, test } from 'vitest';
+import { resourceRecord } from '../helpers/resource-record.ts';
 import { embeddedProfile } from '../../src/reference-server/index.ts';
 import { allRules, loadCatalogue } from '../../src/runner/catalogue.ts';
 import { LiveJudge, type LiveJudgeLimits } from '../../src/runner/live-judge.ts';
@@ -13,15 +14,7 @@ import type { Observed } from '../../src/rules/judges/observed.ts';
 
 const profile = embeddedProfile(200);
 
-const resource = (id: number) => ({
-  id: String(1000 + id),
-  kind_id: '1',
-  label: `Resource ${id}`,
-  short_label: `R${id}`,
-  sort_label: `resource ${id}`,
-  picture: { shape: 'round', initial: 'R', url: `https://example.test/${id}.png` },
-  attributes: {},
-});
+const resource = (id: number) => resourceRecord(String(1000 + id));
 
 /** Page `n` (from 1) of a walk of `pages` pages of two resources; `ids` overrides the page's resources. */
 function page(seq: number, n: number, pages: number, ids?: readonly number[]): Observed {

@@ -99,7 +99,7 @@ export async function rulesCommand(argv: string[], out: (line: string) => void):
             ? `property:left out at --depth ${depth}`
             : `property:${runs} runs`
           : '',
-        r.repeats ? describeRepeats(r.repeats, runs) : '',
+        r.repeats ? describeRepeats(r.repeats, runs, depth) : '',
         r.mutates !== 'none' ? `mutates:${r.mutates}` : '',
         r.needs.length ? `needs:${r.needs.join(',')}` : '',
       ]
@@ -116,8 +116,8 @@ export async function rulesCommand(argv: string[], out: (line: string) => void):
  * a departure one time in ten, and how its FAIL is confirmed: by the rate of
  * the departure over the confirming attempts (departure-rate.ts).
  */
-export function describeRepeats(repeats: Repeats, runs: number): string {
-  const each = repetitionsPerRun(repeats, runs);
+export function describeRepeats(repeats: Repeats, runs: number, depth: Depth = 'default'): string {
+  const each = repetitionsPerRun(repeats, runs, depth);
   const trials = each * repeats.judgedPerRun * runs;
   const sure = Math.floor(confidenceOf(trials) * 1000) / 10;
   return `repeats:${each}x, ${trials} judged, one-in-${ONE_IN} seen at ${sure}%; ${describeRateTest()}`;

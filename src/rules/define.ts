@@ -20,7 +20,7 @@ import type { BaseCheckContext, Judging, Rule, RuleDefinition, RuleGroupDefiniti
 function judging(ctx: BaseCheckContext, repeats: Repeats | undefined): Judging {
   return {
     async repeat(send) {
-      const repetitions = repeats ? repetitionsPerRun(repeats, ctx.options.numRuns) : 1;
+      const repetitions = repeats ? repetitionsPerRun(repeats, ctx.options.numRuns, ctx.options.depth) : 1;
       for (let i = 0; i < repetitions; i++) {
         await send(i);
         ctx.log.judgedSent();

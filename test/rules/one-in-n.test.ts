@@ -23,6 +23,9 @@ describe('one time in ten, with 95% confidence', () => {
     expect(repetitionsPerRun({ judgedPerRun: 1 }, 8)).toBe(4);
     expect(repetitionsPerRun({ judgedPerRun: 1 }, 40)).toBe(1);
     expect(repetitionsPerRun({ judgedPerRun: 3 }, 5)).toBe(2);
+    // A quick look sends each run's judged request once: it fits a rate-limited bucket, and may miss one in ten.
+    expect(repetitionsPerRun({ judgedPerRun: 1 }, 3, 'quick')).toBe(1);
+    expect(repetitionsPerRun({ judgedPerRun: 1 }, 3, 'deep')).toBe(10);
     // Whatever the runs, the runs together make enough.
     for (const runs of [1, 2, 7, 12, 25, 100]) {
       expect(runs * repetitionsPerRun({ judgedPerRun: 1 }, runs)).toBeGreaterThanOrEqual(trialsNeeded());
@@ -34,6 +37,7 @@ describe('one time in ten, with 95% confidence', () => {
       'repeats:3x, 30 judged, one-in-10 seen at 95.7%; a FAIL confirmed by its rate: ' +
         'FAIL at 1 in 10 or more, FLAKY at 1 in 90 or less (false FAIL 0.1%, within 290 judged)',
     );
+    expect(describeRepeats({ judgedPerRun: 1 }, 3, 'quick')).toMatch(/^repeats:1x, 3 judged, one-in-10 seen at 27%; /);
   });
 });
 

@@ -164,7 +164,8 @@ async function driveShowTeams(ctx: CheckContext & Judging): Promise<void> {
   try {
     await checkProperty(ctx, fc.constant(null), () =>
       ctx.judged(async () => {
-        const spans: DateSpan[] = [];
+        /** Each assignation the wide reads showed: its team, whether head, its span. */
+        const shown: Array<{ team: string | undefined; head: boolean; span: DateSpan }> = [];
         for (const head of [true, false]) {
           const wide = await read(
             ctx,
@@ -172,8 +173,22 @@ async function driveShowTeams(ctx: CheckContext & Judging): Promise<void> {
             { resource_id: target.id, team_ids: every, head, date_range: WIDE_RANGE },
             PAIRWISE_STEP.teamsWide(head),
           );
-          spans.push(...spansOf(arrayOf(wide)));
+          for (const item of arrayOf(wide)) {
+            for (const span of spansOf([item])) shown.push({ team: teamIdOf(item), head, span });
+          }
         }
+        const spans = shown.map((a) => a.span);
+        // A row's range is drawn around the assignations its other filters let through (a filter dropped beside
+        // another shows only where some of those lie outside the range), around all of them where those give
+        // no range of the row's classes.
+        const spansFor = (ids: readonly string[] | undefined, head: boolean | undefined): DateSpan[] =>
+          shown
+            .filter(
+              (a) =>
+                (ids === undefined || (a.team !== undefined && ids.includes(a.team))) &&
+                (head === undefined || a.head === head),
+            )
+            .map((a) => a.span);
         for (const [index, row] of rows.entries()) {
           const body: ShowTeamsRequest = { resource_id: target.id };
           const teams = row.get('team_ids');
@@ -187,7 +202,7 @@ async function driveShowTeams(ctx: CheckContext & Judging): Promise<void> {
           }
           const head = row.get('head');
           if (head === 'true' || head === 'false') body.head = head === 'true';
-          const range = rangeOf(row, spans);
+          const range = rangeOf(row, spansFor(body.team_ids, body.head)) ?? rangeOf(row, spans);
           if (range === undefined) {
             unservedRow(ctx, 'show-teams', row, 'the resource’s assignations give no range of these classes');
             continue;

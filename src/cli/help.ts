@@ -242,8 +242,11 @@ pagination.exact-multiple-empty-page); a message on every 4xx
 list.attributes-returned, list.with-teams, list.with-relations,
 list.total-count-of-filtered-set); and what revocations did, wherever a
 resource's roles are read alone before and after one
-(revoke-roles.prop.pairwise-combinations, by §4.1's model). Each says PASS,
-FAIL or NOT-APPLICABLE
+(revoke-roles.prop.pairwise-combinations, by §4.1's model); and what
+assign-activity-rate, unassign-activity-rate and assign-team did, wherever a
+resource's rates or teams are read before and after one
+(activity-rates.prop.model-sequences, by the model of §4.2, §4.3 and §4.7,
+each range's end day read both ways). Each says PASS, FAIL or NOT-APPLICABLE
 (no evidence in the traffic), with the HAR entries it judged. Entries that
 call no operation (POST .../api/directory/<operation>) are left out.
 

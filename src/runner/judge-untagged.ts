@@ -53,13 +53,18 @@ export function judgedByReading(
   }
   const logs = reading.logs(traffic).filter((log) => log.length > 0);
   // No log at all: the rule's judge, given nothing, says what evidence it lacks.
-  const parts = (logs.length > 0 ? logs : [[]]).map((log) =>
-    judgeLog(
-      rule.judge,
-      log.map((p) => p.o),
-      profile,
-    ),
-  );
+  const judged = (log: readonly Placed[]): Judgement =>
+    reading.by === 'a traffic judge'
+      ? reading.judge(
+          log.map((p) => p.o),
+          profile,
+        )
+      : judgeLog(
+          rule.judge,
+          log.map((p) => p.o),
+          profile,
+        );
+  const parts = (logs.length > 0 ? logs : [[]]).map(judged);
   const judgement = reading.each === 'any' ? judgeAny(parts) : judgeAll(parts);
   return { judgement, at: [...new Set(logs.flat().map((p) => p.at))].sort((a, b) => a - b) };
 }

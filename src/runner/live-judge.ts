@@ -383,12 +383,12 @@ export class LiveJudge<R> {
     return fresh.map((violation) => ({ ruleId, violation, seq }));
   }
 
-  /** The stretch's traffic judged by each rule that reads it by its own judge, into `tallies`. */
+  /** The stretch's traffic judged by each rule that reads it by a judge of logs (its own or one of traffic), into `tallies`. */
   private judgeStretch(tallies: Map<string, Tally>): Found[] {
     if (this.stretch.length === 0) return [];
     const placed: Placed[] = this.stretch.map((s, at) => ({ o: s.o, at }));
     return this.judged.flatMap((r) => {
-      if (r.reading.by !== 'its judge' || r.session) return [];
+      if (r.reading.by === 'answers' || r.session) return [];
       const { judgement, at } = judgedByReading(r.rule, r.reading, placed, this.profile);
       const seqs = at.flatMap((i) => this.stretch[i]?.seq ?? []);
       return this.add(tallies, r.rule.id, judgement, seqs);

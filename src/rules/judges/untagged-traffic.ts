@@ -9,6 +9,7 @@
  * Pure: a function of the exchanges, sending nothing.
  */
 import { validateSchema } from '../../schemas/index.ts';
+import { OPERATION_REQUESTS } from '../../schemas/operations.ts';
 import type { RuleId } from '../rule-ids.ts';
 import { isWarning } from './assign-team-warning.ts';
 import {
@@ -24,6 +25,8 @@ import { LIST_ANSWER_JUDGES } from './list-answer.ts';
 import { idsFiltered, walksByToken, type WalkRead } from './list-walks.ts';
 import { field, type ExchangeJudge, type Observed } from './observed.ts';
 import { READ_ANSWER_JUDGES } from './read-answers.ts';
+import type { RuleJudge } from './fold.ts';
+import { judgeWriteEffects } from './write-effects.ts';
 
 /** An exchange of the traffic with its place in it: what a rule judged is told by these places. */
 export interface Placed {
@@ -37,6 +40,10 @@ export interface Placed {
  *   traffic; with several, `all` must hold in each (any departure decides,
  *   one without evidence leaves the rule without it), `any` needs one that
  *   shows the clause (any departure decides; one clean log is evidence enough);
+ * - `a traffic judge`: the same, by a judge of the rule's clause written for
+ *   traffic (`judge`), where the rule's own judge reads the steps its driver
+ *   named and a sequence the traffic does not hold (the model-based
+ *   sequences' `judgeSequence`);
  * - `answers`: a judge of one answer, on each answer of `operation` that
  *   is `accepted` (2xx: a refusal of a request whose validity the traffic
  *   does not tell is no answer to shape) or a §4.3 `warning`: the judges the
@@ -48,6 +55,12 @@ export type TrafficReading =
       readonly by: 'its judge';
       readonly logs: (traffic: readonly Placed[]) => ReadonlyArray<readonly Placed[]>;
       readonly each: 'all' | 'any';
+    }
+  | {
+      readonly by: 'a traffic judge';
+      readonly logs: (traffic: readonly Placed[]) => ReadonlyArray<readonly Placed[]>;
+      readonly each: 'all' | 'any';
+      readonly judge: RuleJudge;
     }
   | {
       readonly by: 'answers';
@@ -65,6 +78,23 @@ const listTraffic = (traffic: readonly Placed[]): ReadonlyArray<readonly Placed[
 const rolesTraffic = (traffic: readonly Placed[]): ReadonlyArray<readonly Placed[]> => [
   traffic.filter((p) => p.o.operation === 'resources.revoke-roles' || p.o.operation === 'resources.list-roles'),
 ];
+
+/**
+ * The rate and team writes and the reads of them as one log (and any
+ * operation the spec does not describe, which may change anything): each
+ * read of a resource held to the model of what the writes before it did.
+ */
+const writesAndReads = (traffic: readonly Placed[]): ReadonlyArray<readonly Placed[]> => [
+  traffic.filter((p) => WRITTEN_OR_READ.has(p.o.operation) || !(p.o.operation in OPERATION_REQUESTS)),
+];
+
+const WRITTEN_OR_READ: ReadonlySet<string> = new Set([
+  'resources.assign-activity-rate',
+  'resources.unassign-activity-rate',
+  'resources.assign-team',
+  'resources.show-activity-rates',
+  'resources.show-teams',
+]);
 
 /** The 4xx answers as one log, whatever was asked: each must say what the problem is. */
 const errorAnswers = (traffic: readonly Placed[]): ReadonlyArray<readonly Placed[]> => [
@@ -183,6 +213,15 @@ export const TRAFFIC_RULES: ReadonlyMap<RuleId, TrafficReading> = new Map<RuleId
   // What revocations did, wherever a resource's roles are read alone before and after one (revocation-effects.ts:
   // a refused revocation changes nothing, whether the client's request was valid the traffic does not say).
   ['revoke-roles.prop.pairwise-combinations', { by: 'its judge', logs: rolesTraffic, each: 'all' }],
+  // What rate and team writes did, wherever a resource's rates or teams are read before and after one
+  // (write-effects.ts). Under the model-based sequences' id: its model (effects-model.ts) is the one held, over
+  // §4.2 rule 1, §4.3's warning_aware, §4.4, §4.5 and §4.7 together; the spec rules each own a part of it and
+  // more besides (activity-rates.assigned-rate-shown holds the flags and work regime too, unassign-removes-coverage
+  // not the days around, assign-team.warning-changes-nothing reads the whole list around its own assignment).
+  [
+    'activity-rates.prop.model-sequences',
+    { by: 'a traffic judge', logs: writesAndReads, each: 'all', judge: judgeWriteEffects },
+  ],
 ]);
 
 /**

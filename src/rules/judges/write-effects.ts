@@ -31,6 +31,7 @@ import { OPERATION_REQUESTS } from '../../schemas/operations.ts';
 import { addDays, type DateSpan } from '../dates.ts';
 import { isWarning } from './assign-team-warning.ts';
 import { applyWrite, judgeRates, judgeTeams, type Model } from './effects-model.ts';
+import { Flights } from './in-flight.ts';
 import { isClean, noEvidence, violationsOf, type Judgement } from './judgement.ts';
 import { field, noVerdict, type Observed } from './observed.ts';
 
@@ -122,17 +123,12 @@ function readOf(o: Observed): { part: Part; key: string; span: DateSpan } | unde
   return { part, key: keyOf(part, id), span };
 }
 
-/** Whether two exchanges were in flight at once, as far as their times tell (none: one after the other). */
-function overlap(a: Observed, b: Observed): boolean {
-  return a.at !== undefined && b.at !== undefined && a.at.sent < b.at.answered && b.at.sent < a.at.answered;
-}
-
 /** What the traffic says of each part of each resource before it is judged: its writes, and the days they concern. */
 interface Scan {
   /** The days around every write of a part of a resource: the only days its model keeps. */
   readonly days: Map<string, Set<string>>;
   /** The writes of each part of each resource, for the reads and writes in flight with them. */
-  readonly writes: Map<string, Observed[]>;
+  readonly flights: Map<string, Flights>;
 }
 
 function scan(log: readonly Observed[]): Scan {
@@ -141,13 +137,15 @@ function scan(log: readonly Observed[]): Scan {
   for (const o of log) {
     const write = writeOf(o);
     if (write?.key === undefined) continue;
-    writes.set(write.key, [...(writes.get(write.key) ?? []), o]);
+    const of = writes.get(write.key) ?? [];
+    of.push(o);
+    writes.set(write.key, of);
     if (write.span === undefined) continue;
     const kept = days.get(write.key) ?? new Set<string>();
     for (const day of aroundDays(write.span)) kept.add(day);
     days.set(write.key, kept);
   }
-  return { days, writes };
+  return { days, flights: new Map([...writes].map(([key, of]) => [key, new Flights(of)])) };
 }
 
 /** One part of one resource as judged: the model from its first read, with the writes since applied. */
@@ -291,7 +289,7 @@ function judgeRead(
 
 /** The traffic judged with every range read as `end` says. */
 function judgeAs(log: readonly Observed[], end: EndDay): Judgement {
-  const { days, writes } = scan(log);
+  const { days, flights } = scan(log);
   const tracks = new Map<string, Track>();
   let judged = 0;
   for (const o of log) {
@@ -304,8 +302,9 @@ function judgeAs(log: readonly Observed[], end: EndDay): Judgement {
       }
       const track = tracks.get(write.key);
       if (!track) continue;
-      const inFlight = (writes.get(write.key) ?? []).some((w) => w !== o && overlap(w, o));
-      if (inFlight || !applied(track, o, write.span, end)) tracks.delete(write.key);
+      if (flights.get(write.key)?.withAnother(o) === true || !applied(track, o, write.span, end)) {
+        tracks.delete(write.key);
+      }
       continue;
     }
     // An operation the spec does not describe may change anything (§4: "other Directory operations: not shown").
@@ -314,7 +313,7 @@ function judgeAs(log: readonly Observed[], end: EndDay): Judgement {
       continue;
     }
     const read = readOf(o);
-    if (!read || (writes.get(read.key) ?? []).some((w) => overlap(w, o))) continue;
+    if (!read || flights.get(read.key)?.during(o) === true) continue;
     const shown = shownBy(o, read.part);
     if (shown === undefined) continue;
     const track = tracks.get(read.key);

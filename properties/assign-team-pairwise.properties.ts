@@ -54,7 +54,7 @@ import type { Observed } from '../src/rules/judges/observed.ts';
 import { matchesSchema, type AssignTeamRequest, type TeamAssignation } from '../src/schemas/index.ts';
 import type { Violation } from '../src/core/types.ts';
 import { isWarning } from '../src/rules/judges/assign-team-warning.ts';
-import { certainDays } from './model.properties.ts';
+import { certainDays } from '../src/rules/judges/effects-model.ts';
 import { longestHead } from './concurrent-teams.properties.ts';
 
 /** Each row's assignment, its resending after a warning, and the read after each. */

@@ -58,7 +58,7 @@ import {
 import { field, type Observed } from '../src/rules/judges/observed.ts';
 import type { Violation } from '../src/core/types.ts';
 import { isWarning } from '../src/rules/judges/assign-team-warning.ts';
-import { certainDays, judgeTeams } from './model.properties.ts';
+import { certainDays, judgeTeams } from '../src/rules/judges/effects-model.ts';
 import { rangeIn, windowIn } from './concurrent.properties.ts';
 import { ordersTried, sentAtMs, timedHistory } from '../src/rules/timed-history.ts';
 

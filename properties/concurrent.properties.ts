@@ -66,7 +66,7 @@ import type { Violation } from '../src/core/types.ts';
 import { ordersTried, sentAtMs, timedHistory } from '../src/rules/timed-history.ts';
 
 const accepted2xx = (o: Observed): boolean => o.status >= 200 && o.status < 300;
-import { judgeRates } from './model.properties.ts';
+import { judgeRates } from '../src/rules/judges/effects-model.ts';
 
 /** One command of a sequence, inside the window: an offset and a length in days. */
 export type RateCommand =

@@ -17,8 +17,7 @@ import fc from 'fast-check';
 import { defineRuleGroup, property } from '../src/rules/define.ts';
 import { checkProperty } from '../src/rules/check-property.ts';
 import { precondition } from '../src/rules/assertions.ts';
-import type { Violation } from '../src/core/types.ts';
-import { matchesSchema, type ActivityRatePeriod, type SchemaType, type TeamAssignation } from '../src/schemas/index.ts';
+import { matchesSchema, type SchemaType, type TeamAssignation } from '../src/schemas/index.ts';
 import { claimRoleResource } from '../src/rules/steps/claims.ts';
 import { WIDE_RANGE, showActivityRates, showTeams } from '../src/rules/steps/assignations.ts';
 import { guardResource } from '../src/rules/state-guard.ts';
@@ -28,6 +27,15 @@ import { isWarning } from '../src/rules/judges/assign-team-warning.ts';
 import { accepted, isClean, isNoVerdict, noEvidence, type Judgement } from '../src/rules/judges/judgement.ts';
 import { field, type Observed } from '../src/rules/judges/observed.ts';
 import { TraceBuilder, type ExplainedStep } from '../src/rules/judges/trace.ts';
+import {
+  applyWrite,
+  certainDays,
+  judgeRates,
+  judgeTeams,
+  mayCover,
+  ratesShown,
+  type Model,
+} from '../src/rules/judges/effects-model.ts';
 import {
   describePlacement,
   drawnCommands,
@@ -39,21 +47,6 @@ import {
   type Placement,
 } from '../src/arbitraries/relativeRange.ts';
 import type { StepInteraction } from '../src/rules/types.ts';
-
-/** What the spec says the show operations must answer, day by day inside the window. */
-export interface Model {
-  /**
-   * The rate a period must show on the day, or null when no period may cover
-   * it; a day not in the map is open (§4.2 rule 1: assigning a rate may modify
-   * other periods).
-   */
-  rates: Map<string, number | null>;
-  /**
-   * Assignations that must be shown on each of their days, with the regrouping
-   * they were assigned with; others are open (§4.3: others may be extended or shortened).
-   */
-  teams: Array<{ teamId: string; head: boolean; days: string[]; regrouping?: string }>;
-}
 
 interface Real {
   ctx: CheckContext<'workRegime'>;
@@ -93,13 +86,6 @@ const STEP = {
   teamsBefore: (command: string): string => `show-teams before ${command}`,
   teamsAfterWarning: (command: string): string => `show-teams after ${command} answered a warning`,
 } as const;
-
-/** The days of a range the spec leaves no doubt about: whether its end day is included is not shown. */
-export function certainDays(span: DateSpan): string[] {
-  const days: string[] = [];
-  for (let d = span.start; d < span.end; d = addDays(d, 1)) days.push(d);
-  return days;
-}
 
 /** Days of the window every range of a sequence is placed in. */
 const WINDOW_DAYS = 40;
@@ -141,94 +127,6 @@ function placeStep(reading: Reading, placement: Placement, kind: Used['kind'], t
 
 const text = (s: DateSpan): string => `${s.start}/${s.end}`;
 
-/** Inclusive of both ends, so a server whose ends are exclusive is not failed for it. */
-const mayCover = (range: string, day: string): boolean => {
-  const s = splitRange(range);
-  return s !== undefined && s.start <= day && day <= s.end;
-};
-/** Certainly covers: a day strictly before the end. */
-const surelyCovers = (range: string, day: string): boolean => {
-  const s = splitRange(range);
-  return s !== undefined && s.start <= day && day < s.end;
-};
-
-/**
- * The judge of one step: what show-activity-rates answered (`periods`) must
- * agree with the model. Pure: it is tested on recorded answers, no network.
- */
-export function judgeRates(
-  model: Pick<Model, 'rates'>,
-  periods: readonly ActivityRatePeriod[],
-  after: string,
-): Violation[] {
-  const violations: Violation[] = [];
-  for (const [day, rate] of model.rates) {
-    if (rate === null) {
-      const covering = periods.filter((p) => surelyCovers(p.date_range, day));
-      if (covering.length > 0) {
-        violations.push({
-          where: `show-activity-rates after ${after}: date_range on ${day}`,
-          message: 'must show no period on a day whose rate was unassigned since',
-          expected: '(no period)',
-          actual: covering,
-        });
-      }
-      // "Shown as an integer" is another rule's business: a rounded rate matches.
-    } else if (!periods.some((p) => mayCover(p.date_range, day) && Math.abs(p.average_rate - rate) <= 0.5)) {
-      violations.push({
-        where: `show-activity-rates after ${after}: average_rate on ${day}`,
-        message: 'must show a period with the rate assigned last over the day',
-        expected: { average_rate: rate },
-        actual: periods.filter((p) => mayCover(p.date_range, day)),
-      });
-    }
-    // The first day that departs says it: the days after it usually repeat the same cause.
-    if (violations.length > 0) return violations;
-  }
-  return violations;
-}
-
-/** The judge of one step for show-teams: every assignation the model holds is shown on each of its days. */
-export function judgeTeams(
-  model: Pick<Model, 'teams'>,
-  assignations: readonly TeamAssignation[],
-  after: string,
-): Violation[] {
-  for (const { teamId, head, days, regrouping } of model.teams) {
-    const covering = (day: string): TeamAssignation[] =>
-      assignations.filter((a) => a.team.id === teamId && a.head === head && mayCover(a.date_range, day));
-    const missing = days.filter((day) => covering(day).length === 0);
-    if (missing.length > 0) {
-      return [
-        {
-          where: `show-teams after ${after}`,
-          message: 'must show the assignation made last on each of its days',
-          expected: { team: teamId, head, days: `${missing[0]} … ${missing.at(-1)}` },
-          actual: assignations.filter((a) => a.team.id === teamId),
-        },
-      ];
-    }
-    // What the assignment sent comes back on its days; a redacted regrouping is another rule's business.
-    const otherwise =
-      regrouping === undefined
-        ? []
-        : days.filter((day) =>
-            covering(day).every((a) => typeof a.regrouping === 'string' && a.regrouping !== regrouping),
-          );
-    if (otherwise.length > 0) {
-      return [
-        {
-          where: `show-teams after ${after}: regrouping on ${otherwise[0]}`,
-          message: 'must show the regrouping the assignment made last sent, on each of its days',
-          expected: { team: teamId, head, regrouping, days: `${otherwise[0]} … ${otherwise.at(-1)}` },
-          actual: covering(otherwise[0] ?? '').map((a) => ({ date_range: a.date_range, regrouping: a.regrouping })),
-        },
-      ];
-    }
-  }
-  return [];
-}
-
 /** What a read tagged `step` showed, when it answered a body of `schema`: the read's shape is another rule's. */
 function readList<S extends 'ActivityRatePeriodList' | 'TeamAssignationList'>(
   o: Observed,
@@ -254,28 +152,9 @@ function replayCommand(model: Model, log: readonly Observed[], at: number): Judg
   if (!isClean(answer)) return answer;
   const range = field(o.request, 'date_range');
   const span = typeof range === 'string' ? splitRange(range) : undefined;
-  const days = span ? certainDays(span) : [];
-  if (o.operation === 'resources.assign-activity-rate') {
-    // Other periods may change (§4.2 rule 1): only the assigned days are known now.
-    const rate = field(o.request, 'average_rate');
-    model.rates.clear();
-    if (typeof rate === 'number') for (const day of days) model.rates.set(day, rate);
-  } else if (o.operation === 'resources.unassign-activity-rate') {
-    // §4.7 unassigns for the date range: its days lose their rate, the days around keep theirs.
-    if (!span) model.rates.clear();
-    for (const day of days) model.rates.set(day, null);
-    if (span) model.rates.delete(span.end);
-  } else if (o.operation === 'resources.assign-team') {
-    // Other assignations may be extended or shortened (§4.3); without warning_aware the assignment
-    // may or may not be done: what the model knows is only this one, when it must be.
-    const teamId = field(o.request, 'team_id');
-    const head = field(o.request, 'head');
-    const regrouping = field(o.request, 'regrouping');
-    model.teams =
-      field(o.request, 'warning_aware') === true && typeof teamId === 'string' && typeof head === 'boolean'
-        ? [{ teamId, head, days, ...(typeof regrouping === 'string' ? { regrouping } : {}) }]
-        : [];
-  }
+  applyWrite(model, o, span ? certainDays(span) : undefined);
+  // Whether the range's end day was unassigned is not shown: the model no longer knows it.
+  if (span && o.operation === 'resources.unassign-activity-rate') model.rates.delete(span.end);
   return [];
 }
 
@@ -308,28 +187,6 @@ function replayWarning(log: readonly Observed[], at: number, o: Observed): Judge
       actual: canonical(is.list),
     },
   ];
-}
-
-/**
- * What show-activity-rates shows over each day the model knows, in the
- * model's terms and with the judge's tolerance: the expected rate where a
- * period that may cover the day shows it, else the rate shown there (null: none).
- */
-export function ratesShown(
-  model: Pick<Model, 'rates'>,
-  periods: readonly ActivityRatePeriod[],
-): Record<string, number | null> {
-  const shown: Record<string, number | null> = {};
-  for (const [day, rate] of model.rates) {
-    if (rate === null) shown[day] = periods.find((p) => surelyCovers(p.date_range, day))?.average_rate ?? null;
-    else {
-      const covering = periods.filter((p) => mayCover(p.date_range, day));
-      shown[day] = covering.some((p) => Math.abs(p.average_rate - rate) <= 0.5)
-        ? rate
-        : (covering[0]?.average_rate ?? null);
-    }
-  }
-  return shown;
 }
 
 const teamKey = (teamId: string, head: boolean): string => `${teamId}/${head ? 'head' : 'side'}`;

@@ -244,8 +244,9 @@ pagination.changed-orders-422); a message on every 4xx
 (errors.message-present); what each caller may view, where
 --restricted-key-placeholder names what the recording's Authorization
 header carries for the restricted key (its whole value, or the token after
-"Bearer "; without it, the profile's restrictedApiKey): each read of teams or rates with it shows the Redacted value in
-every field the profile's restrictedRedactedFields names
+"Bearer "; without it, the profile's restrictedApiKey): each read of
+teams or rates with it shows the Redacted value in every field the
+profile's restrictedRedactedFields names
 (auth.restricted-fields-redacted), and every marker has its shape
 (auth.redacted-marker-shape); and what list requests asked for (list.ids-filter,
 list.attributes-returned, list.with-teams, list.with-relations,
@@ -253,8 +254,11 @@ list.total-count-of-filtered-set); one collection counted two ways, a
 walk, a strict total_count or limit null, however far apart
 (list.counts-agree); and what revocations did, wherever a
 resource's roles are read alone before and after one
-(revoke-roles.prop.pairwise-combinations, by §4.1's model). Each says PASS,
-FAIL or NOT-APPLICABLE
+(revoke-roles.prop.pairwise-combinations, by §4.1's model); and what
+assign-activity-rate, unassign-activity-rate and assign-team did, wherever a
+resource's rates or teams are read before and after one
+(activity-rates.prop.model-sequences, by the model of §4.2, §4.3 and §4.7,
+each range's end day read both ways). Each says PASS, FAIL or NOT-APPLICABLE
 (no evidence in the traffic), with the HAR entries it judged. Entries that
 call no operation (POST .../api/directory/<operation>) are left out.
 

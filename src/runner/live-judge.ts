@@ -22,7 +22,12 @@
  *   budget (a walk too long to keep is judged as far as the stretch holds
  *   it); each stretch is judged as a recording would be, then forgotten.
  *   Comparisons those judges make between answers (an ids filter against
- *   the collection an earlier answer showed) are made within a stretch.
+ *   the collection an earlier answer showed) are made within a stretch;
+ * - a rule whose reading is `long` (untagged-traffic.ts: what writes did
+ *   to the reads around them) reads the traffic by long stretches, cut only
+ *   at their budget: a read and the write before it are seldom inside a
+ *   walk. The writes that ended a stretch begin the next one too, so a read
+ *   in flight with one of them is still known to be.
  *
  * Each rule keeps its first violations, a count of the rest, whether any
  * part showed its clause clean, the first answer that said nothing and the
@@ -54,6 +59,7 @@ import {
 } from '../rules/judges/untagged-traffic.ts';
 import type { Rule } from '../rules/types.ts';
 import { matchesSchema } from '../schemas/index.ts';
+import { READ_OPERATIONS } from '../schemas/operations.ts';
 import type { TargetProfile } from '../target/profile.ts';
 import { judgedByReading, ruleIdOf, trafficRules } from './judge-untagged.ts';
 import { fromJudgement, type Rejudged } from './rejudge.ts';
@@ -258,6 +264,14 @@ interface TrafficRule {
   readonly session: { folding: Folding; shown: number; of: 'walks' | 'exchanges' } | undefined;
 }
 
+/** The writes a long stretch hands to the next: enough that a read in flight with one across the cut is known to be. */
+const CARRIED_WRITES = 32;
+
+/** Whether a judge of traffic reads `o`: only those a long stretch keeps (a page of resources is none of theirs). */
+function readsLong(reading: TrafficReading, o: Observed): boolean {
+  return reading.by === 'its judge' && reading.long === true && reading.logs([{ o, at: 0 }]).some((l) => l.length > 0);
+}
+
 /** Rules whose judge is a fold that keeps only its state, read as walks one after another (`walksAsNamed`). */
 const FOLDED_OVER_THE_SESSION = new Set(['pagination.each-resource-once']);
 
@@ -272,6 +286,9 @@ export class LiveJudge<R> {
   private readonly tallies = new Map<string, Tally>();
   private stretch: Array<{ seq: number; o: Observed }> = [];
   private stretchChars = 0;
+  /** The long stretch the traffic judges read, when a rule is judged by one. */
+  private long: Array<{ seq: number; o: Observed }> = [];
+  private longChars = 0;
   private readonly records = new Map<number, R>();
   private readonly recent: number[] = [];
   private readonly linker = new WalkLinker();
@@ -330,6 +347,7 @@ export class LiveJudge<R> {
       found.push(...this.feedAll(pages));
       this.stretch.push({ seq, o });
       this.stretchChars += o.text.length;
+      if (this.judged.some((r) => readsLong(r.reading, o))) found.push(...this.lengthen(seq, o));
     }
     if (
       !this.linker.open(this.count) ||
@@ -348,6 +366,7 @@ export class LiveJudge<R> {
   verdicts(): Array<Rejudged & { seqs: number[] }> {
     const tallies = new Map([...this.tallies].map(([id, t]) => [id, copyTally(t)]));
     this.judgeStretch(tallies);
+    this.judgeLong(tallies);
     return this.judged.map((r) => {
       const tally = tallies.get(r.rule.id) ?? emptyTally();
       const judgement = r.session ? sessionJudgement(r.session.folding.end(), tally) : judgementOf(tally);
@@ -358,9 +377,15 @@ export class LiveJudge<R> {
 
   /** The stretch under way judged and forgotten, and the walks still waiting fed (the session ends): what they showed. */
   flush(): Found[] {
-    const found = [...this.feedAll(this.order.rest()), ...this.judgeStretch(this.tallies)];
+    const found = [
+      ...this.feedAll(this.order.rest()),
+      ...this.judgeStretch(this.tallies),
+      ...this.judgeLong(this.tallies),
+    ];
     this.stretch = [];
     this.stretchChars = 0;
+    this.long = [];
+    this.longChars = 0;
     this.forget();
     return found;
   }
@@ -412,9 +437,38 @@ export class LiveJudge<R> {
     if (this.stretch.length === 0) return [];
     const placed: Placed[] = this.stretch.map((s, at) => ({ o: s.o, at }));
     return this.judged.flatMap((r) => {
-      if (r.reading.by !== 'its judge' || r.session) return [];
+      if (r.reading.by !== 'its judge' || r.reading.long || r.session) return [];
       const { judgement, at } = judgedByReading(r.rule, r.reading, placed, this.profile);
       const seqs = at.flatMap((i) => this.stretch[i]?.seq ?? []);
+      return this.add(tallies, r.rule.id, judgement, seqs);
+    });
+  }
+
+  /**
+   * `o` into the long stretch; a stretch past its budget is judged first,
+   * and the next one begins with its last writes (what they did is not
+   * judged again: no read before them is in the next stretch).
+   */
+  private lengthen(seq: number, o: Observed): Found[] {
+    let found: Found[] = [];
+    if (this.longChars >= this.limits.stretchChars || this.long.length >= this.limits.stretchExchanges) {
+      found = this.judgeLong(this.tallies);
+      this.long = this.long.filter((e) => !READ_OPERATIONS.has(e.o.operation)).slice(-CARRIED_WRITES);
+      this.longChars = this.long.reduce((n, e) => n + e.o.text.length, 0);
+    }
+    this.long.push({ seq, o });
+    this.longChars += o.text.length;
+    return found;
+  }
+
+  /** The long stretch judged by each rule that reads it by a judge of traffic, into `tallies`. */
+  private judgeLong(tallies: Map<string, Tally>): Found[] {
+    if (this.long.length === 0) return [];
+    const placed: Placed[] = this.long.map((s, at) => ({ o: s.o, at }));
+    return this.judged.flatMap((r) => {
+      if (r.reading.by !== 'its judge' || !r.reading.long) return [];
+      const { judgement, at } = judgedByReading(r.rule, r.reading, placed, this.profile);
+      const seqs = at.flatMap((i) => this.long[i]?.seq ?? []);
       return this.add(tallies, r.rule.id, judgement, seqs);
     });
   }
@@ -443,7 +497,8 @@ export class LiveJudge<R> {
 
   /** Lets go of the exchanges no rule keeps as evidence and no longer among the latest. */
   private forget(): void {
-    const wanted = new Set(this.recent);
+    // The long stretch's exchanges are kept until it is judged: its evidence is among them.
+    const wanted = new Set([...this.recent, ...this.long.map((e) => e.seq)]);
     for (const t of this.tallies.values()) for (const seq of [...t.failing, ...t.judged]) wanted.add(seq);
     for (const seq of this.records.keys()) if (!wanted.has(seq)) this.records.delete(seq);
   }

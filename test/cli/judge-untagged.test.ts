@@ -119,6 +119,7 @@ const NO_EVIDENCE = [
   'pagination.changed-orders-422',
   'auth.restricted-fields-redacted',
   'auth.redacted-marker-shape',
+  'activity-rates.prop.model-sequences',
 ];
 
 describe('judge on traffic the suite did not send', () => {
@@ -300,6 +301,85 @@ describe('judge on traffic the suite did not send', () => {
       expect(keyLeaks(await readFile(join(reports, file), 'utf8'), faulty.key), file).toEqual([]);
     }
   }, 60_000);
+
+  /**
+   * A client that reads a resource's rates and teams over a year, assigns a rate, unassigns another range,
+   * sends an assignment the server refuses (no date range), assigns a team it does not hold over its head
+   * assignation without warning_aware (the §4.3 warning), reads the teams, assigns it again with warning_aware
+   * true, and reads both again: the effects are judged by the model of §4.2, §4.3 and §4.7.
+   */
+  function wrote(name: string, fault?: FaultName): Promise<{ har: string; profile: string }> {
+    return recordedBy(name, fault, async (plain, server) => {
+      // A moment between requests, as a person's clicks leave: a HAR's whole milliseconds tell them apart
+      // (sent back to back, each would be in flight with the next as far as its times say, and judged by none).
+      const client = {
+        post: async (operation: string, body: unknown): ReturnType<PlainHarClient['post']> => {
+          await new Promise((resolve) => setTimeout(resolve, 10));
+          return plain.post(operation, body);
+        },
+      };
+      const resource = server.profile.mutableResources[0]?.id ?? '';
+      const year = { resource_id: resource, date_range: '2026-01-01/2026-12-31' };
+      await client.post('resources.show-activity-rates', year);
+      const teams = await client.post('resources.show-teams', year);
+      const held = new Set(
+        (Array.isArray(teams.json) ? teams.json : []).map((a: unknown) =>
+          Reflect.get(Object(Reflect.get(Object(a), 'team')), 'id'),
+        ),
+      );
+      const team = server.profile.teams.find((t) => t.enabled && !held.has(t.id))?.id;
+      expect(team).toBeDefined();
+      const assigned = await client.post('resources.assign-activity-rate', {
+        resource_id: resource,
+        date_range: '2026-03-02/2026-03-13',
+        average_rate: 70,
+      });
+      expect(assigned.status).toBeLessThan(300);
+      await client.post('resources.unassign-activity-rate', {
+        resource_id: resource,
+        date_range: '2026-06-01/2026-06-10',
+      });
+      const refused = await client.post('resources.assign-activity-rate', { resource_id: resource, average_rate: 10 });
+      expect(refused.status).toBeGreaterThanOrEqual(400);
+      const assignment = {
+        resource_id: resource,
+        team_id: team,
+        head: true,
+        date_range: '2026-04-06/2026-04-17',
+        regrouping: 'elsewhere',
+      };
+      const warned = await client.post('resources.assign-team', { ...assignment, warning_aware: false });
+      expect(Object.keys(Object(warned.json))).toContain('warning_type');
+      await client.post('resources.show-teams', year);
+      await client.post('resources.assign-team', { ...assignment, warning_aware: true });
+      await client.post('resources.show-teams', year);
+      await client.post('resources.show-activity-rates', year);
+    });
+  }
+
+  test('rate and team writes between reads of a resource: PASS against the reference server', async () => {
+    const conformant = await wrote('wrote-conformant');
+    const passed = await cli(['judge', conformant.har, '--profile', conformant.profile, '--json']);
+    expect(verdicts(passed.out).get('activity-rates.prop.model-sequences'), passed.out).toBe('PASS');
+  }, 60_000);
+
+  test.each([
+    ['activity-rate-unassign-noop', /date_range on 2026-06-01/],
+    ['assign-team-warning-applied', /assignations on 2026-04-06/],
+    ['assign-team-aware-ignored', /show-teams after resources\.assign-team, HAR entry \d+, read by/],
+  ] as const)(
+    'the fault %s: activity-rates.prop.model-sequences FAILs where the write departs',
+    async (fault, where) => {
+      const faulty = await wrote(`wrote-${fault}`, fault);
+      const reports = join(dir, `wrote-${fault}-reports`);
+      const failed = await cli(['judge', faulty.har, '--profile', faulty.profile, '--reports', reports, '--json']);
+      expect(failed.code, failed.out).toBe(1);
+      expect(verdicts(failed.out).get('activity-rates.prop.model-sequences'), failed.out).toBe('FAIL');
+      const results = await readFile(join(reports, 'results.json'), 'utf8');
+      expect(results).toMatch(where);
+    },
+    60_000,
+  );
 
   test('the help names each rule traffic alone can judge, and the tests judge each', () => {
     const words = new Set(JUDGE_HELP.split(/[\s(),;:]+/));

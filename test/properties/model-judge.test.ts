@@ -6,7 +6,8 @@
  * sequence's exchanges: tested here on hand-made logs.
  */
 import { describe, expect, test } from 'vitest';
-import { judgeRates, judgeSequence, judgeTeams, type Model } from '../../properties/model.properties.ts';
+import { judgeSequence } from '../../properties/model.properties.ts';
+import { judgeRates, judgeTeams, type Model } from '../../src/rules/judges/effects-model.ts';
 import type { Observed } from '../../src/rules/judges/observed.ts';
 import type { ActivityRatePeriod, TeamAssignation } from '../../src/schemas/index.ts';
 

@@ -11,6 +11,8 @@ import { embeddedProfile } from '../../src/reference-server/index.ts';
 import { allRules, loadCatalogue } from '../../src/runner/catalogue.ts';
 import { LiveJudge, type LiveJudgeLimits } from '../../src/runner/live-judge.ts';
 import type { Observed } from '../../src/rules/judges/observed.ts';
+import type { ActivityRatePeriod } from '../../src/schemas/index.ts';
+import { ratePeriod } from '../helpers/rate-period.ts';
 
 const profile = embeddedProfile(200);
 
@@ -176,5 +178,64 @@ describe('the live judge', () => {
       expect(found.some((f) => f.ruleId === rule)).toBe(verdict === 'FAIL');
       expect(judge.verdicts().find((v) => v.ruleId === rule)?.verdict).toBe(verdict);
     }
+  });
+
+  /** A resource's rates read, a rate assigned, other traffic, and the rates read again showing `after`. */
+  function assignedBetween(after: ActivityRatePeriod[]): Observed[] {
+    const resource = profile.mutableResources[0]?.id ?? '';
+    const read = (seq: number, periods: ActivityRatePeriod[]): Observed => ({
+      operation: 'resources.show-activity-rates',
+      step: `resources.show-activity-rates, exchange ${seq}`,
+      request: { resource_id: resource, date_range: '2026-01-01/2026-12-31' },
+      status: 200,
+      body: periods,
+      text: JSON.stringify(periods),
+      earlierStatuses: [],
+      credential: 'main',
+    });
+    const assign: Observed = {
+      operation: 'resources.assign-activity-rate',
+      step: 'resources.assign-activity-rate, exchange 2',
+      request: { resource_id: resource, date_range: '2026-03-02/2026-03-13', average_rate: 70 },
+      status: 204,
+      body: undefined,
+      text: '',
+      earlierStatuses: [],
+      credential: 'main',
+    };
+    // Reads of another resource's teams between: no walk is under way, so each ends a stretch of its own.
+    const others = Array.from({ length: 6 }, (_, i): Observed => ({
+      operation: 'resources.show-teams',
+      step: `resources.show-teams, exchange ${i + 3}`,
+      request: { resource_id: '1', date_range: '2026-01-01/2026-01-31' },
+      status: 200,
+      body: [],
+      text: '[]',
+      earlierStatuses: [],
+      credential: 'main',
+    }));
+    return [read(1, [ratePeriod('2026-01-01/2026-12-31', 40)]), assign, ...others, read(9, after)];
+  }
+
+  test('a write between two reads far apart in the traffic is judged across the stretches between them', async () => {
+    const rule = 'activity-rates.prop.model-sequences';
+    const lost = new LiveJudge<number>(allRules(await loadCatalogue()), profile, LIMITS);
+    const found = assignedBetween([ratePeriod('2026-01-01/2026-12-31', 40)]).flatMap((o, i) =>
+      lost.take(i + 1, o, i + 1, false),
+    );
+    // The departure is found once its stretch is judged: at the latest when the session ends.
+    found.push(...lost.flush());
+    expect(found.filter((f) => f.ruleId === rule).map((f) => f.violation.where)).toEqual([
+      expect.stringMatching(/read by resources\.show-activity-rates, exchange 9: average_rate on 2026-03-02$/),
+    ]);
+    expect(new Map(lost.verdicts().map((v) => [v.ruleId, v.verdict])).get(rule)).toBe('FAIL');
+    const kept = new LiveJudge<number>(allRules(await loadCatalogue()), profile, LIMITS);
+    const shown = [
+      ratePeriod('2026-01-01/2026-03-01', 40),
+      ratePeriod('2026-03-02/2026-03-13', 70),
+      ratePeriod('2026-03-14/2026-12-31', 40),
+    ];
+    assignedBetween(shown).forEach((o, i) => kept.take(i + 1, o, i + 1, false));
+    expect(new Map(kept.verdicts().map((v) => [v.ruleId, v.verdict])).get(rule)).toBe('PASS');
   });
 });

@@ -9,6 +9,7 @@
  * Pure: a function of the exchanges, sending nothing.
  */
 import { validateSchema } from '../../schemas/index.ts';
+import { OPERATION_REQUESTS } from '../../schemas/operations.ts';
 import type { RuleId } from '../rule-ids.ts';
 import { isWarning } from './assign-team-warning.ts';
 import {
@@ -29,6 +30,7 @@ import { judgeCountsInTraffic } from './list-counts.ts';
 import { judgeChangedQueries } from './changed-query.ts';
 import { eachAnswer, markersShaped, restrictedFieldsRedacted } from './redaction.ts';
 import { revocationEffectsJudge } from './revocation-effects.ts';
+import { judgeWriteEffects } from './write-effects.ts';
 
 /** An exchange of the traffic with its place in it: what a rule judged is told by these places. */
 export interface Placed {
@@ -42,6 +44,9 @@ export interface Placed {
  *   traffic; with several, `all` must hold in each (any departure decides,
  *   one without evidence leaves the rule without it), `any` needs one that
  *   shows the clause (any departure decides; one clean log is evidence enough);
+ *   Where the rule's own judge reads the steps its driver named (a sequence
+ *   the traffic does not hold, the model-based sequences' `judgeSequence`),
+ *   `judge` is one of the same clause written for traffic;
  * - `answers`: a judge of one answer, on each answer of `operation` that
  *   is `accepted` (2xx: a refusal of a request whose validity the traffic
  *   does not tell is no answer to shape) or a §4.3 `warning`: the judges the
@@ -66,6 +71,12 @@ export type TrafficReading =
        * its driver named (and may hold them to more than traffic can show).
        */
       readonly judge?: Judge;
+      /**
+       * Read by long stretches in the proxy, cut only at their budget: its
+       * log's exchanges (a write and the reads around it) seldom come within
+       * one walk, where the other logs' stretches end.
+       */
+      readonly long?: true;
     }
   | {
       readonly by: 'answers';
@@ -91,6 +102,23 @@ const rolesTraffic = (traffic: readonly Placed[]): ReadonlyArray<readonly Placed
 const readsOfFields = (traffic: readonly Placed[]): ReadonlyArray<readonly Placed[]> => [
   traffic.filter((p) => p.o.operation === 'resources.show-teams' || p.o.operation === 'resources.show-activity-rates'),
 ];
+
+/**
+ * The rate and team writes and the reads of them as one log (and any
+ * operation the spec does not describe, which may change anything): each
+ * read of a resource held to the model of what the writes before it did.
+ */
+const writesAndReads = (traffic: readonly Placed[]): ReadonlyArray<readonly Placed[]> => [
+  traffic.filter((p) => WRITTEN_OR_READ.has(p.o.operation) || !(p.o.operation in OPERATION_REQUESTS)),
+];
+
+const WRITTEN_OR_READ: ReadonlySet<string> = new Set([
+  'resources.assign-activity-rate',
+  'resources.unassign-activity-rate',
+  'resources.assign-team',
+  'resources.show-activity-rates',
+  'resources.show-teams',
+]);
 
 /** The 4xx answers as one log, whatever was asked: each must say what the problem is. */
 const errorAnswers = (traffic: readonly Placed[]): ReadonlyArray<readonly Placed[]> => [
@@ -253,6 +281,15 @@ export const TRAFFIC_RULES: ReadonlyMap<RuleId, TrafficReading> = new Map<RuleId
       each: 'all',
       session: { takes: isRolesExchange, judge: revocationEffectsJudge() },
     },
+  ],
+  // What rate and team writes did, wherever a resource's rates or teams are read before and after one
+  // (write-effects.ts). Under the model-based sequences' id: its model (effects-model.ts) is the one held, over
+  // §4.2 rule 1, §4.3's warning_aware, §4.4, §4.5 and §4.7 together; the spec rules each own a part of it and
+  // more besides (activity-rates.assigned-rate-shown holds the flags and work regime too, unassign-removes-coverage
+  // not the days around, assign-team.warning-changes-nothing reads the whole list around its own assignment).
+  [
+    'activity-rates.prop.model-sequences',
+    { by: 'its judge', logs: writesAndReads, each: 'all', judge: ofLog(judgeWriteEffects), long: true },
   ],
 ]);
 

@@ -3,7 +3,7 @@
  * 5xx) and changes nothing.
  */
 import fc from 'fast-check';
-import { invalidPaginationLimit, invalidTeamList, malformedDateRange } from '../src/arbitraries/index.ts';
+import { invalidPaginationLimit, invalidTeamListsOfEachKind, malformedDateRange } from '../src/arbitraries/index.ts';
 import { defineRuleGroup, property } from '../src/rules/define.ts';
 import { precondition } from '../src/rules/assertions.ts';
 import { listBody } from '../src/rules/steps/list.ts';
@@ -174,7 +174,7 @@ export default defineRuleGroup({
         const first = held[0];
         precondition(first, 'the resource holds no role');
         const revocation = fc.record({
-          teamIds: invalidTeamList(),
+          teamIds: invalidTeamListsOfEachKind(),
           role: fc.constantFrom(...held.map((a) => a.role_id)),
         });
         await checkProperty(
@@ -184,24 +184,24 @@ export default defineRuleGroup({
             ctx.judged(async () => {
               // Read from the shared reads when the run before left the state there (a revocation forgets them).
               await captureState(ctx, resourceId, ['roles'], { step: STEP.before });
-              const json = { resource_ids: [resourceId], role_ids: [role], team_ids: teamIds };
-              await ctx.repeat(() =>
-                ctx.client.postRaw(
+              // Each repetition sends the next kind of invalid team_ids: every run tries each kind, and the
+              // repetitions count toward a departure one time in ten.
+              await ctx.repeat((i) => {
+                const teamIdsSent = teamIds[i % teamIds.length];
+                const json = { resource_ids: [resourceId], role_ids: [role], team_ids: teamIdsSent };
+                return ctx.client.postRaw(
                   'resources.revoke-roles',
                   { json },
-                  { retry: 'judged', step: STEP.teamIds(teamIds) },
-                ),
-              );
+                  { retry: 'judged', step: STEP.teamIds(teamIdsSent) },
+                );
+              });
               await captureState(ctx, resourceId, ['roles'], { step: STEP.after });
             }),
           {
             distinct: true,
-            // The empty list (§4.1 rule 7), a string that is not `*`, a list of what are not Snowflakes.
-            examples: [
-              { teamIds: [], role: first.role_id },
-              { teamIds: 'all', role: first.role_id },
-              { teamIds: [1], role: first.role_id },
-            ],
+            // The empty list (§4.1 rule 7), a string that is not `*`, a list of what are not Snowflakes, a
+            // number, an object.
+            examples: [{ teamIds: [[], 'all', [1], 0, {}], role: first.role_id }],
           },
         );
       },

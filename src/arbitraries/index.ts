@@ -7,7 +7,7 @@ export { dateRange, type DateRangeConstraints } from './dateRange.ts';
 export { reversedDateRange } from './reversedDateRange.ts';
 export { malformedDateRange } from './malformedDateRange.ts';
 export { teamList, type TeamListConstraints } from './teamList.ts';
-export { invalidTeamList } from './invalidTeamList.ts';
+export { invalidTeamList, invalidTeamListsOfEachKind } from './invalidTeamList.ts';
 export {
   activityRatePattern,
   activityRatePatterns,

@@ -16,7 +16,7 @@ export {
 } from './activityRatePattern.ts';
 export { paginationLimit, invalidPaginationLimit, type PaginationLimitConstraints } from './paginationLimit.ts';
 export { listQuery, listQueryChange, type ListQuery, type ListQueryConstraints } from './listQuery.ts';
-export { tamperedToken, tamperingsOfEachKind } from './tamperedToken.ts';
+export { tamperedToken } from './tamperedToken.ts';
 export {
   coveringArray,
   type CoveringArray,

@@ -13,6 +13,7 @@
 import type { Exchange } from '../core/exchange.ts';
 import { parseJsonText } from '../core/json-text.ts';
 import type { RuleResult } from '../core/types.ts';
+import { addDays, spanOf } from './reproducer-writes.ts';
 
 /**
  * Each row's read (request `read`) judged against read `before` with the
@@ -55,17 +56,6 @@ function periodsOf(e: Exchange): Array<{ date_range: string; average_rate: unkno
       ? [{ date_range: p.date_range, average_rate: 'average_rate' in p ? p.average_rate : undefined }]
       : [],
   );
-}
-
-function spanOf(range: unknown): { start: string; end: string } | undefined {
-  const m = typeof range === 'string' ? /^(\d{4}-\d{2}-\d{2})\/(\d{4}-\d{2}-\d{2})$/.exec(range) : null;
-  return m?.[1] && m[2] ? { start: m[1], end: m[2] } : undefined;
-}
-
-function addDays(day: string, n: number): string {
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
 }
 
 type Periods = ReadonlyArray<{ date_range: string; average_rate: unknown }>;

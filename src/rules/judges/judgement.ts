@@ -267,3 +267,15 @@ export function noServerError(o: Observed, message: string): Judgement {
     ]
   );
 }
+
+/**
+ * Logs (or answers) judged alone, of which one showing the clause is
+ * evidence enough: any departure decides; else one clean part passes; else
+ * the first that said nothing, then the first missing evidence.
+ */
+export function judgeAny(parts: readonly Judgement[]): Judgement {
+  const violations = parts.flatMap((p) => violationsOf(p));
+  if (violations.length > 0) return violations;
+  if (parts.some(isClean)) return [];
+  return parts.find(isNoVerdict) ?? parts.find(isNoEvidence) ?? noEvidence('no log to judge');
+}

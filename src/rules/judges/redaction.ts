@@ -10,7 +10,7 @@
 import { validateSchema } from '../../schemas/index.ts';
 import type { TargetProfile } from '../../target/profile.ts';
 import { isRecord, recordsOf } from '../json-values.ts';
-import { isClean, noEvidence, violationsOf, type Judgement } from './judgement.ts';
+import { isNoEvidence, judgeAny, noEvidence, type Judgement } from './judgement.ts';
 import type { Observed } from './observed.ts';
 
 /** The fields of a team assignation and of an activity-rate period that may be redacted. */
@@ -59,13 +59,8 @@ export function markersShaped(o: Observed): Judgement {
   return markers.flatMap((m) => validateSchema('Redacted', m.value, m.where));
 }
 
-/**
- * Each answer of the log judged alone by `judge`: any departure decides;
- * else one answer that showed the clause passes; else no evidence.
- */
+/** Each answer of the log judged alone by `judge` (`judgeAny`); `none` where no answer showed the clause. */
 export function eachAnswer(log: readonly Observed[], judge: (o: Observed) => Judgement, none: string): Judgement {
-  const judged = log.map(judge);
-  const violations = judged.flatMap((j) => violationsOf(j));
-  if (violations.length > 0) return violations;
-  return judged.some(isClean) ? [] : noEvidence(none);
+  const judged = judgeAny(log.map(judge));
+  return isNoEvidence(judged) ? noEvidence(none) : judged;
 }

@@ -12,15 +12,7 @@ import { validateSchema } from '../../schemas/index.ts';
 import { OPERATION_REQUESTS } from '../../schemas/operations.ts';
 import type { RuleId } from '../rule-ids.ts';
 import { isWarning } from './assign-team-warning.ts';
-import {
-  isClean,
-  isNoEvidence,
-  isNoVerdict,
-  noContent,
-  noEvidence,
-  violationsOf,
-  type Judgement,
-} from './judgement.ts';
+import { noContent, type Judgement } from './judgement.ts';
 import { LIST_ANSWER_JUDGES } from './list-answer.ts';
 import { idsFiltered, walksByToken, type WalkRead } from './list-walks.ts';
 import { field, type ExchangeJudge, type Observed } from './observed.ts';
@@ -293,17 +285,8 @@ export const TRAFFIC_RULES: ReadonlyMap<RuleId, TrafficReading> = new Map<RuleId
   ],
 ]);
 
-/**
- * Logs judged alone, of which one showing the clause is evidence enough: any
- * departure decides; else one clean log passes; else the first answer that
- * said nothing, then the first missing evidence.
- */
-export function judgeAny(parts: readonly Judgement[]): Judgement {
-  const violations = parts.flatMap((p) => violationsOf(p));
-  if (violations.length > 0) return violations;
-  if (parts.some(isClean)) return [];
-  return parts.find(isNoVerdict) ?? parts.find(isNoEvidence) ?? noEvidence('no log to judge');
-}
+// Logs judged alone, one showing the clause evidence enough: judgement.ts's, where the answer judges use it too.
+export { judgeAny } from './judgement.ts';
 
 /** Whether `o` is one of the answers a reading of one answer judges. */
 export function answerJudged(reading: { operation: string; which: 'accepted' | 'warning' }, o: Observed): boolean {

@@ -25,14 +25,13 @@ import {
 } from '../src/rules/judges/judgement.ts';
 import { field, type Observed } from '../src/rules/judges/observed.ts';
 import { unchangedBetween } from '../src/rules/judges/state.ts';
-import { everyReadShows, MOMENT_MS, type Timed } from '../src/rules/judges/read-after-write.ts';
+import { everyReadShows, aMoment, type Timed } from '../src/rules/judges/read-after-write.ts';
 import {
   matchesSchema,
   type ActivityRatePeriod,
   type AssignActivityRateRequest,
   type SchemaType,
 } from '../src/schemas/index.ts';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { kindById } from '../src/target/profile.ts';
 import type { Violation } from '../src/core/types.ts';
 
@@ -136,7 +135,7 @@ async function readTwice(
   steps: { atOnce: string; later: string },
 ): Promise<void> {
   await showActivityRates(ctx, body, { step: steps.atOnce, fresh: true });
-  await sleep(MOMENT_MS, undefined, { signal: ctx.signal });
+  await aMoment(ctx);
   await showActivityRates(ctx, body, { step: steps.later, fresh: true });
 }
 

@@ -28,8 +28,7 @@ import type { Observed } from '../src/rules/judges/observed.ts';
 import { revocationOf, rolesShown, sameSet, type Revocation } from '../src/rules/judges/role-answers.ts';
 import { stateIn, unchangedBetween } from '../src/rules/judges/state.ts';
 import type { ListRolesRequest, RevokeRolesRequest, RoleAssociation } from '../src/schemas/index.ts';
-import { judgeEveryRead, later, MOMENT_MS } from '../src/rules/judges/read-after-write.ts';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { judgeEveryRead, later, aMoment } from '../src/rules/judges/read-after-write.ts';
 import { kindById, type TargetProfile } from '../src/target/profile.ts';
 
 interface Holding {
@@ -153,7 +152,7 @@ async function revokeHeld(
  */
 async function readAfterRevocation(ctx: CheckContext, body: ListRolesRequest, step: string): Promise<void> {
   await listRoles(ctx, body, { step, fresh: true });
-  await sleep(MOMENT_MS, undefined, { signal: ctx.signal });
+  await aMoment(ctx);
   await listRoles(ctx, body, { step: later(step), fresh: true });
 }
 
@@ -164,7 +163,7 @@ async function readAfterRevocation(ctx: CheckContext, body: ListRolesRequest, st
  */
 async function readEachAfterRevocation(ctx: CheckContext, resourceIds: readonly string[], step: string): Promise<void> {
   for (const id of resourceIds) await listRoles(ctx, { resource_ids: [id] }, { step, fresh: true });
-  await sleep(MOMENT_MS, undefined, { signal: ctx.signal });
+  await aMoment(ctx);
   for (const id of resourceIds) await listRoles(ctx, { resource_ids: [id] }, { step: later(step), fresh: true });
 }
 

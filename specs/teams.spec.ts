@@ -3,8 +3,7 @@
  */
 import type { ApiResponse } from '../src/client/directory-client.ts';
 import { untouchedRoleResources } from '../src/rules/steps/roles.ts';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { everyReadShows, MOMENT_MS, type Timed } from '../src/rules/judges/read-after-write.ts';
+import { everyReadShows, aMoment, type Timed } from '../src/rules/judges/read-after-write.ts';
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import type { CheckContext } from '../src/rules/types.ts';
 import { precondition } from '../src/rules/assertions.ts';
@@ -406,7 +405,7 @@ export default defineRuleGroup({
             { step: STEP.afterAssignment },
           );
           // Read at once and again a moment later: both must show the assignation (§4.3 states its effect).
-          await sleep(MOMENT_MS, undefined, { signal: ctx.signal });
+          await aMoment(ctx);
           await showTeams(
             ctx,
             { resource_id: s.resourceId, date_range: WIDE_RANGE },

@@ -12,6 +12,7 @@ import type { Output } from './run-command.ts';
 import { checkProxyUrl, connectionOf, proxyFromEnv } from '../session/connection-options.ts';
 import { checkBaseUrl } from '../session/run-session.ts';
 import { lockTarget, type TargetLock } from '../session/target-lock.ts';
+import { TARGET_TIMING } from '../core/timing.ts';
 
 const RESTORE_OPTIONS = {
   'base-url': { type: 'string' },
@@ -92,7 +93,7 @@ export async function restoreCommand(
     for (const change of pending) {
       try {
         // Outside a run no verdict is kept: a read that breaks its rule stops the restoration with its error.
-        await restoreState({ ruleId: 'restore', client, found: () => undefined }, change.state);
+        await restoreState({ ruleId: 'restore', client, found: () => undefined, timing: TARGET_TIMING }, change.state);
         const line = {
           event: 'restored',
           at: new Date().toISOString(),

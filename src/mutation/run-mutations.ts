@@ -6,6 +6,7 @@
  * reason it gives and nothing else does, and no rule ends in ERROR.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
+import { EMBEDDED_TIMING, type Timing } from '../core/timing.ts';
 import { join } from 'node:path';
 import type { RunResult, Verdict } from '../core/types.ts';
 import { FAULTS, FAULT_NAMES, type FaultName } from '../reference-server/faults.ts';
@@ -77,12 +78,13 @@ async function runWithProfile(
   options: EngineOptions,
   resources: number,
   serverSeed = MUTATION_SERVER_SEED,
+  timing: Timing = EMBEDDED_TIMING,
 ): Promise<{ run: RunResult; profile: TargetProfile }> {
-  const server = await startReferenceServer({ seed: serverSeed, resources, faults });
+  const server = await startReferenceServer({ seed: serverSeed, resources, faults, timing });
   try {
     const run = await runRules(
       [...(groups ?? (await loadCatalogue()))],
-      { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile },
+      { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile, timing },
       options,
     );
     return { run, profile: server.profile };
@@ -94,12 +96,15 @@ async function runWithProfile(
 /**
  * One fault's run. With a `seed`, the suite draws from it and the faulty
  * server is generated from it (its directory, and where a departure one time
- * in N falls in its count): another seed, another run, caught the same.
+ * in N falls in its count): another seed, another run, caught the same. The
+ * suite and the faulty server share `timing` (the embedded server's short
+ * windows unless a caller proves the catch under a real target's).
  */
 export async function runMutation(
   fault: FaultName,
   groups?: readonly RuleGroup[],
   seed?: number,
+  timing: Timing = EMBEDDED_TIMING,
 ): Promise<MutationOutcome> {
   const started = performance.now();
   const expected = CATCHES[fault];
@@ -111,6 +116,39 @@ export async function runMutation(
     { ...MUTATION_OPTIONS, ...(seed !== undefined ? { seed } : {}), onExchange: (ruleId, e) => har.add(ruleId, e) },
     expected.resources ?? MUTATION_RESOURCES,
     seed,
+    timing,
+  );
+  return {
+    fault,
+    expected,
+    ...judgeCatch(run, expected),
+    rejudgedOtherwise: rejudgedOtherwise(run, har, allRules(catalogue), profile),
+    durationMs: Math.round(performance.now() - started),
+  };
+}
+
+/**
+ * The quick proof's run of one fault: only the rules whose traffic reaches it
+ * (fault-reach.ts). What it shows of the owner is what the whole catalogue's
+ * run shows; the verdicts beside it may differ (which resources the claims
+ * give each rule depends on what else runs), which the full run holds.
+ */
+export async function runMutationWithin(
+  fault: FaultName,
+  catalogue: readonly RuleGroup[],
+  rules: ReadonlySet<string>,
+): Promise<MutationOutcome> {
+  const started = performance.now();
+  const selected = catalogue
+    .map((g) => ({ ...g, rules: g.rules.filter((r) => rules.has(r.id)) }))
+    .filter((g) => g.rules.length > 0);
+  const expected = CATCHES[fault];
+  const har = new HarRecorder(new Date().toISOString());
+  const { run, profile } = await runWithProfile(
+    [fault],
+    selected,
+    { ...MUTATION_OPTIONS, onExchange: (ruleId, e) => har.add(ruleId, e) },
+    expected.resources ?? MUTATION_RESOURCES,
   );
   return {
     fault,

@@ -4,22 +4,24 @@
  * to be written (under the *-concurrent-assignments-dropped faults, two that
  * wait at once are a conflict, written by neither and both answered as done).
  */
-import { setTimeout as sleep } from 'node:timers/promises';
+import type { Timing } from '../core/timing.ts';
 
-/** How long the lost-update and dropped faults wait between reading and writing. */
-export const LOST_UPDATE_GAP_MS = 25;
+/** The lost-update faults' wait between reading and writing: the timing's gap, on its clock. */
+export function lostUpdateGap(timing: Timing): Promise<void> {
+  return timing.clock.sleep(timing.lostUpdateGapMs);
+}
 
 export class ConcurrentWrites {
   private readonly pending = new WeakMap<object, Set<{ conflict: boolean }>>();
 
   /** Waits the gap; true when another write to `resource` waited at the same time (a conflict). */
-  async waitForConflict(resource: object): Promise<boolean> {
+  async waitForConflict(resource: object, timing: Timing): Promise<boolean> {
     const pending = this.pending.get(resource) ?? new Set<{ conflict: boolean }>();
     this.pending.set(resource, pending);
     const mine = { conflict: pending.size > 0 };
     for (const other of pending) other.conflict = true;
     pending.add(mine);
-    await sleep(LOST_UPDATE_GAP_MS);
+    await lostUpdateGap(timing);
     pending.delete(mine);
     return mine.conflict;
   }

@@ -5,6 +5,7 @@
  * has none: its tests fuzz every operation and allow no 5xx).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Timing } from '../core/timing.ts';
 import type { ApiKeys } from './auth.ts';
 import { ApiError } from './errors.ts';
 import { fromDay, parseSpan } from './days.ts';
@@ -69,6 +70,30 @@ export interface HttpDeps {
   keys: ApiKeys;
   faults: ReadonlySet<FaultName>;
   variants: ReadonlySet<VariantName>;
+  timing: Timing;
+  /** Told, once each answer is sent, which faults the request's handling asked about (see FaultsAsked). */
+  onFaultsAsked?: FaultsAskedListener;
+}
+
+/** A request (its operation and body as sent) and the faults its handling asked about. */
+export type FaultsAskedListener = (operation: string, body: string, asked: ReadonlySet<FaultName>) => void;
+
+/**
+ * The faults of one request, noting each one its handling asks about: every
+ * fault lives where operation code asks `faults.has(name)`, so a request that
+ * never asks about a fault cannot show it (the proof's reach, src/mutation).
+ */
+class FaultsAsked extends Set<FaultName> {
+  readonly asked = new Set<FaultName>();
+
+  constructor(private readonly on: ReadonlySet<FaultName>) {
+    super();
+  }
+
+  override has(fault: FaultName): boolean {
+    this.asked.add(fault);
+    return this.on.has(fault);
+  }
 }
 
 function send(res: ServerResponse, status: number, body?: unknown): void {
@@ -141,12 +166,21 @@ interface Admitted {
   caller: Caller;
 }
 
-/** What can be decided before the body is read: the operation, the caller, the headers. */
-function admit(req: IncomingMessage, res: ServerResponse, deps: HttpDeps): Admitted {
+function pathOf(req: IncomingMessage): string {
   const url = req.url ?? '/';
   const query = url.indexOf('?');
-  const pathname = query < 0 ? url : url.slice(0, query);
-  const name = pathname.startsWith(PREFIX) ? pathname.slice(PREFIX.length) : '';
+  return query < 0 ? url : url.slice(0, query);
+}
+
+/** The operation a path names ('' for none). */
+function operationNameOf(pathname: string): string {
+  return pathname.startsWith(PREFIX) ? pathname.slice(PREFIX.length) : '';
+}
+
+/** What can be decided before the body is read: the operation, the caller, the headers. */
+function admit(req: IncomingMessage, res: ServerResponse, deps: HttpDeps): Admitted {
+  const pathname = pathOf(req);
+  const name = operationNameOf(pathname);
   const operation = Object.hasOwn(OPERATIONS, name) ? OPERATIONS[name] : undefined;
   if (!operation)
     throw new ApiError(404, `unknown operation ${JSON.stringify(pathname)}; operations are POST ${PREFIX}<operation>`);
@@ -202,6 +236,7 @@ function respond(raw: Buffer, res: ServerResponse, deps: HttpDeps, { name, opera
     faults: deps.faults,
     variants: deps.variants,
     caller,
+    timing: deps.timing,
   };
   if (
     deps.faults.has('mutations-ignore-malformed-date-range') &&
@@ -273,16 +308,28 @@ function refuse(res: ServerResponse, error: unknown, deps: HttpDeps): void {
   }
 }
 
-export function createHttpServer(deps: HttpDeps): Server {
+export function createHttpServer(serverDeps: HttpDeps): Server {
   return createServer((req, res) => {
+    const { onFaultsAsked } = serverDeps;
+    const faults = onFaultsAsked ? new FaultsAsked(serverDeps.faults) : undefined;
+    const deps = faults ? { ...serverDeps, faults } : serverDeps;
     let admitted: Admitted;
     try {
       admitted = admit(req, res, deps);
     } catch (error) {
       refuse(res, error, deps);
+      // Refused before its body was read (its caller, its path): the faults it asked about are its body's too.
+      if (faults && onFaultsAsked) {
+        readBody(req, (_error, raw) =>
+          onFaultsAsked(operationNameOf(pathOf(req)), raw ? textOf([raw]) : '', faults.asked),
+        );
+      }
       return;
     }
     readBody(req, (error, raw) => {
+      if (faults && onFaultsAsked && raw !== undefined) {
+        res.once('finish', () => onFaultsAsked(admitted.name, textOf([raw]), faults.asked));
+      }
       if (raw === undefined) {
         refuse(res, error, deps);
         return;

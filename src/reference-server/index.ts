@@ -4,12 +4,13 @@
  * written down in docs/reference-server.md.
  */
 import { listeningAddress } from '../core/listening.ts';
+import { TARGET_TIMING, type Timing } from '../core/timing.ts';
 import type { TargetProfile } from '../target/profile.ts';
 import { ApiKeys } from './auth.ts';
 import { FAULTS, isFaultName, type FaultName } from './faults.ts';
 import { VARIANTS, isVariantName, type VariantName } from './variants.ts';
 import { generateDomain, type Domain } from './generate-domain.ts';
-import { createHttpServer } from './http-server.ts';
+import { createHttpServer, type FaultsAskedListener } from './http-server.ts';
 import { PageTokens } from './page-token.ts';
 import { Store } from './store.ts';
 import { RESTRICTED_TEAM_FIELDS } from './operations/teams.ts';
@@ -31,6 +32,15 @@ export interface ReferenceServerOptions {
   /** Fixed keys instead of random ones. */
   apiKey?: string;
   restrictedApiKey?: string;
+  /**
+   * The windows of the stale-read and lost-update faults, and the clock they
+   * are read on (default TARGET_TIMING: a suite that did not start the server
+   * reads with the windows of a real target). A run that starts the server
+   * passes the timing its engine reads too.
+   */
+  timing?: Timing;
+  /** Told which faults each request's handling asked about (the proof's reach, src/mutation/fault-reach.ts). */
+  onFaultsAsked?: FaultsAskedListener;
 }
 
 export interface ReferenceServer {
@@ -66,7 +76,15 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   }
   const domain = generateDomain(options.seed ?? 1, options.resources ?? 200);
   const keys = new ApiKeys(options.apiKey, options.restrictedApiKey);
-  const server = createHttpServer({ store: new Store(domain), tokens: new PageTokens(), keys, faults, variants });
+  const server = createHttpServer({
+    store: new Store(domain),
+    tokens: new PageTokens(),
+    keys,
+    faults,
+    variants,
+    timing: options.timing ?? TARGET_TIMING,
+    ...(options.onFaultsAsked ? { onFaultsAsked: options.onFaultsAsked } : {}),
+  });
   server.keepAliveTimeout = 5_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,3 +1,4 @@
+import type { Timing } from '../core/timing.ts';
 import type { FaultName } from './faults.ts';
 import type { PageTokens } from './page-token.ts';
 import type { Store } from './store.ts';
@@ -14,6 +15,8 @@ export interface OperationContext {
   /** Conformant alternative choices on open points (variants.ts); empty for the reference. */
   variants: ReadonlySet<VariantName>;
   caller: Caller;
+  /** The windows of the stale-read and lost-update faults, on the clock the suite shares (core/timing.ts). */
+  timing: Timing;
 }
 
 export interface OperationResult {

@@ -355,7 +355,7 @@ function readAfterRevocation(all: readonly Exchange[], i: number): boolean {
   if (read?.operation !== LIST_ROLES) return false;
   let at = i - 1;
   // The same read sent again a moment later (a read that lags a write), named after it
-  // (`list-roles after, 500 ms later`): another read, such as a run's start, starts anew.
+  // (`list-roles after, a moment later`): another read, such as a run's start, starts anew.
   const again = (e: Exchange | undefined) =>
     e?.operation === LIST_ROLES &&
     e.request.body === read.request.body &&

@@ -58,15 +58,15 @@ export interface QuietDifference {
   after: string[];
 }
 
-/**
- * How long after its answer a change of the suite's may still show in reads
- * as not yet made: a server may serve a read that lags a write (a stale read
- * is the departure of the rule that made the write, not another party's
- * change).
- */
-const READ_LAG_MS = 1000;
-
 export class QuietReads {
+  /**
+   * `readLagMs`: how long after its answer a change of the suite's may still
+   * show in reads as not yet made (the timing's readLagMs): a server may
+   * serve a read that lags a write (a stale read is the departure of the rule
+   * that made the write, not another party's change).
+   */
+  constructor(private readonly readLagMs: number) {}
+
   private readonly last = new Map<string, StateRead>();
   private readonly changes: Change[] = [];
   private readonly differences: Array<QuietDifference & { from: number; to: number }> = [];
@@ -88,7 +88,7 @@ export class QuietReads {
         resourceId: typeof body?.resource_id === 'string' ? body.resource_id : undefined,
         from,
         // Not answered: it may still take effect at any time; answered, reads may lag it a moment.
-        to: exchange.response ? endedAt + READ_LAG_MS : Number.POSITIVE_INFINITY,
+        to: exchange.response ? endedAt + this.readLagMs : Number.POSITIVE_INFINITY,
       });
       return;
     }

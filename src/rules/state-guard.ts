@@ -11,7 +11,6 @@
  * changed, putting the rule's change back would overwrite it, so nothing is
  * put back and the resource is quarantined, its change pending, as above.
  */
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { DirectoryClient } from '../client/directory-client.ts';
 import { canonicalJson } from '../core/canonical-json.ts';
 import { HarnessError } from '../core/errors.ts';
@@ -31,7 +30,10 @@ import {
   type OwnMutation,
 } from './own-mutations.ts';
 
-type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client' | 'found' | 'journal' | 'ownMutations' | 'quarantine'>;
+type StepContext = Pick<
+  BaseCheckContext,
+  'ruleId' | 'client' | 'found' | 'journal' | 'ownMutations' | 'quarantine' | 'timing'
+>;
 
 /** The parts restoration can put back with documented operations (roles cannot be given back). */
 export type RestorablePart = Exclude<StatePart, 'roles'>;
@@ -178,7 +180,7 @@ export async function restoreState(
     // A change the server accepted that does not show may be a read lagging the write (judged by the
     // rule that made it): the state is read again once it has had a moment to settle, never left changed.
     if (!options.ownMutations?.some((m) => m.accepted)) return { restored: true };
-    await settle();
+    await settle(ctx);
     now = await captureState(ctx, before.resourceId, parts, { step: 'state before restore, settled', fresh: true });
     if (!stateDifference(before, now)) return { restored: true };
   }
@@ -186,7 +188,7 @@ export async function restoreState(
   if (foreign && options.ownMutations) {
     // Before another party is blamed, a read that lags the suite's own writes (or an answer shared from
     // one) is given its moment: the state is read again, settled and sent afresh.
-    await settle();
+    await settle(ctx);
     now = await captureState(ctx, before.resourceId, parts, { step: 'state before restore, settled', fresh: true });
     if (!stateDifference(before, now)) return { restored: true };
     foreign = foreignChanges(before, now, options.ownMutations);
@@ -242,12 +244,13 @@ function restoredKeeping(foreign: ForeignChange | undefined): Restoration {
   return foreign ? { restored: true, foreign } : { restored: true };
 }
 
-/** How long a read that lags a write is given to catch up before the guard believes it. */
-const SETTLE_MS = 1000;
-
-/** A bounded wait: restoring goes on after a rule's deadline too, so it takes no abort signal. */
-function settle(): Promise<void> {
-  return sleep(SETTLE_MS);
+/**
+ * A read that lags a write is given the timing's settleMs to catch up before
+ * the guard believes it. A bounded wait: restoring goes on after a rule's
+ * deadline too, so it takes no abort signal.
+ */
+function settle(ctx: StepContext): Promise<void> {
+  return ctx.timing.clock.sleep(ctx.timing.settleMs);
 }
 
 /**
@@ -269,7 +272,7 @@ async function settledState(
   });
   const first = await read({ step });
   if (!stateDifference(goal, first)) return first;
-  await settle();
+  await settle(ctx);
   return read({ step: `${step}, settled`, fresh: true });
 }
 

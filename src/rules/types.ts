@@ -1,6 +1,7 @@
 import type { DirectoryClient } from '../client/directory-client.ts';
 import type { AnsweredExchange } from '../core/exchange.ts';
 import type { Depth, Level, Mutation, PropertyReplay, RuleKind, RunOptions, Violation } from '../core/types.ts';
+import type { Timing } from '../core/timing.ts';
 import type { TargetProfile } from '../target/profile.ts';
 import type { MutationLog } from './own-mutations.ts';
 import type { RuleId } from './rule-ids.ts';
@@ -46,6 +47,8 @@ export interface BaseCheckContext {
   claimResource(predicate?: ResourcePredicate): Promise<string | undefined>;
   /** Aborted at the rule's deadline. */
   readonly signal: AbortSignal;
+  /** The clock every wait of the rule reads, and the run's windows (core/timing.ts). */
+  readonly timing: Timing;
   /**
    * The 4xx answers (429 aside) the run's rules received so far, this one's
    * included: those kept, in the order they came, and how many more there

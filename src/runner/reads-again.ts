@@ -22,7 +22,6 @@ import type { Violation } from '../core/types.ts';
 import { judgeLog, type Judge } from '../rules/judges/fold.ts';
 import { isNoEvidence, isNoVerdict, violationsOf } from '../rules/judges/judgement.ts';
 import { observedFromExchange, type Observed } from '../rules/judges/observed.ts';
-import { MOMENT_MS } from '../rules/judges/read-after-write.ts';
 import type { TargetProfile } from '../target/profile.ts';
 import { followsToken, sendAgain } from './confirm-findings.ts';
 import { sameDeparture } from './same-departure.ts';
@@ -47,9 +46,9 @@ export interface Departure {
 export type ReadsAgain = { outcome: 'not repeated' | 'still shown'; reads: number } | undefined;
 
 /** Whether `o` was read once the state had settled: a moment after the last change, with none since. */
-export function settled(o: Observed, lastChangeAt: number | undefined): boolean {
+export function settled(o: Observed, lastChangeAt: number | undefined, momentMs: number): boolean {
   if (lastChangeAt === undefined) return true;
-  return o.at !== undefined && o.at.sent >= lastChangeAt + MOMENT_MS;
+  return o.at !== undefined && o.at.sent >= lastChangeAt + momentMs;
 }
 
 export async function readsAgain(
@@ -57,12 +56,13 @@ export async function readsAgain(
   judge: Judge,
   profile: TargetProfile,
   client: DirectoryClient,
+  momentMs: number,
 ): Promise<ReadsAgain> {
   const replaced = new Map<Observed, Observed>();
   for (const o of departure.evidence) {
     const exchange = departure.exchangeOf(o);
     // A next page asked for with a token holds what an earlier answer said: sent alone it says nothing new.
-    if (!exchange || !settled(o, departure.lastChangeAt) || followsToken(exchange)) continue;
+    if (!exchange || !settled(o, departure.lastChangeAt, momentMs) || followsToken(exchange)) continue;
     const again = await sendAgain(client, exchange);
     if (!again?.response || again.response.truncated) continue;
     // Read under the first request's step, so the same departure is named the same.

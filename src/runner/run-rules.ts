@@ -21,6 +21,7 @@ import { MAX_TIMER_MS, RUN_CONFIG_DEFAULTS, type RunConfig } from '../schemas/ru
 import type { BaseCheckContext, Need, Rule, RuleGroup } from '../rules/types.ts';
 import type { TargetProfile } from '../target/profile.ts';
 import { summarise } from '../core/summarise.ts';
+import { TARGET_TIMING, type Timing } from '../core/timing.ts';
 import { isConformanceFailure, isDepartureOfAnotherRule } from '../core/errors.ts';
 import { loadCatalogue } from './catalogue.ts';
 import { chargeFindings, Findings, type FindingCheck, type RuleLookup } from './findings.ts';
@@ -54,6 +55,12 @@ export interface RunTarget {
   replayArgs?: string;
   /** Extra headers, a proxy, extra CAs: how every request reaches the target. */
   connection?: Connection;
+  /**
+   * The windows this target keeps, on the clock it shares with the suite: a
+   * server the suite started passes the timing it was started with
+   * (EMBEDDED_TIMING); any other target gets TARGET_TIMING.
+   */
+  timing?: Timing;
 }
 
 /**
@@ -109,6 +116,11 @@ export type EngineOptions = Pick<
   onJudged?: (ruleId: string, evidence: readonly Observed[], judgement: Judgement) => void;
   dispatcher?: Dispatcher;
 };
+
+/** The clock and windows the run's waits read: the target's own, or a real target's. */
+export function timingOf(target: Pick<RunTarget, 'timing'>): Timing {
+  return target.timing ?? TARGET_TIMING;
+}
 
 /** Runs of a property that does not say how many it makes. */
 export const DEFAULT_PROPERTY_RUNS = 25;
@@ -362,7 +374,8 @@ function notStarted(rule: Rule, group: RuleGroup): RuleResult {
  * (quiet-reads.ts) is not failed: ERROR, DC_ERR_FOREIGN_CHANGE.
  */
 async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleResult> {
-  const reads = [new QuietReads(), new QuietReads()] as const;
+  const { readLagMs } = timingOf(env.target);
+  const reads = [new QuietReads(readLagMs), new QuietReads(readLagMs)] as const;
   const irreversible = rule.mutates === 'irreversible';
   const { result: first, departure } = await runAttempt(rule, group, {
     ...env,
@@ -373,7 +386,7 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
   const sentAgain: Exchange[] = [];
   const client = resender(env, rule.id, sentAgain);
   if (irreversible && departure && rule.judge) {
-    const again = await readsAgain(departure, rule.judge, env.target.profile, client);
+    const again = await readsAgain(departure, rule.judge, env.target.profile, client, timingOf(env.target).momentMs);
     if (again?.outcome === 'not repeated') {
       return {
         ...first,
@@ -625,6 +638,7 @@ async function attemptRule(
     // A property's own number of runs at the run's depth, unless the run sets one for every property.
     options: { ...options, numRuns: propertyRuns(rule, options) },
     signal: controller.signal,
+    timing: timingOf(target),
     observe(subject, value) {
       observations.push({ subject, value: redactDeep(value, env.redactor) });
     },

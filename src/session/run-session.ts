@@ -24,6 +24,7 @@ import {
   type GateOutcome,
 } from '../gate/expectations.ts';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/index.ts';
+import { EMBEDDED_TIMING } from '../core/timing.ts';
 import { isFaultName } from '../reference-server/faults.ts';
 import { isVariantName } from '../reference-server/variants.ts';
 import { keepRunInHistory, readHistory, ruleHistories, type RunHistory } from '../gate/history.ts';
@@ -173,7 +174,8 @@ export async function openTarget(config: RunConfig): Promise<OpenedTarget> {
     const { resources } = config;
     const faults = config.faults.filter(isFaultName);
     const variants = config.variants.filter(isVariantName);
-    const server = await startReferenceServer({ resources, faults, variants });
+    // The suite and the server it started share one clock and short windows (core/timing.ts).
+    const server = await startReferenceServer({ resources, faults, variants, timing: EMBEDDED_TIMING });
     const replayArgs = [
       ...(resources !== RUN_CONFIG_DEFAULTS.resources ? [`--resources ${resources}`] : []),
       ...faults.map((f) => `--fault ${shellWord(f)}`),
@@ -185,6 +187,7 @@ export async function openTarget(config: RunConfig): Promise<OpenedTarget> {
       apiKey: server.apiKey,
       profile: server.profile,
       ...(replayArgs ? { replayArgs } : {}),
+      timing: EMBEDDED_TIMING,
     };
     opened = { target, external: false, server, close: () => server.close() };
   }

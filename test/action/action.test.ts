@@ -9,7 +9,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
 
@@ -34,11 +34,17 @@ let dir: string;
 
 beforeAll(async () => {
   action = parse(await readFile(join(ROOT, 'action.yml'), 'utf8')) as Action;
-  server = await startReferenceServer({ faults: ['revoke-star-removes-role'] });
   dir = await mkdtemp(join(tmpdir(), 'dc-action-'));
 });
-afterAll(async () => {
+// A server of its own for each test: the revocations of an earlier test's run cannot be undone, and a
+// verdict must not hang on the state an earlier run left.
+beforeEach(async () => {
+  server = await startReferenceServer({ faults: ['revoke-star-removes-role'] });
+});
+afterEach(async () => {
   await server.close();
+});
+afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 

@@ -5,6 +5,7 @@
  * The store is replaced by one that throws on every use, so each operation
  * throws from inside itself once its input is read.
  */
+import { TARGET_TIMING } from '../../src/core/timing.ts';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { describe, expect, test } from 'vitest';
@@ -55,6 +56,7 @@ async function statusesWith(
   const server = createHttpServer({
     store: CRASHING_STORE,
     tokens: new PageTokens(),
+    timing: TARGET_TIMING,
     keys,
     faults: new Set(faults),
     variants: new Set(variants),

@@ -7,13 +7,21 @@
 import { describe, expect, test } from 'vitest';
 import { generateDomain } from '../../src/reference-server/generate-domain.ts';
 import type { OperationContext } from '../../src/reference-server/operation.ts';
+import { TARGET_TIMING } from '../../src/core/timing.ts';
 import { list } from '../../src/reference-server/operations/list.ts';
 import { PageTokens } from '../../src/reference-server/page-token.ts';
 import { Store } from '../../src/reference-server/store.ts';
 
 const store = new Store(generateDomain(7, 300));
 const tokens = new PageTokens();
-const cached: OperationContext = { store, tokens, faults: new Set(), variants: new Set(), caller: 'full' };
+const cached: OperationContext = {
+  store,
+  tokens,
+  faults: new Set(),
+  variants: new Set(),
+  caller: 'full',
+  timing: TARGET_TIMING,
+};
 const fresh: OperationContext = { ...cached, faults: new Set(['errors-401-without-message']) };
 const kind = store.domain.kinds[0]!.id;
 const someIds = store.resourcesOfKind(kind).map((r) => r.id);

@@ -7,7 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import { noEvidence, type Judgement } from '../../src/rules/judges/judgement.ts';
 import type { Observed } from '../../src/rules/judges/observed.ts';
-import { judgeEveryRead, later, MOMENT_MS } from '../../src/rules/judges/read-after-write.ts';
+import { judgeEveryRead, later } from '../../src/rules/judges/read-after-write.ts';
 
 const AFTER = 'list-roles after';
 
@@ -61,7 +61,7 @@ describe('judgeEveryRead', () => {
       {
         where: `${AFTER}.team_ids`,
         message: expect.stringContaining(
-          `a read ${MOMENT_MS} ms later did (stale for 507 ms at most as measured, from the write's answer to the ` +
+          `a read a moment later did (stale for 507 ms at most as measured, from the write's answer to the ` +
             "answer of the first read that showed it; the read that did not was sent 2 ms after the write's answer)",
         ),
       },

@@ -13,6 +13,7 @@ import { restoreState, targetedUndoRequests } from '../../src/rules/state-guard.
 import { captureState, stateDifference, type ResourceState } from '../../src/rules/steps/state.ts';
 import { startForwardingProxy } from '../helpers/forwarding-proxy.ts';
 import { ratePeriod } from '../helpers/rate-period.ts';
+import { TARGET_TIMING } from '../../src/core/timing.ts';
 
 let server: ReferenceServer;
 let agent: Agent;
@@ -66,7 +67,7 @@ async function fragment(client: DirectoryClient, before: ResourceState): Promise
 test('only what differs is put back: the changed period assigned again, nothing unassigned', async () => {
   const resourceId = server.profile.mutableResources[0]!.id;
   const { client, exchanges } = clientFor(server.url);
-  const ctx = { ruleId: 'test', client, found: () => undefined };
+  const ctx = { ruleId: 'test', client, found: () => undefined, timing: TARGET_TIMING };
   const before = await captureState(ctx, resourceId, ['rates', 'teams']);
   await fragment(client, before);
   const now = await captureState(ctx, resourceId, ['rates', 'teams']);
@@ -112,7 +113,7 @@ test('when putting back what differs does not verify, every period is unassigned
   try {
     const resourceId = server.profile.mutableResources[1]!.id;
     const { client, exchanges } = clientFor(lossy.url);
-    const ctx = { ruleId: 'test', client, found: () => undefined };
+    const ctx = { ruleId: 'test', client, found: () => undefined, timing: TARGET_TIMING };
     const before = await captureState(ctx, resourceId, ['rates']);
     await fragment(client, before);
     exchanges.length = 0;

@@ -14,6 +14,7 @@ import { QuietReads } from '../../src/rules/quiet-reads.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
 import type { TargetProfile } from '../../src/target/profile.ts';
 import { json, startTestServer, type TestServer } from '../helpers/http-server.ts';
+import { TARGET_TIMING } from '../../src/core/timing.ts';
 
 const WIDE = '1900-01-01/2199-12-31';
 
@@ -33,7 +34,7 @@ const show = (resource_id: string, date_range: string) => ({ resource_id, date_r
 
 describe('QuietReads: differences nothing of the suite explains', () => {
   test('two reads that differ with no change between them: foreign, on the first days that differ', () => {
-    const reads = new QuietReads();
+    const reads = new QuietReads(TARGET_TIMING.readLagMs);
     reads.hold('7');
     reads.add(
       exchange('resources.show-activity-rates', show('7', WIDE), [period('2018-01-01/2019-01-01', 50)], 1000),
@@ -75,7 +76,7 @@ describe('QuietReads: differences nothing of the suite explains', () => {
         error: { code: 'DC_ERR_TIMEOUT', message: 'timeout' },
       },
     ] satisfies Exchange[]) {
-      const reads = new QuietReads();
+      const reads = new QuietReads(TARGET_TIMING.readLagMs);
       reads.hold('7');
       reads.add(exchange('resources.show-activity-rates', show('7', WIDE), [], 1000), 1001);
       reads.add(change, 1600);
@@ -88,7 +89,7 @@ describe('QuietReads: differences nothing of the suite explains', () => {
   });
 
   test('a period clipped to the range asked for is the same period: only the days both reads cover are compared', () => {
-    const reads = new QuietReads();
+    const reads = new QuietReads(TARGET_TIMING.readLagMs);
     reads.hold('7');
     reads.add(
       exchange('resources.show-activity-rates', show('7', WIDE), [period('2018-01-01/2019-01-01', 50)], 1000),
@@ -107,7 +108,7 @@ describe('QuietReads: differences nothing of the suite explains', () => {
   });
 
   test('a resource the rule did not hold counts for nothing (another rule of the run may change it)', () => {
-    const reads = new QuietReads();
+    const reads = new QuietReads(TARGET_TIMING.readLagMs);
     reads.add(exchange('resources.show-teams', show('8', WIDE), [], 1000), 1001);
     reads.add(
       exchange(

@@ -10,7 +10,7 @@ import { request } from 'undici';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
 import { loadCatalogue, selectRules } from '../../src/runner/catalogue.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
-import { MOMENT_MS } from '../../src/rules/judges/read-after-write.ts';
+import { TARGET_TIMING } from '../../src/core/timing.ts';
 import type { ProfileResource, TargetProfile } from '../../src/target/profile.ts';
 import { startForwardingProxy, type ForwardingProxy } from '../helpers/forwarding-proxy.ts';
 
@@ -150,7 +150,7 @@ test('a read of the settled state spoiled once: sent again it shows the revocati
     }
     if (!path.endsWith('/resources.list-roles') || revocations !== 1) return false;
     // The first read of the settled state: one sent a moment after the revocation (the reads at once come first).
-    if (spoiled || Date.now() - revokedAt < MOMENT_MS / 2) return false;
+    if (spoiled || Date.now() - revokedAt < TARGET_TIMING.momentMs / 2) return false;
     spoiled = true;
     const answer = await forward(upstream, path, body);
     const roles: unknown = JSON.parse(answer.text);

@@ -1,7 +1,6 @@
 /** §4.4 show-activity-rates, §4.2 assign-activity-rate, §4.7 unassign-activity-rate. */
 import { StaleReads } from '../stale-reads.ts';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { ConcurrentWrites, LOST_UPDATE_GAP_MS } from '../concurrent-faults.ts';
+import { ConcurrentWrites, lostUpdateGap } from '../concurrent-faults.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { formatSpan, fromDay, overlaps, subtract, type Span } from '../days.ts';
 import { evenPattern } from '../generate-domain.ts';
@@ -52,12 +51,12 @@ const staleRates = new StaleReads<RatePeriod[]>();
 /** A write to a resource's periods is about to happen: under the fault, reads serve the old ones a while. */
 function beforeWrite(ctx: OperationContext, details: { rates: RatePeriod[] }): void {
   if (ctx.faults.has('rates-stale-read')) {
-    staleRates.wrote(details, details.rates);
+    staleRates.wrote(details, details.rates, ctx.timing);
   }
 }
 
 function ratesRead(ctx: OperationContext, details: { rates: RatePeriod[] }): RatePeriod[] {
-  return ctx.faults.has('rates-stale-read') ? staleRates.read(details, details.rates) : details.rates;
+  return ctx.faults.has('rates-stale-read') ? staleRates.read(details, details.rates, ctx.timing) : details.rates;
 }
 
 export const showActivityRates: Operation = (body, ctx) => {
@@ -172,7 +171,7 @@ export const assignActivityRate: OperationMaybeLater = (body, ctx) => {
     // Wait a moment before writing: an assignment to the same resource that arrives meanwhile is a conflict,
     // which the fault settles by writing neither, both answered as if done.
     return pendingAssignments
-      .waitForConflict(details)
+      .waitForConflict(details, ctx.timing)
       .then((conflict) =>
         conflict ? { status: 204 } : writeRate(ctx, resource, details, carve(details.rates, span), period, externalId),
       );
@@ -180,7 +179,7 @@ export const assignActivityRate: OperationMaybeLater = (body, ctx) => {
   if (ctx.faults.has('rates-lost-update')) {
     // Read, wait, write: another assignment that lands meanwhile is overwritten with the periods read here.
     const read = details.rates;
-    return sleep(LOST_UPDATE_GAP_MS).then(() =>
+    return lostUpdateGap(ctx.timing).then(() =>
       writeRate(ctx, resource, details, carve(read, span), period, externalId),
     );
   }

@@ -1,8 +1,7 @@
 /** §4.6 resources.list-roles and §4.1 resources.revoke-roles. */
-import { LOST_UPDATE_GAP_MS } from '../concurrent-faults.ts';
+import { lostUpdateGap } from '../concurrent-faults.ts';
 import { StaleReads } from '../stale-reads.ts';
 import { nowAndThen } from '../now-and-then.ts';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiError, badRequest, notFound, unprocessable } from '../errors.ts';
 import type { Kind, Resource, RoleHolding } from '../model.ts';
 import type { Operation, OperationContext, OperationMaybeLater, OperationResult } from '../operation.ts';
@@ -17,7 +16,7 @@ function renderTeams(teams: RoleHolding['teams'], ctx: OperationContext): unknow
 const staleRoles = new StaleReads<RoleHolding[]>();
 
 function rolesRead(ctx: OperationContext, details: { roles: RoleHolding[] }): RoleHolding[] {
-  return ctx.faults.has('roles-stale-read') ? staleRoles.read(details, details.roles) : details.roles;
+  return ctx.faults.has('roles-stale-read') ? staleRoles.read(details, details.roles, ctx.timing) : details.roles;
 }
 
 export const listRoles: Operation = (body, ctx) => {
@@ -206,7 +205,7 @@ export const revokeRoles: OperationMaybeLater = (body, ctx) => {
     if (ctx.faults.has('revoke-lost-update')) writes.push({ details, next });
     else {
       if (ctx.faults.has('roles-stale-read')) {
-        staleRoles.wrote(details, details.roles);
+        staleRoles.wrote(details, details.roles, ctx.timing);
       }
       details.roles = next;
     }
@@ -216,7 +215,7 @@ export const revokeRoles: OperationMaybeLater = (body, ctx) => {
     if (ctx.faults.has('revoke-returns-200')) return { status: 200, body: { status: 'revoked' } };
     return { status: 204 };
   };
-  return writes.length > 0 ? sleep(LOST_UPDATE_GAP_MS).then(answer) : answer();
+  return writes.length > 0 ? lostUpdateGap(ctx.timing).then(answer) : answer();
 };
 
 /** The kind of a resource of the store: every resource's kind is one of the domain's. */

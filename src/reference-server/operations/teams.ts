@@ -1,6 +1,5 @@
 /** §4.5 resources.show-teams and §4.3 resources.assign-team. */
-import { setTimeout as sleep } from 'node:timers/promises';
-import { ConcurrentWrites, LOST_UPDATE_GAP_MS } from '../concurrent-faults.ts';
+import { ConcurrentWrites, lostUpdateGap } from '../concurrent-faults.ts';
 import { StaleReads } from '../stale-reads.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { formatSpan, overlaps, subtract, type Span } from '../days.ts';
@@ -130,7 +129,7 @@ function plan(existing: TeamAssignation[], incoming: TeamAssignation): Plan {
 const staleTeams = new StaleReads<TeamAssignation[]>();
 
 function teamsRead(ctx: OperationContext, details: { teams: TeamAssignation[] }): TeamAssignation[] {
-  return ctx.faults.has('teams-stale-read') ? staleTeams.read(details, details.teams) : details.teams;
+  return ctx.faults.has('teams-stale-read') ? staleTeams.read(details, details.teams, ctx.timing) : details.teams;
 }
 
 export const assignTeam: OperationMaybeLater = (body, ctx) => {
@@ -182,7 +181,7 @@ export const assignTeam: OperationMaybeLater = (body, ctx) => {
   if (aware && ctx.faults.has('teams-concurrent-assignments-dropped')) {
     // Wait a moment before writing: an assignment to the same resource that arrives meanwhile is a conflict,
     // which the fault settles by writing neither, both answered as if done.
-    return pendingAssignments.waitForConflict(details).then((conflict) => {
+    return pendingAssignments.waitForConflict(details, ctx.timing).then((conflict) => {
       if (!conflict) details.teams = plan(details.teams, incoming).next;
       return assigned(ctx, resource.id, incoming);
     });
@@ -190,7 +189,7 @@ export const assignTeam: OperationMaybeLater = (body, ctx) => {
   if (aware && ctx.faults.has('teams-lost-update')) {
     // Read, wait, write: another assignment that lands meanwhile is overwritten with the assignations read here.
     const read = details.teams;
-    return sleep(LOST_UPDATE_GAP_MS).then(() => {
+    return lostUpdateGap(ctx.timing).then(() => {
       details.teams = plan(read, incoming).next;
       return assigned(ctx, resource.id, incoming);
     });
@@ -210,7 +209,7 @@ export const assignTeam: OperationMaybeLater = (body, ctx) => {
   }
   if (conflicting && ctx.faults.has('assign-team-aware-ignored')) return { status: 409, body: warning(result, false) };
   if (ctx.faults.has('teams-stale-read')) {
-    staleTeams.wrote(details, details.teams);
+    staleTeams.wrote(details, details.teams, ctx.timing);
   }
   details.teams = result.next;
   return assigned(ctx, resource.id, incoming);

@@ -1,16 +1,21 @@
 /**
  * A write's stated effect (§4.1-§4.7) must show in a read right after it and
- * in a read a moment later: a driver reads at once and again after
- * `MOMENT_MS`, and the judge holds every read to the effect, saying how long
- * a stale read lasted as measured, or that an effect did not last.
+ * in a read a moment later: a driver reads at once and again after the run's
+ * moment (`aMoment`: the timing's `momentMs`, core/timing.ts), and the judge
+ * holds every read to the effect, saying how long a stale read lasted as
+ * measured, or that an effect did not last. The messages and step names do
+ * not say how long the moment was: the reads' own times do.
  */
+import type { Timing } from '../../core/timing.ts';
 import type { Violation } from '../../core/types.ts';
 import { READ_OPERATIONS } from '../../schemas/operations.ts';
 import { isClean, violationsOf, type Judgement } from './judgement.ts';
 import type { Observed } from './observed.ts';
 
-/** How long after a write the second read comes. */
-export const MOMENT_MS = 500;
+/** Waits the run's moment: how long after a write the second read comes. */
+export function aMoment(ctx: { readonly timing: Timing; readonly signal: AbortSignal }): Promise<void> {
+  return ctx.timing.clock.sleep(ctx.timing.momentMs, ctx.signal);
+}
 
 /** An exchange's times, when the record holds them (Observed's `at`). */
 export interface Timed {
@@ -38,7 +43,7 @@ export function staleness(write: Timed | undefined, stale: Timed | undefined, sh
 
 /** What a stale read right after a write is said as: the effect's message, then how long it was stale. */
 function staleMessage(message: string, measured: string): string {
-  return `${message}, at once: the read right after the write did not show it, a read ${MOMENT_MS} ms later did (${measured})`;
+  return `${message}, at once: the read right after the write did not show it, a read a moment later did (${measured})`;
 }
 
 /**
@@ -62,13 +67,13 @@ export function everyReadShows<R extends { step: string } & Timed>(
   const message = shownLater
     ? staleMessage(effect.message, staleness(write, read, shownLater))
     : shownBefore
-      ? `${effect.message}, and keep showing it: a read ${MOMENT_MS} ms after the write no longer did`
+      ? `${effect.message}, and keep showing it: a read a moment after the write no longer did`
       : effect.message;
   return [{ ...effect, where: read.step, message, actual: effect.actual ?? shownOf(read) }];
 }
 
 /** How the read a moment later is tagged: the step of the read right after the write, and this. */
-const LATER = `, ${MOMENT_MS} ms later`;
+const LATER = ', a moment later';
 
 /** The step of the read that repeats the one tagged `step` a moment after the write. */
 export function later(step: string): string {
@@ -120,6 +125,6 @@ export function judgeEveryRead(log: readonly Observed[], judge: (log: readonly O
   return second.map((v) => ({
     ...v,
     where: laterPlace(v.where),
-    message: `${v.message}, and keep showing it: a read ${MOMENT_MS} ms after the write no longer did`,
+    message: `${v.message}, and keep showing it: a read a moment after the write no longer did`,
   }));
 }

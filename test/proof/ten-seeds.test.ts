@@ -12,10 +12,10 @@
  * pauses before a confirmation), and each has its own server and engine.
  */
 import { describe, test } from 'vitest';
-import { CATCHES } from '../../src/mutation/fault-catches.ts';
 import { runMutation } from '../../src/mutation/run-mutations.ts';
 import type { FaultName } from '../../src/reference-server/faults.ts';
 import { loadCatalogue } from '../../src/runner/catalogue.ts';
+import { expectCaughtCleanly } from '../helpers/caught-cleanly.ts';
 
 const FAULTS = [
   'rates-lost-update',
@@ -33,15 +33,7 @@ describe.concurrent(
   'each fault of requests at once, stale reads and rare departures is caught cleanly at every one of ten seeds',
   () => {
     test.for(cases)('$fault at seed $seed', { timeout: 300_000 }, async ({ fault, seed }, { expect }) => {
-      const { rule, where } = CATCHES[fault];
-      const outcome = await runMutation(fault, catalogue, seed);
-      expect(outcome.verdicts[rule], `${rule} must FAIL against ${fault}`).toBe('FAIL');
-      expect(outcome.caught, `caught at "${String(where)}": ${JSON.stringify(outcome.reportedAt)}`).toBe(true);
-      expect(outcome.unexpected, 'rules failing that the fault does not name').toEqual([]);
-      expect(outcome.alsoPassed, 'every rule alsoFails names must FAIL').toEqual([]);
-      expect(outcome.undeclaredSkips, 'every SKIP is declared in skips, with why').toEqual([]);
-      expect(outcome.errors, 'a mutation run ends no rule in ERROR').toEqual([]);
-      expect(outcome.rejudgedOtherwise, "the run's HAR, judged again, gives every verdict it gave").toEqual([]);
+      expectCaughtCleanly(expect, await runMutation(fault, catalogue, seed));
     });
   },
 );

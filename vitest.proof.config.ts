@@ -1,0 +1,14 @@
+import { defineConfig } from 'vitest/config';
+
+// The full proof (`npm run proof`, run by .ci/run after `npm test`): every rule
+// of the catalogue against every fault of the reference server, the faults of
+// time and of rare departures at ten seeds and under both timings.
+export default defineConfig({
+  test: {
+    include: ['test/proof/**/*.test.ts'],
+    testTimeout: 300_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+    maxWorkers: 2,
+  },
+});

@@ -48,6 +48,8 @@ export interface ReferenceServer {
   apiKey: string;
   restrictedApiKey: string;
   profile: TargetProfile;
+  /** The windows it keeps and the clock it reads them on: a suite that started it in-process shares them. */
+  timing: Timing;
   close(): Promise<void>;
 }
 
@@ -76,13 +78,14 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   }
   const domain = generateDomain(options.seed ?? 1, options.resources ?? 200);
   const keys = new ApiKeys(options.apiKey, options.restrictedApiKey);
+  const timing = options.timing ?? TARGET_TIMING;
   const server = createHttpServer({
     store: new Store(domain),
     tokens: new PageTokens(),
     keys,
     faults,
     variants,
-    timing: options.timing ?? TARGET_TIMING,
+    timing,
     ...(options.onFaultsAsked ? { onFaultsAsked: options.onFaultsAsked } : {}),
   });
   server.keepAliveTimeout = 5_000;
@@ -97,6 +100,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     apiKey: keys.full,
     restrictedApiKey: keys.restricted,
     profile: { ...profileOf(domain), restrictedApiKey: keys.restricted },
+    timing,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

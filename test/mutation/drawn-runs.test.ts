@@ -4,6 +4,7 @@
  * 20 seeds) works on one fault at two seeds here: the whole measure is too
  * slow for `npm test`.
  */
+import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
 import { describe, expect, test } from 'vitest';
 import { drawnRun, drawnRunsTable, propertyFaults } from '../../src/mutation/drawn-runs.ts';
 import { startReferenceServer } from '../../src/reference-server/index.ts';
@@ -14,12 +15,18 @@ const catalogue = await loadCatalogue();
 
 /** The steps of the first runs of errors.prop.invalid-limit-rejected, whose examples are "10", 2.5 and true. */
 async function firstLimits(drawnOnly: boolean): Promise<string[]> {
-  const server = await startReferenceServer({ seed: 7 });
+  const server = await startReferenceServer({ timing: EMBEDDED_TIMING, seed: 7 });
   const steps: string[] = [];
   try {
     await runRules(
       selectRules(catalogue, { rules: ['errors.prop.invalid-limit-rejected'] }),
-      { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile },
+      {
+        baseUrl: server.url,
+        serviceVersion: '26.06.25',
+        apiKey: server.apiKey,
+        profile: server.profile,
+        timing: server.timing,
+      },
       {
         ...DEFAULT_ENGINE_OPTIONS,
         numRuns: 3,

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { HarnessError } from '../../src/core/errors.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
@@ -11,7 +12,7 @@ import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts'
 
 let server: ReferenceServer;
 beforeAll(async () => {
-  server = await startReferenceServer({ faults: ['pagination-no-trailing-empty-page'] });
+  server = await startReferenceServer({ timing: EMBEDDED_TIMING, faults: ['pagination-no-trailing-empty-page'] });
 });
 afterAll(() => server.close());
 
@@ -19,7 +20,13 @@ async function runProperty(seed: number, path?: string) {
   const groups = selectRules(await loadCatalogue(), { rules: ['pagination.prop.any-limit-once'] });
   const run = await runRules(
     groups,
-    { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile },
+    {
+      baseUrl: server.url,
+      serviceVersion: '26.06.25',
+      apiKey: server.apiKey,
+      profile: server.profile,
+      timing: server.timing,
+    },
     {
       ...DEFAULT_ENGINE_OPTIONS,
       numRuns: 30,

@@ -6,6 +6,7 @@
  * explainRevocations). results.json keeps it, validated when read back; the HTML report
  * shows it. Tried on built-in faults the model-based properties catch.
  */
+import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RuleResult, RunResult } from '../../src/core/types.ts';
 import { startReferenceServer, type FaultName, type ReferenceServer } from '../../src/reference-server/index.ts';
@@ -33,11 +34,17 @@ describe('firstDifference', () => {
 });
 
 async function failingRun(fault: FaultName, rule: string): Promise<{ run: RunResult; result: RuleResult }> {
-  const server: ReferenceServer = await startReferenceServer({ faults: [fault] });
+  const server: ReferenceServer = await startReferenceServer({ timing: EMBEDDED_TIMING, faults: [fault] });
   try {
     const run = await runRules(
       selectRules(await loadCatalogue(), { rules: [rule] }),
-      { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile },
+      {
+        baseUrl: server.url,
+        serviceVersion: '26.06.25',
+        apiKey: server.apiKey,
+        profile: server.profile,
+        timing: server.timing,
+      },
       { ...DEFAULT_ENGINE_OPTIONS, seed: 1, allowMutations: true },
     );
     const result = run.results.find((r) => r.ruleId === rule);

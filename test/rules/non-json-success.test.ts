@@ -4,6 +4,7 @@
  * PASSes. Checked two ways: one rule whose requests all get an HTML 200, and
  * the whole catalogue behind a proxy that turns some answers into HTML.
  */
+import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunResult } from '../../src/core/types.ts';
 import { startHostileProxy } from '../../src/hostile-server/hostile-proxy.ts';
@@ -14,7 +15,7 @@ import { startForwardingProxy, type ForwardingProxy } from '../helpers/forwardin
 
 let upstream: ReferenceServer;
 beforeAll(async () => {
-  upstream = await startReferenceServer({ resources: 80 });
+  upstream = await startReferenceServer({ timing: EMBEDDED_TIMING, resources: 80 });
 });
 afterAll(() => upstream.close());
 
@@ -22,7 +23,13 @@ async function runAgainst(url: string, rules: string[] = []): Promise<RunResult>
   const catalogue = await loadCatalogue();
   return runRules(
     rules.length > 0 ? selectRules(catalogue, { rules }) : catalogue,
-    { baseUrl: url, serviceVersion: '26.06.25', apiKey: upstream.apiKey, profile: upstream.profile },
+    {
+      baseUrl: url,
+      serviceVersion: '26.06.25',
+      apiKey: upstream.apiKey,
+      profile: upstream.profile,
+      timing: upstream.timing,
+    },
     { ...DEFAULT_ENGINE_OPTIONS, allowMutations: false, numRuns: 3, seed: 5 },
   );
 }

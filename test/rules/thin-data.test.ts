@@ -5,6 +5,7 @@
  * few (fewer than three pages), resources without the sort attribute, or a
  * restricted key that is the main key with no role declared hidden from it.
  */
+import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RuleResult } from '../../src/core/types.ts';
@@ -183,7 +184,7 @@ describe('resources without the sort attribute', () => {
 describe('list-roles.restricted-sees-subset with the main key as the restricted key', () => {
   let server: Awaited<ReturnType<typeof startReferenceServer>>;
   beforeAll(async () => {
-    server = await startReferenceServer({ resources: 40 });
+    server = await startReferenceServer({ timing: EMBEDDED_TIMING, resources: 40 });
   });
   afterAll(async () => {
     await server.close();
@@ -196,7 +197,7 @@ describe('list-roles.restricted-sees-subset with the main key as the restricted 
     const profile = { ...server.profile, restrictedApiKey: server.apiKey, restrictedHiddenRoleIds: hidden };
     const run = await runRules(
       groups,
-      { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile },
+      { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile, timing: server.timing },
       DEFAULT_ENGINE_OPTIONS,
     );
     return run.results[0]!;

@@ -5,6 +5,7 @@
  * once; only the owner FAILs. A driven rule whose own requests showed its own
  * departure before the step stopped it FAILs on it instead.
  */
+import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
 import { renderJUnit } from '../../src/report/junit.ts';
@@ -15,7 +16,7 @@ import { startForwardingProxy, type ForwardingProxy } from '../helpers/forwardin
 let upstream: ReferenceServer;
 let proxy: ForwardingProxy;
 beforeAll(async () => {
-  upstream = await startReferenceServer({ resources: 40 });
+  upstream = await startReferenceServer({ timing: EMBEDDED_TIMING, resources: 40 });
   proxy = await startForwardingProxy(upstream.url, (path, _body, res) => {
     if (!path.endsWith('/resources.list')) return false;
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -31,7 +32,13 @@ afterAll(async () => {
 test('the rule that relies on a failing step is blocked by its owner, with the reason said once', async () => {
   const run = await runRules(
     selectRules(await loadCatalogue(), { rules: ['list.resources-of-the-kind', 'pagination.envelope'] }),
-    { baseUrl: proxy.url, serviceVersion: '26.06.25', apiKey: upstream.apiKey, profile: upstream.profile },
+    {
+      baseUrl: proxy.url,
+      serviceVersion: '26.06.25',
+      apiKey: upstream.apiKey,
+      profile: upstream.profile,
+      timing: upstream.timing,
+    },
     { ...DEFAULT_ENGINE_OPTIONS, numRuns: 3, seed: 1 },
   );
   const result = run.results.find((r) => r.ruleId === 'list.resources-of-the-kind')!;
@@ -45,13 +52,24 @@ test('the rule that relies on a failing step is blocked by its owner, with the r
 
 test("a driven rule stopped by another rule's departure still FAILs on what its own requests already showed", async () => {
   // A resource of another kind opens every later page: page 2 breaks the kind, page 3 repeats it (a walk's departure).
-  const server = await startReferenceServer({ seed: 7, resources: 120, faults: ['list-later-pages-other-kinds'] });
+  const server = await startReferenceServer({
+    timing: EMBEDDED_TIMING,
+    seed: 7,
+    resources: 120,
+    faults: ['list-later-pages-other-kinds'],
+  });
   try {
     const run = await runRules(
       selectRules(await loadCatalogue(), {
         rules: ['list.resources-of-the-kind', 'pagination.each-resource-once'],
       }),
-      { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile },
+      {
+        baseUrl: server.url,
+        serviceVersion: '26.06.25',
+        apiKey: server.apiKey,
+        profile: server.profile,
+        timing: server.timing,
+      },
       { ...DEFAULT_ENGINE_OPTIONS, numRuns: 3, seed: 1 },
     );
     const result = run.results.find((r) => r.ruleId === 'list.resources-of-the-kind');

@@ -4,6 +4,7 @@
  * does not is FLAKY, with both attempts' exchanges, and the run is
  * inconclusive, never not conformant.
  */
+import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
 import { loadCatalogue, selectRules } from '../../src/runner/catalogue.ts';
@@ -13,7 +14,7 @@ import { startForwardingProxy, type ForwardingProxy } from '../helpers/forwardin
 
 let upstream: ReferenceServer;
 beforeAll(async () => {
-  upstream = await startReferenceServer({ resources: 40 });
+  upstream = await startReferenceServer({ timing: EMBEDDED_TIMING, resources: 40 });
 });
 afterAll(() => upstream.close());
 
@@ -32,7 +33,13 @@ async function breakingListRoles(times: number): Promise<ForwardingProxy> {
 async function runPlainArray(proxy: ForwardingProxy) {
   const run = await runRules(
     selectRules(await loadCatalogue(), { rules: ['list-roles.plain-array'] }),
-    { baseUrl: proxy.url, serviceVersion: '26.06.25', apiKey: upstream.apiKey, profile: upstream.profile },
+    {
+      baseUrl: proxy.url,
+      serviceVersion: '26.06.25',
+      apiKey: upstream.apiKey,
+      profile: upstream.profile,
+      timing: upstream.timing,
+    },
     { ...DEFAULT_ENGINE_OPTIONS, seed: 1 },
   );
   const result = run.results.find((r) => r.ruleId === 'list-roles.plain-array');
@@ -80,7 +87,13 @@ test('the second attempt reads afresh: an answer shared from the first would onl
   try {
     const run = await runRules(
       selectRules(await loadCatalogue(), { rules: ['pagination.limit-null-whole-collection'] }),
-      { baseUrl: proxy.url, serviceVersion: '26.06.25', apiKey: upstream.apiKey, profile: upstream.profile },
+      {
+        baseUrl: proxy.url,
+        serviceVersion: '26.06.25',
+        apiKey: upstream.apiKey,
+        profile: upstream.profile,
+        timing: upstream.timing,
+      },
       { ...DEFAULT_ENGINE_OPTIONS, seed: 1 },
     );
     expect(run.results[0]?.verdict).toBe('FLAKY');
@@ -123,7 +136,13 @@ test('a next page asked for with a token a middlebox spoiled is not sent again a
   try {
     const run = await runRules(
       selectRules(await loadCatalogue(), { rules: ['list.orders-ascending'] }),
-      { baseUrl: proxy.url, serviceVersion: '26.06.25', apiKey: upstream.apiKey, profile: upstream.profile },
+      {
+        baseUrl: proxy.url,
+        serviceVersion: '26.06.25',
+        apiKey: upstream.apiKey,
+        profile: upstream.profile,
+        timing: upstream.timing,
+      },
       { ...DEFAULT_ENGINE_OPTIONS, seed: 1 },
     );
     expect(spoiled).toBe(true);

@@ -6,6 +6,7 @@
  * enough to confirm it; it is a middlebox's rate, no server's: FLAKY. One
  * time in 90 is a glitch's (FLAKY); one time in ten or five the server's.
  */
+import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { request } from 'undici';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
@@ -17,7 +18,7 @@ const RULE = 'pagination.prop.tampered-token-422';
 
 let upstream: ReferenceServer;
 beforeAll(async () => {
-  upstream = await startReferenceServer({ resources: 40 });
+  upstream = await startReferenceServer({ timing: EMBEDDED_TIMING, resources: 40 });
 });
 afterAll(() => upstream.close());
 
@@ -46,7 +47,13 @@ async function spoilingRejections(every: number): Promise<ForwardingProxy> {
 async function runTampered(proxy: ForwardingProxy) {
   const run = await runRules(
     selectRules(await loadCatalogue(), { rules: [RULE] }),
-    { baseUrl: proxy.url, serviceVersion: '26.06.25', apiKey: upstream.apiKey, profile: upstream.profile },
+    {
+      baseUrl: proxy.url,
+      serviceVersion: '26.06.25',
+      apiKey: upstream.apiKey,
+      profile: upstream.profile,
+      timing: upstream.timing,
+    },
     { ...DEFAULT_ENGINE_OPTIONS, seed: 1 },
   );
   const result = run.results.find((r) => r.ruleId === RULE);

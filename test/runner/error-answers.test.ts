@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
 import type { ApiResponse } from '../../src/client/directory-client.ts';
 import type { AnsweredExchange, Exchange } from '../../src/core/exchange.ts';
 import { startReferenceServer, type FaultName } from '../../src/reference-server/index.ts';
@@ -145,7 +146,7 @@ describe('errors.message-present judges every 4xx of the run', () => {
 
 describe('errors.message-present without a kind to list', () => {
   const run = async (faults: FaultName[]) => {
-    const server = await startReferenceServer({ resources: 40, faults });
+    const server = await startReferenceServer({ timing: EMBEDDED_TIMING, resources: 40, faults });
     try {
       // No kind named: the rule provokes its refusals with show-teams for a resource of the profile.
       const profile = { ...server.profile, kinds: [], listKindId: undefined };
@@ -153,7 +154,7 @@ describe('errors.message-present without a kind to list', () => {
         CATALOGUE.map((g) => ({ ...g, rules: g.rules.filter((r) => r.id === MESSAGE_PRESENT.id) })).filter(
           (g) => g.rules.length > 0,
         ),
-        { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile },
+        { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile, timing: server.timing },
         DEFAULT_ENGINE_OPTIONS,
       );
       return result.results[0]!;

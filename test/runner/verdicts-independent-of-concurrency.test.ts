@@ -5,6 +5,7 @@
  * that change state must wait for it in turn instead of being skipped while
  * another rule holds it.
  */
+import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
 import { expect, test } from 'vitest';
 import { startReferenceServer } from '../../src/reference-server/index.ts';
 import { loadCatalogue } from '../../src/runner/catalogue.ts';
@@ -13,7 +14,7 @@ import { kindById, type TargetProfile } from '../../src/target/profile.ts';
 
 /** A fresh server each time (the same generated data): revoked roles cannot be given back between runs. */
 async function verdicts(concurrency: number): Promise<Record<string, string>> {
-  const server = await startReferenceServer({ resources: 120 });
+  const server = await startReferenceServer({ timing: EMBEDDED_TIMING, resources: 120 });
   try {
     return await verdictsAgainst(server, concurrency);
   } finally {
@@ -29,7 +30,7 @@ async function verdictsAgainst(
   const profile: TargetProfile = { ...server.profile, mutableResources: [only] };
   const run = await runRules(
     await loadCatalogue(),
-    { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile },
+    { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile, timing: server.timing },
     { ...DEFAULT_ENGINE_OPTIONS, allowMutations: true, numRuns: 5, seed: 3, concurrency },
   );
   return Object.fromEntries(run.results.map((r) => [r.ruleId, r.verdict]));

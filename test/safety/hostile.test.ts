@@ -3,6 +3,7 @@
  * crashes, calls transport faults ERROR (never FAIL), names protocol
  * departures in the rules they break, and keeps its reports valid.
  */
+import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startHostileProxy, type HostileMode } from '../../src/hostile-server/hostile-proxy.ts';
 import { renderHtml } from '../../src/report/html.ts';
@@ -15,7 +16,7 @@ import { xmlProblems } from '../helpers/xml.ts';
 
 let upstream: ReferenceServer;
 beforeAll(async () => {
-  upstream = await startReferenceServer({ resources: 80 });
+  upstream = await startReferenceServer({ timing: EMBEDDED_TIMING, resources: 80 });
 });
 afterAll(() => upstream.close());
 
@@ -26,7 +27,13 @@ async function runThrough(mode: HostileMode): Promise<RunResult> {
   try {
     return await runRules(
       await loadCatalogue(),
-      { baseUrl: proxy.url, serviceVersion: '26.06.25', apiKey: upstream.apiKey, profile: upstream.profile },
+      {
+        baseUrl: proxy.url,
+        serviceVersion: '26.06.25',
+        apiKey: upstream.apiKey,
+        profile: upstream.profile,
+        timing: upstream.timing,
+      },
       {
         ...DEFAULT_ENGINE_OPTIONS,
         allowMutations: false,

@@ -12,6 +12,7 @@
  * mutation elsewhere is not repeated by the client (it may have taken effect)
  * and is an ERROR by design, never a FAIL.
  */
+import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { RunResult } from '../../src/core/types.ts';
@@ -23,7 +24,10 @@ import { startForwardingProxy } from '../helpers/forwarding-proxy.ts';
 
 const servers: ReferenceServer[] = [];
 beforeAll(async () => {
-  servers.push(await startReferenceServer({}), await startReferenceServer({}));
+  servers.push(
+    await startReferenceServer({ timing: EMBEDDED_TIMING }),
+    await startReferenceServer({ timing: EMBEDDED_TIMING }),
+  );
 });
 afterAll(async () => {
   for (const s of servers) await s.close();
@@ -32,7 +36,7 @@ afterAll(async () => {
 async function runAgainst(baseUrl: string, server: ReferenceServer): Promise<RunResult> {
   return runRules(
     await loadCatalogue(),
-    { baseUrl, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile },
+    { baseUrl, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile, timing: server.timing },
     { ...DEFAULT_ENGINE_OPTIONS, allowMutations: true, numRuns: 10, seed: 7, requestTimeoutMs: 10_000 },
   );
 }

@@ -7,6 +7,7 @@
  * server's conformance: its rule ends in ERROR, never FAIL, and the run is
  * inconclusive (exit 3), not "not conformant".
  */
+import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunResult } from '../../src/core/types.ts';
 import { exitCodeOf } from '../../src/cli/exit-codes.ts';
@@ -22,7 +23,7 @@ async function runAgainst(baseUrl: string, rules?: string[]): Promise<RunResult>
   const catalogue = await loadCatalogue();
   return runRules(
     rules ? selectRules(catalogue, { rules }) : catalogue,
-    { baseUrl, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile },
+    { baseUrl, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile, timing: server.timing },
     { ...DEFAULT_ENGINE_OPTIONS, allowMutations: true, numRuns: 5, seed: 11, requestTimeoutMs: 10_000 },
   );
 }
@@ -31,7 +32,7 @@ const verdicts = (run: RunResult): Record<string, string> =>
   Object.fromEntries(run.results.map((r) => [r.ruleId, r.verdict]));
 
 beforeAll(async () => {
-  server = await startReferenceServer({});
+  server = await startReferenceServer({ timing: EMBEDDED_TIMING });
   direct = await runAgainst(server.url);
 }, 60_000);
 afterAll(() => server.close());

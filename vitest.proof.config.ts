@@ -10,5 +10,8 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    // Each case is a whole catalogue run, busy rather than waiting (the embedded timing's windows are
+    // short): two at a time in a worker keep every request answered well within the stale window.
+    maxConcurrency: 2,
   },
 });

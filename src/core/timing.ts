@@ -63,10 +63,10 @@ export const TARGET_TIMING: Timing = {
  */
 export const EMBEDDED_TIMING: Timing = {
   clock: SYSTEM_CLOCK,
-  momentMs: 200,
-  settleMs: 250,
+  momentMs: 250,
+  settleMs: 300,
   readLagMs: 1000,
-  staleReadMs: 150,
+  staleReadMs: 200,
   lostUpdateGapMs: 25,
 };
 

@@ -135,6 +135,17 @@ function build(
 
   /** Interactions of `row` (all its factors set among `set`) that include factor `f` and are not covered yet. */
   const gain = (row: ReadonlyArray<number | undefined>, f: number): number => {
+    // Pairwise (the arrays of a default run): each other factor set makes one pair with f, keyed as keyOf does.
+    if (strength === 2) {
+      let pairs = 0;
+      const own = `${f}:${row[f]}`;
+      for (let i = 0; i < row.length; i++) {
+        const c = row[i];
+        if (i === f || c === undefined) continue;
+        if (uncovered.has(i < f ? `${i}:${c}|${own}` : `${own}|${i}:${c}`)) pairs++;
+      }
+      return pairs;
+    }
     const others = row.map((c, i) => (c !== undefined && i !== f ? i : -1)).filter((i) => i >= 0);
     let count = 0;
     for (const group of combinations(others.length, strength - 1)) {

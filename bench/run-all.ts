@@ -348,31 +348,58 @@ async function peakRssOf(pid: number): Promise<number | undefined> {
 }
 
 /**
+ * The suite's side of the million-resource walk, in a process of its own that
+ * runs the built JavaScript as the CLI does (no TypeScript loader, whose own
+ * memory is the bench's, not the suite's): it prints the run's one result, its
+ * duration, and its peak resident memory before and during the run.
+ */
+const PAGING_SUITE = `
+const [url, apiKey, profileJson] = process.argv.slice(1);
+const { runRules, DEFAULT_ENGINE_OPTIONS } = await import(new URL('../dist/src/runner/run-rules.js', process.env.DC_BENCH_BASE));
+const { loadCatalogue, selectRules } = await import(new URL('../dist/src/runner/catalogue.js', process.env.DC_BENCH_BASE));
+const catalogue = await loadCatalogue();
+const selection = selectRules(catalogue, { rules: ['pagination.each-resource-once'] });
+globalThis.gc?.();
+const before = process.memoryUsage().rss;
+let peak = before;
+const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
+const started = performance.now();
+const run = await runRules(
+  selection,
+  { baseUrl: url, serviceVersion: '26.06.25', apiKey, profile: JSON.parse(profileJson) },
+  { ...DEFAULT_ENGINE_OPTIONS, ruleTimeoutMs: 600_000 },
+);
+const ms = performance.now() - started;
+clearInterval(sampler);
+peak = Math.max(peak, process.memoryUsage().rss);
+const r = run.results[0];
+console.log(JSON.stringify({ verdict: r.verdict, requestCount: r.requestCount, ms, before, peak }));
+`;
+
+/**
  * The full-paging rule against a million resources, the reference server in
- * a process of its own (`npm run build` first): resources per second, and
- * the suite's own peak memory, sampled in this process alone.
+ * a process of its own and the suite in another (`npm run build` first):
+ * resources per second, and the suite's own peak memory.
  */
 async function bigPaging(): Promise<void> {
   const big = await spawnServer(1_000_000);
-  const { runRules, DEFAULT_ENGINE_OPTIONS } = await import('../src/runner/run-rules.ts');
-  const { loadCatalogue, selectRules } = await import('../src/runner/catalogue.ts');
-  const catalogue = await loadCatalogue();
-  const selection = selectRules(catalogue, { rules: ['pagination.each-resource-once'] });
-  // Collected before the run: the peak is the run's, not what loading left behind.
-  (globalThis as { gc?: () => void }).gc?.();
-  const before = process.memoryUsage().rss;
-  let peak = before;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
-  const [run, ms] = await timed(() =>
-    runRules(
-      selection,
-      { baseUrl: big.url, serviceVersion: '26.06.25', apiKey: big.apiKey, profile: big.profile },
-      { ...DEFAULT_ENGINE_OPTIONS, ruleTimeoutMs: 600_000 },
+  const { execFile } = await import('node:child_process');
+  const out = await new Promise<string>((resolve, reject) =>
+    execFile(
+      process.execPath,
+      ['--expose-gc', '--input-type=module', '-e', PAGING_SUITE, big.url, big.apiKey, JSON.stringify(big.profile)],
+      { env: { ...process.env, DC_BENCH_BASE: import.meta.url }, maxBuffer: 1024 * 1024 },
+      (error, stdout) => (error ? reject(error) : resolve(stdout)),
     ),
   );
-  clearInterval(sampler);
-  peak = Math.max(peak, process.memoryUsage().rss);
-  const result = run.results[0]!;
+  const { verdict, requestCount, ms, before, peak } = JSON.parse(out.trim().split('\n').at(-1) ?? '{}') as {
+    verdict: string;
+    requestCount: number;
+    ms: number;
+    before: number;
+    peak: number;
+  };
+  const result = { verdict, requestCount };
   // The rule walks the listed kind twice (limit 500, then 137).
   const agent = new Agent({ connections: 1 });
   const count = JSON.parse(
@@ -389,7 +416,8 @@ async function bigPaging(): Promise<void> {
   const perSecond = (listed / ms) * 1000;
   const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(0)} MB`;
   rows.push({
-    measure: 'full paging check (pagination.each-resource-once) against 1,000,000 resources, server in its own process',
+    measure:
+      'full paging check (pagination.each-resource-once) against 1,000,000 resources, suite and server each in its own process',
     value:
       `${result.verdict}, ${listed} resources in ${(ms / 1000).toFixed(1)} s = ${Math.round(perSecond)}/s, ` +
       `${result.requestCount} requests, suite peak RSS ${mb(peak)} (${mb(before)} before the run)` +

@@ -1,4 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { errnoCode } from '../core/errno.ts';
 import { closestName } from '../core/did-you-mean.ts';
 import { UsageError } from '../core/errors.ts';
 import { RUN_CONFIG_DEFAULTS } from '../schemas/run-config.ts';
@@ -72,6 +73,32 @@ export function intOption(value: string | undefined, name: string, fallback: num
   if (!Number.isInteger(n) || n < min)
     throw new UsageError(`--${name} must be an integer >= ${min}, got ${JSON.stringify(value)}`);
   return n;
+}
+
+/** `--port`: a TCP port, 0 for one the system picks. */
+export function portOption(value: string | undefined, fallback: number): number {
+  const port = intOption(value, 'port', fallback);
+  if (port > 65535) throw new UsageError(`--port must be a TCP port, 0 to 65535 (0 picks a free one), got ${port}`);
+  return port;
+}
+
+/**
+ * Starts listening as `listen` does, a port that cannot be had told in one
+ * line (exit 2) rather than as an internal error: in use, or not this user's
+ * to take.
+ */
+export async function listening<T>(host: string, port: number, listen: () => Promise<T>): Promise<T> {
+  try {
+    return await listen();
+  } catch (error) {
+    const code = errnoCode(error);
+    if (code === 'EADDRINUSE')
+      throw new UsageError(`port ${port} on ${host} is in use: choose another --port (0 picks a free one)`);
+    if (code === 'EACCES')
+      throw new UsageError(`port ${port} on ${host} is not this user's to listen on: choose a --port above 1023`);
+    if (code === 'EADDRNOTAVAIL') throw new UsageError(`${host} is no address of this machine: choose another --host`);
+    throw error;
+  }
 }
 
 /** `--resources`: the embedded directory's size a recording of it was made with (judge, proxy). */

@@ -8,7 +8,7 @@ import { startProxy, type ProxySession } from '../session/proxy-session.ts';
 import { loadProfile } from '../target/load-profile.ts';
 import { exitCodeOf } from './exit-codes.ts';
 import { PROXY_HELP } from './help.ts';
-import { intOption, parseOptions, resourcesOf } from './options.ts';
+import { listening, parseOptions, portOption, resourcesOf } from './options.ts';
 import type { Output } from './run-command.ts';
 
 const PROXY_OPTIONS = {
@@ -71,7 +71,7 @@ export async function proxyCommand(argv: string[], io: Output, signals: ProxySig
   if (positionals.length > 0) throw new UsageError(`proxy takes no argument (${positionals[0]}): --upstream URL`);
   if (values.upstream === undefined) throw new UsageError('proxy needs --upstream URL: the server to forward to');
   const upstream = upstreamOf(values.upstream);
-  const port = intOption(values.port, 'port', DEFAULT_PORT, 0);
+  const port = portOption(values.port, DEFAULT_PORT);
   const loaded = values.profile ? await loadProfile(values.profile) : embeddedProfile(resourcesOf(values.resources));
   // The restricted key, as run takes it: the profile's, or DIRECTORY_RESTRICTED_API_KEY. Requests that carry it
   // are the restricted caller's, whose reads are judged for redaction.
@@ -85,16 +85,18 @@ export async function proxyCommand(argv: string[], io: Output, signals: ProxySig
   if (judging === 0)
     throw new UsageError('no rule of the selection can be judged from traffic (proxy --help names those that can)');
   const reports = values.reports ?? PROXY_REPORTS;
-  const session = await startProxy({
-    upstream,
-    port,
-    annotate: values.annotate === true,
-    reports,
-    profile,
-    groups,
-    selection: { ...selection, catalogueSize: allRules(catalogue).length },
-    onViolation: (line) => io.out(line),
-  });
+  const session = await listening('127.0.0.1', port, () =>
+    startProxy({
+      upstream,
+      port,
+      annotate: values.annotate === true,
+      reports,
+      profile,
+      groups,
+      selection: { ...selection, catalogueSize: allRules(catalogue).length },
+      onViolation: (line) => io.out(line),
+    }),
+  );
   io.out(`proxying ${session.url} to ${upstream.origin}: ${judging} rules judge the traffic as it passes`);
   io.out(`kill -USR1 ${process.pid} writes the reports to ${reports}; Ctrl-C writes them and stops`);
   const stopListening = signals.onReportsAsked(reportsAsked(session, io, reports));

@@ -4,7 +4,7 @@ import { SERVE_HELP, namesHelp } from './help.ts';
 import { FAULTS } from '../reference-server/faults.ts';
 import { VARIANTS } from '../reference-server/variants.ts';
 import { faultNames, variantNames } from './embedded-names.ts';
-import { intOption, parseOptions } from './options.ts';
+import { intOption, listening, parseOptions, portOption } from './options.ts';
 import type { Output } from './run-command.ts';
 import { shellWord } from '../report/shell-quote.ts';
 
@@ -24,16 +24,20 @@ export async function serveCommand(argv: string[], io: Output, stop: Promise<voi
     io.out(SERVE_HELP + namesHelp(Object.keys(FAULTS), Object.keys(VARIANTS)));
     return 0;
   }
-  const server = await startReferenceServer({
-    port: intOption(values.port, 'port', 8080),
-    host: values.host ?? '127.0.0.1',
-    seed: intOption(values.seed, 'seed', 1),
-    resources: intOption(values.resources, 'resources', 200, 10),
-    ...(values.fault?.length ? { faults: faultNames(values.fault) } : {}),
-    ...(values.variant?.length ? { variants: variantNames(values.variant) } : {}),
-    ...(values['api-key'] ? { apiKey: values['api-key'] } : {}),
-    ...(values['restricted-api-key'] ? { restrictedApiKey: values['restricted-api-key'] } : {}),
-  });
+  const host = values.host ?? '127.0.0.1';
+  const port = portOption(values.port, 8080);
+  const server = await listening(host, port, () =>
+    startReferenceServer({
+      port,
+      host,
+      seed: intOption(values.seed, 'seed', 1),
+      resources: intOption(values.resources, 'resources', 200, 10),
+      ...(values.fault?.length ? { faults: faultNames(values.fault) } : {}),
+      ...(values.variant?.length ? { variants: variantNames(values.variant) } : {}),
+      ...(values['api-key'] ? { apiKey: values['api-key'] } : {}),
+      ...(values['restricted-api-key'] ? { restrictedApiKey: values['restricted-api-key'] } : {}),
+    }),
+  );
   const { restrictedApiKey: _hidden, ...profile } = server.profile;
   io.out(`Directory reference server listening at ${server.url}`);
   if (values.fault?.length) io.out(`faults: ${values.fault.join(', ')} (this server breaks the spec on purpose)`);

@@ -108,6 +108,13 @@ function harnessErrorOf(
   }
   // A socket error often comes wrapped: the code that says what happened may be the outer or the inner one.
   const causes = [err.code, err.cause?.code].filter((code): code is string => typeof code === 'string');
+  // TLS spoken to a server that answered in plain HTTP: its first bytes are no TLS record. Said as what to change,
+  // not as the TLS library's internals.
+  if (causes.includes('ERR_SSL_WRONG_VERSION_NUMBER') || /wrong version number/i.test(err.message ?? ''))
+    return {
+      error: new HarnessError('DC_ERR_NETWORK', `${operation}: the server answered plain HTTP: use http://`),
+      causes,
+    };
   return { error: new HarnessError('DC_ERR_NETWORK', `${operation}: ${detail}`), causes };
 }
 

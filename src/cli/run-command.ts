@@ -1,4 +1,5 @@
 import { loadCatalogue } from '../runner/catalogue.ts';
+import { describeCounts, honestCounts } from '../core/summarise.ts';
 import type { RuleResult, RunResult } from '../core/types.ts';
 import type { RuleGroup } from '../rules/types.ts';
 import { pendingChanges, readJournal } from '../runner/undo-journal.ts';
@@ -231,9 +232,14 @@ function printSummary(run: RunResult, io: Output): void {
     .join(', ');
   const pct = (x: number): string => `${(x * 100).toFixed(1)}%`;
   io.out('');
-  io.out(`${word(io, OUTCOME_WORDS[s.outcome])}: ${counts}; selection: ${describeSelection(run)}`);
+  const honest = honestCounts(run.results);
+  // A run that skipped more than a quarter of its rules says so first: its outcome covers only the rest.
+  const skippedFirst = honest.mostlySkipped
+    ? ` (${honest.skipped} of ${honest.total} rules skipped: the outcome covers only the rest)`
+    : '';
+  io.out(`${word(io, OUTCOME_WORDS[s.outcome])}${skippedFirst}: ${counts}; selection: ${describeSelection(run)}`);
   io.out(
-    `score ${pct(s.score)} of the MUST rules that reached a verdict; coverage ${pct(s.coverage)} of the selection (${s.ran} of ${s.total} rules ran), ${pct(s.servableCoverage)} of the ${s.servable} this target can serve (required ${pct(s.requiredCoverage)}); seed ${run.options.seed}`,
+    `${describeCounts(honest)}; score ${pct(s.score)} of the MUST rules that reached a verdict; coverage ${pct(s.coverage)} of the selection (${s.ran} of ${s.total} rules ran), ${pct(s.servableCoverage)} of the ${s.servable} this target can serve (required ${pct(s.requiredCoverage)}); seed ${run.options.seed}`,
   );
   for (const reason of s.inconclusive) io.out(`  inconclusive: ${reason}`);
   if (s.inferred.failed > 0) {

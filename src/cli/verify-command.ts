@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { describeCounts, honestCounts } from '../core/summarise.ts';
 import { UsageError } from '../core/errors.ts';
 import { refuseIfNotRegularFile } from '../core/regular-file.ts';
 import { readJsonFile } from '../gate/read-json-file.ts';
@@ -40,14 +41,14 @@ export async function verifyCommand(argv: string[], io: Output): Promise<number>
     return 1;
   }
   const { summary, target } = bundle.results;
-  const passed = summary.byVerdict.PASS + summary.byVerdict.OBSERVED;
+  const counts = honestCounts(bundle.results.results);
   io.out(
     `verified: ${path}, signed by ${bundle.signature.publicKey}; ${target.baseUrl} (${target.serviceVersion}) ` +
-      `${summary.outcome}, ${passed} of ${summary.ran} rules passed; ${judgedAgain} verdicts judged again from ` +
+      `${summary.outcome}, ${describeCounts(counts)}; ${judgedAgain} verdicts judged again from ` +
       `${bundle.har.log.entries.length} exchanges, each as the bundle says`,
   );
   if (values.badge !== undefined) {
-    await writeFile(values.badge, renderBadge(target.serviceVersion, passed, summary.ran, summary.conformant));
+    await writeFile(values.badge, renderBadge(target.serviceVersion, counts, summary.conformant));
     io.out(`badge: ${values.badge}`);
   }
   return 0;

@@ -31,6 +31,39 @@ export function outsideTarget(r: Pick<RuleResult, 'verdict' | 'skipCause' | 'blo
   return cause === 'profile' || cause === 'options' || cause === 'precondition';
 }
 
+/**
+ * The counts a score is told with, everywhere it is told (the run's summary
+ * line, summary.md, verify, the badge): MUST rules that passed over MUST rules
+ * decided (PASS or FAIL; OBSERVED is a record, never a pass), and the rules
+ * skipped beside them, so a run that skipped half its rules cannot pass for
+ * a full one.
+ */
+export interface HonestCounts {
+  mustPassed: number;
+  mustDecided: number;
+  skipped: number;
+  total: number;
+  /** More than a quarter of the rules were skipped: said first wherever the outcome is. */
+  mostlySkipped: boolean;
+}
+
+export function honestCounts(results: readonly Pick<RuleResult, 'level' | 'verdict'>[]): HonestCounts {
+  const decided = results.filter((r) => r.level === 'MUST' && (r.verdict === 'PASS' || r.verdict === 'FAIL'));
+  const skipped = results.filter((r) => r.verdict === 'SKIP').length;
+  return {
+    mustPassed: decided.filter((r) => r.verdict === 'PASS').length,
+    mustDecided: decided.length,
+    skipped,
+    total: results.length,
+    mostlySkipped: skipped * 4 > results.length,
+  };
+}
+
+/** "41 of 45 MUST rules passed, 45 of 90 rules skipped", as every report says it. */
+export function describeCounts(c: HonestCounts): string {
+  return `${c.mustPassed} of ${c.mustDecided} MUST rules passed, ${c.skipped} of ${c.total} rules skipped`;
+}
+
 export interface SummaryOptions {
   /** INFERRED departures fail the run too. */
   strict?: boolean;

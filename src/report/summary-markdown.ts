@@ -4,6 +4,7 @@
  * GitHub Action writes the same text to the job summary; GitLab and Jenkins
  * job pages can show the file as it is.
  */
+import { describeCounts, honestCounts } from '../core/summarise.ts';
 import type { GateRecord, RuleResult, RunResult, SkipCause } from '../core/types.ts';
 import type { RunHistory } from '../gate/history.ts';
 
@@ -31,8 +32,11 @@ export function renderSummaryMarkdown(run: RunResult, links: SummaryLinks = {}, 
     .filter(([, n]) => n > 0)
     .map(([v, n]) => `${n} ${v}`)
     .join(', ');
+  const honest = honestCounts(run.results);
   const lines = [
-    `## Directory conformance: ${verdict}`,
+    `## Directory conformance: ${verdict}${honest.mostlySkipped ? ` (${honest.skipped} of ${honest.total} rules skipped)` : ''}`,
+    '',
+    `${describeCounts(honest)}.`,
     '',
     `Target \`${run.target.baseUrl}\`, Service-Version \`${run.target.serviceVersion}\`, seed ${run.options.seed}.`,
     '',

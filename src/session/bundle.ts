@@ -8,6 +8,7 @@
  * bundle; only judging its exchanges again says its verdicts are true, so
  * `verify` does both (verify-bundle.ts).
  */
+import type { HonestCounts } from '../core/summarise.ts';
 import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -105,10 +106,13 @@ function ed25519(pem: string, path: string, parse: (pem: string) => KeyObject, h
   return key;
 }
 
-/** A badge of a verified bundle: "Directory conformance 26.06.25 | 77/77", green when conformant. */
-export function renderBadge(serviceVersion: string, passed: number, ran: number, conformant: boolean): string {
+/**
+ * A badge of a verified bundle: "Directory conformance 26.06.25 | 75/75 MUST",
+ * with "· 3 skipped" when rules were skipped, green when conformant.
+ */
+export function renderBadge(serviceVersion: string, counts: HonestCounts, conformant: boolean): string {
   const label = `Directory conformance ${serviceVersion}`;
-  const value = `${passed}/${ran}`;
+  const value = `${counts.mustPassed}/${counts.mustDecided} MUST${counts.skipped > 0 ? ` · ${counts.skipped} skipped` : ''}`;
   // About 7 px a character at 11 px Verdana, as badges usually reckon.
   const [lw, vw] = [label.length * 7 + 10, value.length * 7 + 10];
   const colour = conformant ? '#4c1' : '#e05d44';

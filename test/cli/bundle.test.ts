@@ -83,10 +83,13 @@ describe('run --sign, then verify', () => {
     const badge = join(dir, 'badge.svg');
     const { code, out } = await cli(['verify', bundlePath, '--public-key', publicPem, '--badge', badge]);
     expect(code, out).toBe(0);
-    expect(out).toMatch(/^verified: .*conformant, 3 of 3 rules passed; 3 verdicts judged again from \d+ exchanges/m);
+    expect(out).toMatch(
+      /^verified: .*conformant, 3 of 3 MUST rules passed, 0 of 3 rules skipped; 3 verdicts judged again from \d+ exchanges/m,
+    );
     const svg = await readFile(badge, 'utf8');
     expect(svg).toContain('Directory conformance 26.06.25');
-    expect(svg).toContain('3/3');
+    expect(svg).toContain('3/3 MUST');
+    expect(svg).not.toContain('skipped');
     // What it was judged with, and the target's fingerprint, are in it.
     const bundle = await readBundle();
     expect(bundle.hashes.catalogue).toMatch(/^sha256:/);

@@ -69,6 +69,22 @@ describe('exit codes of run', () => {
     expect(r.out).not.toMatch(/of the catalogue;/);
   });
 
+  test('a run that skipped more than a quarter of its rules says so in its first line, and counts MUST rules only', async () => {
+    // Read-only: every rule that changes state is SKIPped (the user's choice), well over a quarter of the catalogue.
+    const r = await cli(['run', '--read-only', '--quiet', '--seed', '1', '--reports', join(dir, 'read-only')]);
+    const run = await results(join(dir, 'read-only'));
+    const skipped = run.summary.byVerdict.SKIP ?? 0;
+    expect(skipped * 4).toBeGreaterThan(run.summary.total);
+    // The summary's first line is the outcome's.
+    const lines = r.out.split('\n');
+    const at = lines.findIndex((l) => /^(CONFORMANT|NOT CONFORMANT|INCONCLUSIVE)\b/.test(l));
+    const [first, second] = [lines[at], lines[at + 1]];
+    expect(first).toContain(`(${skipped} of ${run.summary.total} rules skipped: the outcome covers only the rest)`);
+    expect(second).toMatch(
+      new RegExp(`^\\d+ of \\d+ MUST rules passed, ${skipped} of ${run.summary.total} rules skipped;`),
+    );
+  });
+
   test('--fail-on-skip makes a run with a SKIP inconclusive', async () => {
     // Read-only: the rules of §4.3 that change state are SKIPped, which by default is the user's choice.
     const readOnly = await cli([

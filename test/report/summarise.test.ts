@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { summarise, VERDICTS } from '../../src/core/summarise.ts';
+import { describeCounts, honestCounts, summarise, VERDICTS } from '../../src/core/summarise.ts';
+import { renderBadge } from '../../src/session/bundle.ts';
 import type { RuleResult, Verdict } from '../../src/core/types.ts';
 import { fixtureRun } from '../fixtures/run-result/fixture-run.ts';
 
@@ -171,5 +172,34 @@ describe('summarise', () => {
         );
       }),
     );
+  });
+});
+
+describe('honest counts', () => {
+  test('passed MUST rules over decided MUST rules; OBSERVED and INFERRED are never passes; skips counted beside', () => {
+    const results = [
+      rule('PASS'),
+      rule('PASS'),
+      rule('FAIL'),
+      rule('OBSERVED', 'OBSERVED'),
+      rule('PASS', 'INFERRED'),
+      rule('SKIP'),
+      rule('ERROR'),
+    ];
+    const counts = honestCounts(results);
+    expect(counts).toEqual({ mustPassed: 2, mustDecided: 3, skipped: 1, total: 7, mostlySkipped: false });
+    expect(describeCounts(counts)).toBe('2 of 3 MUST rules passed, 1 of 7 rules skipped');
+    const badge = renderBadge('26.06.25', counts, false);
+    expect(badge).toContain('2/3 MUST · 1 skipped');
+  });
+
+  test('more than a quarter of the rules skipped is said; a quarter is not', () => {
+    const run = (skips: number) => [
+      ...Array.from({ length: 8 - skips }, () => rule('PASS')),
+      ...Array.from({ length: skips }, () => rule('SKIP')),
+    ];
+    expect(honestCounts(run(2)).mostlySkipped).toBe(false);
+    expect(honestCounts(run(3)).mostlySkipped).toBe(true);
+    expect(renderBadge('26.06.25', honestCounts(run(0)), true)).toContain('8/8 MUST<');
   });
 });

@@ -98,21 +98,26 @@ async function runWithProfile(
  * server is generated from it (its directory, and where a departure one time
  * in N falls in its count): another seed, another run, caught the same. The
  * suite and the faulty server share `timing` (the embedded server's short
- * windows unless a caller proves the catch under a real target's).
+ * windows unless a caller proves the catch under a real target's). With
+ * `only`, just those rules of the catalogue run (runMutationWithin).
  */
 export async function runMutation(
   fault: FaultName,
   groups?: readonly RuleGroup[],
   seed?: number,
   timing: Timing = EMBEDDED_TIMING,
+  only?: ReadonlySet<string>,
 ): Promise<MutationOutcome> {
   const started = performance.now();
   const expected = CATCHES[fault];
   const har = new HarRecorder(new Date().toISOString());
   const catalogue = groups ?? (await loadCatalogue());
+  const selected = only
+    ? catalogue.map((g) => ({ ...g, rules: g.rules.filter((r) => only.has(r.id)) })).filter((g) => g.rules.length > 0)
+    : catalogue;
   const { run, profile } = await runWithProfile(
     [fault],
-    catalogue,
+    selected,
     { ...MUTATION_OPTIONS, ...(seed !== undefined ? { seed } : {}), onExchange: (ruleId, e) => har.add(ruleId, e) },
     expected.resources ?? MUTATION_RESOURCES,
     seed,
@@ -133,30 +138,12 @@ export async function runMutation(
  * run shows; the verdicts beside it may differ (which resources the claims
  * give each rule depends on what else runs), which the full run holds.
  */
-export async function runMutationWithin(
+export function runMutationWithin(
   fault: FaultName,
   catalogue: readonly RuleGroup[],
   rules: ReadonlySet<string>,
 ): Promise<MutationOutcome> {
-  const started = performance.now();
-  const selected = catalogue
-    .map((g) => ({ ...g, rules: g.rules.filter((r) => rules.has(r.id)) }))
-    .filter((g) => g.rules.length > 0);
-  const expected = CATCHES[fault];
-  const har = new HarRecorder(new Date().toISOString());
-  const { run, profile } = await runWithProfile(
-    [fault],
-    selected,
-    { ...MUTATION_OPTIONS, onExchange: (ruleId, e) => har.add(ruleId, e) },
-    expected.resources ?? MUTATION_RESOURCES,
-  );
-  return {
-    fault,
-    expected,
-    ...judgeCatch(run, expected),
-    rejudgedOtherwise: rejudgedOtherwise(run, har, allRules(catalogue), profile),
-    durationMs: Math.round(performance.now() - started),
-  };
+  return runMutation(fault, catalogue, undefined, EMBEDDED_TIMING, rules);
 }
 
 /**

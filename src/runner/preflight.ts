@@ -4,6 +4,8 @@ import { isHarnessError } from '../core/errors.ts';
 import type { ApiResponse } from '../core/exchange.ts';
 import { Redactor } from '../client/redact.ts';
 import { errorMessage } from '../rules/assertions.ts';
+import { field as fieldOf } from '../rules/judges/observed.ts';
+import { isRecord } from '../rules/json-values.ts';
 import { listKindId } from '../target/profile.ts';
 import type { RunTarget } from './run-rules.ts';
 
@@ -64,6 +66,48 @@ async function unknownKinds(
   return unknown;
 }
 
+/**
+ * The attribute names the profile gives (sortAttribute, attributes), each
+ * asked for alone in a list of one resource of the listed kind, the sort
+ * attribute ordered on too, as the rules ask. Keys inside `attributes` are
+ * not shown (§2.2), so a name the target refuses with a 4xx is the profile's
+ * mistake; so is a name the listed resource does not carry when the others,
+ * each asked for alone, came back (the profile says every resource of the
+ * kind carries them all). Either is told now, with the field to fix and what
+ * the server said, never as FAILs of the rules that use the name. When no
+ * name comes back, the server may be ignoring `attributes` altogether: the
+ * rules judge that. A 5xx or a 429 tells nothing.
+ */
+async function wrongAttributes(client: DirectoryClient, profile: RunTarget['profile']): Promise<string[]> {
+  const kind = listKindId(profile);
+  if (!kind) return [];
+  const asks: Array<{ field: string; name: string; orders: boolean }> = [
+    ...(profile.sortAttribute ? [{ field: 'sortAttribute', name: profile.sortAttribute, orders: true }] : []),
+    ...(profile.attributes ?? []).map((name) => ({ field: 'attributes', name, orders: false })),
+  ];
+  const refused: string[] = [];
+  const notCarried: string[] = [];
+  let carried = 0;
+  for (const { field, name, orders } of asks) {
+    const res = await client.post('resources.list', {
+      kind_id: kind,
+      attributes: [name],
+      ...(orders ? { orders: [{ key: 'resource.attribute', direction: 'asc', attribute: name }] } : {}),
+      pagination: { limit: 1, next_token: null },
+    });
+    const named = `${field} ${JSON.stringify(name)}`;
+    if (res.status >= 400 && res.status < 500 && res.status !== 429)
+      refused.push(`${named} (answered ${answerOf(res)})`);
+    if (res.status < 200 || res.status > 299) continue;
+    const data = fieldOf(res.json, 'data');
+    const first = Array.isArray(data) ? fieldOf(data[0], 'attributes') : undefined;
+    if (first === undefined && !Array.isArray(data)) continue;
+    if (isRecord(first) && Object.hasOwn(first, name)) carried += 1;
+    else notCarried.push(`${named} (not in the attributes of the first resource listed when asked for)`);
+  }
+  return carried > 0 ? [...refused, ...notCarried] : refused;
+}
+
 /** An answer as one short line: its status and the server's own message, when it gave one. */
 function answerOf(res: ApiResponse): string {
   const message = errorMessage(res)?.replace(/\s+/g, ' ').trim();
@@ -88,8 +132,8 @@ export type PreflightOutcome = { ok: true } | { ok: false; reason: string };
 /**
  * Documented reads before the run: a target that cannot be reached or
  * refuses the credential, a kind or a mutable resource of the profile the
- * target does not have, each gets exit code 2 and one line, never a catalogue
- * of failures. Roles and teams cannot be looked up by a documented read (an
+ * target does not have, an attribute name of the profile it refuses, each
+ * gets exit code 2 and one line, never a catalogue of failures. Roles and teams cannot be looked up by a documented read (an
  * unknown one reads like one nobody holds), so they are not checked.
  */
 export async function preflight(target: RunTarget, timeoutMs: number): Promise<PreflightOutcome> {
@@ -165,6 +209,16 @@ export async function preflight(target: RunTarget, timeoutMs: number): Promise<P
         reason:
           `the profile names mutable resources the target does not have (looked up by a resource.ids filter on ` +
           `their kind): ${missing.join(', ')}; fix mutableResources in the profile`,
+      };
+    }
+    const refused = await wrongAttributes(client, target.profile);
+    if (refused.length > 0) {
+      return {
+        ok: false,
+        reason: redactor.redact(
+          `the target does not know attribute names the profile gives (resources.list of the listed kind asking ` +
+            `for each alone): ${refused.join(', ')}; fix sortAttribute or attributes in the profile`,
+        ),
       };
     }
     return { ok: true };

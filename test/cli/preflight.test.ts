@@ -54,6 +54,26 @@ describe('preflight', () => {
     expect(await readdir(reports)).toEqual([]);
   });
 
+  test('a sort attribute or an attribute the target does not know is the profile field to fix, exit 2, never a FAIL', async () => {
+    expect(server.profile.sortAttribute).toBeDefined();
+    for (const [field, wrong] of [
+      ['sortAttribute', { sortAttribute: 'lastnmae' }],
+      ['attributes', { attributes: [...(server.profile.attributes ?? []), 'lastnmae'] }],
+    ] as const) {
+      const profilePath = join(dir, `${field}.json`);
+      await writeFile(profilePath, JSON.stringify({ ...server.profile, ...wrong }));
+      const reports = join(dir, `${field}-reports`);
+      const args = ['--base-url', server.url, '--profile', profilePath, '--api-key', server.apiKey];
+      const { code, out } = await run([...args, '--read-only', '--reports', reports]);
+      expect(code, out).toBe(2);
+      // The reference server lists an unknown attribute without it (keys inside attributes are not shown).
+      expect(out).toContain(`${field} "lastnmae" (not in the attributes of the first resource listed`);
+      expect(out).toContain('fix sortAttribute or attributes in the profile');
+      expect(out).not.toContain('FAIL');
+      expect(await readdir(reports)).toEqual([]);
+    }
+  });
+
   test('a reports path that is a file is a usage error before the run', async () => {
     const file = join(dir, 'a-file');
     await writeFile(file, 'x');

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { parseJsonText } from '../../src/core/json-text.ts';
+import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
 import type { RuleResult } from '../../src/core/types.ts';
 import { CATCHES } from '../../src/mutation/fault-catches.ts';
 import { startReferenceServer, type FaultName, type ReferenceServer } from '../../src/reference-server/index.ts';
@@ -40,6 +41,7 @@ test('curl is installed where CI runs the reproducer tests', () => {
 function start(faults: FaultName[] = [], resources?: number): Promise<ReferenceServer> {
   return startReferenceServer({
     faults,
+    timing: EMBEDDED_TIMING,
     apiKey: API_KEY,
     restrictedApiKey: RESTRICTED_KEY,
     ...(resources !== undefined ? { resources } : {}),
@@ -54,7 +56,13 @@ async function failOn(
 ): Promise<{ result: RuleResult; script: string }> {
   const run = await runRules(
     selectRules(await loadCatalogue(), { rules: [rule] }),
-    { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile },
+    {
+      baseUrl: server.url,
+      serviceVersion: '26.06.25',
+      apiKey: server.apiKey,
+      profile: server.profile,
+      timing: server.timing,
+    },
     { ...DEFAULT_ENGINE_OPTIONS, seed: 1, allowMutations: true },
   );
   const { reproducers } = await writeReports(run, dir);
@@ -80,7 +88,13 @@ async function failOnWith(
   const rules = [rule, ...(c.finder ? [c.finder] : []), ...(c.alsoFails ?? []), ...Object.keys(c.skips ?? {})];
   const run = await runRules(
     selectRules(await loadCatalogue(), { rules }),
-    { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile: server.profile },
+    {
+      baseUrl: server.url,
+      serviceVersion: '26.06.25',
+      apiKey: server.apiKey,
+      profile: server.profile,
+      timing: server.timing,
+    },
     { ...DEFAULT_ENGINE_OPTIONS, seed: 1, allowMutations: true },
   );
   const { reproducers } = await writeReports(run, dir);

@@ -37,8 +37,9 @@ export async function encodingTrial(seed: number, scratch: string): Promise<Tria
     mode: 'echo-encodings',
     upstream: target.server.url,
     every: 4,
-    // Preflight passes; later, every 4th answer is a redirect whose Location holds the key.
-    after: 8,
+    // Preflight passes (its reads of the kinds, the resources and each attribute name); later, every 4th
+    // answer is a redirect whose Location holds the key.
+    after: 16,
     echo: { encodings, before, after: '"}' },
   });
   try {

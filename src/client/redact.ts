@@ -4,8 +4,9 @@
  * the run and replaces it with the environment-variable placeholder a user
  * would type instead.
  *
- * A key travels in more forms than the one typed: escaped inside a JSON string
- * (a server echoing it in an error body, or any text the suite itself
+ * A key travels in more forms than the one typed: escaped inside a JSON string,
+ * however many times (a server echoing it in an error body, a gateway wrapping
+ * that body as a string field of its own, or any text the suite itself
  * serialises before redacting, such as the journal's lines), percent-encoded in
  * a URL or a form (a server echoing it in a Location or a link), in hex, and
  * inside base64 or base64url of any text that holds it (basic credentials,
@@ -103,7 +104,6 @@ function alternation(forms: readonly string[]): RegExp {
  * base64Middles).
  */
 function formsOf(value: string): { text: string[]; base64: string[] } {
-  const json = JSON.stringify(value).slice(1, -1);
   const component = encodeURIComponent(value);
   const uri = encodeURI(value);
   // application/x-www-form-urlencoded (URLSearchParams): more characters escaped, space as +.
@@ -114,17 +114,43 @@ function formsOf(value: string): { text: string[]; base64: string[] } {
     p.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
   ]);
   const middles = base64Middles(Buffer.from(value));
-  const text = [
-    value,
-    // JSON as JavaScript writes it, with `/` escaped (as some serialisers do), and ASCII-only (\u escapes).
-    json,
-    json.replace(/\//g, '\\/'),
-    json.replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
-    ...percents,
-    hex,
-    hex.toUpperCase(),
-  ];
-  return { text, base64: [...middles, ...middles.map((m) => m.replace(/\+/g, '-').replace(/\//g, '_'))] };
+  const base64 = [...middles, ...middles.map((m) => m.replace(/\+/g, '-').replace(/\//g, '_'))];
+  const plain = [value, ...percents, hex, hex.toUpperCase()];
+  // Each form escaped inside a JSON string, and that string inside another (a gateway wrapping an upstream
+  // error as a string field), up to JSON_DEPTH times: the escaped base64 middles are plain text forms (a `\/`
+  // breaks the base64 run the middle would be found in).
+  return { text: [...plain, ...jsonEscaped([...plain, ...base64])], base64 };
+}
+
+/** How many times a key may have been escaped inside JSON strings and still be found. */
+export const JSON_DEPTH = 4;
+
+/** The ways serialisers escape a JSON string: as JavaScript writes it, with `/` escaped too, ASCII only. */
+const JSON_STYLES: ReadonlyArray<(text: string) => string> = [
+  (text) => JSON.stringify(text).slice(1, -1),
+  (text) => JSON.stringify(text).slice(1, -1).replace(/\//g, '\\/'),
+  (text) =>
+    JSON.stringify(text)
+      .slice(1, -1)
+      .replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`),
+];
+
+/**
+ * `forms` escaped inside a JSON string 1 to JSON_DEPTH times, in any mix of
+ * the styles (one serialiser wrapping what another wrote). Only the forms
+ * escaping changes are kept: a key of letters, digits, `-` and `_` has none,
+ * and each character escaping does change doubles what is kept at most.
+ */
+function jsonEscaped(forms: readonly string[]): string[] {
+  const out = new Set<string>();
+  let level: ReadonlySet<string> = new Set(forms);
+  for (let depth = 0; depth < JSON_DEPTH; depth++) {
+    const next = new Set<string>();
+    for (const form of level) for (const style of JSON_STYLES) next.add(style(form));
+    for (const form of next) if (!forms.includes(form)) out.add(form);
+    level = next;
+  }
+  return [...out];
 }
 
 /**

@@ -33,6 +33,29 @@ test('every form of the key is replaced by the placeholder', () => {
   for (const form of forms) expect(redactor().redact(`before ${form} after`)).toBe('before $DIRECTORY_API_KEY after');
 });
 
+test('a key escaped in a JSON string inside a JSON string, and deeper, in each way serialisers escape, is redacted', () => {
+  // A gateway wrapping an upstream error whose message echoed the credential: {"detail": "{\"auth\": \"Bearer …\"}"}
+  const styles = [
+    (t: string) => JSON.stringify(t).slice(1, -1),
+    (t: string) => JSON.stringify(t).slice(1, -1).replace(/\//g, '\\/'),
+    (t: string) => JSON.stringify(t).slice(1, -1).replace('é', '\\u00e9'),
+  ];
+  for (const style of styles) {
+    let form = KEY;
+    for (let depth = 1; depth <= 3; depth++) {
+      form = style(form);
+      // Written into a JSON body once more, as the server sends it: escaped depth + 1 times in all.
+      const text = JSON.stringify({ detail: `{"auth": "Bearer ${form}"}` });
+      const out = redactor().redact(text);
+      expect(keyLeaks(out, KEY), `escaped ${depth} times: ${out}`).toEqual([]);
+      expect(out).toContain('$DIRECTORY_API_KEY');
+    }
+  }
+  // The leak finder sees such a key when nothing redacts it: the check above can fail.
+  const twice = styles[0]!(styles[0]!(KEY));
+  expect(keyLeaks(`{"detail": "${twice}"}`, KEY)).not.toEqual([]);
+});
+
 test('a JSON value keeps no form of the key, even a body text holding it escaped', () => {
   const body = JSON.stringify({ message: `refused for Bearer ${KEY}` });
   const value = { actual: `401 ${body}`, [KEY]: [KEY, 1, null] };

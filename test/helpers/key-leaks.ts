@@ -6,6 +6,34 @@
  * decoded; a form the redactor missed is found however it was made.
  */
 export function keyLeaks(text: string, key: string): string[] {
+  // JSON string escapes undone again and again (a key escaped inside a string inside a string), each level searched.
+  const levels = [text];
+  for (let i = 0; i < 4; i++) levels.push(jsonUnescaped(levels[levels.length - 1] ?? ''));
+  return [
+    ...new Set(
+      levels.flatMap((level, depth) => leaksIn(level, key).map((f) => (depth ? `${f} (JSON-unescaped ${depth}x)` : f))),
+    ),
+  ];
+}
+
+/** One level of JSON string escapes undone wherever they stand (`\"`, `\\`, `\/`, `\n`…, `\u00e9`). */
+function jsonUnescaped(text: string): string {
+  const simple: Record<string, string> = {
+    '"': '"',
+    '\\': '\\',
+    '/': '/',
+    b: '\b',
+    f: '\f',
+    n: '\n',
+    r: '\r',
+    t: '\t',
+  };
+  return text.replace(/\\(["\\/bfnrt]|u[0-9a-fA-F]{4})/g, (_, e: string) =>
+    e.length === 5 ? String.fromCharCode(parseInt(e.slice(1), 16)) : (simple[e] ?? e),
+  );
+}
+
+function leaksIn(text: string, key: string): string[] {
   const found: string[] = [];
   const json = JSON.stringify(key).slice(1, -1);
   for (const form of [key, json, JSON.stringify(json).slice(1, -1)]) {

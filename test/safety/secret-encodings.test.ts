@@ -49,8 +49,9 @@ test('property: no encoding of an echoed key reaches any output', async () => {
           mode: 'echo-encodings',
           upstream: server.url,
           every: 4,
-          // Preflight passes; later, every 4th answer is a redirect whose Location holds the key.
-          after: 8,
+          // Preflight passes (its reads of the kinds, the resources and each attribute name); later, every 4th
+          // answer is a redirect whose Location holds the key.
+          after: 16,
           echo: { encodings, before, after: '"}' },
         });
         try {

@@ -28,7 +28,7 @@ h4{margin:12px 0 4px;font-size:13px}
 main{padding:4px 32px 40px;max-width:1280px}
 table{border-collapse:collapse;margin:6px 0 12px}
 th,td{border:1px solid var(--line);padding:4px 10px;text-align:right;vertical-align:top}
-th{background:var(--soft);font-weight:600}
+th{background:var(--soft);font-weight:600;overflow-wrap:normal;word-break:keep-all;hyphens:none;white-space:nowrap}
 th:first-child,td:first-child{text-align:left}
 #matrix tbody tr{cursor:pointer}#matrix tbody tr:hover{background:var(--soft)}
 #matrix td.n{color:#afb8c1}#matrix td.n.has{color:#fff;font-weight:600;background:var(--c)}
@@ -70,6 +70,8 @@ footer{padding:16px 32px;color:var(--muted);border-top:1px solid var(--line)}
 #toc .toc-sections ul{padding-left:16px}#toc summary{cursor:pointer}#toc .badge{min-width:0;font-size:10px}
 @media (max-width:600px){#top,main,footer{padding-left:12px;padding-right:12px}.bar{width:100%;max-width:260px}
 .figure{flex:1 1 40%}th,td{padding:3px 5px}.card{padding:8px 10px}#filters{position:static;gap:8px}}
+#failures{margin:8px 0 12px}#failures h2{margin:4px 0;color:var(--fail);font-size:18px}#failures td:first-child{overflow-wrap:anywhere}
+.times{font-weight:700;color:var(--fail)}details.folded>summary{cursor:pointer;font-weight:600;font-size:18px;margin:18px 0 6px}
 `;
 
 /**

@@ -1,5 +1,5 @@
 import type { Exchange } from '../core/exchange.ts';
-import type { RuleResult, RunResult, Verdict } from '../core/types.ts';
+import type { RuleResult, RunResult, Verdict, Violation } from '../core/types.ts';
 import { UNSTABLE_FLIPS, UNSTABLE_WINDOW, type RuleHistory, type RunHistory } from '../gate/history.ts';
 import { toCurl } from './curl.ts';
 import { clip, replayCommand, show } from './describe-result.ts';
@@ -83,9 +83,10 @@ function header(run: RunResult, history?: RunHistory): string {
   ];
   return `<header id="top">
 <h1>Directory Service conformance</h1>
+${failuresFirst(run)}
 <dl class="run-meta">${meta.map(([k, v]) => `<div><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`).join('')}</dl>
 <div class="figures">
-<div class="figure" id="verdict"><span>verdict</span><b class="${run.interrupted ? 'bad' : OUTCOME[s.outcome].cls}">${run.interrupted ? `interrupted (${esc(run.interrupted.signal)})` : OUTCOME[s.outcome].text}</b><small>${esc(run.interrupted ? 'rules not started are NOT-TESTED' : s.inconclusive.length > 0 ? s.inconclusive.join('; ') : 'no MUST rule may fail; every rule the target can serve must run')}</small></div>
+<div class="figure" id="verdict"><span>verdict</span><b class="${run.interrupted ? 'bad' : OUTCOME[s.outcome].cls}">${run.interrupted ? `interrupted (${esc(run.interrupted.signal)})` : OUTCOME[s.outcome].text}</b><small>${esc(run.interrupted ? 'rules not started are NOT-TESTED' : verdictReasons(run).join('; '))}</small></div>
 <div class="figure" id="score"><span>score</span><b>${percent(s.score)}</b><small>${mustPassed} of ${count(mustJudged.length, 'MUST rule')} passed</small></div>
 <div class="figure" id="coverage"><span>coverage</span><b>${percent(s.coverage)}</b><small>${s.ran} of the ${count(s.total, 'selected rule')} ran; ${percent(s.servableCoverage)} of the ${s.servable} this target can serve (required ${percent(s.requiredCoverage)})</small></div>
 ${gateFigure(run)}${inferredFigure(run)}${requestsFigure(run)}${historyFigure(history)}
@@ -93,6 +94,43 @@ ${VERDICTS.map((v) => `<div class="figure v-${v}" data-count="${v}"><span>${v}</
 </div>
 ${verdictBar(s.byVerdict, s.total, 'wide')}
 </header>`;
+}
+
+/**
+ * Why the run ended as it did, the FAILs first (they decide it), then what
+ * left it inconclusive (FLAKY, ERROR, coverage).
+ */
+function verdictReasons(run: RunResult): string[] {
+  const failed = run.results.filter((r) => r.verdict === 'FAIL');
+  const fails =
+    failed.length > 0 ? [`${count(failed.length, 'rule')} FAILed: ${failed.map((r) => r.ruleId).join(', ')}`] : [];
+  const rest = run.summary.inconclusive;
+  if (fails.length + rest.length === 0) return ['no MUST rule may fail; every rule the target can serve must run'];
+  return [...fails, ...rest];
+}
+
+/**
+ * The FAILs, right under the page's title: each rule with its clause, its
+ * first violation in one line and a link to its card, so a reader sees what
+ * failed before any figure or table (the cards come far below).
+ */
+function failuresFirst(run: RunResult): string {
+  const failed = run.results.filter((r) => r.verdict === 'FAIL');
+  if (failed.length === 0) return '';
+  const rows = failed.map((r) => {
+    const first = r.violations[0];
+    const line = first ? `${first.where}: ${first.message}` : (r.reason ?? '');
+    return `<tr><td><a href="#rule-${esc(r.ruleId)}">${esc(r.ruleId)}</a></td><td>${esc(r.clause)}</td><td>${esc(clip(line, 200))}</td></tr>`;
+  });
+  return `<div id="failures"><h2>${count(failed.length, 'FAIL')}</h2>
+<div class="table-wrap"><table id="failures-table"><thead><tr><th>rule</th><th>clause</th><th>first violation</th></tr></thead><tbody>
+${rows.join('\n')}
+</tbody></table></div></div>`;
+}
+
+/** A section after the rules, folded: open it to read it (the failures and the rules come first). */
+function folded(title: string, body: string): string {
+  return body.trim() === '' ? '' : `<details class="folded"><summary>${esc(title)}</summary>${body}</details>`;
 }
 
 const OUTCOME = {
@@ -263,9 +301,21 @@ function repeatedServerErrors(r: RuleResult): string {
   return `<div class="repeated-server-errors"><b>${errors} the client repeated</b> (the repeat's answer stands): <ul>${noted.map((n) => `<li>${esc(n)}</li>`).join('')}</ul></div>`;
 }
 
+/**
+ * A rule's violations, those of one kind (the same place once its numbers are
+ * set aside, and the same message) grouped: the first of each kind shown in
+ * full, with how many there were ("56 × …"), not the same block 56 times.
+ */
 function violations(r: RuleResult): string {
   if (r.violations.length === 0) return '';
-  const items = r.violations.map((v) => {
+  const kinds = new Map<string, { first: Violation; count: number }>();
+  for (const v of r.violations) {
+    const kind = `${v.where.replace(/\d+/g, '#')}\u0000${v.message.replace(/\d+/g, '#')}\u0000${v.foundBy ?? ''}`;
+    const known = kinds.get(kind);
+    if (known) known.count += 1;
+    else kinds.set(kind, { first: v, count: 1 });
+  }
+  const items = [...kinds.values()].map(({ first: v, count: times }) => {
     const rows = [
       ...(v.expected !== undefined
         ? [`<dt>expected</dt><dd><pre class="expected">${esc(clip(show(v.expected), MAX_SHOWN))}</pre></dd>`]
@@ -277,7 +327,8 @@ function violations(r: RuleResult): string {
     const foundBy = v.foundBy
       ? ` <span class="found-by">(seen in the requests of <a href="#rule-${esc(v.foundBy)}">${esc(v.foundBy)}</a>)</span>`
       : '';
-    return `<div class="violation"><span class="where">${esc(v.where)}</span>: <span class="message">${esc(v.message)}</span>${foundBy}${rows.length > 0 ? `<dl class="expected-actual">${rows.join('')}</dl>` : ''}</div>`;
+    const repeated = times > 1 ? `<span class="times">${times} ×</span> ` : '';
+    return `<div class="violation">${repeated}<span class="where">${esc(v.where)}</span>: <span class="message">${esc(v.message)}</span>${foundBy}${rows.length > 0 ? `<dl class="expected-actual">${rows.join('')}</dl>` : ''}</div>`;
   });
   return `<div class="violations">${items.join('\n')}</div>`;
 }
@@ -425,14 +476,14 @@ ${header(run, history)}
 ${tableOfContents(run.results, sections)}
 <h2 id="by-section">By section</h2>
 ${matrix(run, sections)}
-<h2 id="by-operation">Latency per operation</h2>
-${latency(run)}${inputCoverageSection(run.inputCoverage)}
 <h2 id="rules-title">Rules</h2>
 ${filters(sections, cards.length)}
 <div id="rules">
 ${cards.map((r) => card(r, run, ids, history)).join('\n')}
 <p id="no-match" class="hidden">No rule matches the filters.</p>
 </div>
+${folded('Latency per operation', `<h2 id="by-operation">Latency per operation</h2>\n${latency(run)}`)}
+${folded('Input coverage', inputCoverageSection(run.inputCoverage))}
 <h2 id="observations-title">Observations</h2>
 <p>Where the spec leaves a choice open ("not shown"), the suite records what the server did. These never count as failures.</p>
 ${observationsTable(run)}

@@ -112,6 +112,44 @@ describe.skipIf(!available)(
       await page.close();
     });
 
+    test.for([
+      { width: 1280, height: 800 },
+      { width: 390, height: 844 },
+    ])(
+      'failures first at $width px: the first FAIL is in view unscrolled, no header breaks a word',
+      async (viewport) => {
+        const { page, misdeeds } = await open(browser, resolve(REPORTS, 'index.html'), viewport);
+        const first = page.locator('#failures-table tbody a').first();
+        expect(await first.textContent()).toBe('revoke-roles.star-leaves-no-team');
+        const box = await first.boundingBox();
+        expect(box, 'the first FAIL is laid out').not.toBeNull();
+        expect(box!.y + box!.height, 'the first FAIL is in view without scrolling').toBeLessThanOrEqual(
+          viewport.height,
+        );
+        // Every table header at least as wide as its longest word: no "F/A/I/L" letter by letter.
+        // Run in the page, as text: the project's types know no DOM.
+        const broken: unknown = await page.evaluate(`[...document.querySelectorAll('th')].flatMap((th) => {
+        if (th.offsetParent === null) return [];
+        const probe = document.createElement('span');
+        probe.style.whiteSpace = 'nowrap';
+        probe.style.font = getComputedStyle(th).font;
+        document.body.appendChild(probe);
+        let widest = 0;
+        for (const word of th.textContent.split(/\\s+/)) {
+          probe.textContent = word;
+          widest = Math.max(widest, probe.getBoundingClientRect().width);
+        }
+        probe.remove();
+        const style = getComputedStyle(th);
+        const inner = th.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        return widest > inner + 0.5 ? [th.textContent] : [];
+      })`);
+        expect(broken).toEqual([]);
+        expect(misdeeds).toEqual({ requests: [], dialogs: [], errors: [] });
+        await page.close();
+      },
+    );
+
     test('a hostile body stays text: no element, no dialog, no policy violation', async () => {
       const { page, misdeeds } = await open(browser, join(fixtureDir, 'index.html'));
       const card = page.locator('#rule-pagination\\.exact-multiple-empty-page');

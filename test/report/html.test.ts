@@ -308,3 +308,34 @@ describe('a report you can navigate', () => {
     );
   });
 });
+
+describe('failures first', () => {
+  test('the FAILs are listed right under the title, each linked to its card, and the verdict names them first', () => {
+    const html = renderHtml(fixtureRun());
+    const table = html.indexOf('id="failures-table"');
+    expect(table).toBeGreaterThan(html.indexOf('<h1>'));
+    expect(table).toBeLessThan(html.indexOf('id="verdict"'));
+    expect(table).toBeLessThan(html.indexOf('id="rules-title"'));
+    expect(html).toContain(
+      '<a href="#rule-pagination.exact-multiple-empty-page">pagination.exact-multiple-empty-page</a>',
+    );
+    const verdict = html.slice(html.indexOf('id="verdict"'), html.indexOf('id="score"'));
+    expect(verdict.indexOf('FAILed')).toBeLessThan(verdict.indexOf('harness ERROR'));
+    // Latency and input coverage come after the rules, folded.
+    expect(html.indexOf('id="by-operation"')).toBeGreaterThan(html.indexOf('id="rules-title"'));
+  });
+
+  test('violations of one kind are grouped with their count, the first shown in full', () => {
+    const run = fixtureRun();
+    const failing = run.results.find((r) => r.verdict === 'FAIL')!;
+    const repeated = Array.from({ length: 56 }, (_, i) => ({
+      where: `limit 8, page ${i + 2}`,
+      message: 'must not begin with the last item of the page before',
+      expected: `resource ${i} once`,
+      actual: 'again',
+    }));
+    const html = renderHtml({ ...run, results: [{ ...failing, violations: repeated }] });
+    expect(html).toContain('<span class="times">56 ×</span> <span class="where">limit 8, page 2</span>');
+    expect(html.match(/class="violation"/g)?.length).toBe(1);
+  });
+});

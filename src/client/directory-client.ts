@@ -1,4 +1,5 @@
 import type { Dispatcher } from 'undici';
+import type { Clock } from '../core/timing.ts';
 import type { ApiResponse, Exchange } from '../core/exchange.ts';
 import { agreedReads } from './agreed-reads.ts';
 import { ACCEPT_ENCODING } from './decode.ts';
@@ -38,6 +39,8 @@ export interface ClientOptions {
   maxBodyBytes?: number;
   /** What is repeated, how often, and how long to wait (default RETRY_POLICY). */
   retryPolicy?: RetryPolicy;
+  /** The clock the waits between attempts are slept on (default the system's; a run passes its target's). */
+  clock?: Clock;
   /** The run's shared pacer: request count, rate, requests in flight (a RequestBudget is one). */
   budget?: Pacer;
   /** Requests of this client are paced but not counted against `maxRequests` (restoring a target). */
@@ -109,7 +112,7 @@ export class DirectoryClient {
     // Links the client has no use for are left out, not passed through.
     let attempt: SendAttempt = wire({ dispatcher, timeoutMs, maxBodyBytes, redactor });
     if (budget) attempt = pace(budget)(attempt);
-    let request: SendRequest = retry(retryPolicy)(attempt);
+    let request: SendRequest = retry(retryPolicy, this.options.clock)(attempt);
     if (this.options.agreedReads) request = agreedReads()(request);
     if (sharedReads) request = shareReads(sharedReads)(request);
     this.send = record({ redactor, onExchange })(request);

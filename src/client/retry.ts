@@ -1,4 +1,5 @@
 import { HarnessError } from '../core/errors.ts';
+import { SYSTEM_CLOCK, type Clock } from '../core/timing.ts';
 import { parseRetryAfter } from './rate-limit-headers.ts';
 import { REQUEST_CLASSES, repeats, type RepeatRule, type RequestClass, type RetryPolicy } from './retry-policy.ts';
 import type {
@@ -19,7 +20,7 @@ const REPEAT: AttemptOptions = Object.freeze({ retry: true });
  * back-off, within the policy's bounds on waiting. The last attempt's outcome
  * stands, with what each earlier one got.
  */
-export function retry(policy: RetryPolicy): (next: SendAttempt) => SendRequest {
+export function retry(policy: RetryPolicy, clock: Clock = SYSTEM_CLOCK): (next: SendAttempt) => SendRequest {
   const classes = new Map<RequestClass, { rules: readonly RepeatRule[]; lowestStatus: number }>();
   for (const name of REQUEST_CLASSES) {
     const rules = policy.classes[name].rules.map((rule) => policy.rules[rule]);
@@ -44,7 +45,7 @@ export function retry(policy: RetryPolicy): (next: SendAttempt) => SendRequest {
         if (delay === undefined || delay > policy.maxDelayMs || retryWaitMs + delay > policy.maxWaitMs)
           return { outcome, attempts, earlierAttempts, queuedMs, retryWaitMs };
         (earlierAttempts ??= []).push(outcome.ok ? { status: outcome.status } : { error: outcome.error.code });
-        await sleep(delay, request.signal);
+        await sleep(clock, delay, request.signal);
         retryWaitMs += delay;
       }
     };
@@ -84,17 +85,13 @@ export function retryDelayMs(retryAfter: string | undefined, attempt: number, ba
   return parseRetryAfter(retryAfter) ?? backoffMs * 2 ** (attempt - 1);
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new HarnessError('DC_ERR_ABORTED', 'run aborted'));
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new HarnessError('DC_ERR_ABORTED', 'run aborted'));
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+/** A wait between attempts on `clock`; an aborted run ends it as DC_ERR_ABORTED. */
+async function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) throw new HarnessError('DC_ERR_ABORTED', 'run aborted');
+  try {
+    await clock.sleep(ms, signal);
+  } catch (error) {
+    if (signal?.aborted) throw new HarnessError('DC_ERR_ABORTED', 'run aborted');
+    throw error;
+  }
 }

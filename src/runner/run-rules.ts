@@ -168,6 +168,7 @@ export async function runRules(
     redactor,
     timeoutMs: options.requestTimeoutMs,
     budget,
+    clock: timingOf(target).clock,
     ...(target.connection?.headers ? { extraHeaders: target.connection.headers } : {}),
     ...(target.apiKey ? { credential: { apiKey: target.apiKey, placeholder: '$DIRECTORY_API_KEY' } } : {}),
   });
@@ -676,10 +677,14 @@ async function attemptRule(
   // The engine keeps the deadline itself: a check that ignores ctx.signal is still stopped.
   // Time spent waiting for a mutable resource does not count against it.
   const expired = new Promise<never>((_, reject) => {
-    deadline = new PausableDeadline(options.ruleTimeoutMs, () => {
-      controller.abort();
-      reject(new HarnessError('DC_ERR_TIMEOUT', `rule did not finish within ${options.ruleTimeoutMs} ms`));
-    });
+    deadline = new PausableDeadline(
+      options.ruleTimeoutMs,
+      () => {
+        controller.abort();
+        reject(new HarnessError('DC_ERR_TIMEOUT', `rule did not finish within ${options.ruleTimeoutMs} ms`));
+      },
+      timingOf(target).clock,
+    );
   });
   try {
     const running = rule.check(ctx, needEnv);

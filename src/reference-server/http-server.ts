@@ -237,6 +237,7 @@ function respond(raw: Buffer, res: ServerResponse, deps: HttpDeps, { name, opera
     variants: deps.variants,
     caller,
     timing: deps.timing,
+    ...(deps.faults instanceof FaultsAsked ? { renderAfresh: true } : {}),
   };
   if (
     deps.faults.has('mutations-ignore-malformed-date-range') &&

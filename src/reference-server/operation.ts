@@ -17,6 +17,12 @@ export interface OperationContext {
   caller: Caller;
   /** The windows of the stale-read and lost-update faults, on the clock the suite shares (core/timing.ts). */
   timing: Timing;
+  /**
+   * Every answer rendered afresh, never from the cached fragments: under the
+   * fault probe (http-server.ts, FaultsAsked) each request must ask every
+   * fault its own rendering would, not find a fragment another one rendered.
+   */
+  renderAfresh?: boolean;
 }
 
 export interface OperationResult {

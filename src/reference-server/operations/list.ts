@@ -397,8 +397,9 @@ export const list: Operation = (body, ctx) => {
   }
   tail += '}';
   const serialise = (r: Resource): string => JSON.stringify(render(r, q, ctx));
-  // Teams and relations can change, faults and variants change what is rendered: those are rendered afresh.
-  if (q.withTeams || q.withRelations || faults.size > 0 || ctx.variants.size > 0)
+  // Teams and relations can change, faults and variants change what is rendered: those are rendered afresh (and
+  // every answer under the fault probe, whose requests each ask the faults of their own rendering).
+  if (q.withTeams || q.withRelations || faults.size > 0 || ctx.variants.size > 0 || ctx.renderAfresh === true)
     return { status: 200, json: `{"data":[${shown.map(serialise).join(',')}]${tail}` };
   return { status: 200, json: listBody(shown, fragmentsOf(q.attributes), serialise, tail) };
 };

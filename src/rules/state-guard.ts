@@ -13,7 +13,7 @@
  */
 import type { DirectoryClient } from '../client/directory-client.ts';
 import { canonicalJson } from '../core/canonical-json.ts';
-import { HarnessError } from '../core/errors.ts';
+import { HarnessError, isConformanceFailure, isDepartureOfAnotherRule } from '../core/errors.ts';
 import type { ActivityRatePeriod, TeamAssignation } from '../schemas/index.ts';
 import type { RequestOf } from '../schemas/operations.ts';
 import { captureState, stateDifference, type ResourceState, type StatePart } from './steps/state.ts';
@@ -175,13 +175,13 @@ export async function restoreState(
   // A spent request budget stops rules, never the restoration of what they changed.
   const ctx = { ...stepCtx, client: stepCtx.client.derive({ exemptFromBudget: true }) };
   const parts = partsOf(before);
-  let now = await captureState(ctx, before.resourceId, parts, { step: 'state before restore' });
+  let now = await restorationRead(ctx, before.resourceId, parts, { step: 'state before restore' });
   if (!stateDifference(before, now)) {
     // A change the server accepted that does not show may be a read lagging the write (judged by the
     // rule that made it): the state is read again once it has had a moment to settle, never left changed.
     if (!options.ownMutations?.some((m) => m.accepted)) return { restored: true };
     await settle(ctx);
-    now = await captureState(ctx, before.resourceId, parts, { step: 'state before restore, settled', fresh: true });
+    now = await restorationRead(ctx, before.resourceId, parts, { step: 'state before restore, settled', fresh: true });
     if (!stateDifference(before, now)) return { restored: true };
   }
   let foreign = options.ownMutations ? foreignChanges(before, now, options.ownMutations) : undefined;
@@ -189,7 +189,7 @@ export async function restoreState(
     // Before another party is blamed, a read that lags the suite's own writes (or an answer shared from
     // one) is given its moment: the state is read again, settled and sent afresh.
     await settle(ctx);
-    now = await captureState(ctx, before.resourceId, parts, { step: 'state before restore, settled', fresh: true });
+    now = await restorationRead(ctx, before.resourceId, parts, { step: 'state before restore, settled', fresh: true });
     if (!stateDifference(before, now)) return { restored: true };
     foreign = foreignChanges(before, now, options.ownMutations);
   }
@@ -244,6 +244,48 @@ function restoredKeeping(foreign: ForeignChange | undefined): Restoration {
   return foreign ? { restored: true, foreign } : { restored: true };
 }
 
+/** How many times a restoration sends one read of the state before its answer stands. */
+const RESTORATION_READS = 3;
+
+/**
+ * A read of the state on the way to putting it back, sent again when its
+ * answer departs (a body cut short on its way so that it no longer parses
+ * looks like one): a read is safe to repeat, and a restoration must neither
+ * stop nor leave a resource changed on one spoiled answer. A departure every
+ * read shows stands, from the last of them.
+ */
+async function restorationRead(
+  ctx: StepContext,
+  resourceId: string,
+  parts: readonly StatePart[],
+  options: { step: string; fresh?: boolean },
+): Promise<ResourceState> {
+  for (let attempt = 1; ; attempt++) {
+    // What the read's shared checks find for other rules is told only of the read that stands.
+    const found: Array<Parameters<StepContext['found']>> = [];
+    const tell = (): void => {
+      for (const [owner, violations] of found) ctx.found(owner, violations);
+    };
+    try {
+      // Sent again afresh: an answer shared from another read would only repeat what was spoiled.
+      const state = await captureState(
+        { ...ctx, found: (owner, violations) => found.push([owner, violations]) },
+        resourceId,
+        parts,
+        attempt === 1 ? options : { ...options, fresh: true },
+      );
+      tell();
+      return state;
+    } catch (error) {
+      const departed = isConformanceFailure(error) || isDepartureOfAnotherRule(error);
+      if (attempt >= RESTORATION_READS || !departed) {
+        tell();
+        throw error;
+      }
+    }
+  }
+}
+
 /**
  * A read that lags a write is given the timing's settleMs to catch up before
  * the guard believes it. A bounded wait: restoring goes on after a rule's
@@ -268,7 +310,7 @@ async function settledState(
   // The parts not read are the known state's (the caller knows nothing changed them).
   const read = async (options: { step: string; fresh?: boolean }): Promise<ResourceState> => ({
     ...known,
-    ...(await captureState(ctx, goal.resourceId, parts, options)),
+    ...(await restorationRead(ctx, goal.resourceId, parts, options)),
   });
   const first = await read({ step });
   if (!stateDifference(goal, first)) return first;

@@ -126,3 +126,36 @@ test('when putting back what differs does not verify, every period is unassigned
     await lossy.close();
   }
 });
+
+test("a restoration's read of the state answered with a body cut in half is read again: the resource is put back", async () => {
+  // After the rule's change, the first read of the state on the way to restoring it is answered with half
+  // its JSON, framed as complete (its own Content-Length): what a cut that closed cleanly looks like.
+  let reads = 0;
+  let armed = false;
+  const cutting = await startForwardingProxy(server.url, async (path, body, res) => {
+    if (!armed || !path.endsWith('resources.show-activity-rates') || ++reads > 1) return false;
+    const answer = await fetch(`${server.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.apiKey}`, 'content-type': 'application/json' },
+      body,
+    });
+    const text = await answer.text();
+    const half = text.slice(0, Math.floor(text.length / 2));
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(half)) });
+    res.end(half);
+    return true;
+  });
+  try {
+    const resourceId = server.profile.mutableResources[2]!.id;
+    const { client } = clientFor(cutting.url);
+    const ctx = { ruleId: 'test', client, found: () => undefined, timing: TARGET_TIMING };
+    const before = await captureState(ctx, resourceId, ['rates']);
+    await fragment(client, before);
+    armed = true;
+    expect(await restoreState(ctx, before)).toMatchObject({ restored: true });
+    expect(reads).toBeGreaterThan(1);
+    expect(stateDifference(before, await captureState(ctx, resourceId, ['rates']))).toBeUndefined();
+  } finally {
+    await cutting.close();
+  }
+});

@@ -25,7 +25,14 @@ import { checkProperty } from '../src/rules/check-property.ts';
 import { precondition } from '../src/rules/assertions.ts';
 import { firstWithStep, noEvidence, type Judgement } from '../src/rules/judges/judgement.ts';
 import { field, type Observed } from '../src/rules/judges/observed.ts';
-import { applyRevocation, heldBy, revocationOf, rolesShown } from '../src/rules/judges/role-answers.ts';
+import {
+  applyRevocation,
+  heldBy,
+  revocationOf,
+  rolesShown,
+  profileLacksTeams,
+  heldTeamsTheProfileLacks,
+} from '../src/rules/judges/role-answers.ts';
 import { claimRoleResource } from '../src/rules/steps/claims.ts';
 import { isDefiningRole } from '../src/rules/steps/roles.ts';
 import { checkLinearizable, type HistoryOperation, type SequentialModel } from '../src/rules/linearizability.ts';
@@ -224,6 +231,10 @@ export function judgeConcurrentRevocations(log: readonly Observed[], profile: Ta
   if (result.outcome === 'undecided') {
     return noEvidence(`the linearizability search gave up after ${result.steps} steps`);
   }
+  // A team the end read shows that neither the start read nor the profile's enabled teams hold: only the
+  // profile's teams could have told the model of it.
+  const lacking = heldTeamsTheProfileLacks(profile, start, roles, enabled);
+  if (lacking.length > 0) return profileLacksTeams(STEP.end, lacking);
   return [
     {
       where: `${STEP.end}: no serial order of the revocations explains the answers`,

@@ -33,6 +33,8 @@ import {
   revocationOf,
   rolesShown,
   type HeldRoles,
+  profileLacksTeams,
+  heldTeamsTheProfileLacks,
 } from '../src/rules/judges/role-answers.ts';
 import { TraceBuilder, type ExplainedStep } from '../src/rules/judges/trace.ts';
 import type { ReplayCheck } from '../src/core/types.ts';
@@ -169,6 +171,8 @@ function replayRevocations(log: readonly Observed[], profile: TargetProfile, tra
         firstRoleCheck(expected, actual, resourceId, exchange),
       );
       if (!sameModel(actual, expected)) {
+        const lacking = heldTeamsTheProfileLacks(profile, expected, actual);
+        if (lacking.length > 0) return profileLacksTeams(o.step, lacking);
         return [
           {
             where: `${o.step}: ${firstDifference(expected, actual)}`,

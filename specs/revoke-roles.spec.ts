@@ -25,7 +25,14 @@ import {
   type Judgement,
 } from '../src/rules/judges/judgement.ts';
 import type { Observed } from '../src/rules/judges/observed.ts';
-import { revocationOf, rolesShown, sameSet, type Revocation } from '../src/rules/judges/role-answers.ts';
+import {
+  profileLacksTeams,
+  revocationOf,
+  rolesShown,
+  sameSet,
+  teamsTheProfileLacks,
+  type Revocation,
+} from '../src/rules/judges/role-answers.ts';
 import { stateIn, unchangedBetween } from '../src/rules/judges/state.ts';
 import type { ListRolesRequest, RevokeRolesRequest, RoleAssociation } from '../src/schemas/index.ts';
 import { judgeEveryRead, later, aMoment } from '../src/rules/judges/read-after-write.ts';
@@ -295,6 +302,8 @@ function explicitEnabled(
     return [{ where, message: 'must hold only enabled teams', expected, actual: after.team_ids }];
   }
   if (!sameSet(after.team_ids, expected)) {
+    const lacking = teamsTheProfileLacks(profile, expected, after.team_ids);
+    if (lacking.length > 0) return profileLacksTeams(where, lacking);
     return [{ where, message: 'must be every remaining enabled team', expected, actual: after.team_ids }];
   }
   return [];
@@ -640,6 +649,10 @@ export default defineRuleGroup({
             if (!('association' in shown)) return shown.judgement;
             const after = shown.association;
             if (after && Array.isArray(after.team_ids) && sameSet(after.team_ids, expected)) continue;
+            const lacking = Array.isArray(after?.team_ids)
+              ? teamsTheProfileLacks(profile, expected, after.team_ids)
+              : [];
+            if (lacking.length > 0) return profileLacksTeams(`${STEP.after}.team_ids`, lacking);
             const which = several ? ` (resource ${resourceId}, one of several)` : '';
             return [
               {

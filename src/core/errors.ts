@@ -21,6 +21,7 @@ export type HarnessErrorCode =
   | 'DC_ERR_FOREIGN_CHANGE'
   | 'DC_ERR_INTERRUPTED'
   | 'DC_ERR_REDIRECT'
+  | 'DC_ERR_PROFILE'
   | 'DC_ERR_HARNESS';
 
 export class HarnessError extends Error {

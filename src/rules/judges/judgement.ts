@@ -19,7 +19,10 @@ import { bodySummary, type Observed } from './observed.ts';
 /** The answers to judge said nothing of the clause: no verdict can be had from them. */
 export interface NoVerdict {
   readonly noVerdict: string;
-  readonly code: Extract<HarnessErrorCode, 'DC_ERR_RATE_LIMITED' | 'DC_ERR_UNAUTHENTICATED' | 'DC_ERR_SERVER_5XX'>;
+  readonly code: Extract<
+    HarnessErrorCode,
+    'DC_ERR_RATE_LIMITED' | 'DC_ERR_UNAUTHENTICATED' | 'DC_ERR_SERVER_5XX' | 'DC_ERR_PROFILE'
+  >;
 }
 
 /** The exchanges do not hold what the clause needs (no such request, no data to show it). */

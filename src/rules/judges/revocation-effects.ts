@@ -14,7 +14,16 @@ import { definesAKind, type TargetProfile } from '../../target/profile.ts';
 import { fold, judgeLog, type Judge } from './fold.ts';
 import { accepted, isClean, isNoVerdict, noEvidence, type Judgement } from './judgement.ts';
 import { field, type Observed } from './observed.ts';
-import { applyRevocation, describeHeld, heldBy, revocationOf, rolesShown, type HeldRoles } from './role-answers.ts';
+import {
+  applyRevocation,
+  describeHeld,
+  heldBy,
+  type HeldRoles,
+  profileLacksTeams,
+  revocationOf,
+  rolesShown,
+  heldTeamsTheProfileLacks,
+} from './role-answers.ts';
 
 /** A read of one resource's roles, every role: the resource, or undefined for any other read. */
 function resourceRead(o: Observed): string | undefined {
@@ -140,6 +149,8 @@ function stepOf(state: RevocationState, o: Observed): Judgement | undefined {
   if (touched.has(id)) state.compared += 1;
   const where = firstDifference(without(expected, open.get(id)), without(actual, open.get(id)));
   if (where === undefined) return undefined;
+  const lacking = heldTeamsTheProfileLacks(state.profile, expected, actual);
+  if (lacking.length > 0) return profileLacksTeams(o.step, lacking);
   return [
     {
       where: `${o.step}: ${where}`,

@@ -4,7 +4,8 @@
  * a read showed. Pure: tested on recorded exchanges with no network.
  */
 import { matchesSchema, type RoleAssociation } from '../../schemas/index.ts';
-import { accepted, isClean, noEvidence, type Judgement } from './judgement.ts';
+import type { TargetProfile } from '../../target/profile.ts';
+import { accepted, isClean, noEvidence, type Judgement, type NoVerdict } from './judgement.ts';
 import { field, type Observed } from './observed.ts';
 
 /** What a revocation asked for: `omitted` removes the roles, `star` every team, a list those teams (maybe none). */
@@ -63,6 +64,50 @@ export function heldBy(list: readonly RoleAssociation[], resourceId: string): He
     }
   }
   return held;
+}
+
+/**
+ * Teams `actual` holds that the profile's `teams` does not name and
+ * `expected` lacks: what §4.1 leaves is computed from the profile's teams
+ * (rule 6: every remaining enabled team), which cannot know a team the
+ * profile left out, so such a difference is the profile's to fix.
+ */
+export function teamsTheProfileLacks(
+  profile: Pick<TargetProfile, 'teams'>,
+  expected: readonly string[],
+  actual: readonly string[],
+): string[] {
+  const named = new Set(profile.teams.map((t) => t.id));
+  const wanted = new Set(expected);
+  return [...new Set(actual)].filter((t) => !named.has(t) && !wanted.has(t)).sort();
+}
+
+/** The same, role by role: teams a role is shown on that the profile does not name and the role's expected list lacks. */
+export function heldTeamsTheProfileLacks(
+  profile: Pick<TargetProfile, 'teams'>,
+  expected: ReadonlyMap<string, '*' | readonly string[]>,
+  actual: ReadonlyMap<string, '*' | readonly string[]>,
+  alsoExpected: readonly string[] = [],
+): string[] {
+  const lacking = new Set<string>();
+  for (const [role, teams] of actual) {
+    if (teams === '*') continue;
+    const before = expected.get(role);
+    const wanted = [...(before === undefined || before === '*' ? [] : before), ...alsoExpected];
+    for (const team of teamsTheProfileLacks(profile, wanted, teams)) lacking.add(team);
+  }
+  return [...lacking].sort();
+}
+
+/** A read whose difference from §4.1's model is teams the profile lacks: ERROR DC_ERR_PROFILE, naming the field. */
+export function profileLacksTeams(where: string, teams: readonly string[]): NoVerdict {
+  const which = teams.length === 1 ? `team ${teams[0]}` : `teams ${teams.join(', ')}`;
+  return {
+    code: 'DC_ERR_PROFILE',
+    noVerdict:
+      `${where}: the target holds ${which}, which the profile's teams do not name; what §4.1 leaves is read ` +
+      `from the profile's teams, so add every team of the target to teams (with enabled) and run again`,
+  };
 }
 
 /** The two lists hold the same ids, whatever their order and repeats. */

@@ -2,12 +2,13 @@ import { defineConfig } from 'vitest/config';
 
 // The full proof (`npm run proof`, run by .ci/run after `npm test`): every rule
 // of the catalogue against every fault of the reference server, the faults of
-// time and of rare departures at ten seeds and under both timings, and the
+// time and of rare departures at ten seeds and under both timings, the
 // concurrent rules at ten seeds (test/properties/concurrent.test.ts runs three
-// in `npm test`; `inject('proof')` tells it which).
+// in `npm test`) and every reproducer row (test/report/reproducer.test.ts runs
+// every third in `npm test`); `inject('proof')` tells them which.
 export default defineConfig({
   test: {
-    include: ['test/proof/**/*.test.ts', 'test/properties/concurrent.test.ts'],
+    include: ['test/proof/**/*.test.ts', 'test/properties/concurrent.test.ts', 'test/report/reproducer.test.ts'],
     provide: { proof: true },
     testTimeout: 300_000,
     hookTimeout: 60_000,

@@ -49,7 +49,7 @@ export async function faultReach(catalogue: readonly RuleGroup[], resources = MU
         serviceVersion: '26.06.25',
         apiKey: server.apiKey,
         profile: server.profile,
-        timing: EMBEDDED_TIMING,
+        timing: server.timing,
       },
       {
         ...MUTATION_OPTIONS,

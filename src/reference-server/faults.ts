@@ -538,17 +538,17 @@ export const FAULTS = {
   'teams-stale-read': {
     clause: '§4.3',
     description:
-      'show-teams serves what a resource held before its last assignment for 300 ms after it, and to the first read after it however late: a read right after the assignment does not show it, a read a moment later does.',
+      'show-teams serves what a resource held before its last assignment to the first read after it however late, and until reads of it pause for the stale window of the server timing: a read right after the assignment does not show it, a read a moment later does.',
   },
   'rates-stale-read': {
     clause: '§4.2; §4.7',
     description:
-      'show-activity-rates serves what a resource held before its last assignment or unassignment for 300 ms after it, and to the first read after it however late: a read right after a write does not show it, a read a moment later does.',
+      'show-activity-rates serves what a resource held before its last assignment or unassignment to the first read after it however late, and until reads of it pause for the stale window of the server timing: a read right after a write does not show it, a read a moment later does.',
   },
   'roles-stale-read': {
     clause: '§4.1',
     description:
-      'list-roles serves what a resource held before its last revocation for 300 ms after it, and to the first read after it however late: a read right after the revocation does not show it, a read a moment later does.',
+      'list-roles serves what a resource held before its last revocation to the first read after it however late, and until reads of it pause for the stale window of the server timing: a read right after the revocation does not show it, a read a moment later does.',
   },
   'invalid-limit-accepted-one-in-ten': {
     clause: '§4.9 table; §7',

@@ -4,7 +4,7 @@
  * written down in docs/reference-server.md.
  */
 import { listeningAddress } from '../core/listening.ts';
-import { TARGET_TIMING, type Timing } from '../core/timing.ts';
+import { checkTiming, TARGET_TIMING, type Timing } from '../core/timing.ts';
 import type { TargetProfile } from '../target/profile.ts';
 import { ApiKeys } from './auth.ts';
 import { FAULTS, isFaultName, type FaultName } from './faults.ts';
@@ -79,6 +79,9 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
   const domain = generateDomain(options.seed ?? 1, options.resources ?? 200);
   const keys = new ApiKeys(options.apiKey, options.restrictedApiKey);
   const timing = options.timing ?? TARGET_TIMING;
+  // A timing whose moment falls inside its own stale window would make the suite misread the stale-read faults.
+  const inconsistent = checkTiming(timing);
+  if (inconsistent) throw new Error(`the reference server's timing cannot be judged: ${inconsistent}`);
   const server = createHttpServer({
     store: new Store(domain),
     tokens: new PageTokens(),

@@ -7,7 +7,7 @@ import { CONTENT_SECURITY_POLICY, CSS, SCRIPT } from './html-assets.ts';
 import { escapeHtml as esc } from './html-escape.ts';
 import { prettyJson } from './pretty-json.ts';
 import { compareSections, compareText } from './sections.ts';
-import { VERDICTS, noVerdicts } from '../core/summarise.ts';
+import { VERDICTS, honestCounts, noVerdicts } from '../core/summarise.ts';
 import { blockedText, knownFailureOf } from './gate-status.ts';
 import { describeSelection } from './selection.ts';
 import { renderTrace } from './html-trace.ts';
@@ -62,8 +62,7 @@ function verdictBar(counts: Counts, total: number, cls = ''): string {
 
 function header(run: RunResult, history?: RunHistory): string {
   const s = run.summary;
-  const mustJudged = run.results.filter((r) => r.level === 'MUST' && (r.verdict === 'PASS' || r.verdict === 'FAIL'));
-  const mustPassed = mustJudged.filter((r) => r.verdict === 'PASS').length;
+  const { mustPassed, mustDecided } = honestCounts(run.results);
   const elapsed = Date.parse(run.finishedAt) - Date.parse(run.startedAt);
   const duration: Array<[string, string]> = Number.isFinite(elapsed)
     ? [['Duration', `${(elapsed / 1000).toFixed(1)} s`]]
@@ -87,7 +86,7 @@ ${failuresFirst(run)}
 <dl class="run-meta">${meta.map(([k, v]) => `<div><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`).join('')}</dl>
 <div class="figures">
 <div class="figure" id="verdict"><span>verdict</span><b class="${run.interrupted ? 'bad' : OUTCOME[s.outcome].cls}">${run.interrupted ? `interrupted (${esc(run.interrupted.signal)})` : OUTCOME[s.outcome].text}</b><small>${esc(run.interrupted ? 'rules not started are NOT-TESTED' : verdictReasons(run).join('; '))}</small></div>
-<div class="figure" id="score"><span>score</span><b>${percent(s.score)}</b><small>${mustPassed} of ${count(mustJudged.length, 'MUST rule')} passed</small></div>
+<div class="figure" id="score"><span>score</span><b>${percent(s.score)}</b><small>${mustPassed} of ${count(mustDecided, 'MUST rule')} passed</small></div>
 <div class="figure" id="coverage"><span>coverage</span><b>${percent(s.coverage)}</b><small>${s.ran} of the ${count(s.total, 'selected rule')} ran; ${percent(s.servableCoverage)} of the ${s.servable} this target can serve (required ${percent(s.requiredCoverage)})</small></div>
 ${gateFigure(run)}${inferredFigure(run)}${requestsFigure(run)}${historyFigure(history)}
 ${VERDICTS.map((v) => `<div class="figure v-${v}" data-count="${v}"><span>${v}</span><b>${s.byVerdict[v]}</b></div>`).join('\n')}

@@ -465,7 +465,7 @@ describe('reproducerPlan', () => {
           read('list-roles of a candidate resource', ['t1', 't2']),
           revoke('revoking t1'),
           read('list-roles after', []),
-          read('list-roles after, 500 ms later', []),
+          read('list-roles after, a moment later', []),
           // The confirmation, on another resource: not this evidence.
           read('list-roles of a candidate resource', ['t3', 't4']),
           revoke('revoking t3'),

@@ -418,7 +418,7 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
     sampled([
       // The flags of an assignment ignored: the period over its range does not carry them.
       ['rates-assign-ignores-flags', 'activity-rates.assigned-rate-shown'],
-      // A read right after the write that does not show it yet (stale for half a second).
+      // A read right after the write that does not show it yet (stale until reads pause for a moment).
       ['rates-stale-read', 'activity-rates.assigned-rate-shown'],
       // A property's departing run: apprentice sent, not shown.
       ['rates-assign-ignores-apprentice', 'activity-rates.prop.assign-then-show'],

@@ -3,6 +3,8 @@ export const MAIN_HELP = `directory-conformance — conformance suite for the Di
 Usage:
   directory-conformance run [options]     run the rule catalogue against a server
   directory-conformance serve [options]   start the embedded reference server
+  directory-conformance init --base-url URL --kinds ID,… --mutable ID,… --out FILE
+                                          write a starting profile from a live target's reads
   directory-conformance rules [options]   list the rule catalogue
   directory-conformance compare OLD.json NEW.json   what newly fails between two runs
   directory-conformance merge A.json B.json… [--reports DIR]   one set of reports from shards
@@ -179,6 +181,28 @@ export const EXPECTATIONS_HELP = `directory-conformance expectations update --fr
 Writes the expectations file a target needs: every MUST rule that failed in the
 run, keeping the reasons and expiry dates already in the file. Edit the reasons,
 commit the file, and pass it to run --expectations.
+`;
+
+export const INIT_HELP = `directory-conformance init --base-url URL --kinds ID,ID… --mutable ID,ID… --out FILE
+    [--attributes NAME,NAME…] [--sample N] [--force] [--service-version V]
+    [--header 'Name: value']… [--proxy URL] [--ca-cert FILE]
+
+Writes a starting target profile from the documented reads of a live target.
+You give what no read reveals: the address, the keys (DIRECTORY_API_KEY, and
+DIRECTORY_RESTRICTED_API_KEY for the redaction rules), the kinds to test (the
+first is the one the list and pagination rules walk), the sandbox resources the
+suite may change (--mutable), and the attribute names your resources carry
+(--attributes: keys inside attributes are not shown by the spec). The reads
+give the rest: each sandbox resource's kind, the roles and teams seen, which
+kind each role defines, the roles the restricted key cannot see, the fields it
+gets redacted, the work regimes. Every value the reads could not settle is
+named in one line with how to fill it. Only reads are sent; no key is written.
+
+  --sample N     resources of each kind read at most (default 500)
+  --force        replace FILE when it exists (default: exit 2)
+
+Exit codes: 0 the profile is written, 2 usage, or a target that refuses a kind
+or has none of a sandbox resource, or cannot be reached.
 `;
 
 export const RESTORE_HELP = `directory-conformance restore JOURNAL [--base-url URL] [--api-key KEY]

@@ -9,6 +9,7 @@ import { colourEnabled, cursorControlEnabled, painter } from './terminal.ts';
 const COMMANDS: readonly string[] = [
   'run',
   'serve',
+  'init',
   'rules',
   'compare',
   'merge',
@@ -67,6 +68,8 @@ export async function main(argv: string[], io: Output = stdio, env: NodeJS.Proce
         return await (await import('./run-command.ts')).runCommand(rest, io, env);
       case 'serve':
         return await (await import('./serve-command.ts')).serveCommand(rest, io, untilSignal());
+      case 'init':
+        return await (await import('./init-command.ts')).initCommand(rest, io, env);
       case 'rules':
         return await (await import('./rules-command.ts')).rulesCommand(rest, io.out);
       case 'compare':

@@ -66,7 +66,7 @@ const ROWS: Record<string, Row> = {
   'an unknown command': {
     args: () => ['frobnicate'],
     says: () => [
-      'error: unknown command "frobnicate"; the commands: run, serve, rules, compare, merge, expectations, restore, judge, proxy, verify, help',
+      'error: unknown command "frobnicate"; the commands: run, serve, init, rules, compare, merge, expectations, restore, judge, proxy, verify, help',
     ],
   },
   'a proxy with nowhere to forward': {

@@ -2,7 +2,7 @@
  * `npm run drawn-runs`: for every fault a property owns, the property alone
  * against the faulty server with every fixed example left out, at seeds 1 to
  * 20: how many seeds its drawn runs find the fault at. Prints one line per
- * seed and the table; `--write` puts the table in the README between its
+ * seed and the table; `--write` puts the table in docs/coverage-and-proof.md between its
  * drawn-runs markers; `--only <text>` measures the faults whose name holds
  * the text, `--seeds N` N seeds. Exits 1 when a fault is found at fewer than
  * 19 of 20 seeds. A measure, not a timed test: a few minutes on 2 cores.
@@ -53,11 +53,11 @@ for (const fault of propertyFaults(catalogue).filter((f) => values.only === unde
 const table = drawnRunsTable(tallies);
 process.stdout.write(`${table}\n`);
 if (values.write) {
-  const path = join(import.meta.dirname, '..', 'README.md');
+  const path = join(import.meta.dirname, '..', 'docs', 'coverage-and-proof.md');
   const readme = await readFile(path, 'utf8');
   const start = readme.indexOf(START);
   const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`the README has no ${START} … ${END} markers`);
+  if (start < 0 || end < start) throw new Error(`docs/coverage-and-proof.md has no ${START} … ${END} markers`);
   await writeFile(path, `${readme.slice(0, start + START.length)}\n${table}\n${readme.slice(end)}`);
 }
 const short = tallies.filter((t) => t.found * DRAWN_SEEDS < DRAWN_FOUND_AT_LEAST * t.seeds);

@@ -7,7 +7,7 @@
  * rule; by its own rule, when that rule is the one its catch names (or one
  * named beside it). The conformant server must have no FAIL from either,
  * or a catch would say nothing. The table is written to
- * reports/passive-power.{md,json}; the README states its figures beside the
+ * reports/passive-power.{md,json}; docs/coverage-and-proof.md states its figures beside the
  * mutation run's (the active figure).
  *
  * `npm run passive-power -- --only <text>` measures the faults whose name

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: ratios measured side by side in one run, printed as a
- * Markdown table (the README carries the latest one) and written to
+ * Markdown table (docs/performance.md carries the latest one) and written to
  * reports/bench.json. Goals (2 cores): a full default run under 20 s; the
  * suite's HTTP layer at least 0.9 of a bare undici loop; the reference
  * server at least 0.8 of a bare node:http server sending the same bytes;

@@ -1,10 +1,10 @@
 /**
- * `npm run trials`: the README's safety promises tried many times with
+ * `npm run trials`: the staging-safety promises (docs/staging-safety.md) tried many times with
  * different seeds (kills and restores, dropped restores, concurrent and
  * aliased runs, network faults, encodings of a key, hostile answers), one
  * trial at a time, everything on 127.0.0.1. Prints each trial, then a
  * Markdown table of tried, reached and held per family; `--write` puts the
- * table in the README between its trials markers. `--runs N` runs N trials of
+ * table in docs/staging-safety.md between its trials markers. `--runs N` runs N trials of
  * each family, `--only <text>` the families whose name holds the text.
  * Exits 1 when a trial did not hold. A few minutes on 2 cores.
  */
@@ -81,8 +81,8 @@ const table = trialsTable(tallies);
 const minutes = ((performance.now() - started) / 60_000).toFixed(1);
 process.stdout.write(`${table}\n\n${tallies.reduce((n, t) => n + t.tried, 0)} trials in ${minutes} min\n`);
 if (values.write) {
-  const path = new URL('../README.md', import.meta.url);
+  const path = new URL('../docs/staging-safety.md', import.meta.url);
   await writeFile(path, withTrialsTable(await readFile(path, 'utf8'), table));
-  process.stdout.write('README.md: trials table written\n');
+  process.stdout.write('docs/staging-safety.md: trials table written\n');
 }
 process.exit(tallies.every((t) => t.held === t.tried) ? 0 : 1);

@@ -1,6 +1,6 @@
 /**
  * The trial families of `npm run trials`: each tries one safety promise of the
- * README many times with different seeds. A trial holds when the promise held;
+ * docs many times with different seeds. A trial holds when the promise held;
  * it reached what it tries when the fault met what it aims at (see TrialOutcome).
  */
 import { concurrentTrial } from './concurrent.ts';
@@ -13,7 +13,7 @@ import { killTrial } from './kills.ts';
 import { networkFaultTrial } from './network-faults.ts';
 
 export interface TrialFamily {
-  /** The family's name in the README's table (a test checks the table names each). */
+  /** The family's name in the trials table (a test checks the table names each). */
   name: string;
   /** What one trial does. */
   tries: string;

@@ -1,4 +1,4 @@
-/** The trials' table, and the README's copy of it between two markers. */
+/** The trials' table, and its copy in docs/staging-safety.md between two markers. */
 import type { TrialFamily } from './families.ts';
 
 export const TRIALS_START = '<!-- trials:start -->';
@@ -23,10 +23,10 @@ export function trialsTable(tallies: readonly FamilyTally[]): string {
   ].join('\n');
 }
 
-/** The README with `table` between the markers; an error when the markers are missing. */
+/** The page with `table` between the markers; an error when the markers are missing. */
 export function withTrialsTable(readme: string, table: string): string {
   const start = readme.indexOf(TRIALS_START);
   const end = readme.indexOf(TRIALS_END);
-  if (start < 0 || end < start) throw new Error(`the README has no ${TRIALS_START} … ${TRIALS_END} markers`);
+  if (start < 0 || end < start) throw new Error(`the page has no ${TRIALS_START} … ${TRIALS_END} markers`);
   return `${readme.slice(0, start + TRIALS_START.length)}\n${table}\n${readme.slice(end)}`;
 }

@@ -28,10 +28,10 @@ Exit codes (run, merge, compare):
 export const RUN_HELP = `directory-conformance run [options]
 
 With no --base-url, starts the embedded reference server and runs against it.
-Every option may also come from a config file (--config FILE; without it,
-directory-conformance.config.json in the working folder when there is one; its
-schema is fixtures/run-config.schema.json) and some from the environment.
-Precedence: flags, then environment, then the config file, then the defaults.
+Options may also come from a config file (--config FILE, or
+directory-conformance.config.json in the working folder; schema:
+fixtures/run-config.schema.json) and some from the environment. Precedence:
+flags, then environment, then the config file, then the defaults.
 
   --config FILE              the run's options as JSON (paths in it are relative to it)
 
@@ -39,92 +39,71 @@ Target:
   --base-url URL             server to test (env DIRECTORY_BASE_URL)
   --api-key KEY              API key (env DIRECTORY_API_KEY; prefer the env var)
   --restricted-api-key KEY   a key with fewer permissions (env DIRECTORY_RESTRICTED_API_KEY)
-  --profile FILE             target profile (JSON, see fixtures/target-profile.schema.json);
-                             required with --base-url (env DIRECTORY_PROFILE)
+  --profile FILE             target profile, required with --base-url (env DIRECTORY_PROFILE;
+                             start one with \`directory-conformance init\`)
   --service-version V        Service-Version header (default 26.06.25; env DIRECTORY_SERVICE_VERSION)
-  --header 'Name: value'     an extra header sent with every request (repeatable); the value
-                             of a credential-like one (Authorization-like: auth, token, key,
-                             secret, cookie…) is shown as $DIRECTORY_HEADER_<NAME> in reports
-  --proxy URL                HTTP proxy for every request to the target (default against
-                             --base-url: HTTPS_PROXY or HTTP_PROXY as its scheme asks, unless
-                             NO_PROXY names its host; never for a loopback host)
-  --ca-cert FILE             PEM CA certificates to trust besides Node's own, for the target's
-                             and the proxy's TLS (env DIRECTORY_CA_CERT)
+  --header 'Name: value'     an extra header on every request (repeatable); a credential-like
+                             one is shown as $DIRECTORY_HEADER_<NAME> in reports
+  --proxy URL                HTTP proxy to the target (default: HTTPS_PROXY/HTTP_PROXY unless
+                             NO_PROXY names the host; never for loopback)
+  --ca-cert FILE             PEM CA certificates to trust besides Node's (env DIRECTORY_CA_CERT)
 
 Safety:
-  --allow-mutations          let mutating rules run against an external target, on the
-                             profile's mutableResources only (always on for the embedded server)
+  --allow-mutations          let mutating rules change the profile's mutableResources
+                             (always on for the embedded server)
   --read-only                run only rules that do not change state
   --dry-run                  print the plan (rules, mutations, resources) and send nothing
   --concurrency N            rules run side by side (default 4)
-  --rate auto|N              auto: pace to the server's rate-limit headers and 429s, at most
-                             8 requests in flight (default against an external target);
-                             N: at most N requests per second; 0: no cap (embedded default)
-  --max-requests N           stop sending after N requests (N >= 1; default: no budget); the rest is NOT-TESTED
-  --max-failures N           fail fast: once N rules FAILed, no rule starts any more (the
-                             rest is NOT-TESTED; the run still exits 1)
-  --timeout MS               deadline of one HTTP request (default 15000, at most 2147483647)
+  --rate auto|N              auto: pace to rate-limit headers and 429s (default against
+                             --base-url); N requests per second; 0 no cap (embedded default)
+  --max-requests N           stop sending after N requests; the rest is NOT-TESTED
+  --max-failures N           once N rules FAILed, no rule starts any more (exit 1)
+  --timeout MS               deadline of one HTTP request (default 15000)
   --rule-timeout MS          deadline of one rule, its requests included (default 120000)
+  --wait-lock                wait while another run here changes the same resources (default: exit 2)
 
 Selection:
   --rule ID                  a rule id or a prefix: pagination, pagination.* (repeatable)
   --section S                a spec section such as 4.9 (repeatable)
-  --level L                  only rules of this level: MUST, INFERRED or OBSERVED
-  --strict                   INFERRED departures (what the suite infers from the data
-                             model, not the spec's words) fail the run too
-  --shard i/n                run the i-th of n shares of the selection and of the
-                             profile's mutable resources (merge the shards'
-                             results.json with the merge command)
-  --wait-lock                wait while another run on this machine changes any of
-                             the same target's resources (default: exit 2 at once)
+  --level L                  MUST, INFERRED or OBSERVED
+  --strict                   INFERRED departures fail the run too
+  --shard i/n                the i-th of n shares of the rules and the mutable resources
+                             (join the shards' results.json with \`merge\`)
 
 Properties:
-  --seed N                   fast-check seed, a 32-bit integer (default: random, printed in the reports)
-  --depth D                  quick, default or deep (env DIRECTORY_DEPTH): quick halves each
-                             property's runs and covers each input class once; default covers
-                             every pair of input classes; deep every triple, with twice the runs
-  --num-runs N               runs of every property (default: each its own, see 'rules')
-  --replay-path P            with --path: the command sequence of a model-based counterexample
-  --max-commands N           longest sequence of a model-based property (default: each its own)
-  --path P                   fast-check path, with --seed, to replay one counterexample
+  --seed N                   fast-check seed (default: random, printed in the reports)
+  --depth D                  quick, default (every pair of input classes) or deep (every
+                             triple; env DIRECTORY_DEPTH)
+  --num-runs N               runs of every property (default: each its own, see \`rules\`)
+  --path P                   with --seed, the fast-check path of one counterexample to replay
+  --replay-path P            with --path, a model-based counterexample's command sequence
+  --max-commands N           longest sequence of a model-based property
 
 Embedded server:
   --resources N              size of the generated directory (default 200)
-  --fault NAME               start the embedded server with a named fault (repeatable)
+  --fault NAME               start it with a named fault (repeatable)
   --variant NAME             start it with another conformant choice on an open point
-                             (the names are listed below; repeatable)
+                             (\`directory-conformance serve --list\` names both)
 
 Gate:
-  --min-coverage P           share (percent) of the selected rules this target can serve
-                             that must reach a verdict; below it the run is inconclusive
-                             (exit 3). Default 100: every one of them must run. Rules the
-                             profile or the options rule out (SKIP) are not counted;
-                             NOT-TESTED, ERROR and blocked rules are
+  --min-coverage P           percent of the rules this target can serve that must reach a
+                             verdict (default 100); below it the run is inconclusive (exit 3)
   --fail-on-skip             any SKIP makes the run inconclusive (exit 3)
-  --expectations FILE        known failures of this target (rule, reason, optional expiry):
-                             they do not fail the run; new failures do; unexpected passes
-                             and expired entries are reported. An unknown rule id or a
-                             malformed entry is an error (exit 2)
-
-Exit codes: 0 conformant with the coverage required; 1 the server broke a rule;
-2 usage, configuration, unreachable or unauthenticated target; 3 inconclusive
-(harness ERRORs, NOT-TESTED rules, coverage below --min-coverage, SKIPs with
---fail-on-skip, an unusable target).
+  --expectations FILE        known failures (rule, reason, optional expiry): they do not fail
+                             the run; new failures do
 
 Output:
   --reports DIR              where the reports go (default reports): index.html, junit.xml,
-                             results.json, summary.md and exchanges.har (and journal.jsonl,
-                             the undo journal of a run that may change an external target)
-  --history DIR              keep each run's results.json in DIR (DIRECTORY_HISTORY); the
-                             reports show every rule's last verdicts, flips, since when it
-                             fails, and the rules whose verdict changed since the last run
-  --sign KEYFILE             also write conformance-bundle.json: results.json and the redacted
-                             exchanges.har, the catalogue's and the spec's hashes, the suite's
-                             version and the target's fingerprint, signed with this Ed25519
-                             private key (PEM; DIRECTORY_SIGN_KEY); \`verify\` checks it
+                             results.json, summary.md, exchanges.har (and journal.jsonl)
+  --history DIR              keep each run's results.json there (env DIRECTORY_HISTORY)
+  --sign KEYFILE             also write a signed conformance-bundle.json (Ed25519 PEM;
+                             env DIRECTORY_SIGN_KEY)
   --quiet                    no progress output
-  --verbose                  a line per rule in a terminal too (default: a live line in a
-                             terminal, a line per rule in order elsewhere)
+  --verbose                  a line per rule in a terminal too
+
+Exit codes: 0 conformant with the coverage required; 1 the server broke a rule;
+2 usage, configuration, unreachable or unauthenticated target; 3 inconclusive.
+Each option at length: docs/profile-and-configuration.md.
 `;
 
 export const SERVE_HELP = `directory-conformance serve [options]
@@ -141,6 +120,7 @@ target profile the suite needs.
   --profile-out F   also write the target profile (without keys) to this file
   --api-key K       a fixed API key instead of a random one
   --restricted-api-key K   a fixed restricted key
+  --list            name every fault and variant, with the clause and what it does, and exit
 `;
 
 export const RULES_HELP = `directory-conformance rules [options]
@@ -220,23 +200,27 @@ file to DIRECTORY_CA_CERT).
 It takes the lock a run takes on those resources of the target, and refuses
 (exit 2) while a run still changes them.
 
-What it cannot put back, as the README says: revoked roles (no documented
+What it cannot put back (docs/staging-safety.md): revoked roles (no documented
 operation gives a role back), and the external_id of activity-rate contracts
 (show-activity-rates does not show it).
 
 Exit codes: 0 everything restorable is back, 1 something is not, 2 usage.
 `;
 
-/** The fault and variant names, for the help of run and serve (the catalogue is long; one name per line reads best). */
-export function namesHelp(faults: readonly string[], variants: readonly string[]): string {
+/**
+ * `serve --list`: every fault with the clause it breaks and what it does, and
+ * every variant with the choice it makes (too long for --help: one per line).
+ */
+export function namesList(
+  faults: Readonly<Record<string, { clause: string; description: string }>>,
+  variants: Readonly<Record<string, string>>,
+): string {
   return [
+    `Faults (--fault NAME, the embedded server breaks one rule on purpose; ${Object.keys(faults).length}):`,
+    ...Object.entries(faults).map(([name, f]) => `  ${name}  (${f.clause}) ${f.description}`),
     '',
-    `Faults (--fault NAME, the embedded server breaks one rule on purpose; ${faults.length}):`,
-    ...faults.map((f) => `  ${f}`),
-    '',
-    `Variants (--variant NAME, another conformant choice where the spec is open; ${variants.length}):`,
-    ...variants.map((v) => `  ${v}`),
-    '',
+    `Variants (--variant NAME, another conformant choice where the spec is open; ${Object.keys(variants).length}):`,
+    ...Object.entries(variants).map(([name, what]) => `  ${name}  ${what}`),
   ].join('\n');
 }
 

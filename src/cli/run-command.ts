@@ -18,10 +18,8 @@ import {
   resolveExpectations,
   selectForRun,
 } from '../session/run-session.ts';
-import { FAULT_NAMES } from '../reference-server/faults.ts';
-import { VARIANT_NAMES } from '../reference-server/variants.ts';
 import { EXIT, exitCodeOf } from './exit-codes.ts';
-import { RUN_HELP, namesHelp } from './help.ts';
+import { RUN_HELP } from './help.ts';
 import { toneOf, type Tone } from './terminal.ts';
 import { Progress } from './progress.ts';
 import { printHistory } from './history-lines.ts';
@@ -54,7 +52,7 @@ for (const [option, schema] of RUN_OPTION_SCHEMAS) {
 export async function runCommand(argv: string[], io: Output, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { values } = parseOptions(argv, RUN_FLAGS);
   if (values.help) {
-    io.out(RUN_HELP + namesHelp(FAULT_NAMES, VARIANT_NAMES));
+    io.out(RUN_HELP);
     return 0;
   }
   const configPath = values.config;

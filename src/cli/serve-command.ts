@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { startReferenceServer } from '../reference-server/index.ts';
-import { SERVE_HELP, namesHelp } from './help.ts';
+import { SERVE_HELP, namesList } from './help.ts';
 import { FAULTS } from '../reference-server/faults.ts';
 import { VARIANTS } from '../reference-server/variants.ts';
 import { faultNames, variantNames } from './embedded-names.ts';
@@ -19,9 +19,14 @@ export async function serveCommand(argv: string[], io: Output, stop: Promise<voi
     'profile-out': { type: 'string' },
     'api-key': { type: 'string' },
     'restricted-api-key': { type: 'string' },
+    list: { type: 'boolean' },
   });
   if (values.help) {
-    io.out(SERVE_HELP + namesHelp(Object.keys(FAULTS), Object.keys(VARIANTS)));
+    io.out(SERVE_HELP);
+    return 0;
+  }
+  if (values.list) {
+    io.out(namesList(FAULTS, VARIANTS));
     return 0;
   }
   const host = values.host ?? '127.0.0.1';

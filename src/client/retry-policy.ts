@@ -3,7 +3,7 @@
  * one class (a read, a mutation, a judged read or mutation, a restoring
  * request); each class repeats the answers its rules name, and each rule says
  * how many answers of its kind a request gets at most before the last one
- * stands. The retry link (retry.ts) applies it; the README's table is made
+ * stands. The retry link (retry.ts) applies it; the table in docs/reading-results.md is made
  * from it (`retryPolicyTable`, checked by a test); the assertions read the
  * same gateway statuses.
  */
@@ -41,7 +41,7 @@ export interface RepeatRule {
   readonly causes?: readonly string[];
   /** Answers of this kind a request gets at most: after the last, it stands. */
   readonly attempts: number;
-  /** How the README's table names what it repeats. */
+  /** How the docs' table names what it repeats. */
   readonly what: string;
   /** Why it is safe and useful to repeat. */
   readonly why: string;
@@ -170,9 +170,9 @@ export function repeats(rule: RepeatRule, result: AttemptResult): boolean {
 }
 
 /**
- * The policy as a table, for the README: a row per class of requests, a
+ * The policy as a table, for docs/reading-results.md: a row per class of requests, a
  * column per rule, and what each rule repeats and why. A test checks the
- * README holds exactly this.
+ * page holds exactly this.
  */
 export function retryPolicyTable(policy: RetryPolicy = RETRY_POLICY): string {
   const names = REPEAT_RULE_NAMES.filter((name) => REQUEST_CLASSES.some((c) => policy.classes[c].rules.includes(name)));

@@ -5,7 +5,7 @@
  * the property finds at fewer than 19 of 20 seeds rests on a fixed example:
  * the examples make every user's run find it, but the property's own draw
  * would miss it. `npm run drawn-runs` measures every such fault (a measure,
- * not a timed test) and can write the table into the README.
+ * not a timed test) and can write the table into docs/coverage-and-proof.md.
  */
 import type { Verdict } from '../core/types.ts';
 import type { FaultName } from '../reference-server/faults.ts';
@@ -52,7 +52,7 @@ export interface DrawnTally {
   found: number;
 }
 
-/** The README's table of the measure. */
+/** The table of the measure in docs/coverage-and-proof.md. */
 export function drawnRunsTable(tallies: readonly DrawnTally[]): string {
   return [
     '| fault | property | found by drawn runs alone (seeds) | rests on a fixed example |',

@@ -247,7 +247,7 @@ export function renderMatrixMarkdown(outcomes: MutationOutcome[]): string {
 }
 
 /**
- * The figures the README states of the mutation run, computed from its own
+ * The figures the docs state of the mutation run, computed from its own
  * outcomes (never typed by hand): faults caught by their own rule, those
  * caught by that rule alone (no other rule FAILed), and the revocation
  * faults (revoke-*) the model-based sequences FAILed on.

@@ -168,7 +168,7 @@ export const RUN_CONFIG_SCHEMA = {
       flag: 'depth',
       env: 'DIRECTORY_DEPTH',
       description:
-        "How hard the run looks: quick (fewer property runs, each input class once), default (every pair of input classes), deep (every triple, more property runs). README: each depth's request count.",
+        "How hard the run looks: quick (fewer property runs, each input class once), default (every pair of input classes), deep (every triple, more property runs). docs/performance.md: each depth's request count.",
     },
     numRuns: {
       ...int(1, 1_000_000),

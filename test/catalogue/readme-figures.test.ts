@@ -6,13 +6,13 @@
  * rule alone, revocation faults the model-based sequences catch) are checked
  * against the README by the mutation run's last test, from its own outcomes.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect, test } from 'vitest';
 import { FAULT_NAMES } from '../../src/mutation/run-mutations.ts';
 import { allRules, loadCatalogue, selectRules } from '../../src/runner/catalogue.ts';
+import { allDocsText } from '../helpers/docs-text.ts';
 
-const README = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8').replace(/\s+/g, ' ');
+// The README and the docs pages: a figure is checked on whichever page states it.
+const README = allDocsText();
 const CATALOGUE = await loadCatalogue();
 const RULES = allRules(CATALOGUE);
 const MUST = RULES.filter((r) => r.level === 'MUST');

@@ -47,11 +47,17 @@ describe('terminal conventions', () => {
     expect(await cli({ FORCE_COLOR: '1', NO_COLOR: '1' })).not.toContain(ESC);
   }, 30_000);
 
-  test('--help lists the faults and the variants', async () => {
+  test('serve --list names the faults and the variants; run --help and serve --help point at it', async () => {
     let out = '';
-    await main(['run', '--help'], { out: (l) => (out += `${l}\n`), err: () => undefined });
-    expect(out).toContain('  revoke-star-removes-role');
-    expect(out).toContain('  exclusive-end');
+    await main(['serve', '--list'], { out: (l) => (out += `${l}\n`), err: () => undefined });
+    expect(out).toMatch(/^ {2}revoke-star-removes-role {2}\(§4\.1[^)]*\) \S/m);
+    expect(out).toMatch(/^ {2}exclusive-end {2}\S/m);
+    for (const command of ['run', 'serve']) {
+      let help = '';
+      await main([command, '--help'], { out: (l) => (help += `${l}\n`), err: () => undefined });
+      expect(help, command).not.toContain('revoke-star-removes-role');
+      expect(help.split('\n').length, command).toBeLessThanOrEqual(81);
+    }
   });
 
   test('serve takes fixed keys', async () => {

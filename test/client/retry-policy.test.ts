@@ -15,10 +15,10 @@ import {
 } from '../../src/client/retry-policy.ts';
 
 describe('the retry policy', () => {
-  test("the README's table is the policy's", async () => {
-    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+  test("the docs' table is the policy's", async () => {
+    const readme = await readFile(new URL('../../docs/reading-results.md', import.meta.url), 'utf8');
     const section = /<!-- retry-policy:start -->\n([\s\S]*?)\n<!-- retry-policy:end -->/.exec(readme)?.[1];
-    // On a difference: paste retryPolicyTable()'s output between the README's markers.
+    // On a difference: paste retryPolicyTable()'s output between the markers of docs/reading-results.md.
     expect(section).toBe(retryPolicyTable());
   });
 

@@ -203,7 +203,7 @@ describe('the installed package', () => {
   }, 60_000);
 });
 
-/** The first fenced block of `lang` under the README heading `heading` (its own section, not the next one's). */
+/** The first fenced block of `lang` under a page's heading `heading` (its own section, not the next one's). */
 function readmeBlock(readme: string, heading: string, lang: string): string {
   const start = readme.indexOf(`\n${heading}\n`);
   expect(start, heading).toBeGreaterThanOrEqual(0);
@@ -218,9 +218,9 @@ function readmeBlock(readme: string, heading: string, lang: string): string {
 
 /**
  * The README's own examples, as a user copies them into a project that
- * installed the tarball: the quick start's `npm start`, "Point it at your
- * server", "From code" and "Inside your own vitest suite", each block taken
- * from the packaged README and run as written, with only its placeholders
+ * installed the tarball: the quick start's `npm start`, "A read-only run"
+ * of "Your own server in five steps", and docs/programmatic.md's "From code" and "Inside your own
+ * vitest suite", each block taken from the packaged page and run as written, with only its placeholders
  * (the server's address, keys and file names) filled in, against a server
  * `npx directory-conformance serve` started in the same project.
  */
@@ -230,10 +230,12 @@ describe("the README's examples, line by line, in a user's project", () => {
   let apiKey = '';
   let restrictedKey = '';
   let readme = '';
+  let programmatic = '';
   const env = (extra: Record<string, string> = {}): NodeJS.ProcessEnv => ({ ...cleanEnv(), ...extra });
 
   beforeAll(async () => {
     readme = await readFile(join(installed, 'README.md'), 'utf8');
+    programmatic = await readFile(join(installed, 'docs', 'programmatic.md'), 'utf8');
     // As the README's "The embedded reference server" says, with the profile written to a file; the bin npx would run, started directly so that the process this test stops is the server itself.
     const bin = join('node_modules', '.bin', 'directory-conformance');
     const child = spawn('node', [bin, 'serve', '--port', '0', '--profile-out', 'my-target.json'], {
@@ -278,8 +280,8 @@ describe("the README's examples, line by line, in a user's project", () => {
       expect(await readFile(join(installed, 'reports', file), 'utf8')).not.toBe('');
   }, 120_000);
 
-  test('"Point it at your server": the block as written, with the keys, address and profile filled in', async () => {
-    const block = readmeBlock(readme, '## Point it at your server', 'sh')
+  test('"A read-only run": the block as written, with the keys, address and profile filled in', async () => {
+    const block = readmeBlock(readme, '### 3. A read-only run', 'sh')
       .replace('export DIRECTORY_API_KEY=...', `export DIRECTORY_API_KEY='${apiKey}'`)
       .replace('export DIRECTORY_RESTRICTED_API_KEY=...', `export DIRECTORY_RESTRICTED_API_KEY='${restrictedKey}'`)
       .replace('https://directory.example.test', url);
@@ -295,7 +297,7 @@ describe("the README's examples, line by line, in a user's project", () => {
 
   test('"From code": the block as written runs as a module and prints the outcome', async () => {
     await writeFile(join(project, 'staging-expectations.json'), JSON.stringify({ expectations: [] }));
-    const code = readmeBlock(readme, '### From code', 'js')
+    const code = readmeBlock(programmatic, '## From code', 'js')
       .replace("'https://staging.example.com'", JSON.stringify(url))
       .replace("'staging-profile.json'", "'my-target.json'")
       .replace("reports: 'reports'", "reports: 'api-reports'");
@@ -310,7 +312,10 @@ describe("the README's examples, line by line, in a user's project", () => {
   test('"Inside your own vitest suite": the file as written, run by the user\'s own vitest', async () => {
     const dir = join(project, 'suite');
     await mkdir(dir);
-    await writeFile(join(dir, 'conformance.test.mjs'), readmeBlock(readme, '### Inside your own vitest suite', 'js'));
+    await writeFile(
+      join(dir, 'conformance.test.mjs'),
+      readmeBlock(programmatic, '## Inside your own vitest suite', 'js'),
+    );
     // The block names profile.json beside the test file.
     await writeFile(join(dir, 'profile.json'), await readFile(join(project, 'my-target.json')));
     const r = await sh(

@@ -11,8 +11,6 @@
  * a confirmation), and each has its own server, seed and engine, so running
  * side by side changes no verdict; it takes the file from ten minutes to a few.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { CATCHES } from '../../src/mutation/fault-catches.ts';
 import {
@@ -23,6 +21,7 @@ import {
   type MutationOutcome,
 } from '../../src/mutation/run-mutations.ts';
 import { allRules, loadCatalogue } from '../../src/runner/catalogue.ts';
+import { allDocsText } from '../helpers/docs-text.ts';
 import { expectCaughtCleanly } from '../helpers/caught-cleanly.ts';
 
 const outcomes: MutationOutcome[] = [];
@@ -66,7 +65,7 @@ describe("the README's figures of the mutation run are this run's", () => {
   }) => {
     if (outcomes.length < FAULT_NAMES.length) skip('only some faults ran');
     const figures = mutationFigures(outcomes);
-    const readme = readFileSync(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8').replace(/\s+/g, ' ');
+    const readme = allDocsText();
     const stated = (pattern: RegExp): number[] => [...(pattern.exec(readme) ?? [])].slice(1).map(Number);
     expect(stated(/(\d+) of (\d+) faults caught by their own rule, (\d+) of them by that rule alone/)).toEqual([
       figures.caught,

@@ -79,9 +79,8 @@ describe('fixtures/results.schema.json', () => {
     );
   });
 
-  test('the README\'s "Reading the results" links it', async () => {
-    const readme = await readFile(join(import.meta.dirname, '..', '..', 'README.md'), 'utf8');
-    const section = readme.split('\n## Reading the results\n')[1]?.split('\n## ')[0] ?? '';
-    expect(section).toContain('](fixtures/results.schema.json)');
+  test('docs/reading-results.md links it', async () => {
+    const page = await readFile(join(import.meta.dirname, '..', '..', 'docs', 'reading-results.md'), 'utf8');
+    expect(page).toContain('](../fixtures/results.schema.json)');
   });
 });

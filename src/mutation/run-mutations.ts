@@ -174,7 +174,8 @@ export interface CatchOf {
 
 /**
  * What a run against a faulty server shows of a catch: did its rule FAIL at
- * its place, every rule named beside it FAIL, every SKIP come as declared,
+ * its place, every rule named beside it FAIL, every SKIP come as declared or
+ * blocked by a rule the catch lets fail,
  * and nothing else fail?
  */
 export function judgeCatch(
@@ -210,6 +211,8 @@ export function judgeCatch(
     undeclaredSkips: [
       ...skipped
         .filter((r) => {
+          // Stopped by a shared step at the departure of a rule the catch lets fail: what the fault does, derived.
+          if (r.blockedBy !== undefined && allowed.has(r.blockedBy) && declared[r.ruleId] === undefined) return false;
           const why = declared[r.ruleId];
           return why === undefined || !(r.reason ?? '').includes(why);
         })

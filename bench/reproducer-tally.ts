@@ -22,6 +22,7 @@ import {
 } from '../src/mutation/run-mutations.ts';
 import { startReferenceServer, type FaultName, type ReferenceServer } from '../src/reference-server/index.ts';
 import { writeReproducers } from '../src/report/write-reproducers.ts';
+import { reachOfEveryFault } from '../src/mutation/fault-reach.ts';
 import { loadCatalogue, selectRules } from '../src/runner/catalogue.ts';
 import { runRules } from '../src/runner/run-rules.ts';
 
@@ -57,16 +58,18 @@ function start(fault: FaultName | undefined, resources: number): Promise<Referen
   return startReferenceServer({ seed: MUTATION_SERVER_SEED, resources, faults: fault ? [fault] : [] });
 }
 
+const catalogue = await loadCatalogue();
+const reach = await reachOfEveryFault(catalogue);
+
 /**
  * The catching rule with the rules whose requests may show its fault: its
- * finder, the rules that FAIL beside it and those it blocks (a fault that
- * only ordered walks show is found in other rules' walks).
+ * finder, the rules that FAIL beside it and those whose traffic reaches it
+ * (a fault that only ordered walks show is found in other rules' walks).
  */
-function rulesOf(c: Catch): string[] {
-  return [c.rule, ...(c.finder ? [c.finder] : []), ...(c.alsoFails ?? []), ...Object.keys(c.skips ?? {})];
+function rulesOf(fault: FaultName, c: Catch): string[] {
+  return [c.rule, ...(c.finder ? [c.finder] : []), ...(c.alsoFails ?? []), ...(reach.get(fault) ?? [])];
 }
 
-const catalogue = await loadCatalogue();
 const dir = await mkdtemp(join(tmpdir(), 'dc-reproducer-tally-'));
 const pairs = new Map<string, number>();
 const untold = new Map<string, FaultName[]>();
@@ -78,7 +81,7 @@ try {
     let line: string;
     try {
       const run = await runRules(
-        selectRules(catalogue, { rules: rulesOf(c) }),
+        selectRules(catalogue, { rules: rulesOf(fault, c) }),
         { baseUrl: used.url, serviceVersion: '26.06.25', apiKey: used.apiKey, profile: used.profile },
         MUTATION_OPTIONS,
       );

@@ -18,6 +18,7 @@ import { CATCHES } from '../../src/mutation/fault-catches.ts';
 import { startReferenceServer, type FaultName, type ReferenceServer } from '../../src/reference-server/index.ts';
 import { writeReports } from '../../src/report/write-reports.ts';
 import { loadCatalogue, selectRules } from '../../src/runner/catalogue.ts';
+import { reachOfEveryFault, type FaultReach } from '../../src/mutation/fault-reach.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
 
 const API_KEY = 'reproducer-test-key-0123456789';
@@ -81,10 +82,15 @@ async function failOn(
   return { result, script };
 }
 
+/** Which rules' traffic reaches each fault (src/mutation/fault-reach.ts), measured once for the file. */
+let reach: Promise<FaultReach> | undefined;
+
 /**
- * Like failOn, with the rules whose walks show the fault beside its owner (a
- * fault only ordered walks show is found in other rules' walks and charged
- * to its owner), as the mutation run selects them.
+ * Like failOn, with the rules the catch names beside its owner; when the
+ * owner's own requests do not show the fault (only ordered walks, which
+ * other rules make, show it: found there and charged to its owner), again
+ * with the rules whose traffic reaches it, as the quick proof selects them:
+ * derived, not listed.
  */
 async function failOnWith(
   server: ReferenceServer,
@@ -93,18 +99,24 @@ async function failOnWith(
   dir: string,
 ): Promise<{ result: RuleResult; script: string }> {
   const c = CATCHES[fault];
-  const rules = [rule, ...(c.finder ? [c.finder] : []), ...(c.alsoFails ?? []), ...Object.keys(c.skips ?? {})];
-  const run = await runRules(
-    selectRules(await loadCatalogue(), { rules }),
-    {
-      baseUrl: server.url,
-      serviceVersion: '26.06.25',
-      apiKey: server.apiKey,
-      profile: server.profile,
-      timing: server.timing,
-    },
-    { ...DEFAULT_ENGINE_OPTIONS, seed: 1, allowMutations: true },
-  );
+  const named = [rule, ...(c.finder ? [c.finder] : []), ...(c.alsoFails ?? [])];
+  const runOf = async (rules: readonly string[]) =>
+    runRules(
+      selectRules(await loadCatalogue(), { rules: [...rules] }),
+      {
+        baseUrl: server.url,
+        serviceVersion: '26.06.25',
+        apiKey: server.apiKey,
+        profile: server.profile,
+        timing: server.timing,
+      },
+      { ...DEFAULT_ENGINE_OPTIONS, seed: 1, allowMutations: true },
+    );
+  let run = await runOf(named);
+  if (run.results.find((r) => r.ruleId === rule)?.verdict !== 'FAIL') {
+    reach ??= loadCatalogue().then((catalogue) => reachOfEveryFault(catalogue));
+    run = await runOf([...named, ...((await reach).get(fault) ?? [])]);
+  }
   const { reproducers } = await writeReports(run, dir);
   const result = run.results.find((r) => r.ruleId === rule);
   if (!result) throw new Error(`${rule} did not run`);

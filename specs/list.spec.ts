@@ -13,6 +13,7 @@ import {
   listBody,
   listPage,
   startsWithFilter,
+  takes,
   walkPages,
   type ListResource,
 } from '../src/rules/steps/list.ts';
@@ -21,6 +22,7 @@ import { recordOf } from '../src/rules/json-values.ts';
 import {
   accepted,
   firstWithStep,
+  isNoVerdict,
   judgeAll,
   judgeEach,
   noEvidence,
@@ -120,9 +122,15 @@ function addsArrayToEachResource(added: 'teams' | 'relations', id: string, claus
  * each for its owner, but the running rule's own clause is left to its
  * judge, which says what the pages showed.
  */
-async function pagesByHand(ctx: ListContext, body: ListRequest, maxPages: number): Promise<void> {
+async function pagesByHand(
+  ctx: ListContext,
+  body: ListRequest,
+  maxPages: number,
+  { repeatsAreTheFilters = false } = {},
+): Promise<void> {
   const limit = body.pagination?.limit ?? null;
-  const walk = new WalkJudge();
+  // A filter that names an id twice: a resource listed twice is the ids filter's departure (its judge reads it).
+  const walk = repeatsAreTheFilters ? undefined : new WalkJudge();
   let token: string | null = null;
   for (let n = 1; n <= maxPages; n++) {
     const step = `resources.list page ${n}`;
@@ -133,12 +141,47 @@ async function pagesByHand(ctx: ListContext, body: ListRequest, maxPages: number
     for (const { owner, judge } of LIST_ANSWER_JUDGES) {
       if (owner !== ctx.ruleId) owned(ctx, owner, () => failAll(judge(observed)));
     }
-    owned(ctx, 'pagination.each-resource-once', () => failAll(walk.page(observed, n - 1, `limit ${limit}`)));
+    if (walk) owned(ctx, 'pagination.each-resource-once', () => failAll(walk.page(observed, n - 1, `limit ${limit}`)));
     const data = field(res.json, 'data');
     const next = field(res.json, 'next_token');
     if (res.status !== 200 || !Array.isArray(data) || typeof next !== 'string' || data.length === 0) return;
     token = next;
   }
+}
+
+/**
+ * An id no resource has: the largest signed 64-bit integer, the far end of
+ * what a Snowflake holds (a server that reads ids as numbers still parses it).
+ */
+const NO_RESOURCE_ID = '9223372036854775807';
+
+/** One id of each kind of the profile other than the listed one, each the first its list gives. */
+async function idsOfOtherKinds(ctx: ListContext): Promise<string[]> {
+  const ids: string[] = [];
+  for (const kind of ctx.profile.kinds.filter((k) => k.id !== ctx.listKindId)) {
+    const res = await ctx.client.post(
+      'resources.list',
+      { kind_id: kind.id, pagination: { limit: 1, next_token: null } },
+      { shared: true, step: `an id of kind ${kind.name}` },
+    );
+    const data = field(res.json, 'data');
+    const id = Array.isArray(data) ? field(data[0], 'id') : undefined;
+    if (res.status === 200 && typeof id === 'string') ids.push(id);
+  }
+  return ids;
+}
+
+/** What a query language reads in a text value: a LIKE's two wildcards, its escape, a quote. */
+const QUERY_MARKS = ['_', '%', '\\', "'"] as const;
+
+/**
+ * `text` starts with `value` as starts_with may compare: case and accents
+ * are not shown (§4.8), so a target that folds either still passes; a
+ * character that is neither (a wildcard, a quote) must match itself.
+ */
+function startsLike(text: string, value: string): boolean {
+  const head = [...text].slice(0, [...value].length).join('');
+  return head.toLowerCase() === value.toLowerCase() || head.localeCompare(value, 'en', { sensitivity: 'base' }) === 0;
 }
 
 /** The largest page size the target takes for a long walk (the maximum `limit` is not shown). */
@@ -268,6 +311,20 @@ export default defineRuleGroup({
           const body = listBody(ctx, { filters: [idsFilter(order)], pagination: { limit: 2, next_token: null } });
           await pagesByHand(ctx, body, HAND_PAGES);
         }
+        // What lists of ids hold in real requests, drawn from the target's own state: an id named twice (it
+        // changes nothing), ids of each other kind of the profile (never listed: the list is of one kind), and
+        // an id of no resource (it imposes nothing). Whether a target refuses the last two is not shown (§7).
+        const some = wanted.slice(0, 3);
+        const lists: Array<[string, string[]]> = [
+          ['an id named twice', [...some, ...some.slice(0, 1)]],
+          ['ids of the other kinds', [...some, ...(await idsOfOtherKinds(ctx))]],
+          ['an id of no resource', [...some, NO_RESOURCE_ID]],
+        ];
+        for (const [what, ids] of lists) {
+          const body = listBody(ctx, { filters: [idsFilter(ids)], pagination: { limit: 2, next_token: null } });
+          if (ids.length > some.length && (await takes(ctx, body, `a resource.ids filter with ${what}`)))
+            await pagesByHand(ctx, body, HAND_PAGES, { repeatsAreTheFilters: new Set(ids).size < ids.length });
+        }
       },
       judge: (log) => judgeIdsFilter(log),
     }),
@@ -295,32 +352,50 @@ export default defineRuleGroup({
         const limit = Math.max(1, Math.floor(expected.length / 3));
         const body = listBody(ctx, { attributes: [attribute], filters: [startsWithFilter(attribute, prefix)] });
         await walkPages(ctx, { ...body, pagination: { limit, next_token: null } }, { maxPages: MAX_PAGES });
+        // The same prefix followed by a character a query language reads (a LIKE's wildcards, its escape, a
+        // quote): starts_with is literal, so what is listed must still start with the whole value. Whether a
+        // target refuses such a value is not shown.
+        for (const mark of QUERY_MARKS) {
+          const marked = listBody(ctx, {
+            attributes: [attribute],
+            filters: [startsWithFilter(attribute, `${prefix}${mark}`)],
+            pagination: { limit: 20, next_token: null },
+          });
+          if (await takes(ctx, marked, `a starts_with value ending in ${JSON.stringify(mark)}`))
+            await walkPages(ctx, marked, { maxPages: MAX_PAGES, stopAfterPages: 2 });
+        }
       },
       judge(log) {
         const sample = firstWithStep(log, STEP.sample);
-        const walk = walksIn(log).find((w) => textFilterOf(w.request) !== undefined);
+        const [walk, ...marked] = walksIn(log).filter((w) => textFilterOf(w.request) !== undefined);
         const filter = walk ? textFilterOf(walk.request) : undefined;
         if (!sample || !walk || !filter) return noEvidence('no walk of a starts_with filter after a sample');
         if (!matchesSchema('ListEnvelope', sample.body)) return noEvidence(`${STEP.sample} is not a list of resources`);
         const { attribute, prefix } = filter;
-        // Case handling of starts_with is not shown: compare without case.
-        const strays = eachResourceOf(walk, (r, where) => {
-          const text = attributeText(r, attribute);
-          return text !== undefined && text.toLowerCase().startsWith(prefix.toLowerCase())
-            ? undefined
-            : {
-                where: `${where}.attributes.${attribute}`,
-                message: `must start with "${prefix}" to pass the starts_with filter`,
-                expected: `${prefix}…`,
-                actual: text,
-              };
+        // Every walk of a starts_with filter, the marked values' too, lists only what starts with its value.
+        const strays = [walk, ...marked].flatMap((w) => {
+          const value = textFilterOf(w.request)?.prefix ?? prefix;
+          return eachResourceOf(w, (r, where) => {
+            const text = attributeText(r, attribute);
+            return text !== undefined && startsLike(text, value)
+              ? undefined
+              : {
+                  where: `${where}.attributes.${attribute}`,
+                  message: `must start with ${JSON.stringify(value)} to pass the starts_with filter`,
+                  expected: `${value}…`,
+                  actual: text,
+                };
+          });
         });
+        // A marked value's walk that stopped on an answer that says nothing (a 5xx) keeps the rule from a verdict.
+        const unsaid = marked.map((w) => w.unread).filter(isNoVerdict);
         if (!walk.ended) return judgeAll([strays, walk.unread, noEvidence('the filtered walk did not end')]);
         const matched = new Set(walk.pages.flatMap((p) => p.page.data.map((r) => r.id)));
         const expected = sample.body.data.filter((r) => attributeText(r, attribute)?.startsWith(prefix));
         const lost = expected.filter((r) => !matched.has(r.id));
         return judgeAll([
           strays,
+          ...unsaid,
           lost.length === 0
             ? []
             : [

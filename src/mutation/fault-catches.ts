@@ -157,6 +157,25 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
       'resource 7000000000000000057',
     ),
   },
+  'list-text-filter-like-wildcards': {
+    rule: 'list.text-filter-starts-with',
+    where: at('resource.text last_name "G_"', 'attributes.last_name'),
+  },
+  'list-ids-filter-repeat-listed-twice': {
+    rule: 'list.ids-filter',
+    where: at('ids filter in another order (walk from resources.list page 1 (resource.ids (4), limit 2))', 'all pages'),
+  },
+  'list-ids-filter-lists-other-kinds': {
+    rule: 'list.ids-filter',
+    where: at('resources.list page 2 (resource.ids (6), limit 2)', 'response.body.data'),
+  },
+  'list-ids-filter-unknown-id-empties': {
+    rule: 'list.ids-filter',
+    where: at(
+      'ids filter in the order listed (walk from a resource.ids filter with an id of no resource)',
+      'all pages',
+    ),
+  },
   'list-text-filter-ignored': {
     rule: 'list.text-filter-starts-with',
     where: at(

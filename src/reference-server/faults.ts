@@ -126,6 +126,23 @@ export const FAULTS = {
     clause: '§4.8 Order shape',
     description: 'direction asc sorts descending.',
   },
+  'list-text-filter-like-wildcards': {
+    clause: '§4.8 Filter shapes',
+    description:
+      'starts_with is a SQL LIKE without escaping: an underscore in the value matches any one character, a percent sign any run.',
+  },
+  'list-ids-filter-repeat-listed-twice': {
+    clause: '§4.8 Filter shapes',
+    description: 'An id the resource.ids filter names twice lists its resource twice (a join on the list as given).',
+  },
+  'list-ids-filter-lists-other-kinds': {
+    clause: '§4.8',
+    description: 'With a resource.ids filter the kind is not applied: ids of another kind among them are listed too.',
+  },
+  'list-ids-filter-unknown-id-empties': {
+    clause: '§4.8 Filter shapes',
+    description: 'An id of no resource among those of a resource.ids filter makes the filter list nothing.',
+  },
   'list-text-filter-ignored': {
     clause: '§4.8 Filter shapes',
     description: 'The resource.text filter is ignored.',

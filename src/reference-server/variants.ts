@@ -17,6 +17,8 @@ export const VARIANTS = {
   'problem-details':
     'error bodies are RFC 9457 problem details ({type, title, status, detail}) without a message field.',
   'rounded-approximate-count': 'counting_mode approximate rounds total_count to a multiple of 10 and says so.',
+  'ids-of-other-kinds-refused':
+    'a resource.ids filter naming a resource of another kind than kind_id is refused (400).',
 } as const;
 
 export type VariantName = keyof typeof VARIANTS;

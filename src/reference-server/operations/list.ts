@@ -166,6 +166,12 @@ function collection(q: ListQuery, ctx: OperationContext): Resource[] {
       compareKeys(sortKey(a, orders), sortKey(b, orders), orders),
     );
   }
+  if (q.kindId && faults.has('list-ids-filter-lists-other-kinds') && q.filters.some((f) => f.kind === 'ids')) {
+    // The ids decide alone: every kind's resources, in one consistent order.
+    base = store.domain.kinds
+      .flatMap((k) => store.orderedResources(k.id, orders))
+      .sort((a, b) => compareKeys(sortKey(a, orders), sortKey(b, orders), orders));
+  }
   const later = q.token !== null;
   const filters = q.filters.filter(
     (f) =>
@@ -182,11 +188,42 @@ function collection(q: ListQuery, ctx: OperationContext): Resource[] {
     base = base.filter((r) => store.detailsOf(r).relations.length === 0);
   }
   if (applied.length === 0) return base;
-  return base.filter((r) =>
+  if (
+    faults.has('list-ids-filter-unknown-id-empties') &&
+    applied.some((f) => f.kind === 'ids' && f.given.some((id) => !store.resourcesById.has(id)))
+  )
+    return [];
+  const filtered = base.filter((r) =>
     applied.every((f) =>
-      f.kind === 'ids' ? idsFilterHas(f, r.id, faults) : (r.attributes[f.attribute] ?? '').startsWith(f.prefix),
+      f.kind === 'ids' ? idsFilterHas(f, r.id, faults) : startsWith(r.attributes[f.attribute] ?? '', f.prefix, faults),
     ),
   );
+  if (!faults.has('list-ids-filter-repeat-listed-twice')) return filtered;
+  // A join on the ids as given: a resource once per time its id is named.
+  const named = (id: string): number =>
+    Math.max(1, ...applied.map((f) => (f.kind === 'ids' ? f.given.filter((g) => g === id).length : 1)));
+  return filtered.flatMap((r) => Array.from({ length: named(r.id) }, () => r));
+}
+
+/** The variant that refuses a resource.ids filter naming a resource of another kind (what it does is not shown). */
+function refuseOtherKinds(q: ListQuery, ctx: OperationContext): void {
+  for (const [i, f] of q.filters.entries()) {
+    if (f.kind !== 'ids') continue;
+    const stray = f.given.find((id) => {
+      const r = ctx.store.resourcesById.get(id);
+      return r !== undefined && r.kindId !== q.kindId;
+    });
+    if (stray !== undefined) throw badRequest(`filters[${i}].value`, `resource ${stray} is not of kind ${q.kindId}`);
+  }
+}
+
+/** starts_with (§4.8), or with 'list-text-filter-like-wildcards' a LIKE pattern whose `_` and `%` are not escaped. */
+function startsWith(text: string, prefix: string, faults: ReadonlySet<FaultName>): boolean {
+  if (!faults.has('list-text-filter-like-wildcards')) return text.startsWith(prefix);
+  const pattern = [...prefix]
+    .map((c) => (c === '_' ? '.' : c === '%' ? '.*' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${pattern}`, 'su').test(text);
 }
 
 function idsFilterHas(f: Extract<Filter, { kind: 'ids' }>, id: string, faults: ReadonlySet<FaultName>): boolean {
@@ -361,6 +398,7 @@ function filteredAfterPaging(page: Resource[], q: ListQuery): Resource[] {
 export const list: Operation = (body, ctx) => {
   const { faults } = ctx;
   const q = readQuery(body, ctx);
+  if (ctx.variants.has('ids-of-other-kinds-refused')) refuseOtherKinds(q, ctx);
   const later = q.token !== null;
   const items = collection(q, ctx);
   const start = startOf(q, items, ctx);

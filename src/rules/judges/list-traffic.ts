@@ -333,7 +333,31 @@ export function judgeIdsFilter(log: readonly Observed[]): Judgement {
     judged.length > 0
       ? []
       : (stopped ?? noEvidence('no walk of a resource.ids filter, with ids an earlier answer listed, that ended'));
-  return judgeAll([strays, violations, shown]);
+  return judgeAll([strays, otherKindsListed(answers), violations, shown]);
+}
+
+/**
+ * An id of another kind among a filter's ids is never listed: what is listed
+ * is of the kind asked for (§4.8), whatever ids the filter names.
+ */
+function otherKindsListed(answers: readonly ListAnswer[]): Violation[] {
+  return answers.flatMap(({ o, data }): Violation[] => {
+    const kind = field(o.request, 'kind_id');
+    if (idsFiltered(o.request) === undefined || typeof kind !== 'string') return [];
+    const strays = data.filter((r) => {
+      const of = field(r, 'kind_id');
+      return typeof of === 'string' && of !== kind;
+    });
+    if (strays.length === 0) return [];
+    return [
+      {
+        where: `${pageNamed(o.step, o.request)}: response.body.data`,
+        message: 'must hold only resources of the kind asked for, whatever ids the resource.ids filter names',
+        expected: `kind_id ${kind}`,
+        actual: strays.map((r) => `${String(field(r, 'id'))} of kind ${String(field(r, 'kind_id'))}`),
+      },
+    ];
+  });
 }
 
 /**

@@ -87,6 +87,25 @@ export async function listPage(
 }
 
 /**
+ * Whether the target takes `body` at all, for values whose refusal the spec
+ * leaves open (ids of another kind or of no resource: the status of an
+ * unknown identifier is not shown, §7). A 4xx is recorded as the target's
+ * choice and the caller sends nothing more of it; any other answer is judged
+ * where the caller's walk sends the same request (one shared read, kept
+ * only when it is a 2xx).
+ */
+export async function takes(
+  ctx: StepContext & Pick<BaseCheckContext, 'observe'>,
+  body: ListRequest,
+  what: string,
+): Promise<boolean> {
+  const res = await ctx.client.post('resources.list', body, { shared: body.with_teams !== true, step: what });
+  if (res.status < 400 || res.status >= 500 || res.status === 401 || res.status === 429) return true;
+  ctx.observe(`refused: ${what}`, res.status);
+  return false;
+}
+
+/**
  * Resources a rule only picks from are read as one page of this many (or
  * more, when a rule wants more), whatever number the rule wants: the same
  * request for every rule, so the run sends it once (a shared read).

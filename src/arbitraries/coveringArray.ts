@@ -15,7 +15,8 @@ export interface CoveringArrayConstraints {
   /**
    * Whether a partial row (undefined where a factor is not set yet) can still
    * be sent: false for classes that exclude each other. An interaction no row
-   * can take is not to be covered.
+   * can take is not to be covered: it is left out of the array's
+   * interactions (an array may then have no row at all).
    */
   allowed?: (row: ReadonlyArray<string | undefined>) => boolean;
   /** Candidate rows drawn for each row kept, the one covering most is kept (default 24). */
@@ -172,6 +173,33 @@ function build(
       )
       .filter((k) => uncovered.has(k));
 
+  /** `row` with its open factors filled in, in factor order, as the constraints allow; false when none can be. */
+  const fill = (row: Array<number | undefined>, f: number): boolean => {
+    if (f === n) return true;
+    if (row[f] !== undefined) return fill(row, f + 1);
+    for (let c = 0; c < defined(factors[f]).classes.length; c++) {
+      row[f] = c;
+      if (allowed(named(row)) && fill(row, f + 1)) return true;
+    }
+    row[f] = undefined;
+    return false;
+  };
+  /** A row for the first interaction left that some allowed row holds; those none holds leave the array. */
+  const completedRow = (left: Set<string>): { row: number[]; keys: string[] } | undefined => {
+    for (const key of [...left]) {
+      const t = defined(tuples.get(key));
+      const row: Array<number | undefined> = Array.from({ length: n }, () => undefined);
+      t.factors.forEach((f, j) => (row[f] = t.classes[j]));
+      if (fill(row, 0)) {
+        const full = row.map((c) => c ?? 0);
+        return { row: full, keys: coveredBy(full) };
+      }
+      left.delete(key);
+      tuples.delete(key);
+    }
+    return undefined;
+  };
+
   const rows: string[][] = [];
   const covers: Interaction[][] = [];
   while (uncovered.size > 0) {
@@ -218,8 +246,10 @@ function build(
       const keys = coveredBy(full);
       if (best === undefined || keys.length > best.keys.length) best = { row: full, keys };
     }
-    if (best === undefined)
-      throw new Error('no row the constraints allow covers what is left: the constraints contradict');
+    // The greedy rows found none: each interaction left is completed by a search instead, or, when no row the
+    // constraints allow holds it (a thin profile leaves classes that exclude each other), it is not to be covered.
+    best ??= completedRow(uncovered);
+    if (best === undefined) continue;
     rows.push(best.row.map((c, f) => defined(defined(factors[f]).classes[c])));
     covers.push(best.keys.map((k) => interactionOf(defined(tuples.get(k)), factors)));
     for (const k of best.keys) uncovered.delete(k);

@@ -100,3 +100,42 @@ describe('coveringArray', () => {
     ).toBe(false);
   });
 });
+
+describe('interactions no allowed row can hold', () => {
+  // a2 never goes with c0, the only class of f2: every pair with a2 is allowed alone and held by no row.
+  const factors: CoveringFactor[] = [
+    { name: 'f0', classes: ['a1', 'a2'] },
+    { name: 'f1', classes: ['b1', 'b2'] },
+    { name: 'f2', classes: ['c0'] },
+  ];
+  const allowed = (row: ReadonlyArray<string | undefined>): boolean => !(row[0] === 'a2' && row[2] === 'c0');
+
+  test('are left out of the array, which covers the rest with allowed rows', () => {
+    const array = draw(factors, 1, { allowed });
+    expect(array.rows.every((row) => allowed(row))).toBe(true);
+    expect(array.interactions.some((i) => i.some((x) => x.class === 'a2'))).toBe(false);
+    expect(array.rows.map((row) => row.join(' ')).sort()).toEqual(['a1 b1 c0', 'a1 b2 c0']);
+  });
+
+  test('when no row is allowed at all, the array has no row', () => {
+    const array = draw(factors, 1, { allowed: (row) => row[2] === undefined });
+    expect(array.rows).toEqual([]);
+  });
+});
+
+test("a thin profile (one sandbox resource, one team, one ordinary role) draws every operation's array", async () => {
+  const { INPUT_MODELS } = await import('../../src/rules/input-models/index.ts');
+  const { drawCoveringArray } = await import('../../src/rules/input-models/coverage.ts');
+  const thin = {
+    kinds: [{ id: 'k1', name: 'employee', supportsRoles: true, definingRoleId: 'r1' }],
+    roles: [{ id: 'r1' }, { id: 'r2' }],
+    teams: [{ id: 't1', enabled: true }],
+    mutableResources: [{ id: 'x1', kindId: 'k1' }],
+  };
+  for (const [operation, model] of Object.entries(INPUT_MODELS)) {
+    const input = model(thin);
+    const array = drawCoveringArray(input, 1);
+    expect(array, operation).toBeDefined();
+    for (const row of array?.rows ?? []) expect(input.allowed(row), `${operation}: ${row.join(', ')}`).toBe(true);
+  }
+});

@@ -31,6 +31,8 @@
  * true" is worded as a condition, not as a refusal), and a row refused with
  * a field left out (which fields are required is not shown).
  */
+import { naughtyString } from '../src/arbitraries/naughty-strings.ts';
+import { NAUGHTY } from '../src/rules/input-models/assign-team.ts';
 import fc from 'fast-check';
 import { defineRuleGroup, property } from '../src/rules/define.ts';
 import { precondition } from '../src/rules/assertions.ts';
@@ -76,14 +78,20 @@ const TEXT_FIELDS = ['regrouping', 'contract_number', 'external_id'] as const;
 let runNumber = 0;
 
 /** The text a row's class asks for; undefined when it is left out. */
-function textOf(cls: string | undefined, field: (typeof TEXT_FIELDS)[number], n: number, tag: string) {
+function textOf(cls: string | undefined, field: (typeof TEXT_FIELDS)[number], n: number, tag: string, seed: number) {
   if (cls === 'ascii') return `dc-${field}-${tag}-${n}`;
   if (cls === 'non-ascii') return `dc-${field}-${tag}-${n}-Zürich-Straße-東京-🚀`;
+  // The corpus's string as it is ("null", "0", a quote, markup); an external_id after the run's prefix, since
+  // it is unique across the instance (§8).
+  if (cls === NAUGHTY) {
+    const text = naughtyString(seed, n, TEXT_FIELDS.indexOf(field));
+    return field === 'external_id' ? `dc-${field}-${tag}-${n}-${text}` : text;
+  }
   return undefined;
 }
 
 /** The body a row's classes ask for. */
-function bodyOf(row: Row, n: number, resourceId: string, teamId: string, range: DateSpan, tag: string) {
+function bodyOf(row: Row, n: number, resourceId: string, teamId: string, range: DateSpan, tag: string, seed: number) {
   const body: AssignTeamRequest = {
     resource_id: resourceId,
     team_id: teamId,
@@ -91,7 +99,7 @@ function bodyOf(row: Row, n: number, resourceId: string, teamId: string, range: 
     date_range: `${range.start}/${range.end}`,
   };
   for (const field of TEXT_FIELDS) {
-    const text = textOf(row.get(field), field, n, tag);
+    const text = textOf(row.get(field), field, n, tag, seed);
     if (text !== undefined) body[field] = text;
   }
   const aware = row.get('warning_aware');
@@ -135,7 +143,15 @@ async function drive(ctx: CheckContext<'roleKindResource'> & Judging): Promise<v
             const start = addDays(head.span.start, 1 + i * ROW_STRIDE);
             const range = { start, end: addDays(start, ROW_DAYS - 1) };
             const step = TEAM_ROW_STEP.assign(i + 1, i >= rows.length);
-            const body = bodyOf(row, i + 1, resourceId, teamIds[i % teamIds.length] ?? '', range, tag);
+            const body = bodyOf(
+              row,
+              i + 1,
+              resourceId,
+              teamIds[i % teamIds.length] ?? '',
+              range,
+              tag,
+              ctx.options.seed,
+            );
             const res = await ctx.client.post('resources.assign-team', body, { step });
             if (i < rows.length) judged[i] = res.status < 500 && res.status !== 429;
             const warned = isWarning(res.json);

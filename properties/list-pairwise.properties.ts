@@ -130,7 +130,8 @@ function requestOf(ctx: PairwiseContext, row: Row, values: Values): ListRequest 
   };
   const body: Omit<Partial<ListRequest>, 'kind_id'> = { pagination: { limit: limitOf(row), next_token: null } };
   const date = row.get('at_date');
-  if (date === '29 February') body.at_date = DATE_CLASSES[date];
+  const day = date === undefined ? undefined : DATE_CLASSES[date];
+  if (day !== undefined) body.at_date = day;
   const attributes = row.get('attributes');
   if (attributes === 'one' || attributes === 'several') body.attributes = values.attributes[attributes];
   const teams = flag('with_teams');

@@ -126,6 +126,10 @@ export const FAULTS = {
     clause: '§4.8 Order shape',
     description: 'direction asc sorts descending.',
   },
+  'list-at-date-past-2038-refused': {
+    clause: '§4.8 at_date',
+    description: 'An at_date past 2038-01-19 is refused (400): the date is kept as a signed 32-bit count of seconds.',
+  },
   'list-text-filter-like-wildcards': {
     clause: '§4.8 Filter shapes',
     description:
@@ -518,6 +522,10 @@ export const FAULTS = {
     description:
       'assign-activity-rate waits a moment before writing: two assignments on one resource that overlap in time are taken as a conflict and neither is written, both answered 204.',
   },
+  'teams-contract-number-html-escaped': {
+    clause: '§4.3 Request body',
+    description: 'show-teams answers a contract_number escaped for HTML (&, <, >, quotes as entities), not as written.',
+  },
   'teams-regrouping-non-ascii-mangled': {
     clause: '§4.3 Request body',
     description:
@@ -536,6 +544,11 @@ export const FAULTS = {
   'teams-non-ascii-contract-number-refused': {
     clause: '§4.3 Request body',
     description: 'A contract_number holding characters beyond ASCII is refused (422) as invalid.',
+  },
+  'rates-unassign-clock-change-day-kept': {
+    clause: '§4.7',
+    description:
+      'An unassignment whose range starts or ends on a day clocks change in Paris leaves that day covered (days stepped as 24 hours from local midnight).',
   },
   'rates-unassign-month-start-kept': {
     clause: '§4.7',

@@ -135,7 +135,7 @@ function readQuery(body: Body, ctx: OperationContext): ListQuery {
     relationsNull: body.with_relations === null,
     withTotalCount: optional(body, 'with_total_count', boolean) ?? false,
     approximate: countingMode === 'approximate',
-    atDay: body.at_date === undefined ? todayDay() : toDay(localDate(body.at_date, 'at_date')),
+    atDay: body.at_date === undefined ? todayDay() : atDayOf(localDate(body.at_date, 'at_date'), ctx.faults),
     rawFilters: body.filters ?? [],
     rawOrders: body.orders ?? [],
   };
@@ -203,6 +203,13 @@ function collection(q: ListQuery, ctx: OperationContext): Resource[] {
   const named = (id: string): number =>
     Math.max(1, ...applied.map((f) => (f.kind === 'ids' ? f.given.filter((g) => g === id).length : 1)));
   return filtered.flatMap((r) => Array.from({ length: named(r.id) }, () => r));
+}
+
+/** at_date as a day; with 'list-at-date-past-2038-refused', a date past a 32-bit count of seconds is refused. */
+function atDayOf(date: string, faults: ReadonlySet<FaultName>): number {
+  if (faults.has('list-at-date-past-2038-refused') && date >= '2038-01-20')
+    throw badRequest('at_date', `${date} is out of range`);
+  return toDay(date);
 }
 
 /** The variant that refuses a resource.ids filter naming a resource of another kind (what it does is not shown). */

@@ -3,6 +3,7 @@ import { StaleReads } from '../stale-reads.ts';
 import { ConcurrentWrites, lostUpdateGap } from '../concurrent-faults.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { formatSpan, fromDay, overlaps, subtract, type Span } from '../days.ts';
+import { clockChangeDays } from '../../core/clock-changes.ts';
 import { evenPattern } from '../generate-domain.ts';
 import { WEEKDAYS, type Pattern, type RatePeriod, type Resource } from '../model.ts';
 import {
@@ -236,14 +237,32 @@ function writeRate(
   return { status: 204 };
 }
 
+/**
+ * The fault 'rates-unassign-clock-change-day-kept': a server that turns each
+ * end day into Paris's local midnight and steps 24 hours at a time misses an
+ * end on a day its clocks change, and carves the range without it.
+ */
+function withoutClockChangeEnds(span: Span): Span {
+  const changes = (day: number): boolean => {
+    const date = fromDay(day);
+    return clockChangeDays([Number(date.slice(0, 4))], ['Europe/Paris']).includes(date);
+  };
+  return {
+    ...span,
+    start: changes(span.start) ? span.start + 1 : span.start,
+    end: changes(span.end) ? span.end - 1 : span.end,
+  };
+}
+
 export const unassignActivityRate: Operation = (body, ctx) => {
   const resource = roleKindResource(body, ctx);
   const sent = required(body, 'date_range', dateRange);
   // The fault: an off-by-one where a month starts, the range carved from the day after its first.
-  const span =
+  let span =
     ctx.faults.has('rates-unassign-month-start-kept') && fromDay(sent.start).endsWith('-01')
       ? { ...sent, start: sent.start + 1 }
       : sent;
+  if (ctx.faults.has('rates-unassign-clock-change-day-kept')) span = withoutClockChangeEnds(span);
   const details = ctx.store.detailsOf(resource);
   beforeWrite(ctx, details);
   if (ctx.faults.has('rates-unassign-first-period-only')) {

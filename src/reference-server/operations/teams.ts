@@ -27,6 +27,12 @@ export function resourceOf(body: Body, ctx: OperationContext): Resource {
 /** Fields the restricted key may not view (docs/reference-server.md). */
 export const RESTRICTED_TEAM_FIELDS = ['contract_number', 'external_id'] as const;
 
+/** The fault 'teams-contract-number-html-escaped': text escaped for HTML on its way out, as a template would. */
+function htmlEscaped(text: string): string {
+  const entities: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+  return text.replace(/[&<>"']/g, (c) => entities[c] ?? c);
+}
+
 function renderAssignation(a: TeamAssignation, ctx: OperationContext): Record<string, unknown> {
   const restricted = ctx.caller === 'restricted';
   const marker = ctx.faults.has('redaction-wrong-marker') ? { redacted: true } : REDACTED;
@@ -35,7 +41,12 @@ function renderAssignation(a: TeamAssignation, ctx: OperationContext): Record<st
     head: ctx.faults.has('show-teams-head-as-string') ? String(a.head) : a.head,
     date_range: formatSpan(a.span),
     regrouping: a.regrouping,
-    contract_number: restricted || ctx.faults.has('redaction-for-every-caller') ? marker : a.contractNumber,
+    contract_number:
+      restricted || ctx.faults.has('redaction-for-every-caller')
+        ? marker
+        : ctx.faults.has('teams-contract-number-html-escaped')
+          ? htmlEscaped(a.contractNumber)
+          : a.contractNumber,
     external_id: restricted && !ctx.faults.has('redaction-leaks-external-id') ? marker : a.externalId,
   };
   return out;

@@ -5,7 +5,8 @@
  * holds no assignation of, over a week of its own inside its head assignation,
  * so the assignation shown over that week is the row's own); a boolean is
  * true, false or omitted; a string the caller supplies is omitted, ASCII or
- * non-ASCII text (accents, ß, CJK, emoji). Every field may be omitted: which
+ * non-ASCII text (accents, ß, CJK, emoji), or a string of the Big List of
+ * Naughty Strings (src/arbitraries/naughty-strings.ts). Every field may be omitted: which
  * are required is not shown (§4.3).
  *
  * `head` is the one boolean held: a side assignation (head false, or head
@@ -21,6 +22,9 @@ import { OMITTED, type FixedField, type InputModelOf, type Unservable } from './
 
 type SchemaNode = Record<string, unknown>;
 const isNode = (v: unknown): v is SchemaNode => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The class of caller text drawn from the corpus of naughty strings. */
+export const NAUGHTY = 'from the naughty strings';
 
 const SIDE_WHY =
   'a side assignation could not be taken back with the documented operations (no operation removes one): only head assignations are sent';
@@ -52,7 +56,7 @@ export const assignTeamInputModel: InputModelOf = () => {
     } else if (schema.type === 'boolean') {
       factors.push({ name, classes: [...BOOLEAN_CLASSES] });
     } else if (schema.type === 'string') {
-      factors.push({ name, classes: [...TEXT_CLASSES] });
+      factors.push({ name, classes: [...TEXT_CLASSES, NAUGHTY] });
     } else {
       throw new Error(`the input model has no classes for assign-team.${name}`);
     }

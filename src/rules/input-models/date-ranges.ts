@@ -3,17 +3,30 @@
  * own data (the periods or assignations a wide read showed): where the range
  * lies against them (inside one, across a start or an end, right next to
  * one, over two) and where its ends fall on the calendar (ordinary days, a
- * month's first and last day, a year's end, 29 February). A range is found
+ * month's first and last day, a year's end, 29 February, a day clocks change
+ * (clock-changes.ts), the day after a 32-bit count of seconds since 1970
+ * overflows, 2038-01-19). A range is found
  * among candidate days near the data, so a class the data cannot give is
  * said to be missing, never faked. `relationOf` says how a record lies
  * against a range, which the pairwise judges compare across reads.
  */
 import { addDays, type DateSpan } from '../dates.ts';
+import { clockChangeDays } from '../../core/clock-changes.ts';
 
 export const RANGE_POSITIONS = ['inside one', 'across a start', 'across an end', 'adjacent', 'over two'] as const;
 export type RangePosition = (typeof RANGE_POSITIONS)[number];
 
-export const RANGE_ENDS = ['ordinary days', "a month's first and last day", "a year's end", '29 February'] as const;
+export const RANGE_ENDS = [
+  'ordinary days',
+  "a month's first and last day",
+  "a year's end",
+  '29 February',
+  'a day clocks change',
+  'past 2038-01-19',
+] as const;
+
+/** The first day a signed 32-bit count of seconds since 1970 cannot reach (it ends 2038-01-19T03:14:07Z). */
+const PAST_32_BIT_SECONDS = '2038-01-20';
 export type RangeEnds = (typeof RANGE_ENDS)[number];
 
 const isLeap = (year: number): boolean => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
@@ -33,16 +46,31 @@ const POSITION: Record<RangePosition, (spans: readonly DateSpan[], s: string, e:
   'over two': (spans, s, e) => spans.filter((p) => meets(p, s, e)).length >= 2,
 };
 
-const ENDS: Record<RangeEnds, (s: string, e: string) => boolean> = {
+const ENDS: Record<RangeEnds, (s: string, e: string, changes: ReadonlySet<string>) => boolean> = {
   // The end on an ordinary day (a range right after a period starts where the period's month does).
-  'ordinary days': (s, e) => !isMonthEnd(e) && !s.endsWith('-02-29') && !e.endsWith('-02-29'),
+  'ordinary days': (s, e, changes) =>
+    !isMonthEnd(e) && !s.endsWith('-02-29') && !e.endsWith('-02-29') && !changes.has(e) && e < PAST_32_BIT_SECONDS,
   "a month's first and last day": (s, e) => s.endsWith('-01') && isMonthEnd(e),
-  "a year's end": (_s, e) => e.endsWith('-12-31'),
+  "a year's end": (_s, e) => e.endsWith('-12-31') && e < PAST_32_BIT_SECONDS,
   '29 February': (s, e) => s.endsWith('-02-29') || e.endsWith('-02-29'),
+  'a day clocks change': (s, e, changes) => changes.has(s) || changes.has(e),
+  'past 2038-01-19': (_s, e) => e >= PAST_32_BIT_SECONDS,
 };
 
-/** Days near the data: each span's ends and their neighbours, month and year ends around them, leap days. */
-function candidateDays(spans: readonly DateSpan[]): string[] {
+/** The years of the data, with the one before and the one after. */
+function yearsAround(spans: readonly DateSpan[]): number[] {
+  const years = spans.flatMap((p) => [yearOf(p.start), yearOf(p.end)]);
+  const around: number[] = [];
+  for (let y = Math.min(...years) - 1; y <= Math.max(...years) + 1; y++) around.push(y);
+  return around;
+}
+
+/**
+ * Days near the data: each span's ends and their neighbours, month and year
+ * ends around them, leap days, the days clocks change (`changes`) and their
+ * neighbours, and the first day past a 32-bit count of seconds.
+ */
+function candidateDays(spans: readonly DateSpan[], changes: ReadonlySet<string>): string[] {
   const days = new Set<string>();
   for (const p of spans) {
     for (const anchor of [p.start, p.end]) {
@@ -58,8 +86,9 @@ function candidateDays(spans: readonly DateSpan[]): string[] {
       }
     }
   }
-  const years = spans.flatMap((p) => [yearOf(p.start), yearOf(p.end)]);
-  for (let y = Math.min(...years) - 1; y <= Math.max(...years) + 1; y++) if (isLeap(y)) days.add(`${y}-02-29`);
+  for (const y of yearsAround(spans)) if (isLeap(y)) days.add(`${y}-02-29`);
+  for (const day of changes) for (const offset of [-1, 0, 1]) days.add(addDays(day, offset));
+  days.add(PAST_32_BIT_SECONDS);
   return [...days].filter((d) => /^\d{4}-\d{2}-\d{2}$/.test(d)).sort();
 }
 
@@ -76,14 +105,15 @@ export function drawRange(
   options: { endOpen?: boolean } = {},
 ): string | undefined {
   if (spans.length === 0) return undefined;
-  const days = candidateDays(spans);
+  const changes = new Set(clockChangeDays(yearsAround(spans)));
+  const days = candidateDays(spans, changes);
   let best: { s: string; e: string; length: number } | undefined;
   for (const [i, s] of days.entries()) {
     for (const e of days.slice(i + 1)) {
       // With `endOpen` (a write, whose end day may or may not be included: not shown), the position holds on
       // the days the range certainly covers, so that what it shows does not rest on its end day alone.
       const last = options.endOpen ? addDays(e, -1) : e;
-      if (!ENDS[ends](s, e) || last < s || !POSITION[position](spans, s, last)) continue;
+      if (!ENDS[ends](s, e, changes) || last < s || !POSITION[position](spans, s, last)) continue;
       const length = Date.parse(e) - Date.parse(s);
       if (best === undefined || length < best.length) best = { s, e, length };
     }

@@ -11,6 +11,7 @@
  * documented shapes of §4.8 give the classes. Classes this target's profile
  * cannot serve are left out, each with why.
  */
+import { clockChangeDays } from '../../core/clock-changes.ts';
 import { DEFINITIONS } from '../../schemas/definitions.ts';
 import type { CoveringFactor } from '../../arbitraries/index.ts';
 import type { TargetProfile } from '../../target/profile.ts';
@@ -35,8 +36,17 @@ const DOCUMENTED_ARRAYS: Record<string, readonly string[]> = {
 };
 /** Classes of `pagination.limit` (an integer or null; its maximum is not shown). */
 export const LIMIT_CLASSES = ['1', 'small', 'large', 'null'] as const;
-/** Classes of a LocalDate: omitted, or 29 February (a leap day and a month's end). */
-export const DATE_CLASSES = { '29 February': '2024-02-29' } as const;
+/**
+ * Classes of a LocalDate: omitted, 29 February (a leap day and a month's
+ * end), the first day clocks change that year (read from the time-zone
+ * database, core/clock-changes.ts), and the first day a 32-bit count of
+ * seconds since 1970 cannot reach.
+ */
+export const DATE_CLASSES: Readonly<Record<string, string>> = {
+  '29 February': '2024-02-29',
+  'a day clocks change': clockChangeDays([2024])[0] ?? '2024-03-10',
+  'past 2038-01-19': '2038-01-20',
+};
 
 type SchemaNode = Record<string, unknown>;
 const isNode = (v: unknown): v is SchemaNode => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -38,22 +38,34 @@ const isMonthEnd = (day: string): boolean => lastOfMonth(day) === day;
 /** A span of the data shares at least one day with [start, end] (ends inclusive). */
 const meets = (p: DateSpan, start: string, end: string): boolean => p.start <= end && start <= p.end;
 
-const POSITION: Record<RangePosition, (spans: readonly DateSpan[], s: string, e: string) => boolean> = {
+/** A span of the data with the days either side of it, worked out once for a draw. */
+interface Placed extends DateSpan {
+  readonly dayBefore: string;
+  readonly dayAfter: string;
+}
+
+const POSITION: Record<RangePosition, (spans: readonly Placed[], s: string, e: string) => boolean> = {
   'inside one': (spans, s, e) => spans.some((p) => p.start < s && e < p.end),
   'across a start': (spans, s, e) => spans.some((p) => s < p.start && p.start <= e && e < p.end),
   'across an end': (spans, s, e) => spans.some((p) => p.start < s && s <= p.end && p.end < e),
-  adjacent: (spans, s, e) => spans.some((p) => s === addDays(p.end, 1) || e === addDays(p.start, -1)),
+  adjacent: (spans, s, e) => spans.some((p) => s === p.dayAfter || e === p.dayBefore),
   'over two': (spans, s, e) => spans.filter((p) => meets(p, s, e)).length >= 2,
 };
 
-const ENDS: Record<RangeEnds, (s: string, e: string, changes: ReadonlySet<string>) => boolean> = {
+/** What the ends' classes read of the candidate days, worked out once for a draw. */
+interface Calendar {
+  readonly changes: ReadonlySet<string>;
+  readonly monthEnds: ReadonlySet<string>;
+}
+
+const ENDS: Record<RangeEnds, (s: string, e: string, calendar: Calendar) => boolean> = {
   // The end on an ordinary day (a range right after a period starts where the period's month does).
-  'ordinary days': (s, e, changes) =>
-    !isMonthEnd(e) && !s.endsWith('-02-29') && !e.endsWith('-02-29') && !changes.has(e) && e < PAST_32_BIT_SECONDS,
-  "a month's first and last day": (s, e) => s.endsWith('-01') && isMonthEnd(e),
+  'ordinary days': (s, e, { changes, monthEnds }) =>
+    !monthEnds.has(e) && !s.endsWith('-02-29') && !e.endsWith('-02-29') && !changes.has(e) && e < PAST_32_BIT_SECONDS,
+  "a month's first and last day": (s, e, { monthEnds }) => s.endsWith('-01') && monthEnds.has(e),
   "a year's end": (_s, e) => e.endsWith('-12-31') && e < PAST_32_BIT_SECONDS,
   '29 February': (s, e) => s.endsWith('-02-29') || e.endsWith('-02-29'),
-  'a day clocks change': (s, e, changes) => changes.has(s) || changes.has(e),
+  'a day clocks change': (s, e, { changes }) => changes.has(s) || changes.has(e),
   'past 2038-01-19': (_s, e) => e >= PAST_32_BIT_SECONDS,
 };
 
@@ -105,21 +117,38 @@ export function drawRange(
   options: { endOpen?: boolean } = {},
 ): string | undefined {
   if (spans.length === 0) return undefined;
+  // The same data and classes give the same range: a run draws the same few many times (a row, its read).
+  const key = JSON.stringify([spans.map((p) => [p.start, p.end]), position, ends, options.endOpen === true]);
+  if (drawn.has(key)) return drawn.get(key);
   const changes = new Set(clockChangeDays(yearsAround(spans)));
   const days = candidateDays(spans, changes);
+  const calendar: Calendar = { changes, monthEnds: new Set(days.filter(isMonthEnd)) };
+  const time = days.map((d) => Date.parse(d));
+  const placed = spans.map((p) => ({ ...p, dayBefore: addDays(p.start, -1), dayAfter: addDays(p.end, 1) }));
   let best: { s: string; e: string; length: number } | undefined;
   for (const [i, s] of days.entries()) {
-    for (const e of days.slice(i + 1)) {
+    for (let j = i + 1; j < days.length; j++) {
+      const e = days[j] ?? s;
       // With `endOpen` (a write, whose end day may or may not be included: not shown), the position holds on
       // the days the range certainly covers, so that what it shows does not rest on its end day alone.
+      if (!ENDS[ends](s, e, calendar)) continue;
       const last = options.endOpen ? addDays(e, -1) : e;
-      if (!ENDS[ends](s, e, changes) || last < s || !POSITION[position](spans, s, last)) continue;
-      const length = Date.parse(e) - Date.parse(s);
+      if (last < s || !POSITION[position](placed, s, last)) continue;
+      const length = (time[j] ?? 0) - (time[i] ?? 0);
       if (best === undefined || length < best.length) best = { s, e, length };
+      // The days are sorted: any later end from this start is longer.
+      break;
     }
   }
-  return best && `${best.s}/${best.e}`;
+  const range = best && `${best.s}/${best.e}`;
+  if (drawn.size >= DRAWN_KEPT) drawn.delete(drawn.keys().next().value ?? '');
+  drawn.set(key, range);
+  return range;
 }
+
+/** Ranges drawn, by their data and classes (the oldest dropped past DRAWN_KEPT). */
+const drawn = new Map<string, string | undefined>();
+const DRAWN_KEPT = 2000;
 
 /**
  * How a record's span lies against a range (ends compared as inclusive; a

@@ -13,6 +13,7 @@
  * replays with `--seed S --path P`; the resource is restored after every
  * sequence.
  */
+import { TRAFFIC } from '../src/rules/judges/untagged-traffic.ts';
 import fc from 'fast-check';
 import { defineRuleGroup, property } from '../src/rules/define.ts';
 import { checkProperty } from '../src/rules/check-property.ts';
@@ -539,6 +540,7 @@ export default defineRuleGroup({
   rules: [
     property({
       id: 'activity-rates.prop.model-sequences',
+      traffic: TRAFFIC.writeEffects,
       clause: '§4.2 rule 1; §4.3 warning_aware; §4.4; §4.5; §4.7',
       quote: [
         'Assigns an activity rate to a resource for a date range.',

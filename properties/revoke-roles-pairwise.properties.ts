@@ -24,6 +24,7 @@
  * never refused. Removing a kind-defining role entirely is never sent: the
  * spec leaves open whether it is refused or ignored (§4.1 rule 2).
  */
+import { TRAFFIC } from '../src/rules/judges/untagged-traffic.ts';
 import fc from 'fast-check';
 import { defineRuleGroup, property } from '../src/rules/define.ts';
 import { precondition } from '../src/rules/assertions.ts';
@@ -249,6 +250,7 @@ export default defineRuleGroup({
   rules: [
     property({
       id: 'revoke-roles.prop.pairwise-combinations',
+      traffic: TRAFFIC.revocationEffects,
       clause: '§4.1 Request body; §4.1 rules 2-6',
       quote: [
         'Revokes role access of resources, or narrows the team scope of a role.',

@@ -2,6 +2,7 @@
  * §4.2 assign-activity-rate, §4.4 show-activity-rates, §4.7
  * unassign-activity-rate and §8 (external_id uniqueness).
  */
+import { TRAFFIC } from '../src/rules/judges/untagged-traffic.ts';
 import { spreadEvenly } from '../src/rules/judges/rate-patterns.ts';
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import type { CheckContext } from '../src/rules/types.ts';
@@ -185,6 +186,7 @@ export default defineRuleGroup({
   rules: [
     rule({
       id: 'show-activity-rates.response-shape',
+      traffic: TRAFFIC.answers('resources.show-activity-rates'),
       clause: '§4.4 Response; §2.5',
       quote: [
         'Response: status 200, JSON array of Activity rate period (section 2.5).',
@@ -246,6 +248,7 @@ export default defineRuleGroup({
     }),
     rule({
       id: 'activity-rates.assign-no-content',
+      traffic: TRAFFIC.noContent('resources.assign-activity-rate'),
       clause: '§4.2 Response',
       quote: 'Response: status 204, meaning resource activity rate assigned; no body.',
       level: 'MUST',

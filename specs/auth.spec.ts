@@ -1,6 +1,7 @@
 /**
  * §5 Authentication and permissions, §2.1 Redacted value, §9 versioning.
  */
+import { TRAFFIC } from '../src/rules/judges/untagged-traffic.ts';
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import type { CheckContext } from '../src/rules/types.ts';
 import { precondition } from '../src/rules/assertions.ts';
@@ -156,6 +157,7 @@ export default defineRuleGroup({
     }),
     rule({
       id: 'auth.redacted-marker-shape',
+      traffic: TRAFFIC.markersShaped,
       clause: '§2.1 Redacted value; §4.4; §4.5',
       quote:
         '| Redacted value | object with field `redacted` whose value is the string `forbidden`; it stands in place of a field value that the caller is not allowed to view |',
@@ -177,6 +179,7 @@ export default defineRuleGroup({
     }),
     rule({
       id: 'auth.restricted-fields-redacted',
+      traffic: TRAFFIC.restrictedFieldsRedacted,
       clause: '§5; §2.1',
       quote: 'individual fields are replaced by a Redacted value (section 2.1) when the caller may not view them',
       level: 'MUST',

@@ -1,6 +1,7 @@
 /**
  * §7 Errors, and the request format every operation shares (§4, §2.1).
  */
+import { TRAFFIC } from '../src/rules/judges/untagged-traffic.ts';
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import type { CheckContext } from '../src/rules/types.ts';
 import { expectJsonBodyOn2xx, precondition, recordedErrorMessage } from '../src/rules/assertions.ts';
@@ -109,6 +110,7 @@ export default defineRuleGroup({
   rules: [
     rule({
       id: 'errors.message-present',
+      traffic: TRAFFIC.errorAnswers,
       clause: '§7',
       quote: 'The error response body contains a message describing the problem.',
       level: 'MUST',

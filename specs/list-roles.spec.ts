@@ -3,6 +3,7 @@
  * Each rule is a driver (reads list-roles, each read tagged with its step)
  * and a judge of those reads.
  */
+import { TRAFFIC } from '../src/rules/judges/untagged-traffic.ts';
 import type { ApiResponse } from '../src/client/directory-client.ts';
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import type { CheckContext } from '../src/rules/types.ts';
@@ -165,6 +166,7 @@ export default defineRuleGroup({
   rules: [
     rule({
       id: 'list-roles.plain-array',
+      traffic: TRAFFIC.answers('resources.list-roles'),
       clause: '§4.6 Response; §4.9 rule 8',
       quote: [
         'Response: JSON array of Role association (section 2.3), returned without pagination envelope.',
@@ -191,6 +193,7 @@ export default defineRuleGroup({
     }),
     rule({
       id: 'list-roles.association-shape',
+      traffic: TRAFFIC.answers('resources.list-roles'),
       clause: '§2.3',
       quote: [
         '| resource_id | Snowflake |',

@@ -2,6 +2,7 @@
  * §4.8 resources.list: the request fields and what each adds to the answer,
  * on every page of a walk, with several values of each list input.
  */
+import { TRAFFIC } from '../src/rules/judges/untagged-traffic.ts';
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import { DATE_CLASSES } from '../src/rules/input-models/resources-list.ts';
 import type { CheckContext } from '../src/rules/types.ts';
@@ -101,6 +102,8 @@ function addsArrayToEachResource(added: 'teams' | 'relations', id: string, claus
   const flag = `with_${added}` as const;
   return rule({
     id,
+    // What list requests asked for, whoever sent them: with_teams or with_relations added to each resource.
+    traffic: TRAFFIC.listRequests(),
     clause,
     quote,
     level: 'MUST',
@@ -257,6 +260,7 @@ export default defineRuleGroup({
     }),
     rule({
       id: 'list.resource-shape',
+      traffic: TRAFFIC.eachWalk,
       clause: '§2.2',
       quote: [
         '| id | Snowflake | |',
@@ -301,6 +305,7 @@ export default defineRuleGroup({
     }),
     rule({
       id: 'list.ids-filter',
+      traffic: TRAFFIC.listRequests(),
       clause: '§4.8 Filter shapes',
       quote: '| `resource.ids` | array of Snowflake |',
       level: 'MUST',
@@ -464,6 +469,7 @@ export default defineRuleGroup({
     }),
     rule({
       id: 'list.attributes-returned',
+      traffic: TRAFFIC.listRequests(),
       clause: '§2.2 attributes; §4.8 attributes',
       quote: [
         '| attributes | array of string | | attribute names to return |',
@@ -534,6 +540,7 @@ export default defineRuleGroup({
     }),
     rule({
       id: 'list.total-count-of-filtered-set',
+      traffic: TRAFFIC.listRequests(),
       clause: '§4.8 Response',
       quote: [
         '| total_count | integer | present only when `with_total_count` is true; number of resources matching the filters |',
@@ -596,6 +603,7 @@ export default defineRuleGroup({
     }),
     rule({
       id: 'list.counts-agree',
+      traffic: TRAFFIC.countsInTraffic,
       clause: '§4.8 Response; §4.9 table; §4.9 rule 3',
       quote: [
         'number of resources matching the filters',

@@ -1,6 +1,7 @@
 /**
  * §4.9 Pagination protocol, as used by resources.list (§4.8).
  */
+import { TRAFFIC } from '../src/rules/judges/untagged-traffic.ts';
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import type { CheckContext } from '../src/rules/types.ts';
 import { fail, owned, precondition } from '../src/rules/assertions.ts';
@@ -194,6 +195,7 @@ export default defineRuleGroup({
   rules: [
     rule({
       id: 'pagination.envelope',
+      traffic: TRAFFIC.answers('resources.list'),
       clause: '§4.8 Response',
       quote: [
         'Response: status 200, envelope:',
@@ -231,6 +233,7 @@ export default defineRuleGroup({
     }),
     rule({
       id: 'pagination.limit-respected',
+      traffic: TRAFFIC.answers('resources.list'),
       clause: '§4.8 Response; §4.9 table',
       quote: [
         '| data | array of Resource | required; up to `limit` entries |',
@@ -316,6 +319,7 @@ export default defineRuleGroup({
     }),
     rule({
       id: 'pagination.each-resource-once',
+      traffic: TRAFFIC.walks,
       clause: '§4.9 rules 1-3',
       quote: [
         'The first request carries `next_token` null and an explicit `limit`.',
@@ -358,6 +362,7 @@ export default defineRuleGroup({
     }),
     rule({
       id: 'pagination.exact-multiple-empty-page',
+      traffic: TRAFFIC.walksOfAShownSize,
       clause: '§4.9 rule 4',
       quote:
         'When the collection size is an exact multiple of `limit`, the last full page still carries a non-null `next_token` and the next page is empty.',
@@ -422,6 +427,7 @@ export default defineRuleGroup({
     }),
     rule({
       id: 'pagination.changed-filters-422',
+      traffic: TRAFFIC.changedQueries('filters'),
       clause: '§4.9 rule 5; §7',
       quote:
         '`filters` and `orders` must be identical in every request of an iteration; otherwise the request fails with status 422.',
@@ -450,6 +456,7 @@ export default defineRuleGroup({
     }),
     rule({
       id: 'pagination.changed-orders-422',
+      traffic: TRAFFIC.changedQueries('orders'),
       clause: '§4.9 rule 5; §7',
       quote:
         '`filters` and `orders` must be identical in every request of an iteration; otherwise the request fails with status 422.',

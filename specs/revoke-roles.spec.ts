@@ -6,6 +6,7 @@
  * reads list-roles after, each request tagged with its step) and a judge of
  * those exchanges.
  */
+import { TRAFFIC } from '../src/rules/judges/untagged-traffic.ts';
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import type { CheckContext } from '../src/rules/types.ts';
 import { precondition } from '../src/rules/assertions.ts';
@@ -320,6 +321,7 @@ export default defineRuleGroup({
   rules: [
     rule({
       id: 'revoke-roles.no-content',
+      traffic: TRAFFIC.noContent('resources.revoke-roles', 204),
       clause: '§4.1 Response',
       quote: 'Response: status 204, meaning resource roles revoked; no body.',
       ...REVOCATION,

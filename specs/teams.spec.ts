@@ -1,6 +1,7 @@
 /**
  * §4.5 resources.show-teams and §4.3 resources.assign-team.
  */
+import { TRAFFIC } from '../src/rules/judges/untagged-traffic.ts';
 import type { ApiResponse } from '../src/client/directory-client.ts';
 import { untouchedRoleResources } from '../src/rules/steps/roles.ts';
 import { everyReadShows, aMoment, type Timed } from '../src/rules/judges/read-after-write.ts';
@@ -174,6 +175,7 @@ export default defineRuleGroup({
   rules: [
     rule({
       id: 'show-teams.response-shape',
+      traffic: TRAFFIC.answers('resources.show-teams'),
       clause: '§4.5 Response; §2.4',
       quote: 'Response: status 200, JSON array of Team assignation (section 2.4).',
       level: 'MUST',
@@ -333,6 +335,7 @@ export default defineRuleGroup({
     }),
     rule({
       id: 'assign-team.warning-shape',
+      traffic: TRAFFIC.warningShaped,
       clause: '§4.3 Responses',
       quote:
         'Warning body (returned when the assignment conflicts with existing associations): JSON object with fields `warning_type` (string, value `assign-conflicting-resource-teams`), `description` (string), `details` (object with arrays `modifications` and `deletions`), `required_action` (string).',

@@ -66,6 +66,9 @@ function make<N extends Need>(input: RuleDefinition<N>, kind: Rule['kind']): Rul
     kind,
     judge: judgeOf(input.judge),
     ...(input.explain ? { explain: input.explain } : {}),
+    ...(input.traffic
+      ? { traffic: typeof input.traffic === 'function' ? input.traffic(input.id) : input.traffic }
+      : {}),
     // The engine SKIPs a rule whose needs are unmet before it gets here; the test narrows the context.
     check: (ctx, env) => {
       if (meetsNeeds(ctx, needs, env)) {

@@ -11,6 +11,7 @@ import type { Judge, RuleJudge } from './judges/fold.ts';
 import type { RuleExplainer } from './judges/trace.ts';
 import type { Repeats } from './one-in-n.ts';
 
+import type { TrafficReading, TrafficReadingOf } from './judges/traffic-reading.ts';
 export type { Need } from './needs.ts';
 
 /** Predicate on a profile resource, for claiming one. */
@@ -214,6 +215,12 @@ export interface RuleFacts<N extends Need> {
    * touched (`rules --coverage` shows the share). Pure: nothing is sent.
    */
   interaction?: (profile: TargetProfile, seed: number) => StepInteraction;
+  /**
+   * How the rule reads traffic the suite did not send (`judge`, `proxy`):
+   * one of untagged-traffic.ts's `TRAFFIC`. A rule without one needs requests
+   * traffic cannot be known to hold, and is not judged from it.
+   */
+  traffic?: TrafficReadingOf;
 }
 
 /** Of a generator's drawn steps (those with inputs), how many touch what an earlier step touched. */
@@ -269,6 +276,8 @@ export interface Rule {
   judge: Judge;
   /** The judge's replay step by step, for a FAIL's trace (model-based rules). */
   explain?: RuleExplainer;
+  /** How the rule reads traffic the suite did not send, when it can. */
+  traffic?: TrafficReading;
   /**
    * Runs the check with `ctx` narrowed to what the rule's needs provide: the
    * engine hands it everything met needs provide (`provisions`), and the rule

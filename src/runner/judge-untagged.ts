@@ -1,7 +1,7 @@
 /**
  * Traffic the suite did not send, judged: HAR entries of any client, with no
  * rule, step or run, are read by the rules that can be judged from traffic
- * alone (`TRAFFIC_RULES`), each under its catalogue id and by its own judge
+ * alone (each says how in its record, `traffic`), each under its catalogue id and by its own judge
  * or the judges of one answer its clause owns. Each ends PASS, FAIL or
  * NOT-APPLICABLE (the traffic holds no evidence of its clause; NO-VERDICT
  * where its answers said nothing, a 429 or a 5xx), with the HAR entries it
@@ -9,29 +9,15 @@
  */
 import { judgeLog } from '../rules/judges/fold.ts';
 import { judgeAll, noEvidence, type Judgement } from '../rules/judges/judgement.ts';
-import {
-  answerJudged,
-  judgeAny,
-  TRAFFIC_RULES,
-  type Placed,
-  type TrafficReading,
-} from '../rules/judges/untagged-traffic.ts';
-import { RULE_IDS, type RuleId } from '../rules/rule-ids.ts';
+import { answerJudged, judgeAny, type Placed, type TrafficReading } from '../rules/judges/untagged-traffic.ts';
 import type { Rule } from '../rules/types.ts';
 import type { TargetProfile } from '../target/profile.ts';
 import type { RecordedExchange } from './recorded-traffic.ts';
 import { fromJudgement, type Rejudged } from './rejudge.ts';
 
-export function ruleIdOf(id: string): RuleId | undefined {
-  return RULE_IDS.find((r) => r === id);
-}
-
-/** The rules of `rules` that traffic alone can judge. */
-export function trafficRules(rules: readonly Rule[]): Rule[] {
-  return rules.filter((r) => {
-    const id = ruleIdOf(r.id);
-    return id !== undefined && TRAFFIC_RULES.has(id);
-  });
+/** The rules of `rules` that traffic alone can judge, each with the reading its record names. */
+export function trafficRules(rules: readonly Rule[]): Array<Rule & { traffic: TrafficReading }> {
+  return rules.flatMap((r) => (r.traffic ? [{ ...r, traffic: r.traffic }] : []));
 }
 
 /** One rule's judgement of the traffic, and the places of what it judged (the proxy judges its traffic by stretches with it). */
@@ -81,10 +67,7 @@ export function judgeUntagged(
     at,
   }));
   return trafficRules(rules).flatMap((rule): Rejudged[] => {
-    const id = ruleIdOf(rule.id);
-    const reading = id === undefined ? undefined : TRAFFIC_RULES.get(id);
-    if (!reading) return [];
-    const { judgement, at } = judgedByReading(rule, reading, placed, profile);
+    const { judgement, at } = judgedByReading(rule, rule.traffic, placed, profile);
     const entries = at.flatMap((i) => untagged[i]?.entry ?? []);
     const verdict = fromJudgement(rule.id, judgement, entries.length);
     return [{ ...verdict, entries }];

@@ -50,18 +50,12 @@ import {
 } from '../rules/judges/judgement.ts';
 import { walkKey } from '../rules/judges/list-walks.ts';
 import { field, type Observed } from '../rules/judges/observed.ts';
-import {
-  answerJudged,
-  TRAFFIC_RULES,
-  walksAsNamed,
-  type Placed,
-  type TrafficReading,
-} from '../rules/judges/untagged-traffic.ts';
+import { answerJudged, walksAsNamed, type Placed, type TrafficReading } from '../rules/judges/untagged-traffic.ts';
 import type { Rule } from '../rules/types.ts';
 import { matchesSchema } from '../schemas/index.ts';
 import { READ_OPERATIONS } from '../schemas/operations.ts';
 import type { TargetProfile } from '../target/profile.ts';
-import { judgedByReading, ruleIdOf, trafficRules } from './judge-untagged.ts';
+import { judgedByReading, trafficRules } from './judge-untagged.ts';
 import { fromJudgement, type Rejudged } from './rejudge.ts';
 
 /** A violation as it is found: the rule whose clause it breaks and the exchange (its number) that showed it. */
@@ -302,9 +296,7 @@ export class LiveJudge<R> {
   ) {
     this.order = new WalkOrder(limits.stretchChars);
     this.judged = trafficRules(rules).flatMap((rule): TrafficRule[] => {
-      const id = ruleIdOf(rule.id);
-      const reading = id === undefined ? undefined : TRAFFIC_RULES.get(id);
-      if (!reading) return [];
+      const reading = rule.traffic;
       this.tallies.set(rule.id, emptyTally());
       // Only where the reading hands the judge every walk in one log, walk after walk, is the fold fed so.
       const folded =

@@ -17,7 +17,8 @@ import { JUDGE_HELP } from '../../src/cli/help.ts';
 import { main } from '../../src/cli/main.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
 import type { FaultName } from '../../src/reference-server/faults.ts';
-import { TRAFFIC_RULES } from '../../src/rules/judges/untagged-traffic.ts';
+import { trafficRules } from '../../src/runner/judge-untagged.ts';
+import { allRules, loadCatalogue } from '../../src/runner/catalogue.ts';
 import { resultsJsonProblems } from '../../src/schemas/results-schema.ts';
 import { keyLeaks } from '../helpers/key-leaks.ts';
 import { browse } from '../helpers/browse.ts';
@@ -381,10 +382,11 @@ describe('judge on traffic the suite did not send', () => {
     60_000,
   );
 
-  test('the help names each rule traffic alone can judge, and the tests judge each', () => {
+  test('the help names each rule traffic alone can judge, and the tests judge each', async () => {
     const words = new Set(JUDGE_HELP.split(/[\s(),;:]+/));
-    for (const id of TRAFFIC_RULES.keys()) expect(words.has(id), id).toBe(true);
-    expect([...TRAFFIC_RULES.keys()].sort()).toEqual([...TRAFFIC_PASSES, ...NO_EVIDENCE].sort());
+    const traffic = trafficRules(allRules(await loadCatalogue())).map((r) => r.id);
+    for (const id of traffic) expect(words.has(id), id).toBe(true);
+    expect([...traffic].sort()).toEqual([...TRAFFIC_PASSES, ...NO_EVIDENCE].sort());
   });
 
   test("a run's HAR with another client's traffic added: the run's rules judged again, the traffic by the traffic rules", async () => {

@@ -1,18 +1,20 @@
 /**
- * The rules that can judge traffic the suite did not send, and how each
- * reads it: HAR traffic of any client carries no rule, step or run, so only
- * a judge that finds its evidence by what the requests asked for and what
- * the answers hold can read it. Each rule keeps its catalogue id and its own
- * judge; where that judge reads the steps a driver named, the traffic is
- * handed to it as that driver would have tagged it (a typed adapter, never a
- * cast): the walks linked by `next_token` named `resources.list page N`.
- * Pure: a function of the exchanges, sending nothing.
+ * The ways a rule can read traffic the suite did not send (`TRAFFIC`): HAR
+ * traffic of any client carries no rule, step or run, so only a judge that
+ * finds its evidence by what the requests asked for and what the answers
+ * hold can read it. A rule that can says so in its own record (`traffic`,
+ * src/rules/types.ts), naming one of these readings; a rule that does not
+ * needs requests the traffic cannot be known to hold (a refusal of an input
+ * the driver chose invalid, a write and its read back). Where a rule's judge
+ * reads the steps a driver named, the traffic is handed to it as that driver
+ * would have tagged it (a typed adapter, never a cast): the walks linked by
+ * `next_token` named `resources.list page N`. Pure: a function of the
+ * exchanges, sending nothing.
  */
 import { validateSchema } from '../../schemas/index.ts';
 import { OPERATION_REQUESTS } from '../../schemas/operations.ts';
-import type { RuleId } from '../rule-ids.ts';
 import { isWarning } from './assign-team-warning.ts';
-import { noContent, type Judgement } from './judgement.ts';
+import { noContent } from './judgement.ts';
 import { LIST_ANSWER_JUDGES } from './list-answer.ts';
 import { idsFiltered, walksByToken, type WalkRead } from './list-walks.ts';
 import { field, type ExchangeJudge, type Observed } from './observed.ts';
@@ -23,59 +25,9 @@ import { judgeChangedQueries } from './changed-query.ts';
 import { eachAnswer, markersShaped, restrictedFieldsRedacted } from './redaction.ts';
 import { revocationEffectsJudge } from './revocation-effects.ts';
 import { judgeWriteEffects } from './write-effects.ts';
+import type { Placed, TrafficReading } from './traffic-reading.ts';
 
-/** An exchange of the traffic with its place in it: what a rule judged is told by these places. */
-export interface Placed {
-  readonly o: Observed;
-  readonly at: number;
-}
-
-/**
- * How a rule reads untagged traffic:
- * - `its judge`: the rule's own judge, over each log `logs` makes of the
- *   traffic; with several, `all` must hold in each (any departure decides,
- *   one without evidence leaves the rule without it), `any` needs one that
- *   shows the clause (any departure decides; one clean log is evidence enough);
- *   Where the rule's own judge reads the steps its driver named (a sequence
- *   the traffic does not hold, the model-based sequences' `judgeSequence`),
- *   `judge` is one of the same clause written for traffic;
- * - `answers`: a judge of one answer, on each answer of `operation` that
- *   is `accepted` (2xx: a refusal of a request whose validity the traffic
- *   does not tell is no answer to shape) or a §4.3 `warning`: the judges the
- *   shared steps run for the rule (`LIST_ANSWER_JUDGES`,
- *   `READ_ANSWER_JUDGES`), or the one its own judge applies to each answer.
- */
-export type TrafficReading =
-  | {
-      readonly by: 'its judge';
-      readonly logs: (traffic: readonly Placed[]) => ReadonlyArray<readonly Placed[]>;
-      readonly each: 'all' | 'any';
-      /**
-       * The same judgement as a fold whose state stays bounded, for traffic
-       * that never ends (the proxy's): fed every exchange it `takes` over the
-       * whole session, so it compares answers however far apart they came
-       * (a read before a revocation and the read after it).
-       */
-      readonly session?: { readonly takes: (o: Observed) => boolean; readonly judge: Judge };
-      /**
-       * A judge of the same clause that finds its evidence by what the
-       * requests asked for, in place of the rule's own, which reads the steps
-       * its driver named (and may hold them to more than traffic can show).
-       */
-      readonly judge?: Judge;
-      /**
-       * Read by long stretches in the proxy, cut only at their budget: its
-       * log's exchanges (a write and the reads around it) seldom come within
-       * one walk, where the other logs' stretches end.
-       */
-      readonly long?: true;
-    }
-  | {
-      readonly by: 'answers';
-      readonly operation: string;
-      readonly which: 'accepted' | 'warning';
-      readonly judge: (o: Observed) => Judgement;
-    };
+export type { Placed, TrafficReading, TrafficReadingOf } from './traffic-reading.ts';
 
 /** The resources.list exchanges as one log: the judge finds its evidence by what each request asked for. */
 const listTraffic = (traffic: readonly Placed[]): ReadonlyArray<readonly Placed[]> => [
@@ -164,126 +116,105 @@ export function walksOfAShownSize(traffic: readonly Placed[]): ReadonlyArray<rea
 }
 
 /** The judges of one answer of `operation` that the shared steps run for `owner`. */
-function answersOf(owner: RuleId, operation: string): TrafficReading {
+function answersOf(owner: string, operation: string): TrafficReading {
   const judges: readonly ExchangeJudge[] = [...LIST_ANSWER_JUDGES, ...READ_ANSWER_JUDGES].filter(
     (j) => j.owner === owner && j.operation === operation,
   );
-  // A rule with no judge here would pass whatever the answers: a mistake of this table, said at once.
+  // A rule with no judge here would pass whatever the answers: a mistake of its record, said at once.
   if (judges.length === 0) throw new Error(`no judge of one ${operation} answer is owned by ${owner}`);
   return { by: 'answers', operation, which: 'accepted', judge: (o) => judges.flatMap((j) => j.judge(o)) };
 }
 
 /**
- * The rules judged from untagged traffic, by catalogue id. A rule not named
- * here needs requests the traffic cannot be known to hold (a refusal of an
- * input the driver chose invalid, a write and its read back): judged from
- * the traffic alone, it would say what its clause does not.
+ * The readings a rule's record names (`traffic`), by what they read. A
+ * function of the rule's id is resolved with it when the rule is defined.
  */
-export const TRAFFIC_RULES: ReadonlyMap<RuleId, TrafficReading> = new Map<RuleId, TrafficReading>([
-  // The shape of every answer.
-  ['pagination.envelope', answersOf('pagination.envelope', 'resources.list')],
-  ['pagination.limit-respected', answersOf('pagination.limit-respected', 'resources.list')],
-  ['list.resource-shape', { by: 'its judge', logs: eachWalkAsNamed, each: 'any' }],
-  ['show-teams.response-shape', answersOf('show-teams.response-shape', 'resources.show-teams')],
-  [
-    'show-activity-rates.response-shape',
-    answersOf('show-activity-rates.response-shape', 'resources.show-activity-rates'),
-  ],
-  ['list-roles.plain-array', answersOf('list-roles.plain-array', 'resources.list-roles')],
-  ['list-roles.association-shape', answersOf('list-roles.association-shape', 'resources.list-roles')],
-  // A write accepted has no body (§4.1, §4.2; the judge of the rule's own requests).
-  [
-    'revoke-roles.no-content',
-    {
-      by: 'answers',
-      operation: 'resources.revoke-roles',
-      which: 'accepted',
-      judge: (o) => noContent(o, { status: 204 }),
-    },
-  ],
-  [
-    'activity-rates.assign-no-content',
-    { by: 'answers', operation: 'resources.assign-activity-rate', which: 'accepted', judge: (o) => noContent(o) },
-  ],
-  // The warning body's fields (§4.3; its status is not shown, so any answer that carries one).
-  [
-    'assign-team.warning-shape',
-    {
-      by: 'answers',
-      operation: 'resources.assign-team',
-      which: 'warning',
-      judge: (o) => validateSchema('AssignTeamWarning', o.body, `${o.step}: response.body`),
-    },
-  ],
-  // Paging over the walks the tokens link.
-  ['pagination.each-resource-once', { by: 'its judge', logs: walksAsNamed, each: 'all' }],
-  ['pagination.exact-multiple-empty-page', { by: 'its judge', logs: walksOfAShownSize, each: 'any' }],
-  // A token sent with other filters, or other orders, than the request it came from: 422 (§4.9 rule 5).
-  [
-    'pagination.changed-filters-422',
-    { by: 'its judge', logs: listTraffic, each: 'all', judge: ofLog((log) => judgeChangedQueries(log, 'filters')) },
-  ],
-  [
-    'pagination.changed-orders-422',
-    { by: 'its judge', logs: listTraffic, each: 'all', judge: ofLog((log) => judgeChangedQueries(log, 'orders')) },
-  ],
-  // Redaction per caller, where the recording says which requests carried the restricted key (judge
-  // --restricted-key-placeholder): its reads hide what the profile says it may not view, with the marker's shape.
-  [
-    'auth.restricted-fields-redacted',
-    {
-      by: 'its judge',
-      logs: readsOfFields,
-      each: 'all',
-      judge: ofLog((log, profile) =>
-        eachAnswer(
-          log,
-          (o) => restrictedFieldsRedacted(o, profile),
-          'no read with the restricted key showed a field it may not view',
-        ),
+export const TRAFFIC = {
+  /** Each accepted answer of `operation`, by the judges of one answer the shared steps run for the rule. */
+  answers:
+    (operation: string) =>
+    (ruleId: string): TrafficReading =>
+      answersOf(ruleId, operation),
+  /** A write accepted has no body (§4.1, §4.2; the judge of the rule's own requests). */
+  noContent: (operation: string, status?: number): TrafficReading => ({
+    by: 'answers',
+    operation,
+    which: 'accepted',
+    judge: (o) => noContent(o, status === undefined ? {} : { status }),
+  }),
+  /** The warning body's fields (§4.3; its status is not shown, so any answer that carries one). */
+  warningShaped: {
+    by: 'answers',
+    operation: 'resources.assign-team',
+    which: 'warning',
+    judge: (o) => validateSchema('AssignTeamWarning', o.body, `${o.step}: response.body`),
+  },
+  /** Each walk its tokens link, alone, by the rule's judge: one that shows the clause is evidence enough. */
+  eachWalk: { by: 'its judge', logs: eachWalkAsNamed, each: 'any' },
+  /** Every walk its tokens link, in one log by the rule's judge. */
+  walks: { by: 'its judge', logs: walksAsNamed, each: 'all' },
+  /** Each walk that shows the size of its collection. */
+  walksOfAShownSize: { by: 'its judge', logs: walksOfAShownSize, each: 'any' },
+  /** What list requests asked for, whoever sent them (list-traffic.ts), by the rule's judge or `judge`. */
+  listRequests: (judge?: Judge): TrafficReading => ({
+    by: 'its judge',
+    logs: listTraffic,
+    each: 'all',
+    ...(judge ? { judge } : {}),
+  }),
+  /** A token sent with other filters, or other orders, than the request it came from: 422 (§4.9 rule 5). */
+  changedQueries: (what: 'filters' | 'orders'): TrafficReading => ({
+    by: 'its judge',
+    logs: listTraffic,
+    each: 'all',
+    judge: ofLog((log) => judgeChangedQueries(log, what)),
+  }),
+  /** One collection counted two ways or three (a walk, a strict total_count, limit null), however far apart. */
+  countsInTraffic: { by: 'its judge', logs: listTraffic, each: 'all', judge: ofLog(judgeCountsInTraffic) },
+  /**
+   * Redaction per caller, where the recording says which requests carried
+   * the restricted key (judge --restricted-key-placeholder): its reads hide
+   * what the profile says it may not view.
+   */
+  restrictedFieldsRedacted: {
+    by: 'its judge',
+    logs: readsOfFields,
+    each: 'all',
+    judge: ofLog((log, profile) =>
+      eachAnswer(
+        log,
+        (o) => restrictedFieldsRedacted(o, profile),
+        'no read with the restricted key showed a field it may not view',
       ),
-    },
-  ],
-  [
-    'auth.redacted-marker-shape',
-    {
-      by: 'its judge',
-      logs: readsOfFields,
-      each: 'all',
-      judge: ofLog((log) => eachAnswer(log, markersShaped, 'no read showed a field replaced by a marker')),
-    },
-  ],
-  // A message on every error answer (the judge leaves out a 429 and the §4.3 warning).
-  ['errors.message-present', { by: 'its judge', logs: errorAnswers, each: 'all' }],
-  // What list requests asked for, whoever sent them (list-traffic.ts).
-  ['list.ids-filter', { by: 'its judge', logs: listTraffic, each: 'all' }],
-  ['list.attributes-returned', { by: 'its judge', logs: listTraffic, each: 'all' }],
-  ['list.with-teams', { by: 'its judge', logs: listTraffic, each: 'all' }],
-  ['list.with-relations', { by: 'its judge', logs: listTraffic, each: 'all' }],
-  ['list.total-count-of-filtered-set', { by: 'its judge', logs: listTraffic, each: 'all' }],
-  // One collection counted two ways or three (a walk, a strict total_count, limit null), however far apart.
-  ['list.counts-agree', { by: 'its judge', logs: listTraffic, each: 'all', judge: ofLog(judgeCountsInTraffic) }],
-  // What revocations did, wherever a resource's roles are read alone before and after one (revocation-effects.ts:
-  // a refused revocation changes nothing, whether the client's request was valid the traffic does not say).
-  [
-    'revoke-roles.prop.pairwise-combinations',
-    {
-      by: 'its judge',
-      logs: rolesTraffic,
-      each: 'all',
-      session: { takes: isRolesExchange, judge: revocationEffectsJudge() },
-    },
-  ],
-  // What rate and team writes did, wherever a resource's rates or teams are read before and after one
-  // (write-effects.ts). Under the model-based sequences' id: its model (effects-model.ts) is the one held, over
-  // §4.2 rule 1, §4.3's warning_aware, §4.4, §4.5 and §4.7 together; the spec rules each own a part of it and
-  // more besides (activity-rates.assigned-rate-shown holds the flags and work regime too, unassign-removes-coverage
-  // not the days around, assign-team.warning-changes-nothing reads the whole list around its own assignment).
-  [
-    'activity-rates.prop.model-sequences',
-    { by: 'its judge', logs: writesAndReads, each: 'all', judge: ofLog(judgeWriteEffects), long: true },
-  ],
-]);
+    ),
+  },
+  /** Every marker of a read has the marker's shape. */
+  markersShaped: {
+    by: 'its judge',
+    logs: readsOfFields,
+    each: 'all',
+    judge: ofLog((log) => eachAnswer(log, markersShaped, 'no read showed a field replaced by a marker')),
+  },
+  /** A message on every error answer (the judge leaves out a 429 and the §4.3 warning). */
+  errorAnswers: { by: 'its judge', logs: errorAnswers, each: 'all' },
+  /**
+   * What revocations did, wherever a resource's roles are read alone before
+   * and after one (revocation-effects.ts: a refused revocation changes
+   * nothing, whether the client's request was valid the traffic does not say).
+   */
+  revocationEffects: {
+    by: 'its judge',
+    logs: rolesTraffic,
+    each: 'all',
+    session: { takes: isRolesExchange, judge: revocationEffectsJudge() },
+  },
+  /**
+   * What rate and team writes did, wherever a resource's rates or teams are
+   * read before and after one (write-effects.ts), by the model of §4.2,
+   * §4.3's warning_aware, §4.4, §4.5 and §4.7 together (effects-model.ts).
+   */
+  writeEffects: { by: 'its judge', logs: writesAndReads, each: 'all', judge: ofLog(judgeWriteEffects), long: true },
+} as const satisfies Record<string, TrafficReading | ((...args: never[]) => unknown)>;
 
 // Logs judged alone, one showing the clause evidence enough: judgement.ts's, where the answer judges use it too.
 export { judgeAny } from './judgement.ts';

@@ -1,13 +1,10 @@
 import { writeFile } from 'node:fs/promises';
-import { dispatcherFor, redactConnection } from '../client/connection.ts';
-import { DirectoryClient } from '../client/directory-client.ts';
-import { Redactor } from '../client/redact.ts';
 import { UsageError, isHarnessError } from '../core/errors.ts';
 import { discoverProfile } from '../init/discover-profile.ts';
-import { checkProxyUrl, connectionOf, proxyFromEnv } from '../session/connection-options.ts';
 import { checkBaseUrl } from '../session/run-session.ts';
 import { INIT_HELP } from './help.ts';
 import { parseOptions } from './options.ts';
+import { targetClient } from './target-client.ts';
 import type { Output } from './run-command.ts';
 
 const INIT_OPTIONS = {
@@ -59,26 +56,18 @@ export async function initCommand(argv: string[], io: Output, env: NodeJS.Proces
   const apiKey = env.DIRECTORY_API_KEY;
   if (!apiKey) throw new UsageError('init reads with the key in DIRECTORY_API_KEY, which is not set');
   const restrictedKey = env.DIRECTORY_RESTRICTED_API_KEY;
-  if (values.proxy !== undefined) checkProxyUrl(values.proxy);
-  const connection = await connectionOf({
-    headers: values.header ?? [],
-    proxy: values.proxy ?? proxyFromEnv(env, baseUrl)?.proxy,
-    caCert: values['ca-cert'] ?? env.DIRECTORY_CA_CERT,
-  });
-  const redactor = new Redactor();
-  redactor.add(apiKey, '$DIRECTORY_API_KEY');
-  redactor.add(restrictedKey, '$DIRECTORY_RESTRICTED_API_KEY');
-  redactConnection(redactor, connection);
-  const dispatcher = dispatcherFor(connection, { connections: 2 });
-  const client = new DirectoryClient({
-    baseUrl,
-    serviceVersion: values['service-version'] ?? env.DIRECTORY_SERVICE_VERSION ?? '26.06.25',
-    dispatcher,
-    redactor,
-    timeoutMs: 15_000,
-    credential: { apiKey, placeholder: '$DIRECTORY_API_KEY' },
-    ...(connection?.headers ? { extraHeaders: connection.headers } : {}),
-  });
+  const { client, redactor, dispatcher } = await targetClient(
+    {
+      baseUrl,
+      serviceVersion: values['service-version'] ?? env.DIRECTORY_SERVICE_VERSION ?? '26.06.25',
+      apiKey,
+      restrictedApiKey: restrictedKey,
+      header: values.header,
+      proxy: values.proxy,
+      caCert: values['ca-cert'],
+    },
+    env,
+  );
   const restricted = restrictedKey
     ? client.derive({ credential: { apiKey: restrictedKey, placeholder: '$DIRECTORY_RESTRICTED_API_KEY' } })
     : undefined;

@@ -1,15 +1,12 @@
 import { appendFile } from 'node:fs/promises';
-import { dispatcherFor, redactConnection } from '../client/connection.ts';
-import { DirectoryClient } from '../client/directory-client.ts';
-import { Redactor } from '../client/redact.ts';
 import { UsageError } from '../core/errors.ts';
 import { refuseIfNotRegularFile } from '../core/regular-file.ts';
 import { restoreState } from '../rules/state-guard.ts';
 import { pendingChanges, readJournal } from '../runner/undo-journal.ts';
 import { RESTORE_HELP } from './help.ts';
 import { parseOptions } from './options.ts';
+import { targetClient } from './target-client.ts';
 import type { Output } from './run-command.ts';
-import { checkProxyUrl, connectionOf, proxyFromEnv } from '../session/connection-options.ts';
 import { checkBaseUrl } from '../session/run-session.ts';
 import { lockTarget, type TargetLock } from '../session/target-lock.ts';
 import { TARGET_TIMING } from '../core/timing.ts';
@@ -59,25 +56,17 @@ export async function restoreCommand(
   checkBaseUrl(baseUrl);
   const apiKey = values['api-key'] ?? env.DIRECTORY_API_KEY;
   if (!apiKey) throw new UsageError('restore needs the API key of the run: DIRECTORY_API_KEY or --api-key');
-  if (values.proxy !== undefined) checkProxyUrl(values.proxy);
-  const connection = await connectionOf({
-    headers: values.header ?? [],
-    proxy: values.proxy ?? proxyFromEnv(env, baseUrl)?.proxy,
-    caCert: values['ca-cert'] ?? env.DIRECTORY_CA_CERT,
-  });
-  const redactor = new Redactor();
-  redactor.add(apiKey, '$DIRECTORY_API_KEY');
-  redactConnection(redactor, connection);
-  const dispatcher = dispatcherFor(connection, { connections: 2 });
-  const client = new DirectoryClient({
-    baseUrl,
-    serviceVersion: run.serviceVersion,
-    dispatcher,
-    redactor,
-    timeoutMs: 15_000,
-    credential: { apiKey, placeholder: '$DIRECTORY_API_KEY' },
-    ...(connection?.headers ? { extraHeaders: connection.headers } : {}),
-  });
+  const { client, redactor, dispatcher } = await targetClient(
+    {
+      baseUrl,
+      serviceVersion: run.serviceVersion,
+      apiKey,
+      header: values.header,
+      proxy: values.proxy,
+      caCert: values['ca-cert'],
+    },
+    env,
+  );
   const pending = pendingChanges(lines);
   let failed = 0;
   let lock: TargetLock | undefined;

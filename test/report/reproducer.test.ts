@@ -58,13 +58,10 @@ function start(faults: FaultName[] = [], resources?: number): Promise<ReferenceS
 }
 
 /** Runs one rule against the server and writes every report into `dir`: the FAIL's result and its script. */
-async function failOn(
-  server: ReferenceServer,
-  rule: string,
-  dir: string,
-): Promise<{ result: RuleResult; script: string }> {
-  const run = await runRules(
-    selectRules(await loadCatalogue(), { rules: [rule] }),
+/** The rules `rules` against `server`, at seed 1, mutations allowed. */
+async function runOn(server: ReferenceServer, rules: readonly string[]) {
+  return runRules(
+    selectRules(await loadCatalogue(), { rules: [...rules] }),
     {
       baseUrl: server.url,
       serviceVersion: '26.06.25',
@@ -74,6 +71,14 @@ async function failOn(
     },
     { ...DEFAULT_ENGINE_OPTIONS, seed: 1, allowMutations: true },
   );
+}
+
+async function failOn(
+  server: ReferenceServer,
+  rule: string,
+  dir: string,
+): Promise<{ result: RuleResult; script: string }> {
+  const run = await runOn(server, [rule]);
   const { reproducers } = await writeReports(run, dir);
   const result = run.results.find((r) => r.ruleId === rule);
   if (!result) throw new Error(`${rule} did not run`);
@@ -100,22 +105,10 @@ async function failOnWith(
 ): Promise<{ result: RuleResult; script: string }> {
   const c = CATCHES[fault];
   const named = [rule, ...(c.finder ? [c.finder] : []), ...(c.alsoFails ?? [])];
-  const runOf = async (rules: readonly string[]) =>
-    runRules(
-      selectRules(await loadCatalogue(), { rules: [...rules] }),
-      {
-        baseUrl: server.url,
-        serviceVersion: '26.06.25',
-        apiKey: server.apiKey,
-        profile: server.profile,
-        timing: server.timing,
-      },
-      { ...DEFAULT_ENGINE_OPTIONS, seed: 1, allowMutations: true },
-    );
-  let run = await runOf(named);
+  let run = await runOn(server, named);
   if (run.results.find((r) => r.ruleId === rule)?.verdict !== 'FAIL') {
     reach ??= loadCatalogue().then((catalogue) => reachOfEveryFault(catalogue));
-    run = await runOf([...named, ...((await reach).get(fault) ?? [])]);
+    run = await runOn(server, [...named, ...((await reach).get(fault) ?? [])]);
   }
   const { reproducers } = await writeReports(run, dir);
   const result = run.results.find((r) => r.ruleId === rule);

@@ -5,10 +5,17 @@ import { defineConfig } from 'vitest/config';
 // time and of rare departures at ten seeds and under both timings, the
 // concurrent rules at ten seeds (test/properties/concurrent.test.ts runs three
 // in `npm test`) and every reproducer row (test/report/reproducer.test.ts runs
-// every third in `npm test`); `inject('proof')` tells them which.
+// every third in `npm test`), every wire habit and every two-party seed
+// (`npm test` tries fewer of each); `inject('proof')` tells them which.
 export default defineConfig({
   test: {
-    include: ['test/proof/**/*.test.ts', 'test/properties/concurrent.test.ts', 'test/report/reproducer.test.ts'],
+    include: [
+      'test/proof/**/*.test.ts',
+      'test/properties/concurrent.test.ts',
+      'test/report/reproducer.test.ts',
+      'test/safety/wire-habits.test.ts',
+      'test/safety/two-parties.test.ts',
+    ],
     provide: { proof: true },
     testTimeout: 300_000,
     hookTimeout: 60_000,

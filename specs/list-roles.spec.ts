@@ -35,6 +35,9 @@ const STEP = {
   oneRole: 'list-roles of one role',
   rolesListed: 'list-roles of several roles in listed order',
   rolesReversed: 'list-roles of several roles in reverse order',
+  resourceTwice: 'list-roles of several resources, one named twice',
+  unknownResource: 'list-roles of several resources and an id of no resource',
+  unknownRole: 'list-roles of several roles and an id of no role',
   mainKey: 'resources.list-roles',
   restrictedKey: 'resources.list-roles with the restricted key',
 } as const;
@@ -94,6 +97,44 @@ function sameAssociations(
   ];
 }
 
+/**
+ * An id no resource or role has: the largest signed 64-bit integer, the far
+ * end of what a Snowflake holds (a server that reads ids as numbers still
+ * parses it).
+ */
+const NO_SUCH_ID = '9223372036854775807';
+
+/** A 4xx but 401 and 429: a refusal, which for an id of no resource or role is the target's choice. */
+function isRefusal(o: { status: number }): boolean {
+  return o.status >= 400 && o.status < 500 && o.status !== 401 && o.status !== 429;
+}
+
+/** A read whose refusal is the target's choice: sent, and recorded when refused. */
+async function readUnlessRefused(ctx: CheckContext, body: ListRolesRequest, step: string): Promise<void> {
+  const res = await ctx.client.post('resources.list-roles', body, { step });
+  if (isRefusal(res)) ctx.observe(`refused: ${step}`, res.status);
+}
+
+/** Each association once, however many times a request names its resource or role. */
+function once(answer: readonly RoleAssociation[], where: string): Violation[] {
+  const seen = new Set<string>();
+  const twice = answer.filter((a) => {
+    const key = associationKey(a);
+    if (seen.has(key)) return true;
+    seen.add(key);
+    return false;
+  });
+  if (twice.length === 0) return [];
+  return [
+    {
+      where,
+      message: 'must list each association once, however many times the request names its resource or role',
+      expected: 'no association twice',
+      actual: twice.slice(0, 3),
+    },
+  ];
+}
+
 /** A read's request and what it showed, or the judgement that stops there. */
 function readOf(o: Observed): { body: ListRolesRequest; roles: RoleAssociation[] } | { judgement: Judgement } {
   if (!matchesSchema('ListRolesRequest', o.request)) return { judgement: noEvidence(`${o.step} sent no filters`) };
@@ -124,7 +165,9 @@ function judgeFilters(log: readonly Observed[]): Judgement {
   if (heldRoles.size < 2) parts.push(noEvidence('the untouched resources hold fewer than two distinct roles'));
   /** What the reads of each resource alone showed of a request's resources and roles. */
   const expectedOf = (body: ListRolesRequest): RoleAssociation[] | undefined => {
-    const answers = (body.resource_ids ?? []).map((id) => alone.get(id));
+    // An id of no resource imposes nothing; one named twice is one resource.
+    const named = [...new Set(body.resource_ids ?? [])].filter((id) => id !== NO_SUCH_ID);
+    const answers = named.map((id) => alone.get(id));
     if (answers.some((a) => a === undefined)) return undefined;
     const roles = new Set(body.role_ids);
     return answers.flatMap((a) => a ?? []).filter((a) => roles.has(a.role_id));
@@ -135,10 +178,13 @@ function judgeFilters(log: readonly Observed[]): Judgement {
     [STEP.oneRole, true],
     [STEP.rolesListed, false],
     [STEP.rolesReversed, false],
+    [STEP.resourceTwice, false],
   ];
-  for (const [step, perRole] of steps) {
-    const reads = withStep(log, step);
-    if (reads.length === 0) parts.push(noEvidence(`no ${step}`));
+  // Sent with an id of no resource or of no role: their refusal is the target's choice (not shown, §7).
+  const refusable: readonly string[] = [STEP.unknownResource, STEP.unknownRole];
+  for (const [step, perRole] of [...steps, ...refusable.map((s): [string, boolean] => [s, false])]) {
+    const reads = withStep(log, step).filter((o) => !(refusable.includes(step) && isRefusal(o)));
+    if (reads.length === 0 && !refusable.includes(step)) parts.push(noEvidence(`no ${step}`));
     for (const o of reads) {
       const read = readOf(o);
       if (!('body' in read)) {
@@ -154,6 +200,7 @@ function judgeFilters(log: readonly Observed[]): Judgement {
       parts.push([
         ...only(read.roles, read.body, `${where}: response.body`),
         ...sameAssociations(read.roles, expected, `${where}: response.body`),
+        ...once(read.roles, `${where}: response.body`),
       ]);
     }
   }
@@ -250,11 +297,20 @@ export default defineRuleGroup({
         for (const roleId of roles.slice(0, 8)) {
           await listRoles(ctx, { resource_ids: holding, role_ids: [roleId] }, { step: STEP.oneRole });
         }
+        // What lists of ids hold in real requests: an id named twice (it changes nothing), an id of no
+        // resource or of no role (it imposes nothing; whether a target refuses it is not shown, §7).
+        await listRoles(
+          ctx,
+          { resource_ids: [...holding, ...holding.slice(0, 1)], role_ids: roles },
+          { step: STEP.resourceTwice },
+        );
+        await readUnlessRefused(ctx, { resource_ids: [...holding, NO_SUCH_ID], role_ids: roles }, STEP.unknownResource);
         const held = [...new Set(alone.flat().map((a) => a.role_id))];
         if (held.length < 2) return;
         const chosen = held.slice(0, 3);
         await listRoles(ctx, { resource_ids: holding, role_ids: chosen }, { step: STEP.rolesListed });
         await listRoles(ctx, { resource_ids: holding, role_ids: [...chosen].reverse() }, { step: STEP.rolesReversed });
+        await readUnlessRefused(ctx, { resource_ids: holding, role_ids: [...chosen, NO_SUCH_ID] }, STEP.unknownRole);
       },
       judge: judgeFilters,
     }),

@@ -158,6 +158,14 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     rule: 'list.documented-values-accepted',
     where: at('resources.list with {"at_date":"2038-01-20"}', 'response.status'),
   },
+  'list-roles-repeated-resource-listed-twice': {
+    rule: 'list-roles.filters-respected',
+    where: at('list-roles of several resources, one named twice', 'response.body'),
+  },
+  'list-roles-unknown-role-empties': {
+    rule: 'list-roles.filters-respected',
+    where: at('list-roles of several roles and an id of no role', 'response.body'),
+  },
   'list-text-filter-like-wildcards': {
     rule: 'list.text-filter-starts-with',
     where: at('resource.text last_name "G_"', 'attributes.last_name'),

@@ -130,6 +130,14 @@ export const FAULTS = {
     clause: '§4.8 at_date',
     description: 'An at_date past 2038-01-19 is refused (400): the date is kept as a signed 32-bit count of seconds.',
   },
+  'list-roles-repeated-resource-listed-twice': {
+    clause: '§4.6',
+    description: 'A resource named twice in resource_ids has its associations listed twice.',
+  },
+  'list-roles-unknown-role-empties': {
+    clause: '§4.6 Request body',
+    description: 'A role of no one among the role_ids makes list-roles answer an empty list.',
+  },
   'list-text-filter-like-wildcards': {
     clause: '§4.8 Filter shapes',
     description:

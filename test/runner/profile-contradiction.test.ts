@@ -3,7 +3,8 @@
  * profile that leaves out one of the target's enabled teams, against the
  * correct reference server, makes no revocation rule FAIL (what §4.1 leaves
  * is computed from the profile's teams); the rules whose reads show the team
- * end in ERROR DC_ERR_PROFILE naming the team and the field to fix.
+ * end in ERROR DC_ERR_PROFILE naming the team and the field to fix. A
+ * profile that leaves out a role makes no rule FAIL or ERROR at all.
  */
 import { expect, test } from 'vitest';
 import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
@@ -33,6 +34,30 @@ test('a profile missing an enabled team: no FAIL, ERROR DC_ERR_PROFILE naming th
       expect(r.reason).toContain(`team ${left!.id}`);
       expect(r.reason).toContain('add every team of the target to teams');
     }
+  } finally {
+    await server.close();
+  }
+});
+
+test('a profile missing a role (the one the restricted key cannot see): no FAIL, no ERROR', async () => {
+  // A role the profile does not know is never asked for by name: the rules read the roles the target shows, so
+  // leaving one out narrows what they try, never what they hold the target to.
+  const server = await startReferenceServer({ timing: EMBEDDED_TIMING, resources: 120, seed: 7 });
+  try {
+    const [left] = server.profile.restrictedHiddenRoleIds ?? [];
+    expect(left).toBeDefined();
+    const profile = {
+      ...server.profile,
+      roles: server.profile.roles.filter((r) => r.id !== left),
+      restrictedHiddenRoleIds: [],
+    };
+    const run = await runRules(
+      await loadCatalogue(),
+      { baseUrl: server.url, serviceVersion: '26.06.25', apiKey: server.apiKey, profile, timing: server.timing },
+      { ...DEFAULT_ENGINE_OPTIONS, allowMutations: true, seed: 1 },
+    );
+    const wrong = run.results.filter((r) => ['FAIL', 'FLAKY', 'ERROR'].includes(r.verdict));
+    expect(wrong.map((r) => `${r.ruleId} ${r.verdict}: ${r.violations[0]?.message ?? r.reason ?? ''}`)).toEqual([]);
   } finally {
     await server.close();
   }

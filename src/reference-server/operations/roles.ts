@@ -37,8 +37,16 @@ export const listRoles: Operation = (body, ctx) => {
   if (roles && ctx.faults.has('list-roles-role-order-matters') && roles.some((id, i) => id < (roles[i - 1] ?? id)))
     roleIds = roles.slice(0, -1);
   const roleFilter = roleIds && !ctx.faults.has('list-roles-ignores-role-filter') ? new Set(roleIds) : undefined;
-  const resources = resourceIds
-    ? resourceIds.map((id) => ctx.store.resourcesById.get(id)).filter((r) => r !== undefined)
+  // The fault: a role of no one among those asked for empties the answer (a join that finds no row for it).
+  if (roleIds?.some((id) => !ctx.store.rolesById.has(id)) && ctx.faults.has('list-roles-unknown-role-empties'))
+    return { status: 200, body: [] };
+  // Each resource once, however many times it is named; the fault reads the list as given.
+  const named =
+    resourceIds && !ctx.faults.has('list-roles-repeated-resource-listed-twice')
+      ? [...new Set(resourceIds)]
+      : resourceIds;
+  const resources = named
+    ? named.map((id) => ctx.store.resourcesById.get(id)).filter((r) => r !== undefined)
     : ctx.store.domain.resources;
   const out: unknown[] = [];
   for (const resource of resources) {

@@ -43,6 +43,7 @@ const STEP = {
   head: (head: boolean) => `show-teams(head: ${head}, with its team_ids)`,
   oneTeam: (id: string) => `show-teams(team_ids [${id}])`,
   severalTeams: (n: number, order: 'listed' | 'reverse') => `show-teams(${n} team_ids in ${order} order)`,
+  teamNamedTwice: (n: number) => `show-teams(${n} team_ids, the first named twice)`,
   oneTeamBesideHead: (head: boolean) => `show-teams(one team_ids beside head: ${String(head)})`,
   before: 'show-teams before',
   conflicting: 'the conflicting assignment',
@@ -291,6 +292,8 @@ export default defineRuleGroup({
         const several = teamIds.slice(0, 3);
         await read(several, STEP.severalTeams(several.length, 'listed'));
         await read([...several].reverse(), STEP.severalTeams(several.length, 'reverse'));
+        // A list as real requests hold it, an id named twice: it changes nothing.
+        await read([...several, ...several.slice(0, 1)], STEP.teamNamedTwice(several.length + 1));
         await read(teamIds.slice(0, 1), STEP.oneTeamBesideHead(otherHead), otherHead);
       },
       judge(log) {

@@ -166,6 +166,10 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     rule: 'list-roles.filters-respected',
     where: at('list-roles of several roles and an id of no role', 'response.body'),
   },
+  'show-teams-team-named-twice-listed-twice': {
+    rule: 'show-teams.team-filter',
+    where: at('the first named twice'),
+  },
   'list-text-filter-like-wildcards': {
     rule: 'list.text-filter-starts-with',
     where: at('resource.text last_name "G_"', 'attributes.last_name'),

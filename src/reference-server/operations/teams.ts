@@ -80,6 +80,12 @@ export const showTeams: Operation = (body, ctx) => {
     .filter((a) => head === undefined || headIgnored || a.head === head)
     .filter((a) => !span || spanIgnored || overlaps(a.span, span))
     .sort((a, b) => a.span.start - b.span.start || (a.teamId < b.teamId ? -1 : 1))
+    // The fault: a join on team_ids as given, each assignation once per time its team is named.
+    .flatMap((a) =>
+      ctx.faults.has('show-teams-team-named-twice-listed-twice') && teamIds
+        ? teamIds.filter((id) => id === a.teamId).map(() => a)
+        : [a],
+    )
     .map((a) =>
       renderAssignation(span && ctx.variants.has('clip-ranges') ? { ...a, span: clip(a.span, span) } : a, ctx),
     );

@@ -11,10 +11,10 @@ import { expect, test } from 'vitest';
 import { runConformance } from '../../src/api/index.ts';
 
 /**
- * Requests of the default run at seed 1: 1231 measured (shared reads in flight vary it by a few). What each
+ * Requests of the default run at seed 1: 1237 measured (shared reads in flight vary it by a few). What each
  * rule added, and when, is in CHANGELOG.md.
  */
-const CEILING = 1240;
+const CEILING = 1250;
 
 test(`the default run at seed 1 sends at most ${CEILING} requests`, async () => {
   const run = await runConformance({ seed: 1 });
@@ -22,8 +22,8 @@ test(`the default run at seed 1 sends at most ${CEILING} requests`, async () => 
   expect(run.requests?.total ?? Number.POSITIVE_INFINITY).toBeLessThanOrEqual(CEILING);
 });
 
-/** Requests of the quick run at seed 1: 597 measured. */
-const QUICK_CEILING = 605;
+/** Requests of the quick run at seed 1: 603 measured. */
+const QUICK_CEILING = 615;
 
 test(`the quick run at seed 1 sends at most ${QUICK_CEILING} requests`, async () => {
   const run = await runConformance({ seed: 1, depth: 'quick' });

@@ -3,6 +3,7 @@
  * Each rule is a driver (reads list-roles, each read tagged with its step)
  * and a judge of those reads.
  */
+import { isRefusal, NO_SUCH_ID } from '../src/rules/no-such-id.ts';
 import { TRAFFIC } from '../src/rules/judges/untagged-traffic.ts';
 import type { ApiResponse } from '../src/client/directory-client.ts';
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
@@ -95,18 +96,6 @@ function sameAssociations(
       actual: { missing: missing.slice(0, 5), unexpected: extra.slice(0, 5) },
     },
   ];
-}
-
-/**
- * An id no resource or role has: the largest signed 64-bit integer, the far
- * end of what a Snowflake holds (a server that reads ids as numbers still
- * parses it).
- */
-const NO_SUCH_ID = '9223372036854775807';
-
-/** A 4xx but 401 and 429: a refusal, which for an id of no resource or role is the target's choice. */
-function isRefusal(o: { status: number }): boolean {
-  return o.status >= 400 && o.status < 500 && o.status !== 401 && o.status !== 429;
 }
 
 /** A read whose refusal is the target's choice: sent, and recorded when refused. */

@@ -2,6 +2,7 @@
  * §4.8 resources.list: the request fields and what each adds to the answer,
  * on every page of a walk, with several values of each list input.
  */
+import { NO_SUCH_ID } from '../src/rules/no-such-id.ts';
 import { TRAFFIC } from '../src/rules/judges/untagged-traffic.ts';
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
 import { DATE_CLASSES } from '../src/rules/input-models/resources-list.ts';
@@ -152,12 +153,6 @@ async function pagesByHand(
     token = next;
   }
 }
-
-/**
- * An id no resource has: the largest signed 64-bit integer, the far end of
- * what a Snowflake holds (a server that reads ids as numbers still parses it).
- */
-const NO_RESOURCE_ID = '9223372036854775807';
 
 /** One id of each kind of the profile other than the listed one, each the first its list gives. */
 async function idsOfOtherKinds(ctx: ListContext): Promise<string[]> {
@@ -324,7 +319,7 @@ export default defineRuleGroup({
         const lists: Array<[string, string[]]> = [
           ['an id named twice', [...some, ...some.slice(0, 1)]],
           ['ids of the other kinds', [...some, ...(await idsOfOtherKinds(ctx))]],
-          ['an id of no resource', [...some, NO_RESOURCE_ID]],
+          ['an id of no resource', [...some, NO_SUCH_ID]],
         ];
         for (const [what, ids] of lists) {
           const body = listBody(ctx, { filters: [idsFilter(ids)], pagination: { limit: 2, next_token: null } });

@@ -1,6 +1,7 @@
 /**
  * §4.5 resources.show-teams and §4.3 resources.assign-team.
  */
+import { isRefusal, NO_SUCH_ID } from '../src/rules/no-such-id.ts';
 import { TRAFFIC } from '../src/rules/judges/untagged-traffic.ts';
 import type { ApiResponse } from '../src/client/directory-client.ts';
 import { untouchedRoleResources } from '../src/rules/steps/roles.ts';
@@ -44,6 +45,7 @@ const STEP = {
   oneTeam: (id: string) => `show-teams(team_ids [${id}])`,
   severalTeams: (n: number, order: 'listed' | 'reverse') => `show-teams(${n} team_ids in ${order} order)`,
   teamNamedTwice: (n: number) => `show-teams(${n} team_ids, the first named twice)`,
+  teamOfNoOne: (n: number) => `show-teams(${n} team_ids, the last of no team)`,
   oneTeamBesideHead: (head: boolean) => `show-teams(one team_ids beside head: ${String(head)})`,
   before: 'show-teams before',
   conflicting: 'the conflicting assignment',
@@ -294,11 +296,22 @@ export default defineRuleGroup({
         await read([...several].reverse(), STEP.severalTeams(several.length, 'reverse'));
         // A list as real requests hold it, an id named twice: it changes nothing.
         await read([...several, ...several.slice(0, 1)], STEP.teamNamedTwice(several.length + 1));
+        // An id of no team imposes nothing; whether a target refuses it is not shown (§7).
+        const unknown = await ctx.client.post(
+          'resources.show-teams',
+          { resource_id: found.resourceId, team_ids: [...several, NO_SUCH_ID], date_range: WIDE_RANGE },
+          { step: STEP.teamOfNoOne(several.length + 1) },
+        );
+        if (isRefusal(unknown)) ctx.observe('refused: show-teams with an id of no team', unknown.status);
         await read(teamIds.slice(0, 1), STEP.oneTeamBesideHead(otherHead), otherHead);
       },
       judge(log) {
         const filtered = log.filter(
-          (o) => o.step.startsWith('show-teams(') && Array.isArray(field(o.request, 'team_ids')),
+          (o) =>
+            o.step.startsWith('show-teams(') &&
+            Array.isArray(field(o.request, 'team_ids')) &&
+            // A refusal of an id of no team is the target's choice (not shown, §7).
+            !(o.step.endsWith('of no team)') && isRefusal(o)),
         );
         return judgeEach(filtered, 'no show-teams with team_ids was read', (o) => {
           const ids = field(o.request, 'team_ids');

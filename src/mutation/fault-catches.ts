@@ -166,6 +166,10 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     rule: 'list-roles.filters-respected',
     where: at('list-roles of several roles and an id of no role', 'response.body'),
   },
+  'show-teams-unknown-team-empties': {
+    rule: 'show-teams.team-filter',
+    where: at('the last of no team'),
+  },
   'show-teams-team-named-twice-listed-twice': {
     rule: 'show-teams.team-filter',
     where: at('the first named twice'),

@@ -138,6 +138,10 @@ export const FAULTS = {
     clause: '§4.6 Request body',
     description: 'A role of no one among the role_ids makes list-roles answer an empty list.',
   },
+  'show-teams-unknown-team-empties': {
+    clause: '§4.5',
+    description: 'A team of no one among team_ids makes show-teams answer an empty list.',
+  },
   'show-teams-team-named-twice-listed-twice': {
     clause: '§4.5',
     description: 'A team named twice in team_ids has its assignations shown twice.',

@@ -6,6 +6,7 @@
  * twice, an end (`pagination.each-resource-once`). Whichever rule walks the
  * pages, a departure goes to the rule it breaks.
  */
+import { isRefusal } from '../no-such-id.ts';
 import type { DirectoryClient } from '../../client/directory-client.ts';
 import type { ApiResponse } from '../../core/exchange.ts';
 import type { ListEnvelope, ListRequest } from '../../schemas/index.ts';
@@ -100,7 +101,7 @@ export async function takes(
   what: string,
 ): Promise<boolean> {
   const res = await ctx.client.post('resources.list', body, { shared: body.with_teams !== true, step: what });
-  if (res.status < 400 || res.status >= 500 || res.status === 401 || res.status === 429) return true;
+  if (!isRefusal(res)) return true;
   ctx.observe(`refused: ${what}`, res.status);
   return false;
 }

@@ -17,9 +17,9 @@ import type { RuleResult } from '../../src/core/types.ts';
 import { CATCHES } from '../../src/mutation/fault-catches.ts';
 import { startReferenceServer, type FaultName, type ReferenceServer } from '../../src/reference-server/index.ts';
 import { writeReports } from '../../src/report/write-reports.ts';
-import { loadCatalogue, selectRules } from '../../src/runner/catalogue.ts';
+import { loadCatalogue } from '../../src/runner/catalogue.ts';
+import { runRulesOn } from '../helpers/rules-on.ts';
 import { reachOfEveryFault, type FaultReach } from '../../src/mutation/fault-reach.ts';
-import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
 
 const API_KEY = 'reproducer-test-key-0123456789';
 
@@ -58,27 +58,12 @@ function start(faults: FaultName[] = [], resources?: number): Promise<ReferenceS
 }
 
 /** Runs one rule against the server and writes every report into `dir`: the FAIL's result and its script. */
-/** The rules `rules` against `server`, at seed 1, mutations allowed. */
-async function runOn(server: ReferenceServer, rules: readonly string[]) {
-  return runRules(
-    selectRules(await loadCatalogue(), { rules: [...rules] }),
-    {
-      baseUrl: server.url,
-      serviceVersion: '26.06.25',
-      apiKey: server.apiKey,
-      profile: server.profile,
-      timing: server.timing,
-    },
-    { ...DEFAULT_ENGINE_OPTIONS, seed: 1, allowMutations: true },
-  );
-}
-
 async function failOn(
   server: ReferenceServer,
   rule: string,
   dir: string,
 ): Promise<{ result: RuleResult; script: string }> {
-  const run = await runOn(server, [rule]);
+  const run = await runRulesOn(server, [rule]);
   const { reproducers } = await writeReports(run, dir);
   const result = run.results.find((r) => r.ruleId === rule);
   if (!result) throw new Error(`${rule} did not run`);
@@ -105,10 +90,10 @@ async function failOnWith(
 ): Promise<{ result: RuleResult; script: string }> {
   const c = CATCHES[fault];
   const named = [rule, ...(c.finder ? [c.finder] : []), ...(c.alsoFails ?? [])];
-  let run = await runOn(server, named);
+  let run = await runRulesOn(server, named);
   if (run.results.find((r) => r.ruleId === rule)?.verdict !== 'FAIL') {
     reach ??= loadCatalogue().then((catalogue) => reachOfEveryFault(catalogue));
-    run = await runOn(server, [...named, ...((await reach).get(fault) ?? [])]);
+    run = await runRulesOn(server, [...named, ...((await reach).get(fault) ?? [])]);
   }
   const { reproducers } = await writeReports(run, dir);
   const result = run.results.find((r) => r.ruleId === rule);

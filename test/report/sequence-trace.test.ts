@@ -13,8 +13,7 @@ import { startReferenceServer, type FaultName, type ReferenceServer } from '../.
 import { renderHtml } from '../../src/report/html.ts';
 import { renderJson } from '../../src/report/json.ts';
 import { firstDifference } from '../../src/rules/judges/state-difference.ts';
-import { loadCatalogue, selectRules } from '../../src/runner/catalogue.ts';
-import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
+import { runRulesOn } from '../helpers/rules-on.ts';
 import { fileProblems, matchesFileSchema } from '../../src/schemas/files.ts';
 
 describe('firstDifference', () => {
@@ -36,17 +35,7 @@ describe('firstDifference', () => {
 async function failingRun(fault: FaultName, rule: string): Promise<{ run: RunResult; result: RuleResult }> {
   const server: ReferenceServer = await startReferenceServer({ timing: EMBEDDED_TIMING, faults: [fault] });
   try {
-    const run = await runRules(
-      selectRules(await loadCatalogue(), { rules: [rule] }),
-      {
-        baseUrl: server.url,
-        serviceVersion: '26.06.25',
-        apiKey: server.apiKey,
-        profile: server.profile,
-        timing: server.timing,
-      },
-      { ...DEFAULT_ENGINE_OPTIONS, seed: 1, allowMutations: true },
-    );
+    const run = await runRulesOn(server, [rule]);
     const result = run.results.find((r) => r.ruleId === rule);
     if (!result) throw new Error(`${rule} did not run`);
     return { run, result };

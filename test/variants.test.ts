@@ -5,7 +5,7 @@
  * against the reference server at any `--depth` (a deeper run draws other
  * combinations). The runs go side by side: each has its own server.
  */
-import { EMBEDDED_TIMING } from '../src/core/timing.ts';
+import { embeddedTiming } from '../src/core/timing.ts';
 import { describe, test } from 'vitest';
 import type { Depth, RunResult } from '../src/core/types.ts';
 import { startReferenceServer, VARIANT_NAMES, type VariantName } from '../src/reference-server/index.ts';
@@ -14,7 +14,7 @@ import { MUTATION_OPTIONS } from '../src/mutation/run-mutations.ts';
 import { runRules } from '../src/runner/run-rules.ts';
 
 async function runWith(variants: readonly VariantName[], depth: Depth = 'default'): Promise<RunResult> {
-  const server = await startReferenceServer({ timing: EMBEDDED_TIMING, seed: 11, resources: 120, variants });
+  const server = await startReferenceServer({ timing: embeddedTiming(), seed: 11, resources: 120, variants });
   try {
     return await runRules(
       await loadCatalogue(),

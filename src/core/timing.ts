@@ -16,14 +16,75 @@ import { setTimeout as sleepFor } from 'node:timers/promises';
 export interface Clock {
   /** Milliseconds since the epoch (Exchange and Observed times are on this scale). */
   now(): number;
-  /** Resolves after `ms`, or rejects with the signal's reason once it is aborted. */
+  /**
+   * Resolves after `ms` of real time, or rejects with the signal's reason once
+   * it is aborted: for what must really elapse (a deadline, a retry's pause,
+   * a faulty server's gap that other requests must arrive in).
+   */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Lets `ms` pass on this clock for a behaviour to show (a read a moment
+   * after a write, a restoration's settled read): the system clock sleeps; a
+   * clock the suite shares with the server it started moves on at once while
+   * the run holds it `alone`.
+   */
+  wait(ms: number, signal?: AbortSignal): Promise<void>;
+  /**
+   * Runs `work` as the only user of the clock (the run's irreversible rules,
+   * one at a time): nothing else reads the clock meanwhile, so nothing can
+   * tell a wait that moved the clock on from one that slept.
+   */
+  alone<T>(work: () => Promise<T>): Promise<T>;
+}
+
+function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return sleepFor(ms, undefined, signal ? { signal } : undefined);
 }
 
 export const SYSTEM_CLOCK: Clock = {
   now: () => Date.now(),
-  sleep: (ms, signal) => sleepFor(ms, undefined, signal ? { signal } : undefined),
+  sleep: realSleep,
+  wait: realSleep,
+  alone: (work) => work(),
 };
+
+/**
+ * The clock the suite shares with the embedded server it started (the model
+ * is Kubernetes' fake clock, whose `Step` moves time on without sleeping):
+ * real time plus the waits it skipped. While the run holds it alone, a wait
+ * adds its `ms` and resolves at once; the server, reading the same clock,
+ * sees the pause the wait stands for (a stale window closing, a lag passing),
+ * so verdicts are those of a run that slept. Outside `alone` it sleeps, as
+ * rules running side by side must not move each other's time on.
+ */
+export class SharedClock implements Clock {
+  private skipped = 0;
+  private holders = 0;
+
+  now(): number {
+    return Date.now() + this.skipped;
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    return realSleep(ms, signal);
+  }
+
+  wait(ms: number, signal?: AbortSignal): Promise<void> {
+    if (this.holders === 0) return realSleep(ms, signal);
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    this.skipped += Math.max(0, ms);
+    return Promise.resolve();
+  }
+
+  async alone<T>(work: () => Promise<T>): Promise<T> {
+    this.holders += 1;
+    try {
+      return await work();
+    } finally {
+      this.holders -= 1;
+    }
+  }
+}
 
 export interface Timing {
   readonly clock: Clock;
@@ -61,8 +122,7 @@ export const TARGET_TIMING: Timing = {
  * in it on a loaded machine: a confirming attempt's read stands once two
  * answers agree (client/agreed-reads.ts), a stale one too.
  */
-export const EMBEDDED_TIMING: Timing = {
-  clock: SYSTEM_CLOCK,
+export const EMBEDDED_WINDOWS: Omit<Timing, 'clock'> = {
   momentMs: 250,
   settleMs: 300,
   readLagMs: 1000,
@@ -72,6 +132,15 @@ export const EMBEDDED_TIMING: Timing = {
   // must not depend on scheduling. Only the faulty servers wait it.
   lostUpdateGapMs: 100,
 };
+
+/**
+ * The timing of one embedded server and the runs against it: a clock of its
+ * own (a run that moves its clock on must not move another run's), the
+ * embedded windows.
+ */
+export function embeddedTiming(): Timing {
+  return { clock: new SharedClock(), ...EMBEDDED_WINDOWS };
+}
 
 /** Why `timing` cannot show what the suite judges with it, or undefined when it can. */
 export function checkTiming(timing: Timing): string | undefined {

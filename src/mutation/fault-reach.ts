@@ -11,7 +11,7 @@
  * (test/mutation/quick-proof.test.ts) runs only the rules in reach, and a catch
  * the reach misses fails it.
  */
-import { EMBEDDED_TIMING } from '../core/timing.ts';
+import { embeddedTiming } from '../core/timing.ts';
 import { FAULT_NAMES, type FaultName } from '../reference-server/faults.ts';
 import { startReferenceServer } from '../reference-server/index.ts';
 import type { RuleGroup } from '../rules/types.ts';
@@ -32,7 +32,7 @@ export async function faultReach(catalogue: readonly RuleGroup[], resources = MU
   const server = await startReferenceServer({
     seed: MUTATION_SERVER_SEED,
     resources,
-    timing: EMBEDDED_TIMING,
+    timing: embeddedTiming(),
     onFaultsAsked(operation, body, faults) {
       const key = requestKey(operation, body);
       const known = asked.get(key) ?? new Set<FaultName>();

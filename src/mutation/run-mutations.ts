@@ -6,7 +6,7 @@
  * reason it gives and nothing else does, and no rule ends in ERROR.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { EMBEDDED_TIMING, type Timing } from '../core/timing.ts';
+import { embeddedTiming, type Timing } from '../core/timing.ts';
 import { join } from 'node:path';
 import type { RunResult, Verdict } from '../core/types.ts';
 import { FAULTS, FAULT_NAMES, type FaultName } from '../reference-server/faults.ts';
@@ -78,7 +78,7 @@ async function runWithProfile(
   options: EngineOptions,
   resources: number,
   serverSeed = MUTATION_SERVER_SEED,
-  timing: Timing = EMBEDDED_TIMING,
+  timing: Timing = embeddedTiming(),
 ): Promise<{ run: RunResult; profile: TargetProfile }> {
   const server = await startReferenceServer({ seed: serverSeed, resources, faults, timing });
   try {
@@ -105,7 +105,7 @@ export async function runMutation(
   fault: FaultName,
   groups?: readonly RuleGroup[],
   seed?: number,
-  timing: Timing = EMBEDDED_TIMING,
+  timing: Timing = embeddedTiming(),
   only?: ReadonlySet<string>,
 ): Promise<MutationOutcome> {
   const started = performance.now();
@@ -143,7 +143,7 @@ export function runMutationWithin(
   catalogue: readonly RuleGroup[],
   rules: ReadonlySet<string>,
 ): Promise<MutationOutcome> {
-  return runMutation(fault, catalogue, undefined, EMBEDDED_TIMING, rules);
+  return runMutation(fault, catalogue, undefined, embeddedTiming(), rules);
 }
 
 /**

@@ -292,7 +292,7 @@ async function restorationRead(
  * deadline too, so it takes no abort signal.
  */
 function settle(ctx: StepContext): Promise<void> {
-  return ctx.timing.clock.sleep(ctx.timing.settleMs);
+  return ctx.timing.clock.wait(ctx.timing.settleMs);
 }
 
 /**

@@ -58,7 +58,7 @@ export interface RunTarget {
   /**
    * The windows this target keeps, on the clock it shares with the suite: a
    * server the suite started passes the timing it was started with
-   * (EMBEDDED_TIMING); any other target gets TARGET_TIMING.
+   * (embeddedTiming()); any other target gets TARGET_TIMING.
    */
   timing?: Timing;
 }
@@ -225,9 +225,12 @@ export async function runRules(
       indices.filter((i) => !judges(i) && !irreversible(i)),
       options.concurrency,
     );
-    await sideBySide(
-      indices.filter((i) => !judges(i) && irreversible(i)),
-      1,
+    // Alone, they may move a clock shared with the server on instead of sleeping (core/timing.ts).
+    await timingOf(target).clock.alone(() =>
+      sideBySide(
+        indices.filter((i) => !judges(i) && irreversible(i)),
+        1,
+      ),
     );
     await sideBySide(indices.filter(judges), options.concurrency);
     // Every departure a rule's requests showed from another rule's clause makes that rule FAIL, once the

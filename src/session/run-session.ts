@@ -24,7 +24,7 @@ import {
   type GateOutcome,
 } from '../gate/expectations.ts';
 import { startReferenceServer, type ReferenceServer } from '../reference-server/index.ts';
-import { EMBEDDED_TIMING } from '../core/timing.ts';
+import { embeddedTiming } from '../core/timing.ts';
 import { isFaultName } from '../reference-server/faults.ts';
 import { isVariantName } from '../reference-server/variants.ts';
 import { keepRunInHistory, readHistory, ruleHistories, type RunHistory } from '../gate/history.ts';
@@ -175,7 +175,8 @@ export async function openTarget(config: RunConfig): Promise<OpenedTarget> {
     const faults = config.faults.filter(isFaultName);
     const variants = config.variants.filter(isVariantName);
     // The suite and the server it started share one clock and short windows (core/timing.ts).
-    const server = await startReferenceServer({ resources, faults, variants, timing: EMBEDDED_TIMING });
+    const timing = embeddedTiming();
+    const server = await startReferenceServer({ resources, faults, variants, timing });
     const replayArgs = [
       ...(resources !== RUN_CONFIG_DEFAULTS.resources ? [`--resources ${resources}`] : []),
       ...faults.map((f) => `--fault ${shellWord(f)}`),
@@ -187,7 +188,7 @@ export async function openTarget(config: RunConfig): Promise<OpenedTarget> {
       apiKey: server.apiKey,
       profile: server.profile,
       ...(replayArgs ? { replayArgs } : {}),
-      timing: EMBEDDED_TIMING,
+      timing,
     };
     opened = { target, external: false, server, close: () => server.close() };
   }

@@ -5,14 +5,14 @@
  * to keep windows the suite cannot judge refuses to start.
  */
 import { expect, test } from 'vitest';
-import { checkTiming, EMBEDDED_TIMING, TARGET_TIMING } from '../../src/core/timing.ts';
+import { checkTiming, embeddedTiming, TARGET_TIMING } from '../../src/core/timing.ts';
 import { startReferenceServer } from '../../src/reference-server/index.ts';
 
 test('both timings can be judged; a moment inside the stale window cannot', () => {
   expect(checkTiming(TARGET_TIMING)).toBeUndefined();
-  expect(checkTiming(EMBEDDED_TIMING)).toBeUndefined();
-  expect(checkTiming({ ...EMBEDDED_TIMING, momentMs: EMBEDDED_TIMING.staleReadMs })).toContain('must come after');
-  expect(checkTiming({ ...EMBEDDED_TIMING, settleMs: 1 })).toContain("restoration's settled read");
+  expect(checkTiming(embeddedTiming())).toBeUndefined();
+  expect(checkTiming({ ...embeddedTiming(), momentMs: embeddedTiming().staleReadMs })).toContain('must come after');
+  expect(checkTiming({ ...embeddedTiming(), settleMs: 1 })).toContain("restoration's settled read");
 });
 
 test('a reference server with such a timing is refused before it listens', async () => {

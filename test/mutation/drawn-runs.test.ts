@@ -4,7 +4,7 @@
  * 20 seeds) works on one fault at two seeds here: the whole measure is too
  * slow for `npm test`.
  */
-import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
+import { embeddedTiming } from '../../src/core/timing.ts';
 import { describe, expect, test } from 'vitest';
 import { drawnRun, drawnRunsTable, propertyFaults } from '../../src/mutation/drawn-runs.ts';
 import { startReferenceServer } from '../../src/reference-server/index.ts';
@@ -15,7 +15,7 @@ const catalogue = await loadCatalogue();
 
 /** The steps of the first runs of errors.prop.invalid-limit-rejected, whose examples are "10", 2.5 and true. */
 async function firstLimits(drawnOnly: boolean): Promise<string[]> {
-  const server = await startReferenceServer({ timing: EMBEDDED_TIMING, seed: 7 });
+  const server = await startReferenceServer({ timing: embeddedTiming(), seed: 7 });
   const steps: string[] = [];
   try {
     await runRules(

@@ -6,7 +6,7 @@
  * windows or a real target's, so a verdict does not hang on which the run had.
  */
 import { describe, test } from 'vitest';
-import { EMBEDDED_TIMING, TARGET_TIMING } from '../../src/core/timing.ts';
+import { embeddedTiming, TARGET_TIMING } from '../../src/core/timing.ts';
 import { runMutation } from '../../src/mutation/run-mutations.ts';
 import type { FaultName } from '../../src/reference-server/faults.ts';
 import { loadCatalogue } from '../../src/runner/catalogue.ts';
@@ -20,7 +20,7 @@ const SAMPLE = [
   'teams-concurrent-assignments-dropped',
   'invalid-limit-accepted-one-in-ten',
 ] as const satisfies readonly FaultName[];
-const TIMINGS = { embedded: EMBEDDED_TIMING, target: TARGET_TIMING };
+const TIMINGS = { embedded: embeddedTiming(), target: TARGET_TIMING };
 
 const catalogue = await loadCatalogue();
 const cases = SAMPLE.flatMap((fault) => (['embedded', 'target'] as const).map((timing) => ({ fault, timing })));

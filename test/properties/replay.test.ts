@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
+import { embeddedTiming } from '../../src/core/timing.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { HarnessError } from '../../src/core/errors.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
@@ -12,7 +12,7 @@ import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts'
 
 let server: ReferenceServer;
 beforeAll(async () => {
-  server = await startReferenceServer({ timing: EMBEDDED_TIMING, faults: ['pagination-no-trailing-empty-page'] });
+  server = await startReferenceServer({ timing: embeddedTiming(), faults: ['pagination-no-trailing-empty-page'] });
 });
 afterAll(() => server.close());
 

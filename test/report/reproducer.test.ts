@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { parseJsonText } from '../../src/core/json-text.ts';
-import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
+import { embeddedTiming } from '../../src/core/timing.ts';
 import type { RuleResult } from '../../src/core/types.ts';
 import { CATCHES } from '../../src/mutation/fault-catches.ts';
 import { startReferenceServer, type FaultName, type ReferenceServer } from '../../src/reference-server/index.ts';
@@ -50,7 +50,7 @@ test('curl is installed where CI runs the reproducer tests', () => {
 function start(faults: FaultName[] = [], resources?: number): Promise<ReferenceServer> {
   return startReferenceServer({
     faults,
-    timing: EMBEDDED_TIMING,
+    timing: embeddedTiming(),
     apiKey: API_KEY,
     restrictedApiKey: RESTRICTED_KEY,
     ...(resources !== undefined ? { resources } : {}),

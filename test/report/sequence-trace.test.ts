@@ -6,7 +6,7 @@
  * explainRevocations). results.json keeps it, validated when read back; the HTML report
  * shows it. Tried on built-in faults the model-based properties catch.
  */
-import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
+import { embeddedTiming } from '../../src/core/timing.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RuleResult, RunResult } from '../../src/core/types.ts';
 import { startReferenceServer, type FaultName, type ReferenceServer } from '../../src/reference-server/index.ts';
@@ -33,7 +33,7 @@ describe('firstDifference', () => {
 });
 
 async function failingRun(fault: FaultName, rule: string): Promise<{ run: RunResult; result: RuleResult }> {
-  const server: ReferenceServer = await startReferenceServer({ timing: EMBEDDED_TIMING, faults: [fault] });
+  const server: ReferenceServer = await startReferenceServer({ timing: embeddedTiming(), faults: [fault] });
   try {
     const run = await runRulesOn(server, [rule]);
     const result = run.results.find((r) => r.ruleId === rule);

@@ -4,7 +4,7 @@
  * PASSes. Checked two ways: one rule whose requests all get an HTML 200, and
  * the whole catalogue behind a proxy that turns some answers into HTML.
  */
-import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
+import { embeddedTiming } from '../../src/core/timing.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RunResult } from '../../src/core/types.ts';
 import { startHostileProxy } from '../../src/hostile-server/hostile-proxy.ts';
@@ -15,7 +15,7 @@ import { startForwardingProxy, type ForwardingProxy } from '../helpers/forwardin
 
 let upstream: ReferenceServer;
 beforeAll(async () => {
-  upstream = await startReferenceServer({ timing: EMBEDDED_TIMING, resources: 80 });
+  upstream = await startReferenceServer({ timing: embeddedTiming(), resources: 80 });
 });
 afterAll(() => upstream.close());
 

@@ -5,7 +5,7 @@
  * few (fewer than three pages), resources without the sort attribute, or a
  * restricted key that is the main key with no role declared hidden from it.
  */
-import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
+import { embeddedTiming } from '../../src/core/timing.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { RuleResult } from '../../src/core/types.ts';
@@ -184,7 +184,7 @@ describe('resources without the sort attribute', () => {
 describe('list-roles.restricted-sees-subset with the main key as the restricted key', () => {
   let server: Awaited<ReturnType<typeof startReferenceServer>>;
   beforeAll(async () => {
-    server = await startReferenceServer({ timing: EMBEDDED_TIMING, resources: 40 });
+    server = await startReferenceServer({ timing: embeddedTiming(), resources: 40 });
   });
   afterAll(async () => {
     await server.close();

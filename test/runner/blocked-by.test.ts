@@ -5,7 +5,7 @@
  * once; only the owner FAILs. A driven rule whose own requests showed its own
  * departure before the step stopped it FAILs on it instead.
  */
-import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
+import { embeddedTiming } from '../../src/core/timing.ts';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
 import { renderJUnit } from '../../src/report/junit.ts';
@@ -16,7 +16,7 @@ import { startForwardingProxy, type ForwardingProxy } from '../helpers/forwardin
 let upstream: ReferenceServer;
 let proxy: ForwardingProxy;
 beforeAll(async () => {
-  upstream = await startReferenceServer({ timing: EMBEDDED_TIMING, resources: 40 });
+  upstream = await startReferenceServer({ timing: embeddedTiming(), resources: 40 });
   proxy = await startForwardingProxy(upstream.url, (path, _body, res) => {
     if (!path.endsWith('/resources.list')) return false;
     res.writeHead(200, { 'content-type': 'application/json' });
@@ -53,7 +53,7 @@ test('the rule that relies on a failing step is blocked by its owner, with the r
 test("a driven rule stopped by another rule's departure still FAILs on what its own requests already showed", async () => {
   // A resource of another kind opens every later page: page 2 breaks the kind, page 3 repeats it (a walk's departure).
   const server = await startReferenceServer({
-    timing: EMBEDDED_TIMING,
+    timing: embeddedTiming(),
     seed: 7,
     resources: 120,
     faults: ['list-later-pages-other-kinds'],

@@ -4,7 +4,7 @@
  * does not is FLAKY, with both attempts' exchanges, and the run is
  * inconclusive, never not conformant.
  */
-import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
+import { embeddedTiming } from '../../src/core/timing.ts';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
 import { loadCatalogue, selectRules } from '../../src/runner/catalogue.ts';
@@ -14,7 +14,7 @@ import { startForwardingProxy, type ForwardingProxy } from '../helpers/forwardin
 
 let upstream: ReferenceServer;
 beforeAll(async () => {
-  upstream = await startReferenceServer({ timing: EMBEDDED_TIMING, resources: 40 });
+  upstream = await startReferenceServer({ timing: embeddedTiming(), resources: 40 });
 });
 afterAll(() => upstream.close());
 

@@ -6,7 +6,7 @@
  * enough to confirm it; it is a middlebox's rate, no server's: FLAKY. One
  * time in 90 is a glitch's (FLAKY); one time in ten or five the server's.
  */
-import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
+import { embeddedTiming } from '../../src/core/timing.ts';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { request } from 'undici';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
@@ -18,7 +18,7 @@ const RULE = 'pagination.prop.tampered-token-422';
 
 let upstream: ReferenceServer;
 beforeAll(async () => {
-  upstream = await startReferenceServer({ timing: EMBEDDED_TIMING, resources: 40 });
+  upstream = await startReferenceServer({ timing: embeddedTiming(), resources: 40 });
 });
 afterAll(() => upstream.close());
 

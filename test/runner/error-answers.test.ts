@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
+import { embeddedTiming } from '../../src/core/timing.ts';
 import type { ApiResponse } from '../../src/client/directory-client.ts';
 import type { AnsweredExchange, Exchange } from '../../src/core/exchange.ts';
 import { startReferenceServer, type FaultName } from '../../src/reference-server/index.ts';
@@ -146,7 +146,7 @@ describe('errors.message-present judges every 4xx of the run', () => {
 
 describe('errors.message-present without a kind to list', () => {
   const run = async (faults: FaultName[]) => {
-    const server = await startReferenceServer({ timing: EMBEDDED_TIMING, resources: 40, faults });
+    const server = await startReferenceServer({ timing: embeddedTiming(), resources: 40, faults });
     try {
       // No kind named: the rule provokes its refusals with show-teams for a resource of the profile.
       const profile = { ...server.profile, kinds: [], listKindId: undefined };

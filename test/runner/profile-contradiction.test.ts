@@ -7,13 +7,13 @@
  * profile that leaves out a role makes no rule FAIL or ERROR at all.
  */
 import { expect, test } from 'vitest';
-import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
+import { embeddedTiming } from '../../src/core/timing.ts';
 import { startReferenceServer } from '../../src/reference-server/index.ts';
 import { loadCatalogue, selectRules } from '../../src/runner/catalogue.ts';
 import { DEFAULT_ENGINE_OPTIONS, runRules } from '../../src/runner/run-rules.ts';
 
 test('a profile missing an enabled team: no FAIL, ERROR DC_ERR_PROFILE naming the team and teams', async () => {
-  const server = await startReferenceServer({ timing: EMBEDDED_TIMING, resources: 120, seed: 7 });
+  const server = await startReferenceServer({ timing: embeddedTiming(), resources: 120, seed: 7 });
   try {
     const left = server.profile.teams.find((t) => t.enabled);
     expect(left).toBeDefined();
@@ -42,7 +42,7 @@ test('a profile missing an enabled team: no FAIL, ERROR DC_ERR_PROFILE naming th
 test('a profile missing a role (the one the restricted key cannot see): no FAIL, no ERROR', async () => {
   // A role the profile does not know is never asked for by name: the rules read the roles the target shows, so
   // leaving one out narrows what they try, never what they hold the target to.
-  const server = await startReferenceServer({ timing: EMBEDDED_TIMING, resources: 120, seed: 7 });
+  const server = await startReferenceServer({ timing: embeddedTiming(), resources: 120, seed: 7 });
   try {
     const [left] = server.profile.restrictedHiddenRoleIds ?? [];
     expect(left).toBeDefined();

@@ -5,7 +5,7 @@
  * that change state must wait for it in turn instead of being skipped while
  * another rule holds it.
  */
-import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
+import { embeddedTiming } from '../../src/core/timing.ts';
 import { expect, test } from 'vitest';
 import { startReferenceServer } from '../../src/reference-server/index.ts';
 import { loadCatalogue } from '../../src/runner/catalogue.ts';
@@ -14,7 +14,7 @@ import { kindById, type TargetProfile } from '../../src/target/profile.ts';
 
 /** A fresh server each time (the same generated data): revoked roles cannot be given back between runs. */
 async function verdicts(concurrency: number): Promise<Record<string, string>> {
-  const server = await startReferenceServer({ timing: EMBEDDED_TIMING, resources: 120 });
+  const server = await startReferenceServer({ timing: embeddedTiming(), resources: 120 });
   try {
     return await verdictsAgainst(server, concurrency);
   } finally {

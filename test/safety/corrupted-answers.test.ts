@@ -13,7 +13,7 @@
  * their departure), the rule that judges every error answer of the run.
  * `npm run trials` runs the whole catalogue over the same 20 seeds.
  */
-import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
+import { embeddedTiming } from '../../src/core/timing.ts';
 import { expect, test } from 'vitest';
 import type { RuleResult } from '../../src/core/types.ts';
 import { startCorruptingProxy } from '../../src/hostile-server/corrupting-proxy.ts';
@@ -61,7 +61,7 @@ test('one corrupted answer in 30, at random over 20 seeds: no FAIL, the departur
   let corrupted = 0;
   for (const seed of SEEDS) {
     // A server of its own for each seed: revocations cannot be undone, and each seed revokes afresh.
-    const server = await startReferenceServer({ timing: EMBEDDED_TIMING });
+    const server = await startReferenceServer({ timing: embeddedTiming() });
     const proxy = await startCorruptingProxy({ upstream: server.url, seed });
     try {
       const run = await runRules(

@@ -3,7 +3,7 @@
  * crashes, calls transport faults ERROR (never FAIL), names protocol
  * departures in the rules they break, and keeps its reports valid.
  */
-import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
+import { embeddedTiming } from '../../src/core/timing.ts';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startHostileProxy, type HostileMode } from '../../src/hostile-server/hostile-proxy.ts';
 import { renderHtml } from '../../src/report/html.ts';
@@ -16,7 +16,7 @@ import { xmlProblems } from '../helpers/xml.ts';
 
 let upstream: ReferenceServer;
 beforeAll(async () => {
-  upstream = await startReferenceServer({ timing: EMBEDDED_TIMING, resources: 80 });
+  upstream = await startReferenceServer({ timing: embeddedTiming(), resources: 80 });
 });
 afterAll(() => upstream.close());
 

@@ -12,7 +12,7 @@
  * mutation elsewhere is not repeated by the client (it may have taken effect)
  * and is an ERROR by design, never a FAIL.
  */
-import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
+import { embeddedTiming } from '../../src/core/timing.ts';
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { RunResult } from '../../src/core/types.ts';
@@ -25,8 +25,8 @@ import { startForwardingProxy } from '../helpers/forwarding-proxy.ts';
 const servers: ReferenceServer[] = [];
 beforeAll(async () => {
   servers.push(
-    await startReferenceServer({ timing: EMBEDDED_TIMING }),
-    await startReferenceServer({ timing: EMBEDDED_TIMING }),
+    await startReferenceServer({ timing: embeddedTiming() }),
+    await startReferenceServer({ timing: embeddedTiming() }),
   );
 });
 afterAll(async () => {

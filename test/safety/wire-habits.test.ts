@@ -7,7 +7,7 @@
  * server's conformance: its rule ends in ERROR, never FAIL, and the run is
  * inconclusive (exit 3), not "not conformant".
  */
-import { EMBEDDED_TIMING } from '../../src/core/timing.ts';
+import { embeddedTiming } from '../../src/core/timing.ts';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { RunResult } from '../../src/core/types.ts';
 import { exitCodeOf } from '../../src/cli/exit-codes.ts';
@@ -32,7 +32,7 @@ const verdicts = (run: RunResult): Record<string, string> =>
   Object.fromEntries(run.results.map((r) => [r.ruleId, r.verdict]));
 
 beforeAll(async () => {
-  server = await startReferenceServer({ timing: EMBEDDED_TIMING });
+  server = await startReferenceServer({ timing: embeddedTiming() });
   direct = await runAgainst(server.url);
 }, 60_000);
 afterAll(() => server.close());

@@ -14,7 +14,7 @@ import type { Observed } from './observed.ts';
 
 /** Waits the run's moment: how long after a write the second read comes. */
 export function aMoment(ctx: { readonly timing: Timing; readonly signal: AbortSignal }): Promise<void> {
-  return ctx.timing.clock.sleep(ctx.timing.momentMs, ctx.signal);
+  return ctx.timing.clock.wait(ctx.timing.momentMs, ctx.signal);
 }
 
 /** An exchange's times, when the record holds them (Observed's `at`). */

@@ -3,8 +3,11 @@
  * the operation's input model (src/rules/input-models/assign-activity-rate.ts,
  * derived from its request schema) gives each field its value classes, a
  * covering array drawn from the run's seed holds every pair of classes in
- * some row, and each row is an assignment over a week of its own inside one
- * of a held resource's periods, read back over that week at once. Then one
+ * some row, and each row is an assignment read back over its range at once:
+ * a week of its own inside one of a held resource's periods (touching the
+ * period the row before made), or exactly the range of a period the resource
+ * holds (the one the last row done made: a server may take an existing range
+ * for an update of that period). Then one
  * complete row (every field sent, the pattern left to its documented default)
  * for each work-regime class, alternating ASCII and non-ASCII external_id.
  * The resource is restored once after the rows.
@@ -29,7 +32,11 @@ import { precondition } from '../src/rules/assertions.ts';
 import { checkProperty } from '../src/rules/check-property.ts';
 import { addDays, covers, splitRange, type DateSpan } from '../src/rules/dates.ts';
 import { drawCoveringArray, pairCoverage } from '../src/rules/input-models/coverage.ts';
-import { assignActivityRateInputModel, regimeClass } from '../src/rules/input-models/assign-activity-rate.ts';
+import {
+  assignActivityRateInputModel,
+  EXISTING_PERIOD,
+  regimeClass,
+} from '../src/rules/input-models/assign-activity-rate.ts';
 import { OMITTED } from '../src/rules/input-models/model.ts';
 import { claimRoleResource } from '../src/rules/steps/claims.ts';
 import { WIDE_RANGE, showActivityRates } from '../src/rules/steps/assignations.ts';
@@ -138,10 +145,13 @@ async function drive(ctx: CheckContext<'roleKindResource' | 'workRegime'> & Judg
   const model = assignActivityRateInputModel(ctx.profile);
   const array = drawCoveringArray(model, ctx.options.seed, ctx.options.depth);
   precondition(array, 'no covering array was drawn for resources.assign-activity-rate');
-  const rows: Row[] = array.rows.map((classes) => new Map(classes.map((c, f) => [array.factors[f]?.name ?? '', c])));
+  const drawn: Row[] = array.rows.map((classes) => new Map(classes.map((c, f) => [array.factors[f]?.name ?? '', c])));
+  // A row over exactly an existing period needs a row done before it: one of a week of its own goes first.
+  const order = ownWeekFirst(drawn);
+  const rows = order.map((i) => defined(drawn[i]));
   const regimeClasses = ['null', ...ctx.workRegimeIds.map((_, i) => regimeClass(i))];
   const complete = completeRows(regimeClasses);
-  const judged = rows.map(() => false);
+  const judged = drawn.map(() => false);
   const resourceId = await claimRoleResource(ctx);
   const periods = await showActivityRates(ctx, { resource_id: resourceId, date_range: WIDE_RANGE });
   const needed = (rows.length + complete.length) * ROW_DAYS + 2;
@@ -156,14 +166,18 @@ async function drive(ctx: CheckContext<'roleKindResource' | 'workRegime'> & Judg
     await checkProperty(ctx, fc.constant(null), () =>
       ctx.judged(() =>
         guard.around(async () => {
+          // The range of the last row done: a period the resource holds now.
+          let lastDone: DateSpan | undefined;
           for (const [i, row] of [...rows, ...complete].entries()) {
             const start = addDays(window.start, 1 + i * ROW_DAYS);
-            const range = { start, end: addDays(start, ROW_DAYS - 1) };
+            const existing = row.get('date_range') === EXISTING_PERIOD ? lastDone : undefined;
+            const range = existing ?? { start, end: addDays(start, ROW_DAYS - 1) };
             const isComplete = i >= rows.length;
             const step = ASSIGN_ROW_STEP.assign(i + 1, isComplete);
             const body = bodyOf(row, i + 1, resourceId, range, ctx.workRegimeIds, tag);
             const res = await ctx.client.post('resources.assign-activity-rate', body, { step });
             if (res.status >= 200 && res.status < 300) {
+              lastDone = range;
               const read = { resource_id: resourceId, date_range: body.date_range };
               await showActivityRates(ctx, read, { step: ASSIGN_ROW_STEP.read(step), fresh: true });
             } else if (!isComplete) {
@@ -172,7 +186,9 @@ async function drive(ctx: CheckContext<'roleKindResource' | 'workRegime'> & Judg
                 row: Object.fromEntries(row),
               });
             }
-            if (!isComplete) judged[i] = res.status < 500 && res.status !== 429;
+            // A row of an existing period that found none was not the row drawn: its pairs stay uncovered.
+            const asDrawn = row.get('date_range') !== EXISTING_PERIOD || existing !== undefined;
+            if (!isComplete) judged[defined(order[i])] = asDrawn && res.status < 500 && res.status !== 429;
           }
         }),
       ),
@@ -180,6 +196,18 @@ async function drive(ctx: CheckContext<'roleKindResource' | 'workRegime'> & Judg
   } finally {
     ctx.observe('pairwise coverage of resources.assign-activity-rate', pairCoverage(model, array, judged));
   }
+}
+
+/** The rows' indexes in the order they are sent: the first row of a week of its own, then the others as drawn. */
+export function ownWeekFirst(rows: readonly Row[]): number[] {
+  const indexes = rows.map((_, i) => i);
+  const first = indexes.find((i) => rows[i]?.get('date_range') !== EXISTING_PERIOD);
+  return first === undefined ? indexes : [first, ...indexes.filter((i) => i !== first)];
+}
+
+function defined<T>(x: T | undefined): T {
+  if (x === undefined) throw new Error('a row index out of range');
+  return x;
 }
 
 /** Is a request one whose every value is documented and valid (the pattern left to its documented default)? */

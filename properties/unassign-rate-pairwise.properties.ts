@@ -2,8 +2,8 @@
  * §4.7 resources.unassign-activity-rate over its whole input space, pairwise:
  * the operation's input model (src/rules/input-models/unassign-activity-rate.ts,
  * derived from its request schema) makes its DateRange two factors, where it
- * lies against the resource's own periods (inside one, across a start or an
- * end, adjacent, over two) and where its ends fall (ordinary days, a month's
+ * lies against the resource's own periods (inside one, exactly one, across a
+ * start or an end, adjacent, over two) and where its ends fall (ordinary days, a month's
  * first and last day, a year's end, 29 February). A covering array drawn from
  * the run's seed holds every pair. The rule first lays three periods of its
  * own side by side over two calendar years inside a held resource's period
@@ -12,7 +12,9 @@
  * the last read showed them (date-ranges.ts, never faked: a class the data
  * cannot give is a row not judged; the position holds on the days the range
  * certainly covers), unassigned after the rows before it, so later rows land
- * on what earlier ones changed, and read back whole at once. The resource is
+ * on what earlier ones changed, and read back whole at once. The rows over
+ * exactly one period go first, while the periods are whole (a range that is
+ * no period's is no such row). The resource is
  * restored once.
  *
  * Oracles that need no open choice, judged by `judgeUnassignRows` with every
@@ -135,16 +137,19 @@ async function drive(ctx: CheckContext<'roleKindResource'> & Judging): Promise<v
             spansOf(shown).filter((p) => p.start <= years.end && years.start <= p.end);
           const asLaid = ownOf(laid);
           let spans = asLaid;
-          for (const [i, row] of array.rows.entries()) {
+          const exactly = (row: readonly string[]): boolean => row[positionAt] === 'exactly one';
+          const rows = [...array.rows.entries()];
+          for (const [i, row] of [...rows.filter(([, r]) => exactly(r)), ...rows.filter(([, r]) => !exactly(r))]) {
             // The row's range from its classes around the periods as the last read showed them, so that
             // "inside one" lies inside one as the row is sent; where the rows before left too little, around
             // the periods as laid. A class neither gives is no row.
             const position = RANGE_POSITIONS.find((c) => c === row[positionAt]);
             const ends = RANGE_ENDS.find((c) => c === row[endsAt]);
+            // Exactly one period is one the last read showed, or no row.
             const range =
               position && ends
                 ? (drawRange(spans, position, ends, { endOpen: true }) ??
-                  drawRange(asLaid, position, ends, { endOpen: true }))
+                  (exactly(row) ? undefined : drawRange(asLaid, position, ends, { endOpen: true })))
                 : undefined;
             if (range === undefined) continue;
             const step = UNASSIGN_ROW_STEP.row(i + 1, row.join(', '));

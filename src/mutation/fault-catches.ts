@@ -908,6 +908,16 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     // The pairwise rows assign weeks that follow one another: each is merged into the one before.
     alsoFails: ['activity-rates.prop.pairwise-combinations'],
   },
+  'rates-exact-range-updates-rate-only': {
+    // Only the pairwise rows write over exactly the range of a period the resource holds, with other values.
+    rule: 'activity-rates.prop.pairwise-combinations',
+    where: at('show-activity-rates after assign-activity-rate pairwise row'),
+  },
+  'rates-unassign-exact-range-kept': {
+    // Only the unassignment rows send exactly the range of a period the resource holds.
+    rule: 'activity-rates.prop.unassign-pairwise-combinations',
+    where: at('show-activity-rates after unassign-activity-rate pairwise row', 'date_range on '),
+  },
   'teams-reassign-keeps-regrouping': {
     rule: 'activity-rates.prop.model-sequences',
     where: at('show-teams after ', 'regrouping on '),

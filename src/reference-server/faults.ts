@@ -655,6 +655,16 @@ export const FAULTS = {
     description:
       'An assignment that starts the day after a period ends extends that period over its range instead: the earlier rate is kept and the assigned one lost.',
   },
+  'rates-exact-range-updates-rate-only': {
+    clause: '§4.2',
+    description:
+      'An assignment over exactly the range of a period the resource holds is taken for an update of that period: only its average rate changes, its work regime, flags and pattern stay as they were.',
+  },
+  'rates-unassign-exact-range-kept': {
+    clause: '§4.7',
+    description:
+      'An unassignment over exactly the range of a period keeps that period: the server carves the periods across or around the range, and one over exactly the range is neither.',
+  },
   'teams-reassign-keeps-regrouping': {
     clause: '§4.3',
     description:

@@ -43,7 +43,7 @@ const ROW_PREFIX = 'unassign-activity-rate pairwise row ';
 /** How far around the row's range the judge looks, as the rule does. */
 export const UNASSIGN_AROUND_DAYS = 45;
 
-const done = (e: Exchange | undefined): boolean =>
+const isDone = (e: Exchange | undefined): boolean =>
   e?.response !== undefined && e.response.status >= 200 && e.response.status < 300;
 
 /** The periods a recorded read showed, when it answered 200 with a whole list. */
@@ -92,8 +92,9 @@ export function unassignDeparture(
 
 /**
  * The plan of the rule's first violation that names a row whose exchanges the
- * transcript kept, with the layout and the read before the rows; undefined
- * otherwise, or where the recording does not depart as the script judges.
+ * transcript kept, with the layout, the read before the rows and the rows
+ * done up to that one and on until the recording departs under both readings
+ * of an end day; undefined otherwise, or where it never does.
  */
 export function unassignRowsPlan(r: RuleResult): Plan | undefined {
   if (r.ruleId !== RULE) return undefined;
@@ -106,11 +107,11 @@ export function unassignRowsPlan(r: RuleResult): Plan | undefined {
   let layoutAt = beforeAt;
   while (layoutAt > 0 && LAYOUT.test(log[layoutAt - 1]?.step ?? '')) layoutAt -= 1;
   const before = log[beforeAt];
-  if (!before || layoutAt === beforeAt || !done(log[rowAt])) return undefined;
+  if (!before || layoutAt === beforeAt || !isDone(log[rowAt])) return undefined;
   const layout = log.slice(layoutAt, beforeAt);
   // Each row done, with the read right after it; a row refused changed nothing and is not sent again.
-  const rows = log.slice(beforeAt + 1, rowAt + 1).flatMap((e) => {
-    if (!e.step?.startsWith(ROW_PREFIX) || !done(e)) return [];
+  const done = log.slice(beforeAt + 1).flatMap((e) => {
+    if (!e.step?.startsWith(ROW_PREFIX) || !isDone(e)) return [];
     const read = log.find((x) => x.step === `show-activity-rates after ${e.step ?? ''}`);
     const body = parseJsonText(e.request.body);
     const range = typeof body === 'object' && body !== null && 'date_range' in body ? body.date_range : undefined;
@@ -119,11 +120,19 @@ export function unassignRowsPlan(r: RuleResult): Plan | undefined {
     return read && after && span && typeof range === 'string' ? [{ row: e, read, range, span, after }] : [];
   });
   const was = periodsOf(before);
-  const judged = rows.map((x) => ({ range: x.span, after: x.after }));
-  if (!was || rows.at(-1)?.row !== log[rowAt] || !layout.every(done)) return undefined;
-  // The recording must depart as the script will judge it: whichever way the end day is read.
-  if (unassignDeparture(was, judged, true) === undefined || unassignDeparture(was, judged, false) === undefined)
-    return undefined;
+  const named = done.findIndex((x) => x.row === log[rowAt]);
+  if (!was || named < 0 || !layout.every(isDone)) return undefined;
+  // The rows up to the violation's, and on until the recording departs as the script will judge it, whichever
+  // way the end day is read (the rule fails a run that departs under both readings, not always at one row).
+  const through = (k: number) => done.slice(0, k + 1).map((x) => ({ range: x.span, after: x.after }));
+  const last = done.findIndex(
+    (_, k) =>
+      k >= named &&
+      unassignDeparture(was, through(k), true) !== undefined &&
+      unassignDeparture(was, through(k), false) !== undefined,
+  );
+  if (last < 0) return undefined;
+  const rows = done.slice(0, last + 1);
   const requests = [...layout, before, ...rows.flatMap((x) => [x.row, x.read])].map((e) => ({
     label: e.step ?? e.operation,
     exchange: e,

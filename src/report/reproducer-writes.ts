@@ -279,7 +279,20 @@ export function writePlan(r: RuleResult): WritePlan | undefined {
       return assigned !== undefined && periodsOf(read)?.some((p) => carries(p, assigned)) === false;
     });
     const assigned = found && assignedBy(found[0]);
-    return found && assigned && planOf(found[0], found[1], { at: 2, kind: 'period-assigned', assigned });
+    if (!found || !assigned) return undefined;
+    // A row over exactly the range of a period an earlier row made needs that period first.
+    const made = log
+      .slice(0, log.indexOf(found[0]))
+      .findLast((e) => e.operation === found[0].operation && assignedBy(e)?.date_range === assigned.date_range);
+    if (!made) return planOf(found[0], found[1], { at: 2, kind: 'period-assigned', assigned });
+    return {
+      requests: [made, ...found].map((e) => ({ label: e.step ?? e.operation, exchange: e })),
+      checks: [
+        { at: 1, kind: 'accepted' },
+        { at: 2, kind: 'accepted' },
+        { at: 3, kind: 'period-assigned', assigned },
+      ],
+    };
   }
   if (r.ruleId === 'activity-rates.no-overlap') {
     const found = writesRead(log, 'the assignment', 'read right after the assignment').findLast(([, read]) => {

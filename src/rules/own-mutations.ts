@@ -164,24 +164,31 @@ export interface ForeignChange {
 
 /** How the items of one part are compared: as a value a change set, and with each other. */
 interface PartRules<T> {
-  /** `item` shows what `setting` set. */
-  shows(item: T, setting: Setting): boolean;
+  /** `item` shows values the suite's own changes set (each value may be another change's). */
+  shows(item: T, settings: readonly Setting[]): boolean;
   /** Two items hold the same value on the days they share (one may be a fragment of the other). */
   same(a: T, b: T): boolean;
 }
 
 const RATES: PartRules<ActivityRatePeriod> = {
-  shows: (p, s) =>
-    s.kind === 'rate' &&
-    // "Shown as an integer": rounded either way, the rate shown is within one of the rate sent.
-    Math.abs(p.average_rate - s.averageRate) <= 1 &&
-    (s.workRegimeId === undefined || p.work_regime.id === s.workRegimeId),
+  // The rate and the work regime each set by one of the suite's writes, not always the same one: a server that
+  // took a write over an existing period for an update of some of its fields mixes two writes of the suite's,
+  // which the rule that sent them reports; another party's change is told by a rate or regime none of them set.
+  shows: (p, settings) => {
+    const rates = settings.flatMap((s) => (s.kind === 'rate' ? [s] : []));
+    return (
+      // "Shown as an integer": rounded either way, the rate shown is within one of the rate sent.
+      rates.some((s) => Math.abs(p.average_rate - s.averageRate) <= 1) &&
+      rates.some((s) => s.workRegimeId === undefined || p.work_regime.id === s.workRegimeId)
+    );
+  },
   // A period cut by a change keeps every field of the period it was part of.
   same: (a, b) => canonicalJson({ ...a, date_range: '' }) === canonicalJson({ ...b, date_range: '' }),
 };
 
 const TEAMS: PartRules<TeamAssignation> = {
-  shows: (a, s) => s.kind === 'team' && a.team.id === s.teamId && (s.head === undefined || a.head === s.head),
+  shows: (a, settings) =>
+    settings.some((s) => s.kind === 'team' && a.team.id === s.teamId && (s.head === undefined || a.head === s.head)),
   // An assignation merged with one beside it takes the new one's contract fields over the whole range (§4.3:
   // "update an existing one by extending"): only the team and the role tell it apart.
   same: (a, b) => a.team.id === b.team.id && a.head === b.head,
@@ -243,7 +250,12 @@ function foreignPart<T extends { date_range: string }>(
     coveredBy(span, [
       ...doubtful,
       ...spansOf(before.filter((b) => rules.same(b, item))),
-      ...(written.some((w) => rules.shows(item, w.sets)) ? ownDays : []),
+      ...(rules.shows(
+        item,
+        written.map((w) => w.sets),
+      )
+        ? ownDays
+        : []),
     ]);
   const isGoneOwn = (item: T, span: DateSpan): boolean =>
     ownDays.some((d) => overlap(d, span)) ||

@@ -426,6 +426,8 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
       ['rates-default-pattern-five-days', 'activity-rates.prop.pairwise-combinations'],
       // A pairwise row's pattern of several weeks shown with its first week only.
       ['rates-pattern-later-weeks-dropped', 'activity-rates.prop.pairwise-combinations'],
+      // A pairwise row over exactly the range of the period the row before made: that row is sent first.
+      ['rates-exact-range-updates-rate-only', 'activity-rates.prop.pairwise-combinations'],
       // A pairwise row warned of, done anyway: its team must not be shown over its week.
       ['teams-warning-applied-without-contract-number', 'assign-team.prop.pairwise-combinations'],
       // A pairwise row refused (non-ASCII text): 2xx or a warning is due; the rows before it are sent first.
@@ -440,6 +442,8 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
       ['rates-unassign-inside-removes-period', 'activity-rates.prop.unassign-pairwise-combinations'],
       // The same, a month's first day an unassignment covered still shown.
       ['rates-unassign-month-start-kept', 'activity-rates.prop.unassign-pairwise-combinations'],
+      // An unassignment row over exactly the range of a laid period, which stays.
+      ['rates-unassign-exact-range-kept', 'activity-rates.prop.unassign-pairwise-combinations'],
     ] as const),
   )(
     '%s: the script of %s writes again and judges the read after it, exits 1 on a fresh faulty server, 0 on the reference',

@@ -168,6 +168,12 @@ export const assignActivityRate: OperationMaybeLater = (body, ctx) => {
     ...(externalId !== undefined ? { externalId } : {}),
   };
   const details = ctx.store.detailsOf(resource);
+  const sameRange = details.rates.find((p) => p.span.start === span.start && p.span.end === span.end);
+  if (sameRange && ctx.faults.has('rates-exact-range-updates-rate-only')) {
+    // The fault: the range of a period it holds read as an update of that period, its rate alone.
+    const others = details.rates.filter((p) => p !== sameRange);
+    return writeRate(ctx, resource, details, others, { ...sameRange, averageRate }, undefined);
+  }
   if (ctx.faults.has('rates-concurrent-assignments-dropped')) {
     // Wait a moment before writing: an assignment to the same resource that arrives meanwhile is a conflict,
     // which the fault settles by writing neither, both answered as if done.
@@ -283,6 +289,16 @@ export const unassignActivityRate: Operation = (body, ctx) => {
     // A second step from a stale cache: the periods as they were before the assignment just made.
     details.rates = carve(beforeLastAssignment.get(details) ?? details.rates, span);
     beforeLastAssignment.delete(details);
+  } else if (ctx.faults.has('rates-unassign-exact-range-kept')) {
+    // The fault: periods across or around the range are carved; one over exactly the range is neither, and stays.
+    const exact = (p: RatePeriod): boolean => p.span.start === span.start && p.span.end === span.end;
+    details.rates = [
+      ...carve(
+        details.rates.filter((p) => !exact(p)),
+        span,
+      ),
+      ...details.rates.filter(exact),
+    ].sort((a, b) => a.span.start - b.span.start);
   } else if (!ctx.faults.has('activity-rate-unassign-noop')) details.rates = carve(details.rates, span);
   return { status: 204 };
 };

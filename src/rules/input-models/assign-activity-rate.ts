@@ -1,8 +1,11 @@
 /**
  * The input space of resources.assign-activity-rate (§4.2), derived from its
  * request schema (src/schemas/definitions.ts): the resource and the range
- * are held fixed (a resource the rule holds, and a range of each row's own
- * inside one of its periods, so that each row's period is read alone); a
+ * is held fixed (a resource the rule holds); the range is a week of the
+ * row's own inside one of its periods (starting the day after the row
+ * before's week ends: touching the period that row made), or exactly the
+ * range of a period the resource holds (the one the last row done made), so
+ * that each row's period is read alone; a
  * Snowflake-or-null is omitted, null (the sector's regime) or each work
  * regime of the profile; a boolean is true, false or omitted; the rate is a
  * whole or a fractional value (always sent, see RATE_CLASSES); an array of patterns is omitted (the rate
@@ -24,6 +27,14 @@ import { OMITTED, type FixedField, type InputModelOf } from './model.ts';
 export const RATE_CLASSES = ['whole', 'fraction'] as const;
 export const PATTERN_CLASSES = [OMITTED, 'one week', 'several weeks'] as const;
 export const TEXT_CLASSES = [OMITTED, 'ascii', 'non-ascii'] as const;
+/**
+ * Where a row's range lies against the resource's own periods: a week of its
+ * own, touching the period the row before made, or exactly the range of a
+ * period the resource holds (a server may take an existing range for an
+ * update of that period rather than a new assignment over it).
+ */
+export const RANGE_CLASSES = ['a week of its own', 'exactly an existing period'] as const;
+export const [OWN_WEEK, EXISTING_PERIOD] = RANGE_CLASSES;
 /** The class of a work regime of the profile: its place in the profile's list. */
 export const regimeClass = (index: number): string => `regime ${index + 1}`;
 
@@ -43,10 +54,7 @@ export const assignActivityRateInputModel: InputModelOf = (profile) => {
     if (schema.$ref === SNOWFLAKE) {
       fixed.push({ field: name, why: 'a resource the rule holds, restored after the rows' });
     } else if (schema.$ref === '#/definitions/DateRange') {
-      fixed.push({
-        field: name,
-        why: 'a week of its own for each row inside one of the resource’s periods: each row’s period is read alone',
-      });
+      factors.push({ name, classes: [...RANGE_CLASSES] });
     } else if (anyOf.some((s) => s.$ref === SNOWFLAKE) && anyOf.some((s) => s.type === 'null')) {
       factors.push({ name, classes: [OMITTED, 'null', ...regimes] });
     } else if (schema.type === 'boolean') {

@@ -1,8 +1,8 @@
 /**
  * The classes of a DateRange a read is sent with, drawn around the target's
  * own data (the periods or assignations a wide read showed): where the range
- * lies against them (inside one, across a start or an end, right next to
- * one, over two) and where its ends fall on the calendar (ordinary days, a
+ * lies against them (inside one, exactly one, across a start or an end,
+ * right next to one, over two) and where its ends fall on the calendar (ordinary days, a
  * month's first and last day, a year's end, 29 February, a day clocks change
  * (clock-changes.ts), the day after a 32-bit count of seconds since 1970
  * overflows, 2038-01-19). A range is found
@@ -13,7 +13,14 @@
 import { addDays, type DateSpan } from '../dates.ts';
 import { clockChangeDays } from '../../core/clock-changes.ts';
 
-export const RANGE_POSITIONS = ['inside one', 'across a start', 'across an end', 'adjacent', 'over two'] as const;
+export const RANGE_POSITIONS = [
+  'inside one',
+  'exactly one',
+  'across a start',
+  'across an end',
+  'adjacent',
+  'over two',
+] as const;
 export type RangePosition = (typeof RANGE_POSITIONS)[number];
 
 export const RANGE_ENDS = [
@@ -46,6 +53,7 @@ interface Placed extends DateSpan {
 
 const POSITION: Record<RangePosition, (spans: readonly Placed[], s: string, e: string) => boolean> = {
   'inside one': (spans, s, e) => spans.some((p) => p.start < s && e < p.end),
+  'exactly one': (spans, s, e) => spans.some((p) => p.start === s && p.end === e),
   'across a start': (spans, s, e) => spans.some((p) => s < p.start && p.start <= e && e < p.end),
   'across an end': (spans, s, e) => spans.some((p) => p.start < s && s <= p.end && p.end < e),
   adjacent: (spans, s, e) => spans.some((p) => s === p.dayAfter || e === p.dayBefore),
@@ -132,7 +140,9 @@ export function drawRange(
       // With `endOpen` (a write, whose end day may or may not be included: not shown), the position holds on
       // the days the range certainly covers, so that what it shows does not rest on its end day alone.
       if (!ENDS[ends](s, e, calendar)) continue;
-      const last = options.endOpen ? addDays(e, -1) : e;
+      // A range that is exactly a record's, as the server shows it, holds the record's days whichever way the
+      // end day is read: it is sent as shown.
+      const last = options.endOpen && position !== 'exactly one' ? addDays(e, -1) : e;
       if (last < s || !POSITION[position](placed, s, last)) continue;
       const length = (time[j] ?? 0) - (time[i] ?? 0);
       if (best === undefined || length < best.length) best = { s, e, length };

@@ -34,6 +34,11 @@ export function parseSpan(value: string): Span | string {
   return span;
 }
 
+/** The same days, start and end. */
+export function sameSpan(a: Span, b: Span): boolean {
+  return a.start === b.start && a.end === b.end;
+}
+
 export function overlaps(a: Span, b: Span): boolean {
   return a.start <= b.end && b.start <= a.end;
 }

@@ -2,7 +2,7 @@
 import { StaleReads } from '../stale-reads.ts';
 import { ConcurrentWrites, lostUpdateGap } from '../concurrent-faults.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
-import { formatSpan, fromDay, overlaps, subtract, type Span } from '../days.ts';
+import { formatSpan, fromDay, overlaps, sameSpan, subtract, type Span } from '../days.ts';
 import { clockChangeDays } from '../../core/clock-changes.ts';
 import { evenPattern } from '../generate-domain.ts';
 import { WEEKDAYS, type Pattern, type RatePeriod, type Resource } from '../model.ts';
@@ -168,7 +168,7 @@ export const assignActivityRate: OperationMaybeLater = (body, ctx) => {
     ...(externalId !== undefined ? { externalId } : {}),
   };
   const details = ctx.store.detailsOf(resource);
-  const sameRange = details.rates.find((p) => p.span.start === span.start && p.span.end === span.end);
+  const sameRange = details.rates.find((p) => sameSpan(p.span, span));
   if (sameRange && ctx.faults.has('rates-exact-range-updates-rate-only')) {
     // The fault: the range of a period it holds read as an update of that period, its rate alone.
     const others = details.rates.filter((p) => p !== sameRange);
@@ -291,7 +291,7 @@ export const unassignActivityRate: Operation = (body, ctx) => {
     beforeLastAssignment.delete(details);
   } else if (ctx.faults.has('rates-unassign-exact-range-kept')) {
     // The fault: periods across or around the range are carved; one over exactly the range is neither, and stays.
-    const exact = (p: RatePeriod): boolean => p.span.start === span.start && p.span.end === span.end;
+    const exact = (p: RatePeriod): boolean => sameSpan(p.span, span);
     details.rates = [
       ...carve(
         details.rates.filter((p) => !exact(p)),

@@ -115,7 +115,7 @@ export class DirectoryClient {
     let request: SendRequest = retry(retryPolicy, this.options.clock)(attempt);
     if (this.options.agreedReads) request = agreedReads()(request);
     if (sharedReads) request = shareReads(sharedReads)(request);
-    this.send = record({ redactor, onExchange })(request);
+    this.send = record({ redactor, onExchange, clock: this.options.clock })(request);
   }
 
   /** The same connection pool and settings, with another recorder, credential or signal. */

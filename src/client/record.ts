@@ -1,11 +1,14 @@
 import type { AnsweredExchange, ApiResponse, Exchange, FailedExchange, RecordedResponse } from '../core/exchange.ts';
 import { HarnessError } from '../core/errors.ts';
 import { parseJsonText } from '../core/json-text.ts';
+import { SYSTEM_CLOCK, type Clock } from '../core/timing.ts';
 import type { Redactor } from './redact.ts';
 import type { AttemptOutcome, Delivery, SendRequest, TransportRequest } from './transport.ts';
 
 export interface RecordSettings {
   redactor: Redactor;
+  /** The run's clock: an exchange's times are on it, as the waits and the server's windows are (default the system's). */
+  clock?: Clock | undefined;
   /** Receives every exchange, for the rule's transcript, and the whole answer when one came (for its judge). */
   onExchange?: ((exchange: Exchange, answer?: ApiResponse) => void) | undefined;
 }
@@ -35,10 +38,10 @@ export function record(
       const delivery = await next(request);
       let recorded: Recorded;
       if (request.shared) {
-        recorded = recordedShared.get(delivery.outcome) ?? recordOf(request, delivery, settings.redactor);
+        recorded = recordedShared.get(delivery.outcome) ?? recordOf(request, delivery, settings);
         recordedShared.set(delivery.outcome, recorded);
       } else {
-        recorded = recordOf(request, delivery, settings.redactor);
+        recorded = recordOf(request, delivery, settings);
       }
       if (recorded.response === undefined) {
         settings.onExchange?.(recorded.exchange);
@@ -66,7 +69,10 @@ export function record(
     };
 }
 
-function recordOf(request: TransportRequest, delivery: Delivery, redactor: Redactor): Recorded {
+function recordOf(request: TransportRequest, delivery: Delivery, settings: RecordSettings): Recorded {
+  const { redactor, clock = SYSTEM_CLOCK } = settings;
+  // Read as the answer is recorded, microseconds after the wire had it all; the wire measured the attempt's duration.
+  const answeredAt = clock.now();
   const { outcome, attempts } = delivery;
   const recordedRequest = {
     method: 'POST' as const,
@@ -76,7 +82,7 @@ function recordOf(request: TransportRequest, delivery: Delivery, redactor: Redac
   };
   // Built in one literal and the rare fields after, in the order reports show them: this runs for every request.
   const operation = request.operation;
-  const startedAt = isoTime(Date.now() - outcome.durationMs);
+  const startedAt = isoTime(answeredAt - outcome.durationMs);
   const durationMs = Math.round(outcome.durationMs);
   if (!outcome.ok) {
     const error = { code: outcome.error.code, message: outcome.error.message };
@@ -86,7 +92,7 @@ function recordOf(request: TransportRequest, delivery: Delivery, redactor: Redac
   const response = recordedResponse(outcome, redactor);
   const answered: AnsweredExchange = { operation, startedAt, request: recordedRequest, response, durationMs, attempts };
   const exchange = withRareFields(answered, delivery, request.step);
-  return { exchange, response: answerOf(outcome, exchange) };
+  return { exchange, response: answerOf(outcome, exchange, answeredAt) };
 }
 
 /** The fields most exchanges lack, set after the literal, in the order reports show them. */
@@ -104,9 +110,7 @@ function sharedCopy(exchange: AnsweredExchange, step: string | undefined): Answe
   return step === undefined ? { ...rest, shared: true } : { ...rest, shared: true, step };
 }
 
-function answerOf(outcome: AttemptOutcome & { ok: true }, exchange: AnsweredExchange): ApiResponse {
-  // Read as the answer is recorded, microseconds after the wire had it all; the wire measured the attempt's duration.
-  const answered = performance.timeOrigin + performance.now();
+function answerOf(outcome: AttemptOutcome & { ok: true }, exchange: AnsweredExchange, answered: number): ApiResponse {
   return {
     status: outcome.status,
     headers: outcome.headers,

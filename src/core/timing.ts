@@ -41,8 +41,13 @@ function realSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return sleepFor(ms, undefined, signal ? { signal } : undefined);
 }
 
+/** Milliseconds since the epoch, to a fraction: two exchanges within one millisecond keep their order. */
+function realNow(): number {
+  return performance.timeOrigin + performance.now();
+}
+
 export const SYSTEM_CLOCK: Clock = {
-  now: () => Date.now(),
+  now: realNow,
   sleep: realSleep,
   wait: realSleep,
   alone: (work) => work(),
@@ -62,7 +67,7 @@ export class SharedClock implements Clock {
   private holders = 0;
 
   now(): number {
-    return Date.now() + this.skipped;
+    return realNow() + this.skipped;
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {

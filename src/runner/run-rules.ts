@@ -582,6 +582,7 @@ async function attemptRule(
         }
       : undefined,
   );
+  const { clock } = timingOf(target);
   const record = (e: Exchange, answer?: ApiResponse): void => {
     // Every exchange names the rule that sent or read it: traffic can be judged again from its tags.
     e.rule = rule.id;
@@ -595,9 +596,9 @@ async function attemptRule(
     }
     requestCount += e.attempts;
     // A request that got no answer may still have changed the state: its time is when the rule heard so.
-    if (!READ_OPERATIONS.has(e.operation)) lastChangeAt = answer?.at?.answered ?? Date.now();
+    if (!READ_OPERATIONS.has(e.operation)) lastChangeAt = answer?.at?.answered ?? clock.now();
     ownMutations.add(e);
-    env.quietReads?.add(e, Date.now());
+    env.quietReads?.add(e, clock.now());
     env.errorAnswers.add(rule.id, e);
     options.onExchange?.(rule.id, e);
   };

@@ -183,7 +183,7 @@ async function page(ctx: PairwiseContext, body: ListRequest, step: string): Prom
   }
   owned(ctx, ENVELOPE, () => expectSuccess(res, { step, status: 200 }));
   const observed = observedOf(res, step, body);
-  for (const { owner, judge } of LIST_ANSWER_JUDGES) owned(ctx, owner, () => failAll(judge(observed)));
+  for (const check of LIST_ANSWER_JUDGES) owned(ctx, check, () => failAll(check.judge(observed)));
   return owned(ctx, ENVELOPE, () => expectJson(res, 'ListEnvelope', { step }));
 }
 

@@ -35,6 +35,7 @@ import {
 } from '../src/schemas/index.ts';
 import { kindById } from '../src/target/profile.ts';
 import type { Violation } from '../src/core/types.ts';
+import { RATES_SHAPE } from '../src/rules/judges/read-answers.ts';
 
 interface Claimed {
   resourceId: string;
@@ -186,6 +187,7 @@ export default defineRuleGroup({
   rules: [
     rule({
       id: 'show-activity-rates.response-shape',
+      checks: [RATES_SHAPE],
       traffic: TRAFFIC.answers('resources.show-activity-rates'),
       clause: '§4.4 Response; §2.5',
       quote: [

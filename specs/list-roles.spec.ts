@@ -26,6 +26,7 @@ import type { Violation } from '../src/core/types.ts';
 import type { ListRolesRequest, RoleAssociation } from '../src/schemas/index.ts';
 import { matchesSchema, validateSchema } from '../src/schemas/index.ts';
 import { kindById } from '../src/target/profile.ts';
+import { ROLES_PLAIN_ARRAY, ROLES_ASSOCIATIONS } from '../src/rules/judges/read-answers.ts';
 
 /** The steps drivers of this group tag their reads with, which their judges read. */
 const STEP = {
@@ -202,6 +203,7 @@ export default defineRuleGroup({
   rules: [
     rule({
       id: 'list-roles.plain-array',
+      checks: [ROLES_PLAIN_ARRAY],
       traffic: TRAFFIC.answers('resources.list-roles'),
       clause: '§4.6 Response; §4.9 rule 8',
       quote: [
@@ -229,6 +231,7 @@ export default defineRuleGroup({
     }),
     rule({
       id: 'list-roles.association-shape',
+      checks: [ROLES_ASSOCIATIONS],
       traffic: TRAFFIC.answers('resources.list-roles'),
       clause: '§2.3',
       quote: [

@@ -47,7 +47,7 @@ import {
   judgeIdsFilter,
   judgeTotalCount,
 } from '../src/rules/judges/list-traffic.ts';
-import { LIST_ANSWER_JUDGES } from '../src/rules/judges/list-answer.ts';
+import { LIST_ANSWER_JUDGES, LIST_COUNTS, LIST_IDS } from '../src/rules/judges/list-answer.ts';
 import { field, observedOf } from '../src/rules/judges/observed.ts';
 import { WalkJudge } from '../src/rules/judges/walk.ts';
 import { matchesSchema, validateSchema, type ListRequest } from '../src/schemas/index.ts';
@@ -143,8 +143,8 @@ async function pagesByHand(
     // The same pages another rule may walk: the run asks for them once.
     const res = await ctx.client.post('resources.list', request, { shared: true, step });
     const observed = observedOf(res, step, request);
-    for (const { owner, judge } of LIST_ANSWER_JUDGES) {
-      if (owner !== ctx.ruleId) owned(ctx, owner, () => failAll(judge(observed)));
+    for (const check of LIST_ANSWER_JUDGES) {
+      if (ctx.ownerOf(check) !== ctx.ruleId) owned(ctx, check, () => failAll(check.judge(observed)));
     }
     if (walk) owned(ctx, 'pagination.each-resource-once', () => failAll(walk.page(observed, n - 1, `limit ${limit}`)));
     const data = field(res.json, 'data');
@@ -300,6 +300,7 @@ export default defineRuleGroup({
     }),
     rule({
       id: 'list.ids-filter',
+      checks: [LIST_IDS],
       traffic: TRAFFIC.listRequests(),
       clause: '§4.8 Filter shapes',
       quote: '| `resource.ids` | array of Snowflake |',
@@ -535,6 +536,7 @@ export default defineRuleGroup({
     }),
     rule({
       id: 'list.total-count-of-filtered-set',
+      checks: [LIST_COUNTS],
       traffic: TRAFFIC.listRequests(),
       clause: '§4.8 Response',
       quote: [

@@ -31,6 +31,8 @@ import {
 import { field, noVerdict, type Observed } from '../src/rules/judges/observed.ts';
 import type { Violation } from '../src/core/types.ts';
 import type { ListEnvelope, ListRequest } from '../src/schemas/index.ts';
+import { LIST_ENVELOPE, LIST_LIMIT } from '../src/rules/judges/list-answer.ts';
+import { EACH_RESOURCE_ONCE } from '../src/rules/judges/walk.ts';
 
 /** Pages are never followed past this; a server that keeps going is caught. */
 const MAX_PAGES = 5_000;
@@ -195,6 +197,7 @@ export default defineRuleGroup({
   rules: [
     rule({
       id: 'pagination.envelope',
+      checks: [LIST_ENVELOPE],
       traffic: TRAFFIC.answers('resources.list'),
       clause: '§4.8 Response',
       quote: [
@@ -233,6 +236,7 @@ export default defineRuleGroup({
     }),
     rule({
       id: 'pagination.limit-respected',
+      checks: [LIST_LIMIT],
       traffic: TRAFFIC.answers('resources.list'),
       clause: '§4.8 Response; §4.9 table',
       quote: [
@@ -319,6 +323,7 @@ export default defineRuleGroup({
     }),
     rule({
       id: 'pagination.each-resource-once',
+      checks: [EACH_RESOURCE_ONCE],
       traffic: TRAFFIC.walks,
       clause: '§4.9 rules 1-3',
       quote: [

@@ -29,6 +29,7 @@ import { field, type Observed } from '../src/rules/judges/observed.ts';
 import { unchangedBetween } from '../src/rules/judges/state.ts';
 import { matchesSchema, validateSchema, type AssignTeamRequest, type TeamAssignation } from '../src/schemas/index.ts';
 import type { Violation } from '../src/core/types.ts';
+import { TEAMS_SHAPE } from '../src/rules/judges/read-answers.ts';
 
 interface Scenario {
   resourceId: string;
@@ -178,6 +179,7 @@ export default defineRuleGroup({
   rules: [
     rule({
       id: 'show-teams.response-shape',
+      checks: [TEAMS_SHAPE],
       traffic: TRAFFIC.answers('resources.show-teams'),
       clause: '§4.5 Response; §2.4',
       quote: 'Response: status 200, JSON array of Team assignation (section 2.4).',

@@ -11,6 +11,7 @@ import { ANSWER_MODES, hostileAnswerTrial } from './hostile-answers.ts';
 import type { TrialOutcome } from './harness.ts';
 import { killTrial } from './kills.ts';
 import { networkFaultTrial } from './network-faults.ts';
+import { twoPartiesRevokingTrial } from './two-parties-revoking.ts';
 
 export interface TrialFamily {
   /** The family's name in the trials table (a test checks the table names each). */
@@ -80,5 +81,13 @@ export const TRIAL_FAMILIES: readonly TrialFamily[] = [
       'the run ends, reports valid, transport faults ERROR never FAIL, protocol departures FAIL their rule, no key in the results',
     runs: ANSWER_MODES.length * 3,
     trial: (seed) => hostileAnswerTrial(seed),
+  },
+  {
+    name: 'two parties revoking',
+    tries:
+      'two runs of the revocation rules against one server at once, each with a lock folder of its own (two machines)',
+    holds: 'no FAIL on either side: another party’s revocation is ERROR DC_ERR_FOREIGN_CHANGE, or FLAKY',
+    runs: 8,
+    trial: twoPartiesRevokingTrial,
   },
 ];

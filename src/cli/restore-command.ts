@@ -2,6 +2,8 @@ import { appendFile } from 'node:fs/promises';
 import { UsageError } from '../core/errors.ts';
 import { refuseIfNotRegularFile } from '../core/regular-file.ts';
 import { restoreState } from '../rules/state-guard.ts';
+import { allRules, loadCatalogue } from '../runner/catalogue.ts';
+import { checkOwners } from '../runner/check-owners.ts';
 import { pendingChanges, readJournal } from '../runner/undo-journal.ts';
 import { RESTORE_HELP } from './help.ts';
 import { parseOptions } from './options.ts';
@@ -79,10 +81,15 @@ export async function restoreCommand(
       );
     }
     if (pending.length === 0) io.out(`${path}: nothing to restore, every change of the run was put back`);
+    // A departure a read shows is named by the rule whose clause it breaks, as in a run.
+    const ownerOf = checkOwners(allRules(await loadCatalogue()));
     for (const change of pending) {
       try {
         // Outside a run no verdict is kept: a read that breaks its rule stops the restoration with its error.
-        await restoreState({ ruleId: 'restore', client, found: () => undefined, timing: TARGET_TIMING }, change.state);
+        await restoreState(
+          { ruleId: 'restore', client, found: () => undefined, ownerOf, timing: TARGET_TIMING },
+          change.state,
+        );
         const line = {
           event: 'restored',
           at: new Date().toISOString(),

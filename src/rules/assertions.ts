@@ -16,6 +16,7 @@ import { ConformanceFailure, DepartureOfAnotherRule, HarnessError, isConformance
 import type { Violation } from '../core/types.ts';
 import { validateSchema, type SchemaName, type SchemaType } from '../schemas/index.ts';
 import { isNoEvidence, isNoVerdict, type Judgement } from './judges/judgement.ts';
+import type { SharedCheck } from './judges/observed.ts';
 import type { RuleId } from './rule-ids.ts';
 import type { BaseCheckContext } from './types.ts';
 
@@ -50,23 +51,24 @@ export function precondition(condition: unknown, message: string): asserts condi
   if (!condition) throw new HarnessError('DC_ERR_PRECONDITION', message);
 }
 
-/** What `owned` needs of the running rule: its id, and where to report another rule's departure. */
-export type OwnerContext = Pick<BaseCheckContext, 'ruleId' | 'found'>;
+/** What `owned` needs of the running rule: its id, where to report another rule's departure, whose a check is. */
+export type OwnerContext = Pick<BaseCheckContext, 'ruleId' | 'found' | 'ownerOf'>;
 
 /**
- * Runs a check a shared step makes for the rule whose clause it is (a list
- * page is an envelope: `pagination.envelope`; it holds at most `limit`
- * entries: `pagination.limit-respected`). Inside that rule a departure is the
+ * Runs a check a shared step makes for the rule whose clause it is: the rule
+ * whose record names the shared check (a list page is an envelope, it holds
+ * at most `limit` entries), or, in a rule file, the rule it names by id.
+ * Inside that rule a departure is the
  * rule's own FAIL. Inside any other rule it is reported to the engine as the
  * owner's, with this rule's requests as the evidence (the engine FAILs the
  * owner on it, whatever the owner's own requests showed), and the running rule
  * stops, blocked by the owner: the step could not give it what its clause needs.
  */
-export function owned<T>(ctx: OwnerContext, owner: RuleId, check: () => T): T {
+export function owned<T>(ctx: OwnerContext, owner: RuleId | SharedCheck, check: () => T): T {
   try {
     return check();
   } catch (error) {
-    throw charged(ctx, owner, error);
+    throw charged(ctx, typeof owner === 'string' ? owner : ctx.ownerOf(owner), error);
   }
 }
 

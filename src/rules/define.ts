@@ -66,8 +66,9 @@ function make<N extends Need>(input: RuleDefinition<N>, kind: Rule['kind']): Rul
     kind,
     judge: judgeOf(input.judge),
     ...(input.explain ? { explain: input.explain } : {}),
+    ...(input.checks ? { checks: input.checks } : {}),
     ...(input.traffic
-      ? { traffic: typeof input.traffic === 'function' ? input.traffic(input.id) : input.traffic }
+      ? { traffic: typeof input.traffic === 'function' ? input.traffic(input.checks ?? []) : input.traffic }
       : {}),
     // The engine SKIPs a rule whose needs are unmet before it gets here; the test narrows the context.
     check: (ctx, env) => {

@@ -60,8 +60,8 @@ export const RULE_IDS_PATH = packagePath('src', 'rules', 'rule-ids.ts');
 
 /**
  * src/rules/rule-ids.ts: the ids of the catalogue as a TypeScript union, so a
- * shared step names the rule that owns it as a checked `RuleId`, never a bare
- * string. Generated with the manifest; a test fails when it drifts.
+ * rule file names another rule as a checked `RuleId`, never a bare string.
+ * Generated with the manifest; a test fails when it drifts.
  */
 export function renderRuleIds(groups: readonly RuleGroup[]): string {
   const ids = groups.flatMap((g) => g.rules.map((r) => r.id)).sort();
@@ -75,6 +75,11 @@ export function renderRuleIds(groups: readonly RuleGroup[]): string {
     '',
     '/** The id of a rule of the catalogue. */',
     'export type RuleId = (typeof RULE_IDS)[number];',
+    '',
+    '/** Whether `id` is a rule of the catalogue. */',
+    'export function isRuleId(id: string): id is RuleId {',
+    '  return RULE_IDS.some((r) => r === id);',
+    '}',
     '',
   ].join('\n');
 }

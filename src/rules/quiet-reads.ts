@@ -15,6 +15,14 @@
  * answered (it may take effect later) counts from the start of the rule or
  * until its end. So a server whose state changes only when asked never shows
  * a difference here, whatever its departures.
+ *
+ * A resource's roles have no dates, and a revocation cannot be undone, so
+ * they are told apart otherwise: two reads of a resource's roles (with the
+ * same filters) that differ on a role no revocation of the rule ever named
+ * on that resource show another party's revocation (§4.1 changes only the
+ * roles a request names). A difference on a role the rule named is the
+ * rule's own, however it came about: a departure there is the rule's to
+ * report.
  */
 import { canonicalJson } from '../core/canonical-json.ts';
 import type { Exchange } from '../core/exchange.ts';
@@ -48,6 +56,16 @@ interface Change {
   to: number;
 }
 
+/** A resource's role shown two ways by two reads, though no revocation of the rule named it there. */
+export interface RoleDifference {
+  resourceId: string;
+  operation: 'resources.list-roles';
+  roleId: string;
+  /** The association as each read showed it (canonical JSON), or none. */
+  before: string | undefined;
+  after: string | undefined;
+}
+
 /** Two reads of a resource that show different states with nothing of the suite's in flight between them. */
 export interface QuietDifference {
   resourceId: string;
@@ -71,6 +89,11 @@ export class QuietReads {
   private readonly changes: Change[] = [];
   private readonly differences: Array<QuietDifference & { from: number; to: number }> = [];
   private readonly held = new Set<string>();
+  /** Each resource's roles as the last read with the same filters showed them: role id → association. */
+  private readonly lastRoles = new Map<string, Map<string, string>>();
+  /** `resource\nrole` pairs a revocation of the rule named; `*` when one could not be read (it names all). */
+  private readonly namedRoles = new Set<string>();
+  private readonly roleDifferences: RoleDifference[] = [];
 
   /** A resource the rule held: only its reads count (another rule of the run may change any other). */
   hold(resourceId: string): void {
@@ -83,6 +106,8 @@ export class QuietReads {
     // An earlier attempt was sent before the last one: when, the exchange does not say.
     const from = exchange.attempts > 1 || Number.isNaN(sent) ? Number.NEGATIVE_INFINITY : sent;
     const body = parsed(exchange.request.body);
+    if (exchange.operation === REVOKE) this.revoked(body);
+    if (exchange.operation === LIST_ROLES) this.rolesRead(body, exchange);
     if (!READ_OPERATIONS.has(exchange.operation)) {
       this.changes.push({
         resourceId: typeof body?.resource_id === 'string' ? body.resource_id : undefined,
@@ -115,13 +140,63 @@ export class QuietReads {
     }
   }
 
+  /** The pairs a revocation names, or every pair when it cannot be read (sent or not: it may have taken effect). */
+  private revoked(body: Record<string, unknown> | undefined): void {
+    const resources = stringsOf(body?.resource_ids);
+    const roles = stringsOf(body?.role_ids);
+    if (!resources || !roles) this.namedRoles.add('*');
+    else for (const r of resources) for (const role of roles) this.namedRoles.add(`${r}\n${role}`);
+  }
+
+  /** A read of roles, against the last read of each of its resources with the same filters. */
+  private rolesRead(body: Record<string, unknown> | undefined, exchange: Exchange): void {
+    const { response } = exchange;
+    const resources = stringsOf(body?.resource_ids);
+    if (!body || !resources || response?.status !== 200 || response.truncated) return;
+    const answer = parseJsonText(response.body);
+    if (!Array.isArray(answer)) return;
+    const { resource_ids: _resources, ...filters } = body;
+    for (const resourceId of new Set(resources)) {
+      const now = new Map<string, string>();
+      for (const a of answer) {
+        if (!isRecord(a) || a.resource_id !== resourceId || typeof a.role_id !== 'string') continue;
+        now.set(a.role_id, canonicalJson(a));
+      }
+      // Read with the same filters and the same credential (a restricted key sees fewer roles).
+      const credential = exchange.request.headers.authorization ?? '';
+      const key = `${resourceId}\n${canonicalJson(filters)}\n${credential}`;
+      const before = this.lastRoles.get(key);
+      this.lastRoles.set(key, now);
+      if (!before) continue;
+      for (const roleId of new Set([...before.keys(), ...now.keys()])) {
+        if (before.get(roleId) === now.get(roleId)) continue;
+        this.roleDifferences.push({
+          resourceId,
+          operation: LIST_ROLES,
+          roleId,
+          before: before.get(roleId),
+          after: now.get(roleId),
+        });
+      }
+    }
+  }
+
   /** The resources the rule held. */
   heldResources(): string[] {
     return [...this.held];
   }
 
   /** The differences between reads of a resource held with none of the suite's changes of it in flight between. */
-  foreign(): QuietDifference[] {
+  foreign(): Array<QuietDifference | RoleDifference> {
+    const roles = this.namedRoles.has('*')
+      ? []
+      : this.roleDifferences.filter(
+          (d) => this.held.has(d.resourceId) && !this.namedRoles.has(`${d.resourceId}\n${d.roleId}`),
+        );
+    return [...this.differencesOfDates(), ...roles];
+  }
+
+  private differencesOfDates(): QuietDifference[] {
     return this.differences
       .filter((d) => this.held.has(d.resourceId))
       .filter(
@@ -134,13 +209,29 @@ export class QuietReads {
   }
 }
 
-/** One difference in a line: the resource, the operation, the days and what each read showed. */
-export function describeQuietDifference(d: QuietDifference): string {
+/** One difference in a line: the resource, the operation, the days (or role) and what each read showed. */
+export function describeQuietDifference(d: QuietDifference | RoleDifference): string {
+  if ('roleId' in d) {
+    return (
+      `${d.operation} of resource ${d.resourceId} showed role ${d.roleId} first as ${d.before ?? '(not held)'}, ` +
+      `then as ${d.after ?? '(not held)'}, though no revocation of the rule named that role there`
+    );
+  }
   const shown = (items: string[]): string => (items.length > 0 ? items.join(' ') : '(nothing)');
   return (
     `${d.operation} of resource ${d.resourceId}, read twice with no change of the suite's in between, ` +
     `showed on ${d.days.start}/${d.days.end} first ${shown(d.before)}, then ${shown(d.after)}`
   );
+}
+
+const REVOKE = 'resources.revoke-roles';
+const LIST_ROLES = 'resources.list-roles';
+
+/** A list of strings, or undefined when it is not one. */
+function stringsOf(value: unknown): string[] | undefined {
+  if (!Array.isArray(value)) return undefined;
+  const strings = value.filter((v): v is string => typeof v === 'string');
+  return strings.length === value.length ? strings : undefined;
 }
 
 function parsed(text: string): Record<string, unknown> | undefined {

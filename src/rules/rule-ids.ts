@@ -96,3 +96,8 @@ export const RULE_IDS = [
 
 /** The id of a rule of the catalogue. */
 export type RuleId = (typeof RULE_IDS)[number];
+
+/** Whether `id` is a rule of the catalogue. */
+export function isRuleId(id: string): id is RuleId {
+  return RULE_IDS.some((r) => r === id);
+}

@@ -32,7 +32,7 @@ import {
 
 type StepContext = Pick<
   BaseCheckContext,
-  'ruleId' | 'client' | 'found' | 'journal' | 'ownMutations' | 'quarantine' | 'timing'
+  'ruleId' | 'client' | 'found' | 'ownerOf' | 'journal' | 'ownMutations' | 'quarantine' | 'timing'
 >;
 
 /** The parts restoration can put back with documented operations (roles cannot be given back). */

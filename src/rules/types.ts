@@ -12,6 +12,7 @@ import type { RuleExplainer } from './judges/trace.ts';
 import type { Repeats } from './one-in-n.ts';
 
 import type { TrafficReading, TrafficReadingOf } from './judges/traffic-reading.ts';
+import type { SharedCheck } from './judges/observed.ts';
 export type { Need } from './needs.ts';
 
 /** Predicate on a profile resource, for claiming one. */
@@ -27,6 +28,8 @@ export interface BaseCheckContext {
    * not the run selected it.
    */
   found(owner: RuleId, violations: readonly Violation[]): void;
+  /** The rule whose record names `check` among its `checks` (of the whole catalogue, selected or not). */
+  ownerOf(check: SharedCheck): RuleId;
   /** Client with the main credential; every exchange is recorded for the report. */
   readonly client: DirectoryClient;
   /** Client without any credential (§5). */
@@ -221,6 +224,13 @@ export interface RuleFacts<N extends Need> {
    * traffic cannot be known to hold, and is not judged from it.
    */
   traffic?: TrafficReadingOf;
+  /**
+   * The shared checks whose clause is this rule's (a list page is an
+   * envelope, a walk lists each resource once): the steps make them for every
+   * rule that walks or reads, and a departure they find in another rule's
+   * requests is this rule's FAIL.
+   */
+  checks?: readonly SharedCheck[];
 }
 
 /** Of a generator's drawn steps (those with inputs), how many touch what an earlier step touched. */
@@ -278,6 +288,8 @@ export interface Rule {
   explain?: RuleExplainer;
   /** How the rule reads traffic the suite did not send, when it can. */
   traffic?: TrafficReading;
+  /** The shared checks whose clause is this rule's (see RuleFacts). */
+  checks?: readonly SharedCheck[];
   /**
    * Runs the check with `ctx` narrowed to what the rule's needs provide: the
    * engine hands it everything met needs provide (`provisions`), and the rule

@@ -16,7 +16,14 @@ import type { DirectoryClient } from '../client/directory-client.ts';
 import type { Exchange } from '../core/exchange.ts';
 import type { Violation } from '../core/types.ts';
 import { LIST_ANSWER_JUDGES } from '../rules/judges/list-answer.ts';
-import { field, observedFromExchange, requestOf, type ExchangeJudge, type Observed } from '../rules/judges/observed.ts';
+import {
+  field,
+  observedFromExchange,
+  requestOf,
+  type ExchangeJudge,
+  type Observed,
+  type SharedCheck,
+} from '../rules/judges/observed.ts';
 import { READ_ANSWER_JUDGES } from '../rules/judges/read-answers.ts';
 import { OPERATION_REQUESTS, READ_OPERATIONS, type OperationName } from '../schemas/operations.ts';
 import type { Finding, FindingCheck, Findings } from './findings.ts';
@@ -39,13 +46,14 @@ export async function confirmFindings(
   findings: Findings,
   clientFor: (owner: string) => DirectoryClient,
   redrive: (finder: string) => Promise<Findings | undefined>,
+  checksOf: (owner: string) => readonly SharedCheck[],
 ): Promise<Map<string, FindingCheck>> {
   const checks = new Map<string, FindingCheck>();
   /** A finder's findings when driven again, once per finder. */
   const redriven = new Map<string, Promise<Findings | undefined>>();
   for (const owner of findings.owners()) {
     const client = clientFor(owner);
-    const judges = ANSWER_JUDGES.filter((j) => j.owner === owner);
+    const judges = ANSWER_JUDGES.filter((j) => checksOf(owner).includes(j));
     const exchanges: Exchange[] = [];
     let confirmed = false;
     let unconfirmed = false;

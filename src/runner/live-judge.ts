@@ -6,7 +6,8 @@
  *
  * - a rule judged by one answer (`answers`) judges each answer as it comes,
  *   and it is forgotten;
- * - `pagination.each-resource-once`, whose judge is a fold that keeps only
+ * - a rule whose reading says its judge folds walks (`foldsWalks`: the
+ *   walks rule of §4.9), a fold that keeps only
  *   its state (walks-once.ts), is fed the pages of every walk as the
  *   tokens link them, for the whole session, walk after walk as
  *   `walksAsNamed` reads a recording (the pages of a walk begun while another
@@ -266,9 +267,6 @@ function readsLong(reading: TrafficReading, o: Observed): boolean {
   return reading.by === 'its judge' && reading.long === true && reading.logs([{ o, at: 0 }]).some((l) => l.length > 0);
 }
 
-/** Rules whose judge is a fold that keeps only its state, read as walks one after another (`walksAsNamed`). */
-const FOLDED_OVER_THE_SESSION = new Set(['pagination.each-resource-once']);
-
 /**
  * The live judge of the traffic rules among `rules`. `R` is what the caller
  * keeps of each exchange for the reports (its request and answer as they
@@ -299,8 +297,7 @@ export class LiveJudge<R> {
       const reading = rule.traffic;
       this.tallies.set(rule.id, emptyTally());
       // Only where the reading hands the judge every walk in one log, walk after walk, is the fold fed so.
-      const folded =
-        FOLDED_OVER_THE_SESSION.has(rule.id) && reading.by === 'its judge' && reading.logs === walksAsNamed;
+      const folded = reading.by === 'its judge' && reading.foldsWalks === true && reading.logs === walksAsNamed;
       const session =
         reading.by === 'its judge' && reading.session
           ? { folding: reading.session.judge.start(profile), shown: 0, of: 'exchanges' as const }

@@ -23,7 +23,8 @@ import type { TargetProfile } from '../target/profile.ts';
 import { summarise } from '../core/summarise.ts';
 import { TARGET_TIMING, type Timing } from '../core/timing.ts';
 import { isConformanceFailure, isDepartureOfAnotherRule } from '../core/errors.ts';
-import { loadCatalogue } from './catalogue.ts';
+import { allRules, loadCatalogue } from './catalogue.ts';
+import { checkOwners, checksByRule } from './check-owners.ts';
 import { chargeFindings, Findings, type FindingCheck, type RuleLookup } from './findings.ts';
 import { confirmFindings, sendAgain } from './confirm-findings.ts';
 import { driveAgain } from './drive-again.ts';
@@ -37,7 +38,8 @@ import { PausableDeadline } from './deadline.ts';
 import { MutationLog } from '../rules/own-mutations.ts';
 import { enforce } from '../rules/assertions.ts';
 import { ExchangeLog } from './rule-log.ts';
-import type { Observed } from '../rules/judges/observed.ts';
+import type { Observed, SharedCheck } from '../rules/judges/observed.ts';
+import type { RuleId } from '../rules/rule-ids.ts';
 import { judgeLog } from '../rules/judges/fold.ts';
 import { violationsOf, type Judgement } from '../rules/judges/judgement.ts';
 import type { ExplainedStep } from '../rules/judges/trace.ts';
@@ -187,7 +189,20 @@ export async function runRules(
   });
   const ruleResults: RuleResult[] = new Array<RuleResult>(queue.length);
   const findings = new Findings();
-  const shared = { target, options, base, claims, redactor, errorAnswers, findings, ...(journal ? { journal } : {}) };
+  // Whose a shared check is, in the whole catalogue (and the run's own groups): the selection may leave its owner out.
+  const everyRule = [...allRules(catalogue ?? (await loadCatalogue())), ...allRules(groups)];
+  const ownerOf = checkOwners(everyRule);
+  const shared = {
+    target,
+    options,
+    base,
+    claims,
+    redactor,
+    errorAnswers,
+    findings,
+    ownerOf,
+    ...(journal ? { journal } : {}),
+  };
 
   // Fail fast (--max-failures): once that many rules FAILed, no rule starts any more.
   let failures = 0;
@@ -264,6 +279,7 @@ export async function runRules(
           });
           return found;
         },
+        checksByRule(everyRule),
       );
     }
   } finally {
@@ -328,6 +344,8 @@ async function lookupIn(
 }
 
 interface RunEnv {
+  /** The rule whose record names a shared check (check-owners.ts). */
+  ownerOf: (check: SharedCheck) => RuleId;
   target: RunTarget;
   options: EngineOptions;
   base: DirectoryClient;
@@ -441,7 +459,14 @@ async function runOne(rule: Rule, group: RuleGroup, env: RunEnv): Promise<RuleRe
     return unlessForeign(rule, { ...first, ...both, confirmed: true }, reads, env.redactor);
   }
   if (confirmation.outcome === 'not repeated') {
-    return { ...first, ...both, verdict: 'FLAKY', reason: confirmation.reason, exchanges };
+    // Not repeated where the reads showed another party at work: that party is why (a revocation above all,
+    // whose confirmation runs on another resource, where the other party may not be).
+    return unlessForeign(
+      rule,
+      { ...first, ...both, verdict: 'FLAKY', reason: confirmation.reason, exchanges },
+      reads,
+      env.redactor,
+    );
   }
   const { last } = confirmation;
   // A revocation with no resource left to drive it on again: its departure is neither confirmed nor refuted.
@@ -492,12 +517,13 @@ function resender(env: RunEnv, ruleId: string, into: Exchange[]): DirectoryClien
 }
 
 /**
- * A FAIL of a rule that changed state, unless its reads show another party's
- * change of a resource it held: then what it saw may be theirs, and the
- * verdict is ERROR (DC_ERR_FOREIGN_CHANGE) with the violations kept as seen.
+ * A FAIL (or a departure that did not repeat) of a rule that changed state,
+ * unless its reads show another party's change of a resource it held: then
+ * what it saw may be theirs, and the verdict is ERROR
+ * (DC_ERR_FOREIGN_CHANGE) with the violations kept as seen.
  */
 function unlessForeign(rule: Rule, result: RuleResult, reads: readonly QuietReads[], redactor: Redactor): RuleResult {
-  if (result.verdict !== 'FAIL' || rule.mutates === 'none') return result;
+  if ((result.verdict !== 'FAIL' && result.verdict !== 'FLAKY') || rule.mutates === 'none') return result;
   const foreign = reads.flatMap((r) => r.foreign());
   const [one] = foreign;
   if (!one) return result;
@@ -627,6 +653,7 @@ async function attemptRule(
   const ctx: BaseCheckContext & Provisions = {
     ...provisions(needEnv),
     ruleId: rule.id,
+    ownerOf: env.ownerOf,
     found(owner, violations) {
       log.found();
       env.findings.add(
@@ -660,6 +687,8 @@ async function attemptRule(
       const id = await env.claims.claim(predicate, {
         holder: env.holder,
         irreversible: rule.mutates === 'irreversible',
+        // A revocation confirmed on a target the suite did not start: another machine may revoke in the same order.
+        spread: rule.mutates === 'irreversible' && env.confirming === true && target.timing === undefined,
         signal: controller.signal,
         onWait(waiting) {
           waited = true;

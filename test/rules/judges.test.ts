@@ -8,15 +8,19 @@ import { LIST_ANSWER_JUDGES } from '../../src/rules/judges/list-answer.ts';
 import type { Observed } from '../../src/rules/judges/observed.ts';
 import { judgesOf } from '../../src/rules/judges/read-answers.ts';
 import { WalkJudge } from '../../src/rules/judges/walk.ts';
+import { catalogueOwners } from '../helpers/check-owners.ts';
 
 function answer(request: unknown, status: number, body: unknown, step = 'resources.list'): Observed {
   const text = body === undefined ? '' : JSON.stringify(body);
   return { operation: 'resources.list', step, request, status, body, text, earlierStatuses: [], credential: 'main' };
 }
 
+/** Whose each shared check is, as a run finds it: the rule whose record names it. */
+const ownerOf = await catalogueOwners();
+
 /** Which rules' judges find a departure in the exchange. */
 function owners(exchange: Observed): string[] {
-  return LIST_ANSWER_JUDGES.filter((j) => j.judge(exchange).length > 0).map((j) => j.owner);
+  return LIST_ANSWER_JUDGES.filter((j) => j.judge(exchange).length > 0).map(ownerOf);
 }
 
 const request = { kind_id: '1', pagination: { limit: 2, next_token: null } };
@@ -105,7 +109,7 @@ describe('read answer judges', () => {
   const ownersOf = (o: Observed): string[] =>
     judgesOf(o.operation)
       .filter((j) => j.judge(o).length > 0)
-      .map((j) => j.owner);
+      .map(ownerOf);
 
   test('list-roles: an envelope is the plain-array rule’s departure, a bad association the shape rule’s', () => {
     expect(ownersOf(read('resources.list-roles', 200, []))).toEqual([]);

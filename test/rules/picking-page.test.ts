@@ -12,6 +12,7 @@ import { startReferenceServer, type ReferenceServer } from '../../src/reference-
 import { firstIds, idsAcross } from '../../src/rules/steps/list.ts';
 import { untouchedRoleResources } from '../../src/rules/steps/roles.ts';
 import { listKindId } from '../../src/target/profile.ts';
+import { catalogueOwners } from '../helpers/check-owners.ts';
 
 let server: ReferenceServer;
 let agent: Agent;
@@ -39,7 +40,14 @@ test('firstIds, idsAcross and untouchedRoleResources of any size send one page o
   });
   const kind = listKindId(server.profile);
   expect(kind).toBeDefined();
-  const ctx = { ruleId: 'test', client, found: () => undefined, profile: server.profile, listKindId: kind ?? '' };
+  const ctx = {
+    ruleId: 'test',
+    client,
+    found: () => undefined,
+    ownerOf: await catalogueOwners(),
+    profile: server.profile,
+    listKindId: kind ?? '',
+  };
   const six = await firstIds(ctx, 6);
   const nine = await firstIds(ctx, 9);
   expect(six).toHaveLength(6);

@@ -123,6 +123,58 @@ describe('QuietReads: differences nothing of the suite explains', () => {
   });
 });
 
+describe('QuietReads: roles another party revoked', () => {
+  const listRoles = (resourceIds: string[], answer: unknown, at: number, credential = 'Bearer $DIRECTORY_API_KEY') => {
+    const e = exchange('resources.list-roles', { resource_ids: resourceIds }, answer, at);
+    e.request.headers.authorization = credential;
+    return e;
+  };
+  const revoke = (resourceIds: string[], roleIds: string[], at: number) =>
+    exchange('resources.revoke-roles', { resource_ids: resourceIds, role_ids: roleIds }, undefined, at, 204);
+  const held = (resource_id: string, role_id: string, team_ids: unknown = '*') => ({
+    resource_id,
+    role_id,
+    is_assigned: true,
+    team_ids,
+  });
+
+  test('a role no revocation of the rule named, shown otherwise by a later read: foreign, named by resource and role', () => {
+    const reads = new QuietReads(TARGET_TIMING.readLagMs);
+    reads.hold('10');
+    reads.add(listRoles(['10'], [held('10', 'r1'), held('10', 'r2')], 0), 1);
+    reads.add(revoke(['10'], ['r1'], 2), 3);
+    reads.add(listRoles(['10'], [held('10', 'r2', ['t1'])], 4), 5);
+    expect(reads.foreign()).toEqual([
+      expect.objectContaining({ resourceId: '10', roleId: 'r2', operation: 'resources.list-roles' }),
+    ]);
+  });
+
+  test("a role the rule's revocations named is its own, whatever the reads show; so is every role when a revocation cannot be read", () => {
+    const reads = new QuietReads(TARGET_TIMING.readLagMs);
+    reads.hold('10');
+    reads.add(listRoles(['10'], [held('10', 'r1')], 0), 1);
+    reads.add(revoke(['10'], ['r1'], 2), 3);
+    reads.add(listRoles(['10'], [held('10', 'r1', ['t9'])], 4), 5);
+    expect(reads.foreign()).toEqual([]);
+
+    const unreadable = new QuietReads(TARGET_TIMING.readLagMs);
+    unreadable.hold('10');
+    unreadable.add(listRoles(['10'], [held('10', 'r1'), held('10', 'r2')], 0), 1);
+    unreadable.add(exchange('resources.revoke-roles', 'not an object', undefined, 2, 204), 3);
+    unreadable.add(listRoles(['10'], [], 4), 5);
+    expect(unreadable.foreign()).toEqual([]);
+  });
+
+  test('reads with another credential (a restricted key sees fewer roles), or of a resource not held, count for nothing', () => {
+    const reads = new QuietReads(TARGET_TIMING.readLagMs);
+    reads.hold('10');
+    reads.add(listRoles(['10', '11'], [held('10', 'r1'), held('10', 'r2'), held('11', 'r1')], 0), 1);
+    reads.add(listRoles(['10', '11'], [held('10', 'r1'), held('10', 'r2')], 2), 3);
+    reads.add(listRoles(['10'], [held('10', 'r1')], 4, 'Bearer $DIRECTORY_RESTRICTED_API_KEY'), 5);
+    expect(reads.foreign()).toEqual([]);
+  });
+});
+
 describe('the engine: another party between two quiet reads', () => {
   const profile: TargetProfile = {
     kinds: [{ id: '1', name: 'employee', supportsRoles: true }],

@@ -221,3 +221,50 @@ async function leftWithOneRoleOnStar(server: ReferenceServer, nth = 0): Promise<
   }
   return resource;
 }
+
+/**
+ * Another machine revoking on the same resources (two CI jobs sharing a staging target, which no lock folder
+ * joins): right after each revocation the suite sends, the proxy revokes, on each resource it named, a role it
+ * did not name (whole), as another party would. The departure is another party's: never a FAIL.
+ */
+test('another party revoking roles the rule did not name: ERROR DC_ERR_FOREIGN_CHANGE naming the role, never FAIL', async () => {
+  const server = await startReferenceServer({ resources: 40 });
+  const defining = new Set(server.profile.kinds.flatMap((k) => (k.definingRoleId ? [k.definingRoleId] : [])));
+  const proxy = await startForwardingProxy(server.url, async (path, body, res) => {
+    if (!path.endsWith('/resources.revoke-roles')) return false;
+    const answer = await forward(server, path, body);
+    const parsed: unknown = JSON.parse(body);
+    const named = new Set(
+      typeof parsed === 'object' && parsed !== null ? [Reflect.get(parsed, 'role_ids')].flat().map(String) : [],
+    );
+    for (const resourceId of resourcesNamed(body)) {
+      const roles: unknown = JSON.parse(
+        (await forward(server, listRolesPath(path), JSON.stringify({ resource_ids: [resourceId] }))).text,
+      );
+      const other = (Array.isArray(roles) ? roles : [])
+        .map((a: unknown) => (typeof a === 'object' && a !== null ? String(Reflect.get(a, 'role_id')) : ''))
+        .find((role) => role !== '' && !named.has(role) && !defining.has(role));
+      if (other !== undefined) {
+        await forward(server, path, JSON.stringify({ resource_ids: [resourceId], role_ids: [other] }));
+      }
+    }
+    res.writeHead(answer.status);
+    res.end(answer.text);
+    return true;
+  });
+  try {
+    const { result } = await runRule('revoke-roles.omitted-team-ids-removes-role', proxy, server);
+    expect(result).toMatchObject({ verdict: 'ERROR', errorCode: 'DC_ERR_FOREIGN_CHANGE' });
+    expect(result.reason).toMatch(/another party changed a resource this rule held/);
+    expect(result.reason).toMatch(
+      /resources\.list-roles of resource \d+ showed role \d+ first as .*then as \(not held\)/,
+    );
+  } finally {
+    await proxy.close();
+    await server.close();
+  }
+});
+
+function listRolesPath(revokePath: string): string {
+  return revokePath.replace(/resources\.revoke-roles$/, 'resources.list-roles');
+}

@@ -74,9 +74,13 @@ function idsFilter(o: Observed): Violation[] {
   ];
 }
 
-export const LIST_ANSWER_JUDGES: readonly ExchangeJudge[] = [
-  { owner: 'pagination.envelope', operation: 'resources.list', judge: envelope },
-  { owner: 'list.total-count-of-filtered-set', operation: 'resources.list', judge: counts },
-  { owner: 'pagination.limit-respected', operation: 'resources.list', judge: limit },
-  { owner: 'list.ids-filter', operation: 'resources.list', judge: idsFilter },
-];
+/** A list page is the §4.9 envelope. */
+export const LIST_ENVELOPE: ExchangeJudge = { name: 'a list envelope', operation: 'resources.list', judge: envelope };
+/** The total count, asked for, is the filtered set's. */
+export const LIST_COUNTS: ExchangeJudge = { name: 'the total count', operation: 'resources.list', judge: counts };
+/** A page holds at most `limit` entries. */
+export const LIST_LIMIT: ExchangeJudge = { name: 'the page limit', operation: 'resources.list', judge: limit };
+/** A page holds only resources the ids filter names. */
+export const LIST_IDS: ExchangeJudge = { name: 'the ids filter', operation: 'resources.list', judge: idsFilter };
+
+export const LIST_ANSWER_JUDGES: readonly ExchangeJudge[] = [LIST_ENVELOPE, LIST_COUNTS, LIST_LIMIT, LIST_IDS];

@@ -12,13 +12,10 @@
 import type { Violation } from '../../core/types.ts';
 import { recordOf } from '../json-values.ts';
 import { listKindId, type TargetProfile } from '../../target/profile.ts';
-import type { RuleId } from '../rule-ids.ts';
 import { isClean, isNoVerdict, judgeAll, noEvidence, type Judgement } from './judgement.ts';
-import { LIST_ANSWER_JUDGES } from './list-answer.ts';
+import { LIST_IDS } from './list-answer.ts';
 import { enoughPagesIn, idsFiltered, pageNamed, walksByToken, type WalkRead } from './list-walks.ts';
 import { field, type Observed } from './observed.ts';
-
-const IDS: RuleId = 'list.ids-filter';
 
 /** An answered resources.list exchange: 200 and a `data` array, whatever else the body holds. */
 interface ListAnswer {
@@ -282,9 +279,7 @@ function orderOf(ids: readonly string[], shown: ReadonlyMap<string, number>): st
  */
 export function judgeIdsFilter(log: readonly Observed[]): Judgement {
   const answers = listAnswers(log);
-  const strays = LIST_ANSWER_JUDGES.filter((j) => j.owner === IDS).flatMap((j) =>
-    answers.flatMap(({ o }) => (idsFiltered(o.request) ? j.judge(o) : [])),
-  );
+  const strays = answers.flatMap(({ o }) => (idsFiltered(o.request) ? LIST_IDS.judge(o) : []));
   const walks = walksByToken(log).filter((w) => idsFiltered(w.request) !== undefined);
   const judged: Array<{ walk: WalkRead; name: string; listed: string[] }> = [];
   const violations: Violation[] = [];

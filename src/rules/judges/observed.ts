@@ -8,7 +8,6 @@ import type { ApiResponse } from '../../client/directory-client.ts';
 import type { AnsweredExchange } from '../../core/exchange.ts';
 import { parseJsonText } from '../../core/json-text.ts';
 import type { Violation } from '../../core/types.ts';
-import type { RuleId } from '../rule-ids.ts';
 
 export interface Observed {
   /** e.g. "resources.list". */
@@ -115,11 +114,21 @@ export function observedFromExchange(
   };
 }
 
-/** A judge of one exchange, for the rule whose clause it holds the answer to. */
-export interface ExchangeJudge {
-  owner: RuleId;
+/**
+ * A check the shared steps and the traffic judges make for whichever rule's
+ * clause holds it (a list page is an envelope; a walk lists each resource
+ * once): that rule names it in its record (`checks`), and the engine finds
+ * the owner there. No rule id is written beside it.
+ */
+export interface SharedCheck {
+  /** What it checks, for messages. */
+  readonly name: string;
+}
+
+/** A shared check of one answer: of each exchange of `operation`. */
+export interface ExchangeJudge extends SharedCheck {
   /** The operation whose exchanges it judges. */
-  operation: string;
+  readonly operation: string;
   judge(exchange: Observed): Violation[];
 }
 

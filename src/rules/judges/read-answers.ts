@@ -38,15 +38,36 @@ function associations(o: Observed): Violation[] {
   return validateSchema('RoleAssociationList', o.body, `${o.step}: response.body`);
 }
 
+/** list-roles answers a plain array. */
+export const ROLES_PLAIN_ARRAY: ExchangeJudge = {
+  name: 'a plain array of associations',
+  operation: 'resources.list-roles',
+  judge: plainArray,
+};
+/** Each association list-roles answers has its §2.3 shape. */
+export const ROLES_ASSOCIATIONS: ExchangeJudge = {
+  name: 'the shape of each association',
+  operation: 'resources.list-roles',
+  judge: associations,
+};
+/** show-teams answers a list of §2.4 assignations. */
+export const TEAMS_SHAPE: ExchangeJudge = {
+  name: 'the shape of the team assignations',
+  operation: 'resources.show-teams',
+  judge: shapeOf('TeamAssignationList'),
+};
+/** show-activity-rates answers a list of §2.5 periods. */
+export const RATES_SHAPE: ExchangeJudge = {
+  name: 'the shape of the activity rate periods',
+  operation: 'resources.show-activity-rates',
+  judge: shapeOf('ActivityRatePeriodList'),
+};
+
 export const READ_ANSWER_JUDGES: readonly ExchangeJudge[] = [
-  { owner: 'list-roles.plain-array', operation: 'resources.list-roles', judge: plainArray },
-  { owner: 'list-roles.association-shape', operation: 'resources.list-roles', judge: associations },
-  { owner: 'show-teams.response-shape', operation: 'resources.show-teams', judge: shapeOf('TeamAssignationList') },
-  {
-    owner: 'show-activity-rates.response-shape',
-    operation: 'resources.show-activity-rates',
-    judge: shapeOf('ActivityRatePeriodList'),
-  },
+  ROLES_PLAIN_ARRAY,
+  ROLES_ASSOCIATIONS,
+  TEAMS_SHAPE,
+  RATES_SHAPE,
 ];
 
 /** The judges of one operation's answers, in order. */

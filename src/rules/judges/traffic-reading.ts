@@ -6,7 +6,7 @@
  */
 import type { Judge } from './fold.ts';
 import type { Judgement } from './judgement.ts';
-import type { Observed } from './observed.ts';
+import type { Observed, SharedCheck } from './observed.ts';
 
 /** An exchange of the traffic with its place in it: what a rule judged is told by these places. */
 export interface Placed {
@@ -26,8 +26,8 @@ export interface Placed {
  * - `answers`: a judge of one answer, on each answer of `operation` that
  *   is `accepted` (2xx: a refusal of a request whose validity the traffic
  *   does not tell is no answer to shape) or a §4.3 `warning`: the judges the
- *   shared steps run for the rule (`LIST_ANSWER_JUDGES`,
- *   `READ_ANSWER_JUDGES`), or the one its own judge applies to each answer.
+ *   shared steps run for the rule (the ExchangeJudges its record names among
+ *   its `checks`), or the one its own judge applies to each answer.
  */
 export type TrafficReading =
   | {
@@ -53,6 +53,11 @@ export type TrafficReading =
        * one walk, where the other logs' stretches end.
        */
       readonly long?: true;
+      /**
+       * The rule's judge is a fold that keeps only its state: the proxy feeds
+       * it every walk of the session, one after another, in one log.
+       */
+      readonly foldsWalks?: true;
     }
   | {
       readonly by: 'answers';
@@ -61,5 +66,5 @@ export type TrafficReading =
       readonly judge: (o: Observed) => Judgement;
     };
 
-/** A rule's reading as its record names it: a reading, or one made of the rule's id. */
-export type TrafficReadingOf = TrafficReading | ((ruleId: string) => TrafficReading);
+/** A rule's reading as its record names it: a reading, or one made of the shared checks its record names. */
+export type TrafficReadingOf = TrafficReading | ((checks: readonly SharedCheck[]) => TrafficReading);

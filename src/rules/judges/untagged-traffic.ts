@@ -17,7 +17,7 @@ import { isWarning } from './assign-team-warning.ts';
 import { noContent } from './judgement.ts';
 import { LIST_ANSWER_JUDGES } from './list-answer.ts';
 import { idsFiltered, walksByToken, type WalkRead } from './list-walks.ts';
-import { field, type ExchangeJudge, type Observed } from './observed.ts';
+import { field, type ExchangeJudge, type Observed, type SharedCheck } from './observed.ts';
 import { READ_ANSWER_JUDGES } from './read-answers.ts';
 import { ofLog, type Judge } from './fold.ts';
 import { judgeCountsInTraffic } from './list-counts.ts';
@@ -115,13 +115,13 @@ export function walksOfAShownSize(traffic: readonly Placed[]): ReadonlyArray<rea
     .map((w) => namedPages(traffic, w));
 }
 
-/** The judges of one answer of `operation` that the shared steps run for `owner`. */
-function answersOf(owner: string, operation: string): TrafficReading {
+/** The judges of one answer of `operation` among the shared checks a rule's record names. */
+function answersOf(checks: readonly SharedCheck[], operation: string): TrafficReading {
   const judges: readonly ExchangeJudge[] = [...LIST_ANSWER_JUDGES, ...READ_ANSWER_JUDGES].filter(
-    (j) => j.owner === owner && j.operation === operation,
+    (j) => checks.includes(j) && j.operation === operation,
   );
   // A rule with no judge here would pass whatever the answers: a mistake of its record, said at once.
-  if (judges.length === 0) throw new Error(`no judge of one ${operation} answer is owned by ${owner}`);
+  if (judges.length === 0) throw new Error(`the rule's checks hold no judge of one ${operation} answer`);
   return { by: 'answers', operation, which: 'accepted', judge: (o) => judges.flatMap((j) => j.judge(o)) };
 }
 
@@ -130,11 +130,11 @@ function answersOf(owner: string, operation: string): TrafficReading {
  * function of the rule's id is resolved with it when the rule is defined.
  */
 export const TRAFFIC = {
-  /** Each accepted answer of `operation`, by the judges of one answer the shared steps run for the rule. */
+  /** Each accepted answer of `operation`, by the judges of one answer the rule's record names among its checks. */
   answers:
     (operation: string) =>
-    (ruleId: string): TrafficReading =>
-      answersOf(ruleId, operation),
+    (checks: readonly SharedCheck[]): TrafficReading =>
+      answersOf(checks, operation),
   /** A write accepted has no body (§4.1, §4.2; the judge of the rule's own requests). */
   noContent: (operation: string, status?: number): TrafficReading => ({
     by: 'answers',
@@ -152,7 +152,7 @@ export const TRAFFIC = {
   /** Each walk its tokens link, alone, by the rule's judge: one that shows the clause is evidence enough. */
   eachWalk: { by: 'its judge', logs: eachWalkAsNamed, each: 'any' },
   /** Every walk its tokens link, in one log by the rule's judge. */
-  walks: { by: 'its judge', logs: walksAsNamed, each: 'all' },
+  walks: { by: 'its judge', logs: walksAsNamed, each: 'all', foldsWalks: true },
   /** Each walk that shows the size of its collection. */
   walksOfAShownSize: { by: 'its judge', logs: walksOfAShownSize, each: 'any' },
   /** What list requests asked for, whoever sent them (list-traffic.ts), by the rule's judge or `judge`. */

@@ -1,17 +1,18 @@
 /**
  * The judge of a walk: pages of one resources.list request linked by
- * `next_token` (§4.9 rules 1-3), for `pagination.each-resource-once`. It reads
+ * `next_token` (§4.9 rules 1-3), for the rule that names EACH_RESOURCE_ONCE. It reads
  * one page at a time and keeps only the ids and tokens seen (about twenty
  * bytes an id, see seen-ids.ts), so a walk over a million resources is judged
  * in bounded memory, whichever rule walked.
  */
 import type { Violation } from '../../core/types.ts';
-import type { RuleId } from '../rule-ids.ts';
 import { SeenIds } from '../steps/seen-ids.ts';
-import { field, type Observed } from './observed.ts';
+import { field, type Observed, type SharedCheck } from './observed.ts';
+
+/** A walk lists each resource once, whichever rule walked (the WalkJudge's check). */
+export const EACH_RESOURCE_ONCE: SharedCheck = { name: 'each resource once in a walk' };
 
 export class WalkJudge {
-  readonly owner: RuleId = 'pagination.each-resource-once';
   private readonly tokens = new Set<string>();
   private readonly seen: { ids: SeenIds; walk: number };
 

@@ -1,8 +1,8 @@
 /**
  * resources.show-teams (§4.5) and resources.show-activity-rates (§4.4) as
- * typed steps. The shape of their answers is the business of
- * `show-teams.response-shape` and `show-activity-rates.response-shape`,
- * whichever rule reads them.
+ * typed steps. The shape of their answers (TEAMS_SHAPE, RATES_SHAPE) is the
+ * business of the rules whose records name those checks, whichever rule
+ * reads them.
  */
 import type { DirectoryClient } from '../../client/directory-client.ts';
 import type {
@@ -13,13 +13,10 @@ import type {
 } from '../../schemas/index.ts';
 import { expectJson, expectSuccess, owned } from '../assertions.ts';
 import { judgeRead } from './list.ts';
-import type { RuleId } from '../rule-ids.ts';
 import type { BaseCheckContext } from '../types.ts';
+import { RATES_SHAPE, TEAMS_SHAPE } from '../judges/read-answers.ts';
 
-const TEAMS_SHAPE: RuleId = 'show-teams.response-shape';
-const RATES_SHAPE: RuleId = 'show-activity-rates.response-shape';
-
-type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client' | 'found'>;
+type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client' | 'found' | 'ownerOf'>;
 interface Options {
   step?: string;
   client?: DirectoryClient;

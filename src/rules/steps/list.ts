@@ -3,25 +3,21 @@
  * answer is judged here for the rules whose clauses it shows, each judge
  * (src/rules/judges) `owned` by its rule: the envelope, its counts, a page
  * within `limit`, only the filtered ids, and over a walk no repeats, no token
- * twice, an end (`pagination.each-resource-once`). Whichever rule walks the
- * pages, a departure goes to the rule it breaks.
+ * twice, an end (EACH_RESOURCE_ONCE). Whichever rule walks the pages, a
+ * departure goes to the rule it breaks: the one whose record names the check.
  */
 import { isRefusal } from '../no-such-id.ts';
 import type { DirectoryClient } from '../../client/directory-client.ts';
 import type { ApiResponse } from '../../core/exchange.ts';
 import type { ListEnvelope, ListRequest } from '../../schemas/index.ts';
 import { expectJson, expectSuccess, fail, failAll, owned, precondition } from '../assertions.ts';
-import type { RuleId } from '../rule-ids.ts';
 import type { BaseCheckContext } from '../types.ts';
-import { LIST_ANSWER_JUDGES } from '../judges/list-answer.ts';
+import { LIST_ANSWER_JUDGES, LIST_ENVELOPE } from '../judges/list-answer.ts';
 import { observedOf } from '../judges/observed.ts';
 import { judgesOf } from '../judges/read-answers.ts';
-import { WalkJudge } from '../judges/walk.ts';
+import { EACH_RESOURCE_ONCE, WalkJudge } from '../judges/walk.ts';
 
-const ENVELOPE: RuleId = 'pagination.envelope';
-const PAGING: RuleId = 'pagination.each-resource-once';
-
-export type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client' | 'found'>;
+export type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client' | 'found' | 'ownerOf'>;
 export type ListResource = ListEnvelope['data'][number];
 export type Filter = NonNullable<ListRequest['filters']>[number];
 export type Order = NonNullable<ListRequest['orders']>[number];
@@ -57,7 +53,7 @@ export function attributeText(resource: ListResource, attribute: string): string
  */
 export function judgeRead(ctx: StepContext, res: ApiResponse, step: string, request: unknown): void {
   const observed = observedOf(res, step, request);
-  for (const { owner, judge } of judgesOf(res.exchange.operation)) owned(ctx, owner, () => failAll(judge(observed)));
+  for (const check of judgesOf(res.exchange.operation)) owned(ctx, check, () => failAll(check.judge(observed)));
 }
 
 /**
@@ -79,11 +75,11 @@ export async function listPage(
     step,
   });
   // 401, 429 and 5xx are no verdict (a harness fault); anything else is judged.
-  owned(ctx, ENVELOPE, () => expectSuccess(res, { step, status: 200 }));
+  owned(ctx, LIST_ENVELOPE, () => expectSuccess(res, { step, status: 200 }));
   const observed = observedOf(res, step, body);
-  for (const { owner, judge } of LIST_ANSWER_JUDGES) owned(ctx, owner, () => failAll(judge(observed)));
+  for (const check of LIST_ANSWER_JUDGES) owned(ctx, check, () => failAll(check.judge(observed)));
   // The envelope's judge passed: this only types the body.
-  const page = owned(ctx, ENVELOPE, () => expectJson(res, 'ListEnvelope', { step }));
+  const page = owned(ctx, LIST_ENVELOPE, () => expectJson(res, 'ListEnvelope', { step }));
   return page;
 }
 
@@ -167,22 +163,22 @@ export interface Walk {
  * repeats it with only next_token replaced, and iteration stops on a null
  * token or an empty page. Memory stays bounded by the ids seen (about
  * twenty bytes each, see seen-ids.ts). A resource repeated across pages, a
- * token that comes back, and pages that never end are
- * `pagination.each-resource-once`'s business: judged here, page by page, in
+ * token that comes back, and pages that never end are the business of the
+ * rule that names EACH_RESOURCE_ONCE: judged here, page by page, in
  * any other rule's walk; in that rule's own walks its judge reads them from
  * its log (judges/walks-once.ts), and the walk only stops at `maxPages`.
  */
 export async function walkPages(ctx: StepContext, body: ListRequest, options: WalkOptions): Promise<Walk> {
   const limit = body.pagination?.limit ?? null;
   // A step never judges the running rule's own clause: its judge does.
-  const judge = ctx.ruleId === PAGING ? undefined : new WalkJudge();
+  const judge = ctx.ruleId === ctx.ownerOf(EACH_RESOURCE_ONCE) ? undefined : new WalkJudge();
   let token: string | null = null;
   let resources = 0;
   let first: string | undefined;
   for (let index = 0; ; index++) {
     if (index >= options.maxPages) {
       if (!judge) return { pages: index, resources, ended: false };
-      owned(ctx, PAGING, () =>
+      owned(ctx, EACH_RESOURCE_ONCE, () =>
         fail({
           where: `limit ${limit}, page ${index + 1}`,
           message: 'must end: next_token never null and data never empty',
@@ -200,7 +196,7 @@ export async function walkPages(ctx: StepContext, body: ListRequest, options: Wa
     });
     // The page passed the list step's judges: the walk's judge reads it as the answer it was.
     const answered = { status: 200, body: page };
-    if (judge) owned(ctx, PAGING, () => failAll(judge.page(answered, index, `limit ${limit}`)));
+    if (judge) owned(ctx, EACH_RESOURCE_ONCE, () => failAll(judge.page(answered, index, `limit ${limit}`)));
     resources += page.data.length;
     options.onPage?.(page, index);
     if (page.next_token === null || page.data.length === 0) return { pages: index + 1, resources, ended: true };

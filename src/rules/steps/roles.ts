@@ -1,22 +1,20 @@
 /**
  * resources.list-roles (§4.6) and resources.revoke-roles (§4.1) as typed
- * steps. That list-roles answers a plain array is `list-roles.plain-array`'s
- * business, the shape of each association `list-roles.association-shape`'s;
- * those two rules post their own requests and assert it in plain sight.
+ * steps. That list-roles answers a plain array (ROLES_PLAIN_ARRAY) and the
+ * shape of each association (ROLES_ASSOCIATIONS) are the business of the
+ * rules whose records name those checks; they post their own requests and
+ * assert it in plain sight.
  */
 import type { ApiResponse, DirectoryClient } from '../../client/directory-client.ts';
 import type { ListRolesRequest, RevokeRolesRequest, RoleAssociation } from '../../schemas/index.ts';
 import { expectJson, expectSuccess, fail, owned, summariseBody, type StepOptions } from '../assertions.ts';
 import { PICKING_PAGE, judgeRead, listBody, listPage } from './list.ts';
-import type { RuleId } from '../rule-ids.ts';
+import { ROLES_ASSOCIATIONS, ROLES_PLAIN_ARRAY } from '../judges/read-answers.ts';
 export { canonicalRoles } from '../resource-state.ts';
 import type { BaseCheckContext } from '../types.ts';
 import { definesAKind } from '../../target/profile.ts';
 
-const PLAIN_ARRAY: RuleId = 'list-roles.plain-array';
-const ASSOCIATION: RuleId = 'list-roles.association-shape';
-
-type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client' | 'found'>;
+type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client' | 'found' | 'ownerOf'>;
 
 export async function listRoles(
   ctx: StepContext,
@@ -29,14 +27,14 @@ export async function listRoles(
     step,
   });
   // 401, 429 and 5xx are no verdict (a harness fault); anything else is judged for the rule it concerns.
-  owned(ctx, PLAIN_ARRAY, () => expectSuccess(res, { step, status: 200 }));
+  owned(ctx, ROLES_PLAIN_ARRAY, () => expectSuccess(res, { step, status: 200 }));
   judgeRead(ctx, res, step, body);
-  return owned(ctx, ASSOCIATION, () => expectJson(res, 'RoleAssociationList', { step }));
+  return owned(ctx, ROLES_ASSOCIATIONS, () => expectJson(res, 'RoleAssociationList', { step }));
 }
 
 /**
  * A list-roles answer is a plain JSON array, without a pagination envelope
- * (§4.6, §4.9 rule 8); `list-roles.plain-array` owns it.
+ * (§4.6, §4.9 rule 8): the check ROLES_PLAIN_ARRAY, whose rule owns it.
  */
 export function expectPlainArray(res: ApiResponse, options: StepOptions = {}): unknown[] {
   if (!Array.isArray(res.json)) {

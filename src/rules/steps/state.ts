@@ -11,7 +11,7 @@ import { listRoles } from './roles.ts';
 
 export { stateDifference, type ResourceState, type StateDifference, type StatePart } from '../resource-state.ts';
 
-type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client' | 'found'>;
+type StepContext = Pick<BaseCheckContext, 'ruleId' | 'client' | 'found' | 'ownerOf'>;
 
 export async function captureState(
   ctx: StepContext,

@@ -8,7 +8,17 @@
  */
 import { join } from 'node:path';
 import { pendingChanges, readJournal } from '../../src/runner/undo-journal.ts';
-import { between, cli, latencyProxy, random, sleep, startTarget, stateOfTarget, type TrialOutcome } from './harness.ts';
+import {
+  between,
+  cli,
+  latencyProxy,
+  mutatingRunArgs,
+  random,
+  sleep,
+  startTarget,
+  stateOfTarget,
+  type TrialOutcome,
+} from './harness.ts';
 
 export async function concurrentTrial(seed: number, scratch: string): Promise<TrialOutcome> {
   const target = await startTarget(scratch, { seed });
@@ -19,17 +29,7 @@ export async function concurrentTrial(seed: number, scratch: string): Promise<Tr
   const aliased = seed % 2 === 1;
   try {
     const initial = await stateOfTarget(server);
-    const common = [
-      '--profile',
-      target.profilePath,
-      '--api-key',
-      server.apiKey,
-      '--allow-mutations',
-      '--rate',
-      '0',
-      '--seed',
-      String(seed),
-    ];
+    const common = [...mutatingRunArgs(target), '--seed', String(seed)];
     const port = new URL(proxy.url).port;
     const reports = join(target.dir, 'reports');
     let runs: Array<{ code: number; out: string }>;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { startHostileProxy } from '../../src/hostile-server/hostile-proxy.ts';
 import { readResults } from '../../src/gate/results-file.ts';
 import { pendingChanges, readJournal } from '../../src/runner/undo-journal.ts';
-import { between, cli, random, startTarget, stateOfTarget, type TrialOutcome } from './harness.ts';
+import { between, cli, mutatingRunArgs, random, startTarget, stateOfTarget, type TrialOutcome } from './harness.ts';
 
 /** The rules that change resources and put them back. */
 const REVERSIBLE = [
@@ -43,13 +43,7 @@ export async function droppedRestoreTrial(seed: number, scratch: string): Promis
       'run',
       '--base-url',
       proxy.url,
-      '--profile',
-      target.profilePath,
-      '--api-key',
-      server.apiKey,
-      '--allow-mutations',
-      '--rate',
-      '0',
+      ...mutatingRunArgs(target),
       '--seed',
       String(seed),
       '--num-runs',

@@ -42,6 +42,11 @@ export interface Target {
   close(): Promise<void>;
 }
 
+/** What every trial's run that changes the target takes: its profile and key, mutations allowed, no rate cap. */
+export function mutatingRunArgs(target: Target): string[] {
+  return ['--profile', target.profilePath, '--api-key', target.server.apiKey, '--allow-mutations', '--rate', '0'];
+}
+
 export async function startTarget(scratch: string, options: ReferenceServerOptions = {}): Promise<Target> {
   const server = await startReferenceServer(options);
   const dir = await mkdtemp(join(scratch, 'trial-'));

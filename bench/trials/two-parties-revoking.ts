@@ -10,7 +10,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readResults } from '../../src/gate/results-file.ts';
-import { cliProcess, exited, startTarget, type TrialOutcome } from './harness.ts';
+import { cliProcess, exited, mutatingRunArgs, startTarget, type TrialOutcome } from './harness.ts';
 
 /** Longest a run may take before the trial kills it. */
 const RUN_LIMIT_MS = 90_000;
@@ -29,13 +29,7 @@ export async function twoPartiesRevokingTrial(seed: number, scratch: string): Pr
             'run',
             '--base-url',
             server.url,
-            '--profile',
-            target.profilePath,
-            '--api-key',
-            server.apiKey,
-            '--allow-mutations',
-            '--rate',
-            '0',
+            ...mutatingRunArgs(target),
             '--seed',
             String(seed * 10 + n),
             '--rule',

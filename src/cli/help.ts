@@ -56,7 +56,7 @@ Safety:
   --concurrency N            rules run side by side (default 4)
   --rate auto|N              auto: pace to rate-limit headers and 429s (default against
                              --base-url); N requests per second; 0 no cap (embedded default)
-  --max-requests N           stop sending after N requests; the rest is NOT-TESTED
+  --max-requests N, --max-time D   stop after N requests or D (90s, 15m); the rest is NOT-TESTED
   --max-failures N           once N rules FAILed, no rule starts any more (exit 1)
   --timeout MS               deadline of one HTTP request (default 15000)
   --rule-timeout MS          deadline of one rule, its requests included (default 120000)

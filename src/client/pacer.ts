@@ -16,6 +16,12 @@ export interface PacerOptions {
   maxInFlight?: number;
   /** Longest pause a Retry-After imposes on the whole run (default 10 s); longer ones are cut to it. */
   maxPauseMs?: number;
+  /**
+   * The run's time budget (`--max-time`): once `now()` reaches `endsAt`, no
+   * request starts (DC_ERR_BUDGET, so the rules left are NOT-TESTED), as once
+   * the request count is spent. `said` is how the budget was given.
+   */
+  timeBudget?: { readonly endsAt: number; readonly now: () => number; readonly said: string };
 }
 
 /** What the server answered, for the pacer to learn from. */
@@ -60,7 +66,8 @@ const MEASURED_MARGIN = 0.95;
 /**
  * Paces every request of a run, shared by all its clients:
  *
- * - a total request count (`maxRequests`; beyond it DC_ERR_BUDGET, so rules are NOT-TESTED);
+ * - a total request count (`maxRequests`) and a time budget (`timeBudget`): beyond either,
+ *   DC_ERR_BUDGET, so rules are NOT-TESTED;
  * - a cap on requests in flight;
  * - a 429's Retry-After pauses every request, not only the one refused;
  * - a fixed rate spaces requests evenly (no bursts);
@@ -137,6 +144,10 @@ export class Pacer {
     const max = this.options.maxRequests;
     if (!exempt && max > 0 && this.sent + this.queue.length >= max) {
       return Promise.reject(new HarnessError('DC_ERR_BUDGET', `request budget of ${max} requests is spent`));
+    }
+    const time = this.options.timeBudget;
+    if (!exempt && time && time.now() >= time.endsAt) {
+      return Promise.reject(new HarnessError('DC_ERR_BUDGET', `time budget of ${time.said} (--max-time) is spent`));
     }
     const now = performance.now();
     if (this.queue.length === 0 && this.delayAt(now) <= 0) return Promise.resolve(this.dispatch(now, now));

@@ -21,7 +21,8 @@ import { MAX_TIMER_MS, RUN_CONFIG_DEFAULTS, type RunConfig } from '../schemas/ru
 import type { BaseCheckContext, Need, Rule, RuleGroup } from '../rules/types.ts';
 import type { TargetProfile } from '../target/profile.ts';
 import { summarise } from '../core/summarise.ts';
-import { TARGET_TIMING, type Timing } from '../core/timing.ts';
+import { SYSTEM_CLOCK, TARGET_TIMING, type Timing } from '../core/timing.ts';
+import { durationMs } from '../core/duration.ts';
 import { isConformanceFailure, isDepartureOfAnotherRule } from '../core/errors.ts';
 import { allRules, loadCatalogue } from './catalogue.ts';
 import { checkOwners, checksByRule } from './check-owners.ts';
@@ -84,6 +85,7 @@ export type EngineOptions = Pick<
   | 'concurrency'
   | 'rate'
   | 'maxRequests'
+  | 'maxTime'
   | 'maxFailures'
   | 'requestTimeoutMs'
   | 'ruleTimeoutMs'
@@ -160,7 +162,16 @@ export async function runRules(
   const dispatcher =
     options.dispatcher ??
     dispatcherFor(target.connection, { connections: Math.max(8, options.concurrency * 2), keepAliveTimeout: 10_000 });
-  const budget = new Pacer({ rate: options.rate, maxRequests: options.maxRequests, maxInFlight: options.maxInFlight });
+  // A time budget is of real time (a CI job's limit), whatever the run's clock skips.
+  const maxTimeMs = options.maxTime === undefined ? undefined : durationMs(options.maxTime);
+  const budget = new Pacer({
+    rate: options.rate,
+    maxRequests: options.maxRequests,
+    maxInFlight: options.maxInFlight,
+    ...(options.maxTime !== undefined && maxTimeMs !== undefined
+      ? { timeBudget: { endsAt: SYSTEM_CLOCK.now() + maxTimeMs, now: SYSTEM_CLOCK.now, said: options.maxTime } }
+      : {}),
+  });
   const sharedReads = new SharedReads();
   const base = new DirectoryClient({
     sharedReads,

@@ -120,6 +120,14 @@ export const RUN_CONFIG_SCHEMA = {
       flag: 'max-requests',
       description: 'Stop sending after this many requests (default: no budget); the rest is NOT-TESTED.',
     },
+    maxTime: {
+      type: 'string',
+      pattern: '^[1-9][0-9]{0,8}(ms|s|m|h)$',
+      flag: 'max-time',
+      expected: 'a duration: a whole number and a unit, such as 90s, 15m or 1h',
+      description:
+        'Stop sending once this much time has passed since the run started (default: no limit); the rest is NOT-TESTED.',
+    },
     maxFailures: {
       ...int(1, 1_000_000),
       flag: 'max-failures',

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { startReferenceServer, type ReferenceServer } from '../../src/reference-server/index.ts';
 import { startForwardingProxy, type ForwardingProxy } from '../helpers/forwarding-proxy.ts';
+import { readResults } from '../../src/gate/results-file.ts';
 
 async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
   let out = '';
@@ -44,6 +45,22 @@ describe('exit codes of run', () => {
     const run = await results(reports);
     expect(run.summary.outcome).toBe('inconclusive');
     expect(run.summary.byVerdict['NOT-TESTED']).toBeGreaterThan(0);
+  });
+
+  test('a time budget spent before the rules end leaves the rest NOT-TESTED naming it: inconclusive (3)', async () => {
+    const reports = join(dir, 'time');
+    // A millisecond is spent before the first rule sends: every rule is NOT-TESTED, whatever the machine's speed.
+    const r = await cli(['run', '--max-time', '1ms', '--quiet', '--seed', '1', '--reports', reports]);
+    expect(r.code).toBe(3);
+    const run = await readResults(join(reports, 'results.json'));
+    expect(run.results.filter((x) => x.verdict === 'NOT-TESTED').length).toBeGreaterThan(0);
+    expect(run.results.find((x) => x.verdict === 'NOT-TESTED')?.reason).toContain('time budget of 1ms (--max-time)');
+  });
+
+  test('a time budget that is no duration is a usage error (2)', async () => {
+    const r = await cli(['run', '--max-time', '15', '--quiet', '--reports', join(dir, 'bad-time')]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('a duration: a whole number and a unit, such as 90s, 15m or 1h');
   });
 
   test('--min-coverage lowers the threshold; a threshold the run meets exits 0', async () => {

@@ -144,6 +144,16 @@ describe('fixed rate and caps', () => {
     expect(server.requests).toHaveLength(2);
   });
 
+  test('once the time budget has passed, no request starts: DC_ERR_BUDGET naming the budget; restorations still go', async () => {
+    server = await startTestServer((_req, res) => json(res, 200, []));
+    let now = 0;
+    const pacer = new Pacer({ rate: 0, maxRequests: 0, timeBudget: { endsAt: 1000, now: () => now, said: '1s' } });
+    await expect(pacer.acquire()).resolves.toBeDefined();
+    now = 1000;
+    await expect(pacer.acquire()).rejects.toThrow('time budget of 1s (--max-time) is spent');
+    await expect(pacer.acquire(undefined, false, true)).resolves.toBeDefined();
+  });
+
   test('a request waiting for its turn ends at once when the run is aborted', async () => {
     server = await startTestServer((_req, res) => json(res, 200, []));
     const controller = new AbortController();

@@ -16,6 +16,11 @@ import { ratePeriod } from '../helpers/rate-period.ts';
 import { TARGET_TIMING } from '../../src/core/timing.ts';
 import { catalogueOwners } from '../helpers/check-owners.ts';
 
+/** A step's context of one test: its client, the catalogue's owners of the shared checks, a real target's timing. */
+async function stepContext(client: DirectoryClient) {
+  return { ruleId: 'test', client, found: () => undefined, ownerOf: await catalogueOwners(), timing: TARGET_TIMING };
+}
+
 let server: ReferenceServer;
 let agent: Agent;
 
@@ -68,13 +73,7 @@ async function fragment(client: DirectoryClient, before: ResourceState): Promise
 test('only what differs is put back: the changed period assigned again, nothing unassigned', async () => {
   const resourceId = server.profile.mutableResources[0]!.id;
   const { client, exchanges } = clientFor(server.url);
-  const ctx = {
-    ruleId: 'test',
-    client,
-    found: () => undefined,
-    ownerOf: await catalogueOwners(),
-    timing: TARGET_TIMING,
-  };
+  const ctx = await stepContext(client);
   const before = await captureState(ctx, resourceId, ['rates', 'teams']);
   await fragment(client, before);
   const now = await captureState(ctx, resourceId, ['rates', 'teams']);
@@ -120,13 +119,7 @@ test('when putting back what differs does not verify, every period is unassigned
   try {
     const resourceId = server.profile.mutableResources[1]!.id;
     const { client, exchanges } = clientFor(lossy.url);
-    const ctx = {
-      ruleId: 'test',
-      client,
-      found: () => undefined,
-      ownerOf: await catalogueOwners(),
-      timing: TARGET_TIMING,
-    };
+    const ctx = await stepContext(client);
     const before = await captureState(ctx, resourceId, ['rates']);
     await fragment(client, before);
     exchanges.length = 0;
@@ -161,13 +154,7 @@ test("a restoration's read of the state answered with a body cut in half is read
   try {
     const resourceId = server.profile.mutableResources[2]!.id;
     const { client } = clientFor(cutting.url);
-    const ctx = {
-      ruleId: 'test',
-      client,
-      found: () => undefined,
-      ownerOf: await catalogueOwners(),
-      timing: TARGET_TIMING,
-    };
+    const ctx = await stepContext(client);
     const before = await captureState(ctx, resourceId, ['rates']);
     await fragment(client, before);
     armed = true;

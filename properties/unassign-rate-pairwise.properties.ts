@@ -51,6 +51,7 @@ import {
 import type { Observed } from '../src/rules/judges/observed.ts';
 import { matchesSchema, type ActivityRatePeriod } from '../src/schemas/index.ts';
 import type { Violation } from '../src/core/types.ts';
+import { UNASSIGN_ROWS_AROUND_DAYS } from '../src/core/unassign-rows.ts';
 
 export const UNASSIGN_ROW_STEP = {
   layout: (k: number) => `assign-activity-rate unassign layout ${k}`,
@@ -95,8 +96,11 @@ function layoutIn(periods: readonly ActivityRatePeriod[]): readonly LaidPeriod[]
   ];
 }
 
-/** How far around each row's range the days it should leave alone are judged. */
-const AROUND_DAYS = 45;
+/** The laid periods with their places in the layout, in the order they are assigned: the longest last. */
+function layoutOrder(layout: readonly LaidPeriod[]): Array<[number, LaidPeriod]> {
+  const days = (p: LaidPeriod): number => Date.parse(p.end) - Date.parse(p.start);
+  return [...layout.entries()].sort(([, a], [, b]) => days(a) - days(b));
+}
 
 async function drive(ctx: CheckContext<'roleKindResource'> & Judging): Promise<void> {
   const model = unassignActivityRateInputModel(ctx.profile);
@@ -118,8 +122,10 @@ async function drive(ctx: CheckContext<'roleKindResource'> & Judging): Promise<v
       ctx.judged(() =>
         guard.around(async () => {
           // Periods of the rule's own, side by side over two years: the rows lie around data whose every
-          // value the rule set, whatever the resource held before (and whoever held it before).
-          for (const [k, part] of layout.entries()) {
+          // value the rule set, whatever the resource held before (and whoever held it before). The longest
+          // is laid last: the first row, right after it (a second step on the first's data), is then never
+          // that period's range exactly (a row over exactly one period takes the shortest that suits).
+          for (const [k, part] of layoutOrder(layout)) {
             const res = await ctx.client.post(
               'resources.assign-activity-rate',
               { resource_id: resourceId, date_range: `${part.start}/${part.end}`, average_rate: part.rate },
@@ -137,6 +143,7 @@ async function drive(ctx: CheckContext<'roleKindResource'> & Judging): Promise<v
             spansOf(shown).filter((p) => p.start <= years.end && years.start <= p.end);
           const asLaid = ownOf(laid);
           let spans = asLaid;
+          // The rows over exactly one period go first, while the laid periods are whole.
           const exactly = (row: readonly string[]): boolean => row[positionAt] === 'exactly one';
           const rows = [...array.rows.entries()];
           for (const [i, row] of [...rows.filter(([, r]) => exactly(r)), ...rows.filter(([, r]) => !exactly(r))]) {
@@ -265,7 +272,11 @@ function judgeAs(log: readonly Observed[], end: EndDay): Judgement {
     judgedRows += 1;
     // The days around the row's range: what it may have done wrong lies there.
     const days: string[] = [];
-    for (let d = addDays(span.start, -AROUND_DAYS); d <= addDays(span.end, AROUND_DAYS); d = addDays(d, 1)) {
+    for (
+      let d = addDays(span.start, -UNASSIGN_ROWS_AROUND_DAYS);
+      d <= addDays(span.end, UNASSIGN_ROWS_AROUND_DAYS);
+      d = addDays(d, 1)
+    ) {
       days.push(d);
     }
     const stillCovered = firstDeparting(

@@ -14,6 +14,7 @@ import type { Exchange } from '../core/exchange.ts';
 import { parseJsonText } from '../core/json-text.ts';
 import type { RuleResult } from '../core/types.ts';
 import { addDays, spanOf } from './reproducer-writes.ts';
+import { UNASSIGN_ROWS_AROUND_DAYS } from '../core/unassign-rows.ts';
 
 /**
  * Each row's read (request `read`) judged against read `before` with the
@@ -40,8 +41,6 @@ const ROW_READ =
 const LAYOUT = /^assign-activity-rate unassign layout \d+$/;
 const BEFORE = 'show-activity-rates before the unassign rows';
 const ROW_PREFIX = 'unassign-activity-rate pairwise row ';
-/** How far around the row's range the judge looks, as the rule does. */
-export const UNASSIGN_AROUND_DAYS = 45;
 
 const isDone = (e: Exchange | undefined): boolean =>
   e?.response !== undefined && e.response.status >= 200 && e.response.status < 300;
@@ -81,8 +80,8 @@ export function unassignDeparture(
   };
   for (const [i, { range, after }] of rows.entries()) {
     const ranges = rows.slice(0, i + 1).map((r) => r.range);
-    const to = addDays(range.end, UNASSIGN_AROUND_DAYS);
-    for (let d = addDays(range.start, -UNASSIGN_AROUND_DAYS); d <= to; d = addDays(d, 1)) {
+    const to = addDays(range.end, UNASSIGN_ROWS_AROUND_DAYS);
+    for (let d = addDays(range.start, -UNASSIGN_ROWS_AROUND_DAYS); d <= to; d = addDays(d, 1)) {
       const named = ranges.some((s) => within(s, d));
       if (named ? rateOn(after, d) !== null : rateOn(before, d) !== rateOn(after, d)) return `${d} after row ${i + 1}`;
     }
@@ -149,7 +148,7 @@ export function unassignRowsPlan(r: RuleResult): Plan | undefined {
         kind: 'unassign-rows',
         before: beforeNumber,
         rows: rows.map((x, i) => ({ range: x.range, read: rowNumber(i) + 1 })),
-        around: UNASSIGN_AROUND_DAYS,
+        around: UNASSIGN_ROWS_AROUND_DAYS,
       },
     ],
   };

@@ -47,8 +47,9 @@ describe('the judge of unassign-activity-rate pairwise rows', () => {
   });
 
   test('a day no row named that lost its rate fails; a later row does not hide an earlier one', () => {
+    // The whole period gone: its first day is the first one judged that lost its rate (the window reaches past it).
     const removedWhole = judgeUnassignRows([before, ...row(1, '2020-03-10/2020-03-20', [])]);
-    expect(whereOf(removedWhole)).toContain('average_rate on 2020-01-25');
+    expect(whereOf(removedWhole)).toContain('average_rate on 2020-01-01');
     // Row 1 left its days covered; row 2 covers them later: row 1's own read shows it.
     const laterHides = judgeUnassignRows([
       before,
@@ -59,6 +60,15 @@ describe('the judge of unassign-activity-rate pairwise rows', () => {
       ]),
     ]);
     expect(whereOf(laterHides)).toContain('row 1');
+  });
+
+  test('a period far from the row lost departs too (an unassignment computed from the state before the last assignment)', () => {
+    const laid = [ratePeriod('2020-01-01/2020-06-30', 80), ratePeriod('2021-07-01/2021-12-31', 60)];
+    const far = exchange('resources.show-activity-rates', UNASSIGN_ROW_STEP.before, {}, 200, laid);
+    const lost = [ratePeriod('2020-01-01/2020-01-31', 80), ratePeriod('2020-02-11/2020-06-30', 80)];
+    expect(whereOf(judgeUnassignRows([far, ...row(1, '2020-02-01/2020-02-10', lost)]))).toContain(
+      'average_rate on 2021-07-01',
+    );
   });
 
   test('the end day of a period shown is open too: a server that reads ranges as exclusive passes', () => {

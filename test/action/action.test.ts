@@ -194,15 +194,16 @@ describe('action.yml', () => {
       JSON.stringify({
         expectations: [
           { rule: 'revoke-roles.star-leaves-no-team', reason: 'vendor ticket 123' },
-          // The model-based properties may find the same fault, depending on their draws (fault-catches.ts),
-          // and the pairwise revocations revoke `*` too.
+          // The model-based properties find the same fault where their draws meet it (at seed 1 they do),
+          // and the pairwise revocations revoke `*` too. A rule listed that passes is an unexpected pass.
           { rule: 'revoke-roles.prop.model-sequences', reason: 'vendor ticket 123' },
           { rule: 'revoke-roles.prop.concurrent-sequences', reason: 'vendor ticket 123' },
           { rule: 'revoke-roles.prop.pairwise-combinations', reason: 'vendor ticket 123' },
         ],
       }),
     );
-    const { results, outputs } = await runSteps({ 'allow-mutations': 'true', expectations });
+    // A fixed seed: which properties' draws meet the fault must not change between runs of the test.
+    const { results, outputs } = await runSteps({ 'allow-mutations': 'true', expectations, seed: '1' });
     expect(outputs['exit-code'], results.run!.out).toBe('0');
     expect(results.summary!.out).not.toContain('::error');
     expect(results.summary!.out).toContain(

@@ -190,13 +190,20 @@ function within(span: DateSpan, day: string, end: EndDay): boolean {
   return span.start <= day && (end === 'included' ? day <= span.end : day < span.end);
 }
 
+/** Each read's periods with their ranges read once: a row's judge asks of every day around it. */
+const spansShown = new WeakMap<readonly ActivityRatePeriod[], Array<{ span: DateSpan; rate: number }>>();
+
 /** The rate shown over `day` as `end` reads the ranges shown, or null where no period covers it. */
 function rateOn(periods: readonly ActivityRatePeriod[], day: string, end: EndDay): number | null {
-  const p = periods.find((q) => {
-    const span = splitRange(q.date_range);
-    return span !== undefined && within(span, day, end);
-  });
-  return p === undefined ? null : p.average_rate;
+  let spans = spansShown.get(periods);
+  if (!spans) {
+    spans = periods.flatMap((p) => {
+      const span = splitRange(p.date_range);
+      return span ? [{ span, rate: p.average_rate }] : [];
+    });
+    spansShown.set(periods, spans);
+  }
+  return spans.find((p) => within(p.span, day, end))?.rate ?? null;
 }
 
 /** The periods a read showed, or what its answer says instead (a refusal, no verdict, no list). */
@@ -211,8 +218,9 @@ function periodsOf(o: Observed | undefined): { periods: ActivityRatePeriod[] } |
 }
 
 /** The first day, by date, of `days` where `departs` says the read departs; undefined when none does. */
-function firstDeparting(days: Iterable<string>, departs: (day: string) => boolean): string | undefined {
-  return [...days].sort().find(departs);
+function firstDeparting(days: readonly string[], departs: (day: string) => boolean): string | undefined {
+  // The days come in order (from the first around a row to the last).
+  return days.find(departs);
 }
 
 /**
@@ -272,13 +280,8 @@ function judgeAs(log: readonly Observed[], end: EndDay): Judgement {
     judgedRows += 1;
     // The days around the row's range: what it may have done wrong lies there.
     const days: string[] = [];
-    for (
-      let d = addDays(span.start, -UNASSIGN_ROWS_AROUND_DAYS);
-      d <= addDays(span.end, UNASSIGN_ROWS_AROUND_DAYS);
-      d = addDays(d, 1)
-    ) {
-      days.push(d);
-    }
+    const last = addDays(span.end, UNASSIGN_ROWS_AROUND_DAYS);
+    for (let d = addDays(span.start, -UNASSIGN_ROWS_AROUND_DAYS); d <= last; d = addDays(d, 1)) days.push(d);
     const stillCovered = firstDeparting(
       days.filter((d) => removed.has(d)),
       (d) => rateOn(after, d, end) !== null,

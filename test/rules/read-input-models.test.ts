@@ -113,7 +113,17 @@ describe('the input models of the reads', () => {
     ]) {
       expect(lines.some((l) => new RegExp(`^${operation}: \\d+ factors, \\d+ rows .*\\(100%\\)`).test(l))).toBe(true);
     }
-    expect(lines).toContain('  factor team_ids: omitted, one, several, not held, disabled');
+    expect(lines).toContain(
+      "  factor team_ids: omitted, one, several, not held, disabled (from the target profile's resources, roles and teams)",
+    );
+    // Where the values real bugs need come from is said: the target's own data, the calendar, the public corpus.
+    expect(lines.some((l) => l.includes('exactly one') && l.includes("the target's own periods or assignations"))).toBe(
+      true,
+    );
+    expect(lines.some((l) => l.includes('a day clocks change') && l.includes('time-zone database'))).toBe(true);
+    expect(lines.some((l) => l.includes('naughty strings') && l.includes('Big List of Naughty Strings 2.0.4'))).toBe(
+      true,
+    );
   });
 });
 
@@ -246,4 +256,11 @@ describe('ranges drawn around the data', () => {
     for (const [start, end, relation] of cases)
       expect(relationOf({ start, end }, range), `${start}/${end}`).toBe(relation);
   });
+});
+
+test('every factor of every operation says where its classes come from', () => {
+  for (const [operation, model] of Object.entries(INPUT_MODELS)) {
+    const built = model?.(PROFILE);
+    for (const f of built?.factors ?? []) expect(built?.sources[f.name], `${operation} ${f.name}`).toMatch(/\S/);
+  }
 });

@@ -17,7 +17,7 @@ import { DEFINITIONS } from '../../schemas/definitions.ts';
 import { OPERATION_REQUESTS } from '../../schemas/operations.ts';
 import type { CoveringFactor } from '../../arbitraries/index.ts';
 import { BOOLEAN_CLASSES } from './reads.ts';
-import { OMITTED, type FixedField, type InputModelOf } from './model.ts';
+import { FROM, OMITTED, type FixedField, type InputModelOf } from './model.ts';
 
 /**
  * The rate is sent in every row: a server that requires it (which fields are
@@ -47,6 +47,7 @@ export const assignActivityRateInputModel: InputModelOf = (profile) => {
   const properties = isNode(request.properties) ? request.properties : {};
   const regimes = (profile.workRegimeIds ?? []).map((_, i) => regimeClass(i));
   const factors: CoveringFactor[] = [];
+  const sources: Record<string, string> = {};
   const fixed: FixedField[] = [];
   for (const [name, schema] of Object.entries(properties)) {
     if (!isNode(schema)) throw new Error(`the input model cannot read assign-activity-rate.${name}`);
@@ -55,20 +56,26 @@ export const assignActivityRateInputModel: InputModelOf = (profile) => {
       fixed.push({ field: name, why: 'a resource the rule holds, restored after the rows' });
     } else if (schema.$ref === '#/definitions/DateRange') {
       factors.push({ name, classes: [...RANGE_CLASSES] });
+      sources[name] = FROM.ownRange;
     } else if (anyOf.some((s) => s.$ref === SNOWFLAKE) && anyOf.some((s) => s.type === 'null')) {
       factors.push({ name, classes: [OMITTED, 'null', ...regimes] });
+      sources[name] = FROM.profile;
     } else if (schema.type === 'boolean') {
       factors.push({ name, classes: [...BOOLEAN_CLASSES] });
+      sources[name] = FROM.schema;
     } else if (schema.type === 'number') {
       factors.push({ name, classes: [...RATE_CLASSES] });
+      sources[name] = FROM.schema;
       fixed.push({
         field: `${name} (omitted)`,
         why: 'sent in every row: a row refused for lacking it would mask its other classes',
       });
     } else if (schema.type === 'array') {
       factors.push({ name, classes: [...PATTERN_CLASSES] });
+      sources[name] = FROM.schema;
     } else if (schema.type === 'string') {
       factors.push({ name, classes: [...TEXT_CLASSES] });
+      sources[name] = FROM.text;
     } else {
       throw new Error(`the input model has no classes for assign-activity-rate.${name}`);
     }
@@ -76,6 +83,7 @@ export const assignActivityRateInputModel: InputModelOf = (profile) => {
   return {
     operation: 'resources.assign-activity-rate',
     factors,
+    sources,
     unservable:
       regimes.length === 0
         ? [{ factor: 'work_regime_id', class: 'regime 1', why: 'the target profile names no work regime' }]

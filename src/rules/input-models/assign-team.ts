@@ -18,7 +18,7 @@ import { OPERATION_REQUESTS } from '../../schemas/operations.ts';
 import type { CoveringFactor } from '../../arbitraries/index.ts';
 import { TEXT_CLASSES } from './assign-activity-rate.ts';
 import { BOOLEAN_CLASSES } from './reads.ts';
-import { OMITTED, type FixedField, type InputModelOf, type Unservable } from './model.ts';
+import { FROM, OMITTED, type FixedField, type InputModelOf, type Unservable } from './model.ts';
 
 type SchemaNode = Record<string, unknown>;
 const isNode = (v: unknown): v is SchemaNode => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -33,6 +33,7 @@ export const assignTeamInputModel: InputModelOf = () => {
   const request: SchemaNode = DEFINITIONS[OPERATION_REQUESTS['resources.assign-team']];
   const properties = isNode(request.properties) ? request.properties : {};
   const factors: CoveringFactor[] = [];
+  const sources: Record<string, string> = {};
   const fixed: FixedField[] = [];
   const unservable: Unservable[] = [];
   for (const [name, schema] of Object.entries(properties)) {
@@ -55,11 +56,13 @@ export const assignTeamInputModel: InputModelOf = () => {
       for (const cls of ['false', OMITTED]) unservable.push({ factor: name, class: cls, why: SIDE_WHY });
     } else if (schema.type === 'boolean') {
       factors.push({ name, classes: [...BOOLEAN_CLASSES] });
+      sources[name] = FROM.schema;
     } else if (schema.type === 'string') {
       factors.push({ name, classes: [...TEXT_CLASSES, NAUGHTY] });
+      sources[name] = FROM.naughty;
     } else {
       throw new Error(`the input model has no classes for assign-team.${name}`);
     }
   }
-  return { operation: 'resources.assign-team', factors, unservable, fixed, allowed: () => true };
+  return { operation: 'resources.assign-team', factors, sources, unservable, fixed, allowed: () => true };
 };

@@ -83,7 +83,7 @@ function renderModel(model: InputModel, seed: number, depth: Depth): string[] {
   );
   return [
     `${c.operation}: ${model.factors.length} factors, ${c.rows} rows (seed ${seed}, ${STRENGTH_NAME[c.strength]}${depth === 'default' ? '' : `: --depth ${depth}`}), ${INTERACTIONS[c.strength]} covered ${shareOf(c.pairs)} of those this profile can serve`,
-    ...model.factors.map((f) => `  factor ${f.name}: ${f.classes.join(', ')}`),
+    ...model.factors.map((f) => `  factor ${f.name}: ${f.classes.join(', ')} (from ${model.sources[f.name] ?? '?'})`),
     ...model.fixed.map((f) => `  not varied ${f.field}: ${f.why}`),
     ...Object.entries(c.byFactorPair).map(([pair, p]) => `  ${pair}: ${shareOf(p)}`),
     ...(c.notServable.length === 0

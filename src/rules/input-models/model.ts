@@ -15,6 +15,25 @@ export const NOT_SENT = 'not sent';
 /** How many ids a list input's long class sends: enough to show a server that caps or truncates lists. */
 export const LONG_LIST = 100;
 
+/** Where a factor's classes come from, as `rules --coverage` says it. */
+export const FROM = {
+  schema: 'the request schema',
+  profile: "the target profile's work regimes",
+  attributes: "the target profile's attribute names",
+  ranges: "the target's own periods or assignations, as a wide read shows them",
+  calendar: 'the calendar around the data; the days clocks change from the time-zone database (Intl)',
+  idLists: "the target profile's resources, roles and teams",
+  text: 'examples of text beyond ASCII',
+  naughty: 'examples of text beyond ASCII; the Big List of Naughty Strings 2.0.4 (MIT, fixtures/naughty-strings.json)',
+  ownRange: "the resource's own periods",
+  listIds: 'the ids the list answered',
+  listText: 'the values the list answered; examples of text beyond ASCII',
+  limit: 'the request schema; the size of the data',
+  revocations: 'the roles and teams the resources hold, as last read',
+  orderOfLists: 'the order of a list input (it never matters)',
+  heldOn: "the first role's scope, as last read",
+} as const;
+
 /** A class of a factor this target cannot be sent, and why. */
 export interface Unservable {
   factor: string;
@@ -32,6 +51,8 @@ export interface InputModel {
   operation: OperationName;
   /** The factors and the classes this target can be sent (what the covering array covers). */
   factors: CoveringFactor[];
+  /** Where each factor's classes come from, by factor name (`rules --coverage` shows it). */
+  sources: Readonly<Record<string, string>>;
   unservable: Unservable[];
   fixed: FixedField[];
   /** False for a (partial) row whose classes exclude each other (a text value without a text filter). */

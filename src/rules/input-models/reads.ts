@@ -17,6 +17,7 @@ import type { TargetProfile } from '../../target/profile.ts';
 import type { CoveringFactor } from '../../arbitraries/index.ts';
 import { RANGE_ENDS, RANGE_POSITIONS } from './date-ranges.ts';
 import {
+  FROM,
   LONG_LIST,
   NOT_SENT,
   OMITTED,
@@ -44,6 +45,7 @@ export function readInputModel(operation: ReadOperation, profile: TargetProfile)
   const request: SchemaNode = DEFINITIONS[OPERATION_REQUESTS[operation]];
   const properties = isNode(request.properties) ? request.properties : {};
   const factors: CoveringFactor[] = [];
+  const sources: Record<string, string> = {};
   const fixed: FixedField[] = [];
   const ranges: string[] = [];
   for (const [name, schema] of Object.entries(properties)) {
@@ -57,14 +59,18 @@ export function readInputModel(operation: ReadOperation, profile: TargetProfile)
       ranges.push(name);
       factors.push({ name, classes: [OMITTED, ...RANGE_POSITIONS] });
       factors.push({ name: endsFactor(name), classes: [NOT_SENT, ...RANGE_ENDS] });
+      sources[name] = FROM.ranges;
+      sources[endsFactor(name)] = FROM.calendar;
       fixed.push({
         field: `${name} (wide)`,
         why: 'the reads every row is judged against send 1900-01-01/2199-12-31',
       });
     } else if (schema.type === 'boolean') {
       factors.push({ name, classes: [...BOOLEAN_CLASSES] });
+      sources[name] = FROM.schema;
     } else if (schema.type === 'array' && isNode(schema.items) && schema.items.$ref === SNOWFLAKE) {
       factors.push({ name, classes: name === 'team_ids' ? [...TEAM_ID_CLASSES] : [...ID_LIST_CLASSES] });
+      sources[name] = FROM.idLists;
     } else {
       throw new Error(`the input model has no classes for ${operation}.${name}`);
     }
@@ -99,6 +105,7 @@ export function readInputModel(operation: ReadOperation, profile: TargetProfile)
   return {
     operation,
     factors: servable,
+    sources,
     unservable,
     fixed,
     allowed(row) {

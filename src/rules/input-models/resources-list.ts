@@ -15,7 +15,15 @@ import { clockChangeDays } from '../../core/clock-changes.ts';
 import { DEFINITIONS } from '../../schemas/definitions.ts';
 import type { CoveringFactor } from '../../arbitraries/index.ts';
 import type { TargetProfile } from '../../target/profile.ts';
-import { NOT_SENT, OMITTED, servableFactors, type FixedField, type InputModel, type Unservable } from './model.ts';
+import {
+  FROM,
+  NOT_SENT,
+  OMITTED,
+  servableFactors,
+  type FixedField,
+  type InputModel,
+  type Unservable,
+} from './model.ts';
 
 export { NOT_SENT, OMITTED } from './model.ts';
 export type { FixedField, InputModel, Unservable } from './model.ts';
@@ -69,6 +77,13 @@ function classesOf(name: string, schema: SchemaNode): string[] | undefined {
   return undefined;
 }
 
+/** Where the classes of the list request's fields come from, where not from its schema alone. */
+const LIST_SOURCES: Readonly<Record<string, string>> = {
+  at_date: FROM.calendar,
+  attributes: 'the target profile: its attribute names (one, several)',
+  pagination: FROM.limit,
+};
+
 /** Factor names as requests and reports show them. */
 export const FACTOR = {
   /** The ids filter's list: as listed, reversed, or long (a hundred ids, the rows' own last). */
@@ -81,6 +96,7 @@ export function listInputModel(profile: TargetProfile): InputModel {
   const request = DEFINITIONS.ListRequest;
   const required = new Set<string>(request.required);
   const factors: CoveringFactor[] = [];
+  const sources: Record<string, string> = {};
   const fixed: FixedField[] = [];
   for (const [name, schema] of Object.entries(request.properties)) {
     if (required.has(name)) {
@@ -89,10 +105,14 @@ export function listInputModel(profile: TargetProfile): InputModel {
     }
     const classes = classesOf(name, schema);
     if (classes === undefined) throw new Error(`the input model has no classes for ListRequest.${name}`);
-    factors.push({ name: name === 'pagination' ? FACTOR.limit : name, classes });
+    const factor = name === 'pagination' ? FACTOR.limit : name;
+    factors.push({ name: factor, classes });
+    sources[factor] = LIST_SOURCES[name] ?? FROM.schema;
     if (name === 'filters') {
       factors.push({ name: FACTOR.idsOrder, classes: [NOT_SENT, 'as listed', 'reversed', 'long'] });
       factors.push({ name: FACTOR.textValue, classes: [NOT_SENT, ...Object.keys(TEXT_VALUES)] });
+      sources[FACTOR.idsOrder] = FROM.listIds;
+      sources[FACTOR.textValue] = FROM.listText;
     }
   }
   fixed.push({ field: 'pagination.next_token', why: 'null, then each next_token of the walk (§4.9 rules 1-2)' });
@@ -128,6 +148,7 @@ export function listInputModel(profile: TargetProfile): InputModel {
   return {
     operation: 'resources.list',
     factors: servable,
+    sources,
     unservable,
     fixed,
     allowed(row) {

@@ -19,7 +19,15 @@ import { DEFINITIONS } from '../../schemas/definitions.ts';
 import { OPERATION_REQUESTS } from '../../schemas/operations.ts';
 import { definesAKind, kindById, type TargetProfile } from '../../target/profile.ts';
 import type { CoveringFactor } from '../../arbitraries/index.ts';
-import { LONG_LIST, OMITTED, servableFactors, type FixedField, type InputModelOf, type Unservable } from './model.ts';
+import {
+  FROM,
+  LONG_LIST,
+  OMITTED,
+  servableFactors,
+  type FixedField,
+  type InputModelOf,
+  type Unservable,
+} from './model.ts';
 
 export const RESOURCE_CLASSES = ['one', 'several', 'long'] as const;
 export const ROLE_CLASSES = ['one', 'several', 'with the kind-defining role', 'long'] as const;
@@ -149,6 +157,13 @@ export const revokeRolesInputModel: InputModelOf = (profile) => {
   return {
     operation: 'resources.revoke-roles',
     factors: servable,
+    sources: {
+      resource_ids: FROM.revocations,
+      role_ids: FROM.revocations,
+      team_ids: FROM.revocations,
+      [ORDER]: FROM.orderOfLists,
+      [HELD_ON]: FROM.heldOn,
+    },
     unservable,
     fixed,
     allowed(row) {

@@ -12,7 +12,7 @@ import { OPERATION_REQUESTS } from '../../schemas/operations.ts';
 import type { CoveringFactor } from '../../arbitraries/index.ts';
 import { RANGE_ENDS, RANGE_POSITIONS } from './date-ranges.ts';
 import { endsFactor } from './reads.ts';
-import type { FixedField, InputModelOf } from './model.ts';
+import { FROM, type FixedField, type InputModelOf } from './model.ts';
 
 type SchemaNode = Record<string, unknown>;
 const isNode = (v: unknown): v is SchemaNode => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -37,5 +37,15 @@ export const unassignActivityRateInputModel: InputModelOf = () => {
       throw new Error(`the input model has no classes for unassign-activity-rate.${name}`);
     }
   }
-  return { operation: 'resources.unassign-activity-rate', factors, unservable: [], fixed, allowed: () => true };
+  const sources = Object.fromEntries(
+    factors.map((f) => [f.name, f.name.endsWith(endsFactor('')) ? FROM.calendar : FROM.ranges]),
+  );
+  return {
+    operation: 'resources.unassign-activity-rate',
+    factors,
+    sources,
+    unservable: [],
+    fixed,
+    allowed: () => true,
+  };
 };

@@ -20,7 +20,7 @@ import type { Violation } from '../src/core/types.ts';
 import { defineRuleGroup, property } from '../src/rules/define.ts';
 import { expectJson, expectSuccess, fail, failAll, owned, precondition } from '../src/rules/assertions.ts';
 import {
-  DATE_CLASSES,
+  dateClasses,
   FACTOR,
   NOT_SENT,
   OMITTED,
@@ -130,7 +130,7 @@ function requestOf(ctx: PairwiseContext, row: Row, values: Values): ListRequest 
   };
   const body: Omit<Partial<ListRequest>, 'kind_id'> = { pagination: { limit: limitOf(row), next_token: null } };
   const date = row.get('at_date');
-  const day = date === undefined ? undefined : DATE_CLASSES[date];
+  const day = date === undefined ? undefined : dateClasses(ctx.profile.timeZones)[date];
   if (day !== undefined) body.at_date = day;
   const attributes = row.get('attributes');
   if (attributes === 'one' || attributes === 'several') body.attributes = values.attributes[attributes];

@@ -83,12 +83,19 @@ function rowsOf(
   return { rows, judged, observe: () => pairCoverage(model, array, judged) };
 }
 
-/** The date_range a row's classes ask for, drawn around `spans`; null when left out, undefined when the data has none. */
-function rangeOf(row: Row, spans: readonly DateSpan[]): string | null | undefined {
+/**
+ * The date_range a row's classes ask for, drawn around `spans` (clock changes of the profile's zones);
+ * null when left out, undefined when the data has none.
+ */
+function rangeOf(
+  row: Row,
+  spans: readonly DateSpan[],
+  zones: readonly string[] | undefined,
+): string | null | undefined {
   const position = RANGE_POSITIONS.find((p) => p === row.get('date_range'));
   const ends = RANGE_ENDS.find((e) => e === row.get(endsFactor('date_range')));
   if (position === undefined || ends === undefined) return null;
-  return drawRange(spans, position, ends);
+  return drawRange(spans, position, ends, zones ? { zones } : {});
 }
 
 const spansOf = (items: readonly unknown[]): DateSpan[] =>
@@ -202,7 +209,8 @@ async function driveShowTeams(ctx: CheckContext & Judging): Promise<void> {
           }
           const head = row.get('head');
           if (head === 'true' || head === 'false') body.head = head === 'true';
-          const range = rangeOf(row, spansFor(body.team_ids, body.head)) ?? rangeOf(row, spans);
+          const zones = ctx.profile.timeZones;
+          const range = rangeOf(row, spansFor(body.team_ids, body.head), zones) ?? rangeOf(row, spans, zones);
           if (range === undefined) {
             unservedRow(ctx, 'show-teams', row, 'the resource’s assignations give no range of these classes');
             continue;
@@ -241,7 +249,7 @@ async function driveShowActivityRates(ctx: CheckContext & Judging): Promise<void
         await wideRead(target.id);
         for (const [index, row] of rows.entries()) {
           const body: ShowActivityRatesRequest = { resource_id: target.id };
-          const range = rangeOf(row, target.found);
+          const range = rangeOf(row, target.found, ctx.profile.timeZones);
           if (range === undefined) {
             unservedRow(ctx, 'show-activity-rates', row, 'the resource’s periods give no range of these classes');
             continue;

@@ -143,6 +143,8 @@ async function drive(ctx: CheckContext<'roleKindResource'> & Judging): Promise<v
             spansOf(shown).filter((p) => p.start <= years.end && years.start <= p.end);
           const asLaid = ownOf(laid);
           let spans = asLaid;
+          // Ranges whose end day may be read either way; the days clocks change in the profile's zones.
+          const drawing = { endOpen: true, ...(ctx.profile.timeZones ? { zones: ctx.profile.timeZones } : {}) };
           // The rows over exactly one period go first, while the laid periods are whole.
           const exactly = (row: readonly string[]): boolean => row[positionAt] === 'exactly one';
           const rows = [...array.rows.entries()];
@@ -155,8 +157,8 @@ async function drive(ctx: CheckContext<'roleKindResource'> & Judging): Promise<v
             // Exactly one period is one the last read showed, or no row.
             const range =
               position && ends
-                ? (drawRange(spans, position, ends, { endOpen: true }) ??
-                  (exactly(row) ? undefined : drawRange(asLaid, position, ends, { endOpen: true })))
+                ? (drawRange(spans, position, ends, drawing) ??
+                  (exactly(row) ? undefined : drawRange(asLaid, position, ends, drawing)))
                 : undefined;
             if (range === undefined) continue;
             const step = UNASSIGN_ROW_STEP.row(i + 1, row.join(', '));

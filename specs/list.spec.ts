@@ -5,7 +5,7 @@
 import { NO_SUCH_ID } from '../src/rules/no-such-id.ts';
 import { TRAFFIC } from '../src/rules/judges/untagged-traffic.ts';
 import { defineRuleGroup, rule } from '../src/rules/define.ts';
-import { DATE_CLASSES } from '../src/rules/input-models/resources-list.ts';
+import { dateClasses } from '../src/rules/input-models/resources-list.ts';
 import type { CheckContext } from '../src/rules/types.ts';
 import { expectJson, expectSuccess, failAll, owned, precondition } from '../src/rules/assertions.ts';
 import {
@@ -513,7 +513,7 @@ export default defineRuleGroup({
         // Every at_date class of the input model: 29 February, a day clocks change, past 2038-01-19.
         const documented: Partial<ListRequest>[] = [
           { with_relations: null },
-          ...Object.values(DATE_CLASSES).map((at_date) => ({ at_date })),
+          ...Object.values(dateClasses(ctx.profile.timeZones)).map((at_date) => ({ at_date })),
           { counting_mode: 'strict', with_total_count: true },
           { counting_mode: 'approximate', with_total_count: true },
         ];

@@ -35,12 +35,32 @@ export async function loadProfile(path: string): Promise<TargetProfile> {
     );
   }
   const { $schema: _ignored, ...profile } = data;
+  return withKnownZones(profile, path);
+}
+
+/** The profile, once each of its time zones is one the runtime's time-zone database knows. */
+function withKnownZones(profile: TargetProfile, what: string): TargetProfile {
+  const unknown = (profile.timeZones ?? []).findIndex((zone) => !isTimeZone(zone));
+  if (unknown >= 0) {
+    throw new ProfileError(
+      `the target profile ${what}: timeZones[${unknown}] ${JSON.stringify(profile.timeZones?.[unknown])} is not a time zone of the time-zone database this runtime carries (an IANA name such as Europe/Paris)`,
+    );
+  }
   return profile;
+}
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A profile given as an object (runConformance's `profile`), checked as a file's is; `what` names it. */
 export function checkProfile(data: unknown, what: string): TargetProfile {
-  if (validate(data)) return data;
+  if (validate(data)) return withKnownZones(data, what);
   const problems = problemsOf(validate.errors ?? [], data);
   throw new ProfileError(`${oneLine(what, problems)} (the format: fixtures/target-profile.schema.json)`);
 }

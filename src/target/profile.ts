@@ -46,6 +46,12 @@ export interface TargetProfile {
   sortAttribute?: string;
   /** Attribute names every resource of listKindId carries; three or more let rules request several at once. */
   attributes?: string[];
+  /**
+   * Time zones (IANA names) of the target's users: the days their clocks
+   * change are drawn as date-range ends and at_date values (default
+   * CLOCK_ZONES, core/clock-changes.ts).
+   */
+  timeZones?: string[];
   /** Resources the suite may change (team assignments, activity rates, roles). Nothing else is ever mutated. */
   mutableResources: ProfileResource[];
   /** Role revocation cannot be undone with documented operations: opt in explicitly. */

@@ -21,6 +21,8 @@ import { HELD_ON, ORDER, revokeRolesInputModel } from '../../src/rules/input-mod
 import { NOT_SENT, OMITTED } from '../../src/rules/input-models/model.ts';
 import { addDays, splitRange } from '../../src/rules/dates.ts';
 import type { TargetProfile } from '../../src/target/profile.ts';
+import { checkProfile } from '../../src/target/load-profile.ts';
+import { dateClasses } from '../../src/rules/input-models/resources-list.ts';
 
 const PROFILE: TargetProfile = {
   kinds: [{ id: '1', name: 'employee', supportsRoles: true }],
@@ -263,4 +265,37 @@ test('every factor of every operation says where its classes come from', () => {
     const built = model?.(PROFILE);
     for (const f of built?.factors ?? []) expect(built?.sources[f.name], `${operation} ${f.name}`).toMatch(/\S/);
   }
+});
+
+describe("the profile's time zones", () => {
+  const SPANS = [
+    { start: '2018-01-01', end: '2023-12-31' },
+    { start: '2024-01-01', end: '2030-12-31' },
+  ];
+
+  test("a range ending on a day clocks change ends on one of the profile's zones, not of the default ones", () => {
+    const sydney = clockChangeDays([2018, 2019, 2020, 2021, 2022, 2023, 2024], ['Australia/Sydney']);
+    const range = drawRange(SPANS, 'inside one', 'a day clocks change', { zones: ['Australia/Sydney'] });
+    const span = splitRange(range ?? '');
+    expect(span && (sydney.includes(span.start) || sydney.includes(span.end)), range).toBe(true);
+    // Sydney's clocks change in April and October, Europe's and North America's in March and November.
+    expect(span && [span.start, span.end].some((d) => /-(04|10)-/.test(d))).toBe(true);
+  });
+
+  test("list's at_date of that class is the first day the profile's zones change clocks in 2024", () => {
+    expect(dateClasses(['Australia/Sydney'])['a day clocks change']).toBe(
+      clockChangeDays([2024], ['Australia/Sydney'])[0],
+    );
+    // A zone whose clocks never change gives the default zones' day: the class is still a day clocks change.
+    expect(dateClasses(['Asia/Kolkata'])['a day clocks change']).toBe(clockChangeDays([2024])[0]);
+  });
+
+  test('a profile naming a zone the time-zone database does not know is a profile error, said in one line', () => {
+    expect(() => checkProfile({ ...PROFILE, timeZones: ['Europe/Paris', 'Mars/Olympus_Mons'] }, 'the profile')).toThrow(
+      /timeZones\[1\] "Mars\/Olympus_Mons" is not a time zone/,
+    );
+    expect(checkProfile({ ...PROFILE, timeZones: ['Australia/Sydney'] }, 'the profile').timeZones).toEqual([
+      'Australia/Sydney',
+    ]);
+  });
 });

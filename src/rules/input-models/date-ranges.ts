@@ -122,13 +122,19 @@ export function drawRange(
   spans: readonly DateSpan[],
   position: RangePosition,
   ends: RangeEnds,
-  options: { endOpen?: boolean } = {},
+  options: { endOpen?: boolean; zones?: readonly string[] } = {},
 ): string | undefined {
   if (spans.length === 0) return undefined;
   // The same data and classes give the same range: a run draws the same few many times (a row, its read).
-  const key = JSON.stringify([spans.map((p) => [p.start, p.end]), position, ends, options.endOpen === true]);
+  const key = JSON.stringify([
+    spans.map((p) => [p.start, p.end]),
+    position,
+    ends,
+    options.endOpen === true,
+    options.zones ?? null,
+  ]);
   if (drawn.has(key)) return drawn.get(key);
-  const changes = new Set(clockChangeDays(yearsAround(spans)));
+  const changes = new Set(clockChangeDays(yearsAround(spans), options.zones));
   const days = candidateDays(spans, changes);
   const calendar: Calendar = { changes, monthEnds: new Set(days.filter(isMonthEnd)) };
   const time = days.map((d) => Date.parse(d));

@@ -46,15 +46,21 @@ const DOCUMENTED_ARRAYS: Record<string, readonly string[]> = {
 export const LIMIT_CLASSES = ['1', 'small', 'large', 'null'] as const;
 /**
  * Classes of a LocalDate: omitted, 29 February (a leap day and a month's
- * end), the first day clocks change that year (read from the time-zone
- * database, core/clock-changes.ts), and the first day a 32-bit count of
- * seconds since 1970 cannot reach.
+ * end), the first day clocks change that year in the profile's zones (read
+ * from the time-zone database, core/clock-changes.ts; a zone without clock
+ * changes: the default zones'), and the first day a 32-bit count of seconds
+ * since 1970 cannot reach.
  */
-export const DATE_CLASSES: Readonly<Record<string, string>> = {
-  '29 February': '2024-02-29',
-  'a day clocks change': clockChangeDays([2024])[0] ?? '2024-03-10',
-  'past 2038-01-19': '2038-01-20',
-};
+export function dateClasses(zones?: readonly string[]): Readonly<Record<string, string>> {
+  return {
+    '29 February': '2024-02-29',
+    'a day clocks change': clockChangeDays([2024], zones)[0] ?? clockChangeDays([2024])[0] ?? '2024-03-10',
+    'past 2038-01-19': '2038-01-20',
+  };
+}
+
+/** The classes' names (the days depend on the profile's zones). */
+const DATE_CLASSES = dateClasses();
 
 type SchemaNode = Record<string, unknown>;
 const isNode = (v: unknown): v is SchemaNode => typeof v === 'object' && v !== null && !Array.isArray(v);

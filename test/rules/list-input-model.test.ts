@@ -89,7 +89,7 @@ describe('the resources.list input model', () => {
     expect(lines[0]).toMatch(
       /^resources\.list: 11 factors, \d+ rows \(seed 3, pairwise\), pairs covered (\d+)\/\1 \(100%\)/,
     );
-    expect(lines).toContain('  factor with_relations: omitted, true, false, null');
+    expect(lines).toContain('  factor with_relations: omitted, true, false, null (from the request schema)');
     expect(lines.some((l) => l.startsWith('  with_teams × filters: '))).toBe(true);
   });
 });

@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import type { Quarantine } from '../rules/types.ts';
 import type { ProfileResource } from '../target/profile.ts';
 
@@ -11,13 +10,6 @@ export interface ClaimRequest {
   signal?: AbortSignal;
   /** Told when the claim has to wait and when the wait ends, so the rule's deadline can pause meanwhile. */
   onWait?: (waiting: boolean) => void;
-  /**
-   * Take any resource that suits, drawn at random, not the first: a second
-   * machine running the suite against the same target takes them in the same
-   * order, and a confirmation must not meet its revocations on the resource
-   * it confirms on (not seeded: the seed is the same on both machines).
-   */
-  spread?: boolean;
 }
 
 export interface ClaimsOptions {
@@ -143,7 +135,7 @@ export class ResourceClaims implements Quarantine {
   ): string | undefined {
     const matches = (r: ProfileResource): boolean => !predicate || predicate(r.id, r.kindId);
     for (const pool of request.irreversible ? [this.fresh, this.used] : [this.fresh]) {
-      const index = request.spread ? anyIndex(pool, matches) : pool.findIndex(matches);
+      const index = pool.findIndex(matches);
       if (index < 0) continue;
       const [resource] = pool.splice(index, 1);
       if (resource === undefined) continue;
@@ -165,10 +157,4 @@ export class ResourceClaims implements Quarantine {
     }
     return false;
   }
-}
-
-/** The index of a resource of `pool` that `matches`, drawn at random among those that do; -1 when none does. */
-function anyIndex(pool: readonly ProfileResource[], matches: (r: ProfileResource) => boolean): number {
-  const suitable = pool.flatMap((r, i) => (matches(r) ? [i] : []));
-  return suitable.length === 0 ? -1 : (suitable[randomInt(suitable.length)] ?? -1);
 }

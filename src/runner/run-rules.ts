@@ -698,8 +698,6 @@ async function attemptRule(
       const id = await env.claims.claim(predicate, {
         holder: env.holder,
         irreversible: rule.mutates === 'irreversible',
-        // A revocation confirmed on a target the suite did not start: another machine may revoke in the same order.
-        spread: rule.mutates === 'irreversible' && env.confirming === true && target.timing === undefined,
         signal: controller.signal,
         onWait(waiting) {
           waited = true;

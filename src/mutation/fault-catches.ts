@@ -913,6 +913,22 @@ export const CATCHES: Readonly<Record<FaultName, Catch>> = {
     rule: 'activity-rates.prop.pairwise-combinations',
     where: at('show-activity-rates after assign-activity-rate pairwise row'),
   },
+  'rates-exact-range-keeps-pattern': {
+    // Only the pairwise rows write a pattern over exactly the range of a period the resource holds.
+    rule: 'activity-rates.prop.pairwise-combinations',
+    where: at('show-activity-rates after assign-activity-rate pairwise row', 'activity_rate_patterns'),
+  },
+  'rates-unassign-trims-next-period': {
+    // The unassignment rows whose range ends the day before a period (adjacent, or exactly one before another);
+    // the sequences' and the concurrent rules' unassignments inside an assigned range end before a period too.
+    rule: 'activity-rates.prop.unassign-pairwise-combinations',
+    where: at('show-activity-rates after unassign-activity-rate pairwise row', 'average_rate on '),
+    alsoFails: [
+      'activity-rates.prop.model-sequences',
+      'activity-rates.prop.concurrent-sequences',
+      'activity-rates.prop.concurrent-other-days-kept',
+    ],
+  },
   'rates-unassign-exact-range-kept': {
     // Only the unassignment rows send exactly the range of a period the resource holds.
     rule: 'activity-rates.prop.unassign-pairwise-combinations',

@@ -660,6 +660,16 @@ export const FAULTS = {
     description:
       'An assignment over exactly the range of a period the resource holds is taken for an update of that period: only its average rate changes, its work regime, flags and pattern stay as they were.',
   },
+  'rates-exact-range-keeps-pattern': {
+    clause: '§4.2',
+    description:
+      'An assignment over exactly the range of a period the resource holds updates that period but keeps its weekly pattern: the pattern sent is lost.',
+  },
+  'rates-unassign-trims-next-period': {
+    clause: '§4.7',
+    description:
+      'An unassignment whose range ends the day before a period starts takes that period\'s first day too: an off-by-one only a period right after the range shows.',
+  },
   'rates-unassign-exact-range-kept': {
     clause: '§4.7',
     description:

@@ -428,6 +428,7 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
       ['rates-pattern-later-weeks-dropped', 'activity-rates.prop.pairwise-combinations'],
       // A pairwise row over exactly the range of the period the row before made: that row is sent first.
       ['rates-exact-range-updates-rate-only', 'activity-rates.prop.pairwise-combinations'],
+      ['rates-exact-range-keeps-pattern', 'activity-rates.prop.pairwise-combinations'],
       // A pairwise row warned of, done anyway: its team must not be shown over its week.
       ['teams-warning-applied-without-contract-number', 'assign-team.prop.pairwise-combinations'],
       // A pairwise row refused (non-ASCII text): 2xx or a warning is due; the rows before it are sent first.
@@ -444,6 +445,8 @@ describe.skipIf(!curl)('reproduce/<rule-id>.sh on built-in faults (needs curl)',
       ['rates-unassign-month-start-kept', 'activity-rates.prop.unassign-pairwise-combinations'],
       // An unassignment row over exactly the range of a laid period, which stays.
       ['rates-unassign-exact-range-kept', 'activity-rates.prop.unassign-pairwise-combinations'],
+      // An unassignment row ending the day before a period, which loses its first day too.
+      ['rates-unassign-trims-next-period', 'activity-rates.prop.unassign-pairwise-combinations'],
     ] as const),
   )(
     '%s: the script of %s writes again and judges the read after it, exits 1 on a fresh faulty server, 0 on the reference',

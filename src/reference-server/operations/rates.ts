@@ -174,6 +174,11 @@ export const assignActivityRate: OperationMaybeLater = (body, ctx) => {
     const others = details.rates.filter((p) => p !== sameRange);
     return writeRate(ctx, resource, details, others, { ...sameRange, averageRate }, undefined);
   }
+  if (sameRange && ctx.faults.has('rates-exact-range-keeps-pattern')) {
+    // The fault: the update path of a period over the same range writes every field but its weeks.
+    const others = details.rates.filter((p) => p !== sameRange);
+    return writeRate(ctx, resource, details, others, { ...period, patterns: sameRange.patterns }, externalId);
+  }
   if (ctx.faults.has('rates-concurrent-assignments-dropped')) {
     // Wait a moment before writing: an assignment to the same resource that arrives meanwhile is a conflict,
     // which the fault settles by writing neither, both answered as if done.
@@ -300,6 +305,13 @@ export const unassignActivityRate: Operation = (body, ctx) => {
       ...details.rates.filter(exact),
     ].sort((a, b) => a.span.start - b.span.start);
   } else if (!ctx.faults.has('activity-rate-unassign-noop')) details.rates = carve(details.rates, span);
+  if (ctx.faults.has('rates-unassign-trims-next-period')) {
+    // The fault: the range read as ending on the day after its end where a period starts there (an off-by-one
+    // only a period right after the range shows): that period loses its first day.
+    details.rates = details.rates.flatMap((p) =>
+      p.span.start === span.end + 1 ? carve([p], { start: p.span.start, end: p.span.start }) : [p],
+    );
+  }
   return { status: 204 };
 };
 

@@ -668,7 +668,7 @@ export const FAULTS = {
   'rates-unassign-trims-next-period': {
     clause: '§4.7',
     description:
-      'An unassignment whose range ends the day before a period starts takes that period\'s first day too: an off-by-one only a period right after the range shows.',
+      "An unassignment whose range ends the day before a period starts takes that period's first day too: an off-by-one only a period right after the range shows.",
   },
   'rates-unassign-exact-range-kept': {
     clause: '§4.7',

@@ -147,8 +147,8 @@ async function drive(ctx: CheckContext<'roleKindResource' | 'workRegime'> & Judg
   precondition(array, 'no covering array was drawn for resources.assign-activity-rate');
   const drawn: Row[] = array.rows.map((classes) => new Map(classes.map((c, f) => [array.factors[f]?.name ?? '', c])));
   // A row over exactly an existing period needs a row done before it: one of a week of its own goes first.
-  const order = ownWeekFirst(drawn);
-  const rows = order.map((i) => defined(drawn[i]));
+  const ordered = ownWeekFirst(drawn);
+  const rows = ordered.map(([, row]) => row);
   const regimeClasses = ['null', ...ctx.workRegimeIds.map((_, i) => regimeClass(i))];
   const complete = completeRows(regimeClasses);
   const judged = drawn.map(() => false);
@@ -188,7 +188,8 @@ async function drive(ctx: CheckContext<'roleKindResource' | 'workRegime'> & Judg
             }
             // A row of an existing period that found none was not the row drawn: its pairs stay uncovered.
             const asDrawn = row.get('date_range') !== EXISTING_PERIOD || existing !== undefined;
-            if (!isComplete) judged[defined(order[i])] = asDrawn && res.status < 500 && res.status !== 429;
+            const drawnAt = ordered[i]?.[0];
+            if (drawnAt !== undefined) judged[drawnAt] = asDrawn && res.status < 500 && res.status !== 429;
           }
         }),
       ),
@@ -198,16 +199,11 @@ async function drive(ctx: CheckContext<'roleKindResource' | 'workRegime'> & Judg
   }
 }
 
-/** The rows' indexes in the order they are sent: the first row of a week of its own, then the others as drawn. */
-export function ownWeekFirst(rows: readonly Row[]): number[] {
-  const indexes = rows.map((_, i) => i);
-  const first = indexes.find((i) => rows[i]?.get('date_range') !== EXISTING_PERIOD);
-  return first === undefined ? indexes : [first, ...indexes.filter((i) => i !== first)];
-}
-
-function defined<T>(x: T | undefined): T {
-  if (x === undefined) throw new Error('a row index out of range');
-  return x;
+/** The rows with their places in the covering array, as they are sent: the first of a week of its own, then the rest. */
+function ownWeekFirst(rows: readonly Row[]): Array<[number, Row]> {
+  const entries = [...rows.entries()];
+  const first = entries.find(([, row]) => row.get('date_range') !== EXISTING_PERIOD);
+  return first === undefined ? entries : [first, ...entries.filter((e) => e !== first)];
 }
 
 /** Is a request one whose every value is documented and valid (the pattern left to its documented default)? */

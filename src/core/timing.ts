@@ -127,7 +127,7 @@ export const TARGET_TIMING: Timing = {
  * in it on a loaded machine: a confirming attempt's read stands once two
  * answers agree (client/agreed-reads.ts), a stale one too.
  */
-export const EMBEDDED_WINDOWS: Omit<Timing, 'clock'> = {
+const EMBEDDED_WINDOWS: Omit<Timing, 'clock'> = {
   momentMs: 250,
   settleMs: 300,
   readLagMs: 1000,

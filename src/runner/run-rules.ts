@@ -163,13 +163,14 @@ export async function runRules(
     options.dispatcher ??
     dispatcherFor(target.connection, { connections: Math.max(8, options.concurrency * 2), keepAliveTimeout: 10_000 });
   // A time budget is of real time (a CI job's limit), whatever the run's clock skips.
-  const maxTimeMs = options.maxTime === undefined ? undefined : durationMs(options.maxTime);
+  const said = options.maxTime;
+  const maxTimeMs = said === undefined ? undefined : durationMs(said);
   const budget = new Pacer({
     rate: options.rate,
     maxRequests: options.maxRequests,
     maxInFlight: options.maxInFlight,
-    ...(options.maxTime !== undefined && maxTimeMs !== undefined
-      ? { timeBudget: { endsAt: SYSTEM_CLOCK.now() + maxTimeMs, now: SYSTEM_CLOCK.now, said: options.maxTime } }
+    ...(said !== undefined && maxTimeMs !== undefined
+      ? { timeBudget: { endsAt: SYSTEM_CLOCK.now() + maxTimeMs, now: SYSTEM_CLOCK.now, said } }
       : {}),
   });
   const sharedReads = new SharedReads();

@@ -86,7 +86,7 @@ function classesOf(name: string, schema: SchemaNode): string[] | undefined {
 /** Where the classes of the list request's fields come from, where not from its schema alone. */
 const LIST_SOURCES: Readonly<Record<string, string>> = {
   at_date: FROM.calendar,
-  attributes: 'the target profile: its attribute names (one, several)',
+  attributes: FROM.attributes,
   pagination: FROM.limit,
 };
 

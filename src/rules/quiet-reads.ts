@@ -18,11 +18,13 @@
  *
  * A resource's roles have no dates, and a revocation cannot be undone, so
  * they are told apart otherwise: two reads of a resource's roles (with the
- * same filters) that differ on a role no revocation of the rule ever named
- * on that resource show another party's revocation (§4.1 changes only the
- * roles a request names). A difference on a role the rule named is the
- * rule's own, however it came about: a departure there is the rule's to
- * report.
+ * same filters and credential) with none of the rule's revocations between
+ * them that differ on a role no revocation of the rule ever named on that
+ * resource show another party's revocation (§4.1 changes only the roles a
+ * request names, and nothing of the rule's was sent). A difference on a role
+ * the rule named, or across one of its revocations (a server that revokes
+ * the wrong role departs there), is the rule's own: a departure there is the
+ * rule's to report.
  */
 import { canonicalJson } from '../core/canonical-json.ts';
 import type { Exchange } from '../core/exchange.ts';
@@ -56,7 +58,7 @@ interface Change {
   to: number;
 }
 
-/** A resource's role shown two ways by two reads, though no revocation of the rule named it there. */
+/** A resource's role shown two ways by two reads with none of the rule's revocations between, none naming it there. */
 export interface RoleDifference {
   resourceId: string;
   operation: 'resources.list-roles';
@@ -89,8 +91,13 @@ export class QuietReads {
   private readonly changes: Change[] = [];
   private readonly differences: Array<QuietDifference & { from: number; to: number }> = [];
   private readonly held = new Set<string>();
-  /** Each resource's roles as the last read with the same filters showed them: role id → association. */
-  private readonly lastRoles = new Map<string, Map<string, string>>();
+  /**
+   * Each resource's roles as the last read with the same filters showed them (role id → association), and
+   * how many revocations the rule had sent by then.
+   */
+  private readonly lastRoles = new Map<string, { roles: Map<string, string>; revocations: number }>();
+  /** Revocations the rule sent so far, answered or not. */
+  private revocations = 0;
   /** `resource\nrole` pairs a revocation of the rule named; `*` when one could not be read (it names all). */
   private readonly namedRoles = new Set<string>();
   private readonly roleDifferences: RoleDifference[] = [];
@@ -142,13 +149,14 @@ export class QuietReads {
 
   /** The pairs a revocation names, or every pair when it cannot be read (sent or not: it may have taken effect). */
   private revoked(body: Record<string, unknown> | undefined): void {
+    this.revocations += 1;
     const resources = stringsOf(body?.resource_ids);
     const roles = stringsOf(body?.role_ids);
     if (!resources || !roles) this.namedRoles.add('*');
     else for (const r of resources) for (const role of roles) this.namedRoles.add(`${r}\n${role}`);
   }
 
-  /** A read of roles, against the last read of each of its resources with the same filters. */
+  /** A read of roles, against the last read of each of its resources with the same filters, when no revocation came between. */
   private rolesRead(body: Record<string, unknown> | undefined, exchange: Exchange): void {
     const { response } = exchange;
     const resources = stringsOf(body?.resource_ids);
@@ -165,9 +173,10 @@ export class QuietReads {
       // Read with the same filters and the same credential (a restricted key sees fewer roles).
       const credential = exchange.request.headers.authorization ?? '';
       const key = `${resourceId}\n${canonicalJson(filters)}\n${credential}`;
-      const before = this.lastRoles.get(key);
-      this.lastRoles.set(key, now);
-      if (!before) continue;
+      const last = this.lastRoles.get(key);
+      this.lastRoles.set(key, { roles: now, revocations: this.revocations });
+      if (!last || last.revocations !== this.revocations) continue;
+      const before = last.roles;
       for (const roleId of new Set([...before.keys(), ...now.keys()])) {
         if (before.get(roleId) === now.get(roleId)) continue;
         this.roleDifferences.push({
@@ -214,7 +223,7 @@ export function describeQuietDifference(d: QuietDifference | RoleDifference): st
   if ('roleId' in d) {
     return (
       `${d.operation} of resource ${d.resourceId} showed role ${d.roleId} first as ${d.before ?? '(not held)'}, ` +
-      `then as ${d.after ?? '(not held)'}, though no revocation of the rule named that role there`
+      `then as ${d.after ?? '(not held)'}, with no revocation of the rule between, and none that named that role there`
     );
   }
   const shown = (items: string[]): string => (items.length > 0 ? items.join(' ') : '(nothing)');

@@ -223,30 +223,49 @@ async function leftWithOneRoleOnStar(server: ReferenceServer, nth = 0): Promise<
 }
 
 /**
+ * Revokes, on `resourceId`, a role the request `named` did not name and that defines no kind (whole), through
+ * the server directly: another party's revocation, or a server revoking the wrong role.
+ */
+async function revokeAnotherRole(server: ReferenceServer, revokePath: string, resourceId: string, named: Set<string>) {
+  const defining = new Set(server.profile.kinds.flatMap((k) => (k.definingRoleId ? [k.definingRoleId] : [])));
+  const roles: unknown = JSON.parse(
+    (await forward(server, listRolesPath(revokePath), JSON.stringify({ resource_ids: [resourceId] }))).text,
+  );
+  const other = (Array.isArray(roles) ? roles : [])
+    .map((a: unknown) => (typeof a === 'object' && a !== null ? String(Reflect.get(a, 'role_id')) : ''))
+    .find((role) => role !== '' && !named.has(role) && !defining.has(role));
+  if (other !== undefined) {
+    await forward(server, revokePath, JSON.stringify({ resource_ids: [resourceId], role_ids: [other] }));
+  }
+}
+
+function rolesNamed(body: string): Set<string> {
+  const parsed: unknown = JSON.parse(body);
+  return new Set(
+    typeof parsed === 'object' && parsed !== null ? [Reflect.get(parsed, 'role_ids')].flat().map(String) : [],
+  );
+}
+
+/**
  * Another machine revoking on the same resources (two CI jobs sharing a staging target, which no lock folder
- * joins): right after each revocation the suite sends, the proxy revokes, on each resource it named, a role it
- * did not name (whole), as another party would. The departure is another party's: never a FAIL.
+ * joins): after the first read that follows each revocation the suite sends, the proxy revokes, on each
+ * resource it named, a role it did not name, as another party would. Two reads with nothing of the suite's
+ * between them differ: the departure is another party's, never a FAIL.
  */
 test('another party revoking roles the rule did not name: ERROR DC_ERR_FOREIGN_CHANGE naming the role, never FAIL', async () => {
   const server = await startReferenceServer({ resources: 40 });
-  const defining = new Set(server.profile.kinds.flatMap((k) => (k.definingRoleId ? [k.definingRoleId] : [])));
+  let revoked: { path: string; body: string } | undefined;
   const proxy = await startForwardingProxy(server.url, async (path, body, res) => {
-    if (!path.endsWith('/resources.revoke-roles')) return false;
+    if (path.endsWith('/resources.revoke-roles')) {
+      revoked = { path, body };
+      return false;
+    }
+    if (!path.endsWith('/resources.list-roles') || revoked === undefined) return false;
     const answer = await forward(server, path, body);
-    const parsed: unknown = JSON.parse(body);
-    const named = new Set(
-      typeof parsed === 'object' && parsed !== null ? [Reflect.get(parsed, 'role_ids')].flat().map(String) : [],
-    );
-    for (const resourceId of resourcesNamed(body)) {
-      const roles: unknown = JSON.parse(
-        (await forward(server, listRolesPath(path), JSON.stringify({ resource_ids: [resourceId] }))).text,
-      );
-      const other = (Array.isArray(roles) ? roles : [])
-        .map((a: unknown) => (typeof a === 'object' && a !== null ? String(Reflect.get(a, 'role_id')) : ''))
-        .find((role) => role !== '' && !named.has(role) && !defining.has(role));
-      if (other !== undefined) {
-        await forward(server, path, JSON.stringify({ resource_ids: [resourceId], role_ids: [other] }));
-      }
+    const { path: revokePath, body: revokeBody } = revoked;
+    revoked = undefined;
+    for (const resourceId of resourcesNamed(revokeBody)) {
+      await revokeAnotherRole(server, revokePath, resourceId, rolesNamed(revokeBody));
     }
     res.writeHead(answer.status);
     res.end(answer.text);
@@ -259,6 +278,29 @@ test('another party revoking roles the rule did not name: ERROR DC_ERR_FOREIGN_C
     expect(result.reason).toMatch(
       /resources\.list-roles of resource \d+ showed role \d+ first as .*then as \(not held\)/,
     );
+  } finally {
+    await proxy.close();
+    await server.close();
+  }
+});
+
+/**
+ * The same role gone, but as part of the revocation itself (the server revokes a role the request did not
+ * name too, before it answers): the rule's departure, confirmed, a FAIL, whatever another party could do.
+ */
+test('a server that revokes a role the request did not name: a confirmed FAIL, not another party', async () => {
+  const server = await startReferenceServer({ resources: 40 });
+  const proxy = await startForwardingProxy(server.url, async (path, body, res) => {
+    if (!path.endsWith('/resources.revoke-roles')) return false;
+    const answer = await forward(server, path, body);
+    for (const resourceId of resourcesNamed(body)) await revokeAnotherRole(server, path, resourceId, rolesNamed(body));
+    res.writeHead(answer.status);
+    res.end(answer.text);
+    return true;
+  });
+  try {
+    const { result } = await runRule('revoke-roles.omitted-team-ids-removes-role', proxy, server);
+    expect(result).toMatchObject({ verdict: 'FAIL', confirmed: true });
   } finally {
     await proxy.close();
     await server.close();
